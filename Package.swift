@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Slippers",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Slippers", targets: ["Slippers"]),
+        .library(name: "SlippersStore", targets: ["SlippersStore"]),
+        .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
+        .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
+        .executable(name: "slippers", targets: ["SlippersCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    ],
+    targets: [
+        // Core vocabulary: no I/O, no dependencies.
+        .target(name: "Slippers", swiftSettings: swift6),
+        .target(
+            name: "SlippersNetworking",
+            dependencies: ["Slippers"],
+            swiftSettings: swift6
+        ),
+        .target(
+            name: "SlippersStore",
+            dependencies: ["Slippers", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swift6
+        ),
+        // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
+        .target(
+            name: "SlippersFixtures",
+            dependencies: ["Slippers", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: swift6
+        ),
+        .executableTarget(
+            name: "SlippersCLI",
+            dependencies: [
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift6
+        ),
+        .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
+        .testTarget(
+            name: "SlippersStoreTests",
+            dependencies: ["SlippersStore"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "SlippersNetworkingTests",
+            dependencies: ["SlippersNetworking", "SlippersFixtures"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "SlippersCLITests",
+            dependencies: ["SlippersCLI"],
+            swiftSettings: swift6
+        ),
+    ]
+)

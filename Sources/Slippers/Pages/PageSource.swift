@@ -1,0 +1,58 @@
+/// A request for one page of a list.
+public struct PageRequest: Hashable, Sendable {
+    /// The position of the page; `nil` asks for the first page.
+    public var token: PageToken?
+    /// The validators of a cached copy of the page; when given, the source
+    /// may answer ``PageResult/notModified(_:)``.
+    public var validators: PageValidators?
+
+    /// Creates a request.
+    public init(token: PageToken? = nil, validators: PageValidators? = nil) {
+        self.token = token
+        self.validators = validators
+    }
+
+    /// The request for the first page.
+    public static let first = PageRequest()
+}
+
+/// What a ``PageSource`` answered to a ``PageRequest``.
+public enum PageResult<Item> {
+    /// The page, fetched.
+    case page(Page<Item>)
+    /// The cached copy named by the request's validators is still current;
+    /// the associated validators are the server's latest (they may be refreshed).
+    case notModified(PageValidators)
+
+    /// The page, or `nil` when the source answered "not modified".
+    public var page: Page<Item>? {
+        if case .page(let page) = self { return page }
+        return nil
+    }
+}
+
+extension PageResult: Sendable where Item: Sendable {}
+extension PageResult: Equatable where Item: Equatable {}
+
+/// Anything that delivers a list page by page: an HTTP API, an array, a stub.
+///
+/// This is the seam between the store and the network: the cache asks a
+/// source for the page at a token and stores what comes back, without
+/// knowing whether the source speaks HTTP.
+///
+/// For example, an array serves itself in pages of 20:
+///
+/// ```swift
+/// let source = posts.pageSource(pageSize: 20)
+/// let first = try await source.fetch(.first).page
+/// ```
+public protocol PageSource<Item>: Sendable {
+    /// The type of the items on a page.
+    associatedtype Item: Sendable
+
+    /// Fetches the page a request names.
+    ///
+    /// - throws: Whatever the source fails with (a transport or HTTP error,
+    ///   a decoding error); `CancellationError` when the task is cancelled.
+    func fetch(_ request: PageRequest) async throws -> PageResult<Item>
+}

@@ -1,0 +1,74 @@
+import Synchronization
+
+/// Decides when a scrolling list should ask for its next page.
+///
+/// Call ``rowDisplayed(_:)`` with the index of each row as it is shown. When
+/// the row comes within `distanceFromEnd` rows of the end of the last page
+/// asked for, the trigger calls `loadNextPage` once, and counts that page as
+/// asked for, so it does not ask again for the same page.
+///
+/// For example, with pages of 20 and a distance of 5, showing row 15 asks for
+/// page 2, and rows 16…34 ask for nothing; row 35 asks for page 3.
+///
+/// ```swift
+/// let trigger = InfiniteListTrigger(pageSize: 20, distanceFromEnd: 5) {
+///     Task { await pager.loadNextPageIfNeeded() }
+/// }
+/// trigger.rowDisplayed(indexPath.row)
+/// ```
+public final class InfiniteListTrigger: Sendable {
+    /// The number of rows in a full page.
+    public let pageSize: Int
+    /// How many rows before the end of the loaded rows the next page is asked for.
+    public let distanceFromEnd: Int
+
+    private let pagesRequested: Mutex<Int>
+    private let loadNextPage: @Sendable () -> Void
+
+    /// Creates a trigger for a list whose first `loadedPages` pages are already asked for.
+    ///
+    /// - precondition: `pageSize > 0`, `distanceFromEnd >= 0`, `loadedPages >= 0`.
+    public init(
+        pageSize: Int,
+        distanceFromEnd: Int,
+        loadedPages: Int = 1,
+        loadNextPage: @escaping @Sendable () -> Void
+    ) {
+        precondition(pageSize > 0, "pageSize must be positive")
+        precondition(distanceFromEnd >= 0, "distanceFromEnd must not be negative")
+        precondition(loadedPages >= 0, "loadedPages must not be negative")
+        self.pageSize = pageSize
+        self.distanceFromEnd = distanceFromEnd
+        self.pagesRequested = Mutex(loadedPages)
+        self.loadNextPage = loadNextPage
+    }
+
+    /// The number of pages asked for so far, including the initial ones.
+    public var pagesAskedFor: Int { pagesRequested.withLock { $0 } }
+
+    /// Reports that the row at `row` is being displayed, asking for the next page when it is due.
+    public func rowDisplayed(_ row: Int) {
+        let isDue = pagesRequested.withLock { pages in
+            guard row >= pages * pageSize - distanceFromEnd else { return false }
+            pages += 1
+            return true
+        }
+        if isDue { loadNextPage() }
+    }
+
+    /// Starts counting again, after a refresh, from `loadedPages` pages asked for.
+    public func reset(loadedPages: Int = 1) {
+        pagesRequested.withLock { $0 = loadedPages }
+    }
+
+    /// A function to call with each displayed row index, as the seed library offered it.
+    public static func make(
+        pageSize: Int,
+        distanceFromEnd: Int,
+        loadNextPage: @escaping @Sendable () -> Void
+    ) -> @Sendable (Int) -> Void {
+        let trigger = InfiniteListTrigger(
+            pageSize: pageSize, distanceFromEnd: distanceFromEnd, loadNextPage: loadNextPage)
+        return { row in trigger.rowDisplayed(row) }
+    }
+}

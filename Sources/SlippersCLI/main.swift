@@ -1,0 +1,1 @@
+print("slippers: the CLI is not built yet; see the README.")
