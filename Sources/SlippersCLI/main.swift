@@ -1,1 +1,0 @@
-print("slippers: the CLI is not built yet; see the README.")

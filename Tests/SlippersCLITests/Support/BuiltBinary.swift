@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the built `slippers` binary as a subprocess and captures what it prints.
+struct BuiltBinary {
+    /// What a run printed and how it ended.
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The built products directory: the test runner lives there.
+    static var productsDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The `slippers` executable next to the test runner.
+    static let slippers = BuiltBinary(url: productsDirectory.appendingPathComponent("slippers"))
+
+    var url: URL
+
+    /// Starts the binary with `arguments` in `directory`, its output going to files in `outputDirectory`.
+    func start(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:],
+        outputDirectory: URL
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var base = ProcessInfo.processInfo.environment
+        base["SLIPPERS_DB"] = nil
+        process.environment = base.merging(environment) { $1 }
+        let stdoutURL = outputDirectory.appendingPathComponent("stdout")
+        let stderrURL = outputDirectory.appendingPathComponent("stderr")
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the binary to its end and returns what it printed.
+    func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Outcome {
+        let outputDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slippers-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outputDirectory) }
+        let process = try start(arguments, in: directory, environment: environment, outputDirectory: outputDirectory)
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outputDirectory.appendingPathComponent("stdout"), encoding: .utf8),
+            stderr: try String(contentsOf: outputDirectory.appendingPathComponent("stderr"), encoding: .utf8))
+    }
+}
