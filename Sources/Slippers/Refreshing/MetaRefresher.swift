@@ -68,7 +68,7 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
 
     /// Refreshes every synchronous member, and starts no asynchronous one.
     ///
-    /// Use ``refresh()-5wz4g`` from an asynchronous context to refresh all members.
+    /// Call the asynchronous `refresh()` from an asynchronous context to refresh all members.
     /// - throws: ``Failure`` when one or more members failed.
     public func refresh() throws {
         var errors: [any Error] = []
