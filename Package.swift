@@ -30,7 +30,15 @@ let package = Package(
         .target(
             name: "SlippersStore",
             dependencies: ["Slippers", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: swift6
+            swiftSettings: swift6,
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        // Embeds Migrations/*.sql into SlippersStore at build time: no resource lookup at run time.
+        .executableTarget(name: "EmbedMigrations", swiftSettings: swift6),
+        .plugin(
+            name: "EmbedMigrationsPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrations"]
         ),
         // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
         .target(
@@ -49,7 +57,14 @@ let package = Package(
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
-            dependencies: ["SlippersStore"],
+            dependencies: ["SlippersStore", "StoreWriter"],
+            swiftSettings: swift6
+        ),
+        // A child process for the store tests: writes pages until it is killed.
+        .executableTarget(
+            name: "StoreWriter",
+            dependencies: ["Slippers", "SlippersStore"],
+            path: "Tests/Support/StoreWriter",
             swiftSettings: swift6
         ),
         .testTarget(

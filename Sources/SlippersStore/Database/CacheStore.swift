@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import Slippers
+
+/// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
+///
+/// The store is untyped: items are JSON bytes (``RawItem``) filed under an
+/// item type and an ``ItemKey``. A ``Repository`` gives it a Swift type.
+///
+/// The file is opened in WAL mode with a busy timeout, so readers in this or
+/// another process read while a writer writes. Every page write is one
+/// transaction: a crash never leaves half a page and never loses a committed one.
+///
+/// For example:
+///
+/// ```swift
+/// let store = try CacheStore(path: "cache.sqlite")
+/// try store.savePage(page, at: 0, in: CollectionDescriptor(key: "posts", itemType: "Post"))
+/// let first = try store.page(at: 0, in: "posts")
+/// ```
+public final class CacheStore: Sendable {
+    /// How a store opens its file.
+    public enum Mode: Sendable {
+        /// Read and write; a missing file is created (readable by its owner only) and migrated.
+        case readWrite
+        /// Read only; the file must exist, and is never modified.
+        case readOnly
+    }
+
+    /// The path of the database file.
+    public let path: String
+    /// How the file was opened.
+    public let mode: Mode
+
+    let reader: any DatabaseReader
+    private let writer: (any DatabaseWriter)?
+
+    /// How long a connection waits for another one's lock before it reports `SQLITE_BUSY`.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// Opens the cache at `path`, creating and migrating it when needed.
+    ///
+    /// An existing file is checked before anything can write to it: a file
+    /// that is not SQLite, a damaged file, or one migrated by a newer version
+    /// throws and is left untouched.
+    ///
+    /// - parameter path: The database file.
+    /// - parameter mode: `.readWrite` (the default) or `.readOnly`.
+    /// - throws: ``StoreError`` naming the problem, or a `DatabaseError`.
+    public init(path: String, mode: Mode = .readWrite) throws {
+        self.path = path
+        self.mode = mode
+        let existed = DatabaseFile.exists(path)
+        if existed {
+            try DatabaseFile.validate(path)
+        } else if mode == .readOnly {
+            throw StoreError.fileNotFound(path: path)
+        } else {
+            try DatabaseFile.checkDirectory(of: path)
+            try DatabaseFile.createPrivateFile(at: path)
+        }
+        if mode == .readWrite, !FileManager.default.isWritableFile(atPath: path) {
+            throw StoreError.readOnly(path: path)
+        }
+
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.readonly = mode == .readOnly
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL sync is durable across process crashes (the case
+            // this cache guards against); a power loss may roll back the last
+            // transactions, never leave one half-applied.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        do {
+            switch mode {
+            case .readWrite:
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try Schema.migrator.migrate(pool)
+                reader = pool
+                writer = pool
+            case .readOnly:
+                reader = try DatabaseQueue(path: path, configuration: configuration)
+                writer = nil
+            }
+        } catch let error as DatabaseError {
+            throw DatabaseFile.classify(error, path: path)
+        }
+    }
+
+    /// Runs `updates` in one write transaction.
+    ///
+    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, or what `updates` throws.
+    func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
+        guard let writer else { throw StoreError.readOnly(path: path) }
+        do {
+            return try writer.write(updates)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw StoreError.readOnly(path: path)
+        }
+    }
+
+    /// Runs `body` with the writer, outside any transaction (for `VACUUM` and checkpoints).
+    func withWriter<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
+        guard let writer else { throw StoreError.readOnly(path: path) }
+        return try body(writer)
+    }
+
+    /// Runs `value` in one read transaction: it sees a consistent snapshot.
+    func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
+        try reader.read(value)
+    }
+
+    /// Closes the database connections; the store cannot be used afterwards.
+    public func close() throws {
+        try reader.close()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// A `collections` row, as the store reads and writes it inside a transaction.
+struct CollectionRow {
+    var id: Int64
+    var key: String
+    var itemType: String
+    var style: String?
+    var resumeToken: String?
+    var endReached: Bool
+    var total: Int?
+    var refreshedAt: Double?
+    var invalidatedAt: Double?
+    var generation: Int
+
+    /// The collection's row, created first when it does not exist.
+    ///
+    /// - throws: ``StoreError/itemTypeMismatch(collection:stored:requested:)`` when
+    ///   the collection exists with another item type.
+    static func fetchOrCreate(_ descriptor: CollectionDescriptor, now: Date, in db: Database) throws -> CollectionRow {
+        try db.execute(
+            sql: """
+                INSERT INTO collections (key, item_type, style, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (key) DO NOTHING
+                """,
+            arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
+        guard
+            var row = try fetch(
+                db, sql: "SELECT * FROM collections WHERE key = ?", arguments: [descriptor.key])
+        else { throw StoreError.collectionNotFound(key: descriptor.key) }
+        guard row.itemType == descriptor.itemType else {
+            throw StoreError.itemTypeMismatch(
+                collection: descriptor.key, stored: row.itemType, requested: descriptor.itemType)
+        }
+        if let style = descriptor.style { row.style = style }
+        return row
+    }
+
+    /// The row id of the collection with `key`, or `nil`.
+    static func optionalID(forKey key: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM collections WHERE key = ?"), arguments: [key])
+    }
+
+    /// The row id of the collection with `key`.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``.
+    static func id(forKey key: String, in db: Database) throws -> Int64 {
+        guard let id = try optionalID(forKey: key, in: db) else { throw StoreError.collectionNotFound(key: key) }
+        return id
+    }
+
+    /// Writes the mutable columns back.
+    func update(in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE collections SET style = ?, resume_token = ?, end_reached = ?, total = ?,
+                    refreshed_at = ?, invalidated_at = ?, generation = ?
+                WHERE id = ?
+                """,
+            arguments: [style, resumeToken, endReached, total, refreshedAt, invalidatedAt, generation, id])
+    }
+
+    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> CollectionRow? {
+        try Row.fetchOne(db, sql: sql, arguments: arguments).map { row in
+            CollectionRow(
+                id: row["id"], key: row["key"], itemType: row["item_type"], style: row["style"],
+                resumeToken: row["resume_token"], endReached: row["end_reached"], total: row["total"],
+                refreshedAt: row["refreshed_at"], invalidatedAt: row["invalidated_at"],
+                generation: row["generation"])
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A failure of the cache store that a user can act on.
+///
+/// Each case prints one readable line naming the file or collection and what
+/// to do. SQLite's own `DatabaseError` passes through unchanged for failures
+/// that happen after a database was opened.
+public enum StoreError: Error, Equatable, Sendable {
+    /// The directory that should hold the database file does not exist.
+    case directoryNotFound(path: String)
+    /// The database file does not exist, and the store was opened read-only.
+    case fileNotFound(path: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// The file is an SQLite database whose content is damaged.
+    case corrupt(path: String, detail: String)
+    /// A newer version of Slippers migrated the file; this build does not know its schema.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// The file cannot be written: the store was opened read-only, or the file is read-only.
+    case readOnly(path: String)
+    /// No collection has this key.
+    case collectionNotFound(key: String)
+    /// The collection holds items of another type than the one asked for.
+    case itemTypeMismatch(collection: String, stored: String, requested: String)
+    /// A page was saved after a gap: page `index` needs page `index - 1` in the current generation.
+    case pageOutOfOrder(collection: String, index: Int)
+}
+
+extension StoreError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .directoryNotFound(let path):
+            "Cannot create the cache \(path): its directory does not exist"
+        case .fileNotFound(let path):
+            "No cache file at \(path)"
+        case .notADatabase(let path):
+            "\(path) is not an SQLite database; it was left untouched"
+        case .corrupt(let path, let detail):
+            "The cache \(path) is damaged (\(detail)); it was left untouched"
+        case .newerSchema(let path, let unknown):
+            "The cache \(path) was written by a newer Slippers (unknown migrations: "
+                + "\(unknown.joined(separator: ", "))); upgrade Slippers to open it"
+        case .readOnly(let path):
+            "The cache \(path) is read-only; it can be read but not written"
+        case .collectionNotFound(let key):
+            "No collection \"\(key)\" in the cache"
+        case .itemTypeMismatch(let collection, let stored, let requested):
+            "The collection \"\(collection)\" holds \(stored) items, not \(requested)"
+        case .pageOutOfOrder(let collection, let index):
+            "Cannot save page \(index) of \"\(collection)\" before page \(index - 1)"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// The result of checking a cache file's health.
+public struct Diagnosis: Hashable, Sendable, Codable {
+    /// The lines of `PRAGMA integrity_check`: `["ok"]` when the file is sound.
+    public var integrity: [String]
+    /// The migrations applied to the file, in order.
+    public var appliedMigrations: [String]
+    /// The migrations this build knows, in order.
+    public var knownMigrations: [String]
+    /// Rows that reference a missing row (`PRAGMA foreign_key_check`), one line each.
+    public var orphans: [String]
+    /// Pages whose stored item count differs from their membership rows, one line each.
+    public var inconsistentPages: [String]
+
+    /// Whether the file is sound and fully migrated.
+    public var isHealthy: Bool {
+        integrity == ["ok"] && appliedMigrations == knownMigrations && orphans.isEmpty
+            && inconsistentPages.isEmpty
+    }
+}

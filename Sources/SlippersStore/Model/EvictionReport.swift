@@ -1,0 +1,16 @@
+/// What an eviction removed.
+public struct EvictionReport: Hashable, Sendable, Codable {
+    /// The number of collections removed.
+    public var collections: Int = 0
+    /// The number of pages removed.
+    public var pages: Int = 0
+    /// The number of items removed.
+    public var items: Int = 0
+
+    /// Creates a report.
+    public init(collections: Int = 0, pages: Int = 0, items: Int = 0) {
+        self.collections = collections
+        self.pages = pages
+        self.items = items
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Slippers
+
+/// A typed view of a ``CacheStore``: pages and items of one Swift type, encoded with ``JsonProvider``.
+///
+/// Items are filed under ``itemType`` (the type's name unless given) and
+/// their ``CacheIdentifiable/itemKey``.
+///
+/// For example:
+///
+/// ```swift
+/// struct Post: Codable, Identifiable, CacheIdentifiable, Sendable {
+///     let id: ID<Post>
+///     var title: String
+/// }
+/// let posts = Repository<Post>(store: store)
+/// try posts.save(page, at: 0, in: "GET /posts")
+/// let cached = try posts.items(in: "GET /posts")
+/// let one = try posts.item(ID<Post>(42))
+/// ```
+public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable {
+    /// The untyped store underneath.
+    public let store: CacheStore
+    /// The name the items are filed under.
+    public let itemType: String
+
+    /// Creates a repository of `Item`s over `store`.
+    ///
+    /// - parameter itemType: The name to file items under; the type's name unless given.
+    public init(store: CacheStore, itemType: String = String(describing: Item.self)) {
+        self.store = store
+        self.itemType = itemType
+    }
+
+    /// The descriptor of the collection with `key`, for this repository's type.
+    public func collection(_ key: String, style: String? = nil) -> CollectionDescriptor {
+        CollectionDescriptor(key: key, itemType: itemType, style: style)
+    }
+
+    /// Encodes a page's items and saves it (see ``CacheStore/savePage(_:at:in:now:)``).
+    ///
+    /// - throws: `EncodingError`, ``StoreError``, or a `DatabaseError`.
+    @discardableResult
+    public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionInfo {
+        try store.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
+    }
+
+    /// The items of the cached page at `index`, or `nil` when it is not cached.
+    ///
+    /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
+    public func page(at index: Int, in key: String) throws -> [Item]? {
+        try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self) }
+    }
+
+    /// The whole cached list of a collection, in order, each id once.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, `DecodingError`, or a `DatabaseError`.
+    public func items(in key: String) throws -> [Item] {
+        guard let list = try store.cachedList(key) else { throw StoreError.collectionNotFound(key: key) }
+        try check(list.collection)
+        return try list.items.decoded(as: Item.self)
+    }
+
+    /// The cached item with `key`, or `nil`.
+    ///
+    /// - throws: `DecodingError`, or a `DatabaseError`.
+    public func item(key: ItemKey) throws -> Item? {
+        try store.item(type: itemType, key: key).map { try $0.item.decode(Item.self) }
+    }
+
+    /// Saves one item; every cached page that lists it sees the change.
+    ///
+    /// - throws: `EncodingError`, or a `DatabaseError`.
+    public func save(_ item: Item, now: Date = Date()) throws {
+        try store.saveItem(RawItem(encoding: item), type: itemType, now: now)
+    }
+
+    private func check(_ collection: CollectionInfo) throws {
+        guard collection.itemType == itemType else {
+            throw StoreError.itemTypeMismatch(
+                collection: collection.key, stored: collection.itemType, requested: itemType)
+        }
+    }
+}
+
+extension Repository where Item: Identifiable, Item.ID == Slippers.ID<Item> {
+    /// The cached item with `id`, or `nil`.
+    ///
+    /// - throws: `DecodingError`, or a `DatabaseError`.
+    public func item(_ id: Item.ID) throws -> Item? {
+        try item(key: id.itemKey)
+    }
+}

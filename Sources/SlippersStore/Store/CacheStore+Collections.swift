@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import Slippers
+
+extension CacheStore {
+    /// The collection with `key` and its statistics, or `nil` when it is not cached.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func collection(_ key: String) throws -> CollectionInfo? {
+        try read { db in
+            try CollectionRow.optionalID(forKey: key, in: db).map { try Self.collectionInfo(id: $0, in: db) }
+        }
+    }
+
+    /// Every collection with its statistics, ordered by key.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func collections() throws -> [CollectionInfo] {
+        try read { db in
+            try Row.fetchAll(db, sql: Self.collectionInfoSQL + " GROUP BY c.id ORDER BY c.key").map(Self.collectionInfo)
+        }
+    }
+
+    /// Marks a collection stale, for this process and every other that opens the file.
+    ///
+    /// Its pages stay readable; the next load refreshes them.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    public func invalidate(_ key: String, now: Date = Date()) throws {
+        try write { db in
+            let id = try CollectionRow.id(forKey: key, in: db)
+            try db.execute(
+                sql: "UPDATE collections SET invalidated_at = ? WHERE id = ?", arguments: [now.storedValue, id])
+        }
+    }
+
+    /// Marks every collection stale.
+    ///
+    /// - returns: The number of collections marked.
+    /// - throws: A `DatabaseError`.
+    @discardableResult
+    public func invalidateAll(now: Date = Date()) throws -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE collections SET invalidated_at = ?", arguments: [now.storedValue])
+            return db.changesCount
+        }
+    }
+
+    static let collectionInfoSQL = """
+        SELECT c.*, count(p.id) AS page_count,
+            coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
+            coalesce(sum(p.item_count), 0) AS item_count, max(p.fetched_at) AS last_fetched_at
+        FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+        """
+
+    static func collectionInfo(id: Int64, in db: Database) throws -> CollectionInfo {
+        guard let row = try Row.fetchOne(db, sql: collectionInfoSQL + " WHERE c.id = ? GROUP BY c.id", arguments: [id])
+        else { throw StoreError.collectionNotFound(key: "#\(id)") }
+        return collectionInfo(row)
+    }
+
+    static func collectionInfo(_ row: Row) -> CollectionInfo {
+        CollectionInfo(
+            key: row["key"],
+            itemType: row["item_type"],
+            style: row["style"],
+            resumeToken: (row["resume_token"] as String?).map(PageToken.init(rawValue:)),
+            endReached: row["end_reached"],
+            total: row["total"],
+            createdAt: Date(storedValue: row["created_at"]),
+            refreshedAt: Date(storedValue: row["refreshed_at"] as Double?),
+            invalidatedAt: Date(storedValue: row["invalidated_at"] as Double?),
+            generation: row["generation"],
+            pageCount: row["page_count"],
+            stalePageCount: row["stale_page_count"],
+            itemCount: row["item_count"],
+            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?))
+    }
+}
+
+extension CacheStore: Refreshable {
+    /// Marks every collection stale: the ``Refreshable`` face of the whole cache.
+    public func refresh() throws {
+        try invalidateAll()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+extension CacheStore {
+    /// Removes the collections not written since `date`, then the items no page references.
+    ///
+    /// A collection is evicted whole (its pages go with it), so a list that
+    /// remains never has a gap and resumes where it stopped.
+    ///
+    /// - throws: A `DatabaseError`.
+    @discardableResult
+    public func evict(olderThan date: Date) throws -> EvictionReport {
+        try write { db in
+            let ids = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+                    GROUP BY c.id HAVING coalesce(max(p.fetched_at), c.created_at) < ?
+                    """,
+                arguments: [date.storedValue])
+            return try Self.deleteCollections(ids, in: db)
+        }
+    }
+
+    /// Removes one collection and its pages, then the items no page references.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    @discardableResult
+    public func evict(collection key: String) throws -> EvictionReport {
+        try write { db in
+            try Self.deleteCollections([CollectionRow.id(forKey: key, in: db)], in: db)
+        }
+    }
+
+    /// Removes the least recently written collections until the items' JSON takes at most `bytes`.
+    ///
+    /// - throws: A `DatabaseError`.
+    @discardableResult
+    public func evict(toFit bytes: Int64) throws -> EvictionReport {
+        try write { db in
+            var total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
+            guard total > bytes else { return EvictionReport() }
+            var report = EvictionReport(items: try Self.deleteUnreferencedItems(in: db))
+            total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
+            let oldestFirst = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+                    GROUP BY c.id ORDER BY coalesce(max(p.fetched_at), c.created_at)
+                    """)
+            for id in oldestFirst where total > bytes {
+                let removed = try Self.deleteCollections([id], in: db)
+                report.collections += removed.collections
+                report.pages += removed.pages
+                report.items += removed.items
+                total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
+            }
+            return report
+        }
+    }
+
+    /// Removes the items that no cached page references.
+    ///
+    /// - returns: The number of items removed.
+    /// - throws: A `DatabaseError`.
+    @discardableResult
+    public func collectUnreferencedItems() throws -> Int {
+        try write { db in try Self.deleteUnreferencedItems(in: db) }
+    }
+
+    /// Rebuilds the file to give the space of removed rows back to the file system.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func vacuum() throws {
+        try withWriter { writer in
+            try writer.vacuum()
+            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
+    }
+
+    private static func deleteCollections(_ ids: [Int64], in db: Database) throws -> EvictionReport {
+        var report = EvictionReport()
+        for id in ids {
+            report.pages +=
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM pages WHERE collection_id = ?", arguments: [id]) ?? 0
+            try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
+            report.collections += db.changesCount
+        }
+        report.items = try deleteUnreferencedItems(in: db)
+        return report
+    }
+
+    private static func deleteUnreferencedItems(in db: Database) throws -> Int {
+        try db.execute(
+            sql: "DELETE FROM items WHERE NOT EXISTS (SELECT 1 FROM page_items WHERE item_id = items.id)")
+        return db.changesCount
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import GRDB
+import Slippers
+
+extension CacheStore {
+    /// Saves a fetched page, its items and the collection's resume token in one transaction.
+    ///
+    /// Saving page 0 starts a new generation: the collection's other pages
+    /// stay readable but are stale until they are saved again. Saving the
+    /// last page (no next token) removes the stale pages after it and marks
+    /// the end reached. Items are upserted by (type, key): the same item
+    /// reached through two collections is one row, and the latest JSON wins.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    /// try store.savePage(firstPage, at: 0, in: posts)
+    /// try store.savePage(secondPage, at: 1, in: posts)
+    /// ```
+    ///
+    /// - parameter page: The page, as its source delivered it.
+    /// - parameter index: The page's position, from 0.
+    /// - parameter collection: The collection; it is created on its first page.
+    /// - parameter now: The time to record as the page's fetch time.
+    /// - returns: The collection after the save.
+    /// - throws: ``StoreError/pageOutOfOrder(collection:index:)`` when page
+    ///   `index - 1` is not cached in the current generation,
+    ///   ``StoreError/itemTypeMismatch(collection:stored:requested:)``, or a `DatabaseError`.
+    @discardableResult
+    public func savePage(
+        _ page: Page<RawItem>,
+        at index: Int,
+        in collection: CollectionDescriptor,
+        now: Date = Date()
+    ) throws -> CollectionInfo {
+        precondition(index >= 0, "page index must not be negative")
+        return try write { db in
+            var row = try CollectionRow.fetchOrCreate(collection, now: now, in: db)
+            if index == 0 {
+                row.generation += 1
+                row.invalidatedAt = nil
+                row.refreshedAt = now.storedValue
+            } else {
+                let previous = try Int.fetchOne(
+                    db, sql: "SELECT generation FROM pages WHERE collection_id = ? AND idx = ?",
+                    arguments: [row.id, index - 1])
+                guard previous == row.generation else {
+                    throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
+                }
+            }
+            let pageID = try Self.upsertPageRow(page, index: index, collection: row, now: now, in: db)
+            try Self.replaceMembership(of: pageID, with: page.items, type: row.itemType, now: now, in: db)
+
+            let lastCurrentIndex =
+                try Int.fetchOne(
+                    db, sql: "SELECT max(idx) FROM pages WHERE collection_id = ? AND generation = ?",
+                    arguments: [row.id, row.generation]) ?? index
+            if page.isLast {
+                try db.execute(
+                    sql: "DELETE FROM pages WHERE collection_id = ? AND idx > ?", arguments: [row.id, index])
+                row.resumeToken = nil
+                row.endReached = true
+            } else if index >= lastCurrentIndex {
+                row.resumeToken = page.nextToken?.rawValue
+                row.endReached = false
+            }
+            if let total = page.total { row.total = total }
+            try row.update(in: db)
+            return try Self.collectionInfo(id: row.id, in: db)
+        }
+    }
+
+    /// Records that a cached page is still current (the server answered `304 Not Modified`).
+    ///
+    /// Only the page row changes: its fetch time and validators. No item row is
+    /// rewritten. Revalidating page 0 also ends the collection's invalidation.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    public func markPageNotModified(
+        at index: Int,
+        in key: String,
+        validators: PageValidators = PageValidators(),
+        now: Date = Date()
+    ) throws {
+        try write { db in
+            let id = try CollectionRow.id(forKey: key, in: db)
+            try db.execute(
+                sql: """
+                    UPDATE pages SET fetched_at = ?, etag = coalesce(?, etag),
+                        last_modified = coalesce(?, last_modified)
+                    WHERE collection_id = ? AND idx = ?
+                    """,
+                arguments: [now.storedValue, validators.etag, validators.lastModified, id, index])
+            if index == 0 {
+                try db.execute(
+                    sql: "UPDATE collections SET invalidated_at = NULL, refreshed_at = ? WHERE id = ?",
+                    arguments: [now.storedValue, id])
+            }
+        }
+    }
+
+    /// The cached page at `index` of a collection, with its items, or `nil` when it is not cached.
+    ///
+    /// The cost does not depend on `index`: every table is read through a key.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func page(at index: Int, in key: String) throws -> StoredPage? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: Self.pageReadQueries[0], arguments: [key, index])
+            else { return nil }
+            let info = Self.pageInfo(row)
+            let items = try Self.items(ofPage: row["id"], in: db)
+            return StoredPage(info: info, items: items)
+        }
+    }
+
+    /// The rows of a collection's cached pages, in order.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    public func pages(in key: String) throws -> [PageInfo] {
+        try read { db in
+            _ = try CollectionRow.id(forKey: key, in: db)
+            return try Self.pageInfos(key: key, in: db)
+        }
+    }
+
+    /// The whole cached list of a collection, read in one transaction.
+    ///
+    /// Items come in page order, each id once: where pages of two generations
+    /// overlap (new items were inserted at the top), the first occurrence wins.
+    ///
+    /// - returns: The list, or `nil` when the collection is not cached.
+    /// - throws: A `DatabaseError`.
+    public func cachedList(_ key: String) throws -> CachedList? {
+        try read { db in
+            guard let id = try CollectionRow.optionalID(forKey: key, in: db) else { return nil }
+            var items: [RawItem] = []
+            try Self.forEachListedItem(collectionID: id, in: db) { items.append($0) }
+            return CachedList(
+                collection: try Self.collectionInfo(id: id, in: db),
+                pages: try Self.pageInfos(key: key, in: db),
+                items: items)
+        }
+    }
+
+    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
+    ///
+    /// Memory stays bounded however long the list: rows are streamed from
+    /// SQLite and de-duplicated by the database, not in memory.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, what `body` throws, or a `DatabaseError`.
+    public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            // The closure runs synchronously inside the read; it never outlives this call.
+            let unchecked = UncheckedSendable(body)
+            try reader.read { db in
+                let id = try CollectionRow.id(forKey: key, in: db)
+                try Self.forEachListedItem(collectionID: id, in: db) { try unchecked.value($0) }
+            }
+        }
+    }
+
+    // MARK: - SQL
+
+    /// The queries that read one page: its row by collection key and index, then its items.
+    static var pageReadQueries: [String] { [pageRowSQL + " AND p.idx = ?", pageItemsSQL] }
+
+    /// A page row with its collection's current generation; the collection is found by key, through its index.
+    static let pageRowSQL = """
+        SELECT p.id, p.idx, p.generation, p.token, p.next_token, p.etag, p.last_modified,
+            p.fetched_at, p.item_count,
+            (SELECT generation FROM collections WHERE id = p.collection_id) AS current_generation
+        FROM pages p
+        WHERE p.collection_id = (SELECT id FROM collections WHERE key = ?)
+        """
+
+    /// The items of one page, in order: a keyed range of `page_items`, a keyed lookup per item.
+    static let pageItemsSQL = """
+        SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
+        WHERE pi.page_id = ? ORDER BY pi.position
+        """
+
+    /// The items of a collection in list order, each once: a row is skipped when
+    /// the same item stands earlier in the list.
+    static let listedItemsSQL = """
+        SELECT i.key, i.json FROM pages p
+        JOIN page_items pi ON pi.page_id = p.id
+        JOIN items i ON i.id = pi.item_id
+        WHERE p.collection_id = ?1 AND NOT EXISTS (
+            SELECT 1 FROM page_items pi2 JOIN pages p2 ON p2.id = pi2.page_id
+            WHERE pi2.item_id = pi.item_id AND p2.collection_id = ?1
+                AND (p2.idx < p.idx OR (p2.idx = p.idx AND pi2.position < pi.position)))
+        ORDER BY p.idx, pi.position
+        """
+
+    static func items(ofPage pageID: Int64, in db: Database) throws -> [RawItem] {
+        let statement = try db.cachedStatement(sql: pageItemsSQL)
+        return try Row.fetchAll(statement, arguments: [pageID]).map(rawItem)
+    }
+
+    static func forEachListedItem(collectionID: Int64, in db: Database, _ body: (RawItem) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: listedItemsSQL), arguments: [collectionID])
+        while let row = try rows.next() { try body(rawItem(row)) }
+    }
+
+    static func rawItem(_ row: Row) -> RawItem {
+        RawItem(key: row[0], json: row[1])
+    }
+
+    static func pageInfo(_ row: Row) -> PageInfo {
+        PageInfo(
+            index: row["idx"],
+            generation: row["generation"],
+            token: (row["token"] as String?).map(PageToken.init(rawValue:)),
+            nextToken: (row["next_token"] as String?).map(PageToken.init(rawValue:)),
+            validators: PageValidators(etag: row["etag"], lastModified: row["last_modified"]),
+            fetchedAt: Date(storedValue: row["fetched_at"]),
+            itemCount: row["item_count"],
+            isStale: (row["generation"] as Int) < (row["current_generation"] as Int))
+    }
+
+    static func pageInfos(key: String, in db: Database) throws -> [PageInfo] {
+        try Row.fetchAll(db, sql: pageRowSQL + " ORDER BY p.idx", arguments: [key]).map(pageInfo)
+    }
+
+    private static func upsertPageRow(
+        _ page: Page<RawItem>, index: Int, collection: CollectionRow, now: Date, in db: Database
+    ) throws -> Int64 {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO pages (collection_id, idx, generation, token, next_token, etag, last_modified,
+                    fetched_at, item_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (collection_id, idx) DO UPDATE SET
+                    generation = excluded.generation, token = excluded.token,
+                    next_token = excluded.next_token, etag = excluded.etag,
+                    last_modified = excluded.last_modified, fetched_at = excluded.fetched_at,
+                    item_count = excluded.item_count
+                RETURNING id
+                """)
+        let arguments: StatementArguments = [
+            collection.id, index, collection.generation, page.token?.rawValue, page.nextToken?.rawValue,
+            page.validators.etag, page.validators.lastModified, now.storedValue, page.items.count,
+        ]
+        guard let id = try Int64.fetchOne(statement, arguments: arguments) else {
+            fatalError("INSERT … RETURNING returned no row")
+        }
+        return id
+    }
+
+    private static func replaceMembership(
+        of pageID: Int64, with items: [RawItem], type: String, now: Date, in db: Database
+    ) throws {
+        try db.execute(sql: "DELETE FROM page_items WHERE page_id = ?", arguments: [pageID])
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
+        for (position, item) in items.enumerated() {
+            let itemID = try upsertItem(item, type: type, now: now, in: db)
+            try insert.execute(arguments: [pageID, position, itemID])
+        }
+    }
+
+    /// Inserts or updates an item and returns its row id; an unchanged item is not rewritten.
+    static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws -> Int64 {
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (type, key) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
+                WHERE items.json IS NOT excluded.json
+                RETURNING id
+                """)
+        if let id = try Int64.fetchOne(upsert, arguments: [type, item.key, item.json, now.storedValue]) {
+            return id
+        }
+        let select = try db.cachedStatement(sql: "SELECT id FROM items WHERE type = ? AND key = ?")
+        guard let id = try Int64.fetchOne(select, arguments: [type, item.key]) else {
+            fatalError("an item that conflicted on (type, key) has no row")
+        }
+        return id
+    }
+}
+
+/// Lets a non-Sendable closure cross into GRDB's `@Sendable` read closure.
+///
+/// Safe because the read runs synchronously on the caller's behalf and
+/// returns before the closure's caller does; the closure is never shared.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

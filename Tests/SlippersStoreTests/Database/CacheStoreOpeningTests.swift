@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import Slippers
+import SlippersStore
+import Testing
+
+@Suite struct CacheStoreOpeningTests {
+    @Test func createsANewFileReadableByItsOwnerOnlyAndMigratesIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
+        let permissions = try FileManager.default.attributesOfItem(atPath: directory.path())[.posixPermissions]
+        #expect((permissions as? NSNumber)?.intValue == 0o600)
+        let wal = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")[.posixPermissions]
+        #expect((wal as? NSNumber)?.intValue == 0o600)
+        #expect(try store.stats().schemaVersion == "0001_create_cache")
+    }
+
+    @Test func opensInWALModeWithABusyTimeout() throws {
+        let directory = try TemporaryDirectory()
+        _ = try CacheStore(path: directory.path())
+        let queue = try DatabaseQueue(path: directory.path())
+        #expect(try queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func reopeningKeepsWhatWasSaved() throws {
+        let directory = try TemporaryDirectory()
+        try CacheStore(path: directory.path()).savePage(Fixtures.page([1, 2], next: "2"), at: 0, in: Fixtures.posts)
+        let reopened = try CacheStore(path: directory.path())
+        #expect(try Fixtures.ids(#require(try reopened.page(at: 0, in: Fixtures.posts.key)).items) == [1, 2])
+    }
+
+    @Test func aFileMigratedByANewerVersionIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        try CacheStore(path: directory.path()).close()
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('0999_from_the_future')")
+        }
+        try queue.close()
+        let before = try contents(of: directory.path())
+        #expect(throws: StoreError.newerSchema(path: directory.path(), unknownMigrations: ["0999_from_the_future"])) {
+            try CacheStore(path: directory.path())
+        }
+        #expect(try contents(of: directory.path()) == before)
+        #expect(
+            StoreError.newerSchema(path: "c.sqlite", unknownMigrations: ["0999_x"]).description
+                == "The cache c.sqlite was written by a newer Slippers (unknown migrations: 0999_x); "
+                + "upgrade Slippers to open it")
+    }
+
+    @Test func aFileOfRandomBytesIsReportedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: URL(fileURLWithPath: directory.path()))
+        #expect(throws: StoreError.notADatabase(path: directory.path())) { try CacheStore(path: directory.path()) }
+        #expect(try contents(of: directory.path()) == bytes)
+    }
+
+    @Test func aDatabaseWithADamagedBodyIsReportedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        for index in 0..<20 {
+            try store.savePage(
+                Fixtures.page(Array(index * 50 + 1...index * 50 + 50), next: "n"), at: index, in: Fixtures.posts)
+        }
+        try store.close()
+        // Keep the 100-byte header, overwrite the schema page and the rest with garbage.
+        var bytes = try contents(of: directory.path())
+        for offset in 100..<bytes.count { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 31) }
+        try bytes.write(to: URL(fileURLWithPath: directory.path()))
+        #expect {
+            try CacheStore(path: directory.path())
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            switch error {
+            case .corrupt, .notADatabase: return true
+            default: return false
+            }
+        }
+        #expect(try contents(of: directory.path()) == bytes)
+    }
+
+    @Test func aTextFileIsNotADatabase() throws {
+        let directory = try TemporaryDirectory()
+        let text = Data("name,score\nann,3\n".utf8)
+        try text.write(to: URL(fileURLWithPath: directory.path("notes.csv")))
+        #expect(throws: StoreError.notADatabase(path: directory.path("notes.csv"))) {
+            try CacheStore(path: directory.path("notes.csv"))
+        }
+        #expect(try contents(of: directory.path("notes.csv")) == text)
+        #expect(
+            StoreError.notADatabase(path: "notes.csv").description
+                == "notes.csv is not an SQLite database; it was left untouched")
+    }
+
+    @Test func aMissingDirectoryIsReportedAndNothingIsCreated() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("missing/cache.sqlite").path
+        #expect(throws: StoreError.directoryNotFound(path: path)) { try CacheStore(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("missing").path))
+    }
+
+    @Test func aReadOnlyFileCanBeReadButNotWritten() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        try store.savePage(Fixtures.page([1, 2, 3], next: nil), at: 0, in: Fixtures.posts)
+        try store.close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: directory.path())
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.path()) }
+        let before = try contents(of: directory.path())
+
+        // Root ignores file permissions; the read-only mode is what a tool uses to inspect a file it must not change.
+        let reader = try CacheStore(path: directory.path(), mode: .readOnly)
+        #expect(try Fixtures.ids(#require(try reader.cachedList(Fixtures.posts.key)).items) == [1, 2, 3])
+        #expect(throws: StoreError.readOnly(path: directory.path())) {
+            try reader.savePage(Fixtures.page([4], next: nil), at: 0, in: Fixtures.posts)
+        }
+        #expect(throws: StoreError.readOnly(path: directory.path())) { try reader.invalidateAll() }
+        try reader.close()
+        if getuid() != 0 {
+            #expect(throws: StoreError.readOnly(path: directory.path())) { try CacheStore(path: directory.path()) }
+        }
+        #expect(try contents(of: directory.path()) == before)
+    }
+
+    @Test func readOnlyModeDoesNotCreateAMissingFile() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: StoreError.fileNotFound(path: directory.path())) {
+            try CacheStore(path: directory.path(), mode: .readOnly)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path()))
+    }
+}

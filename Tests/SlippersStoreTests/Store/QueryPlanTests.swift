@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+import Slippers
+import Testing
+
+@testable import SlippersStore
+
+/// Reading page k must cost the same at any depth: every table is reached through a key, never scanned.
+@Suite struct QueryPlanTests {
+    @Test func readingAPageUsesAnIndexForEveryTableItTouches() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        for index in 0..<30 {
+            try store.savePage(
+                Fixtures.page(Array(index * 10 + 1...index * 10 + 10), next: "n"), at: index, in: Fixtures.posts)
+        }
+        try store.close()
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in try db.execute(sql: "ANALYZE") }
+        var searched: Set<String> = []
+        for sql in CacheStore.pageReadQueries {
+            let plan = try queue.read { db in
+                let arguments = StatementArguments(Array(repeating: 1, count: sql.count(where: { $0 == "?" })))
+                return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
+                    .map { $0["detail"] as String }
+            }
+            for step in plan {
+                #expect(!step.hasPrefix("SCAN"), "\(step) in the plan of \(sql)")
+                guard step.hasPrefix("SEARCH") else { continue }
+                #expect(step.contains("INDEX") || step.contains("PRIMARY KEY"), "\(step)")
+                searched.insert(String(step.split(separator: " ")[1]))
+            }
+        }
+        #expect(searched == ["collections", "p", "pi", "i"])
+    }
+}
