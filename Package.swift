@@ -70,6 +70,11 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(
+            name: "SlippersBenchTests",
+            dependencies: ["SlippersBench"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
             name: "SlippersCLITests",
             dependencies: ["SlippersCLI"],
             swiftSettings: swift6

@@ -4,9 +4,10 @@ import Slippers
 /// The three baselines over one workload, filled and measured on first use, then remembered.
 ///
 /// Figures ask the suite for what they compare with (``measurement(_:of:)``,
-/// ``fastest(_:)``); a baseline is only filled, and an operation only
-/// measured, when some figure needs it, so `--only` runs no more than it reports.
-/// Every figure of a run therefore compares with the same baseline numbers.
+/// ``fastest(_:)``, ``measureAlongside(_:_:)``); a baseline is only filled,
+/// and an operation only measured, when some figure needs it, so `--only` runs
+/// no more than it reports. The three baselines of an operation are measured
+/// interleaved, round by round, so that their ratios share the machine's conditions.
 ///
 /// Not `Sendable`: it owns the baselines, which are single-threaded.
 final class BaselineSuite {
@@ -15,7 +16,7 @@ final class BaselineSuite {
     private let directory: URL
     private let progress: Progress
     private var baselines: [BaselineKind: any Baseline] = [:]
-    private var measurements: [BaselineKind: [BaselineOperation: Measurement]] = [:]
+    private var measurements: [BaselineOperation: [BaselineKind: Measurement]] = [:]
 
     /// A suite whose baselines keep their files in `directory`.
     init(workload: Workload, settings: MeasurementSettings, directory: URL, progress: Progress) {
@@ -48,39 +49,68 @@ final class BaselineSuite {
         return floor
     }
 
-    /// The timings of `operation` on baseline `kind`, measured once per run.
+    /// The timings of `operation` on every baseline, measured once per run, interleaved round by round.
+    func measurements(_ operation: BaselineOperation) throws -> [BaselineKind: Measurement] {
+        if let measurements = measurements[operation] { return measurements }
+        let kinds = BaselineKind.allCases
+        let bodies = try kinds.map { try body(for: operation, on: baseline($0)) }
+        let measured = Dictionary(uniqueKeysWithValues: zip(kinds, try settings.measureInterleaved(bodies)))
+        measurements[operation] = measured
+        return measured
+    }
+
+    /// The timings of `operation` on baseline `kind` (see ``measurements(_:)``).
     func measurement(_ operation: BaselineOperation, of kind: BaselineKind) throws -> Measurement {
-        if let measurement = measurements[kind]?[operation] { return measurement }
-        let measurement = try measure(operation, on: baseline(kind))
-        measurements[kind, default: [:]][operation] = measurement
-        return measurement
+        try measurements(operation)[kind]!
     }
 
     /// The baseline with the lowest median for `operation`, and its timings.
     func fastest(_ operation: BaselineOperation) throws -> (kind: BaselineKind, measurement: Measurement) {
-        let all = try BaselineKind.allCases.map { (kind: $0, measurement: try measurement(operation, of: $0)) }
-        return all.min { $0.measurement.median < $1.measurement.median }!
+        Self.fastest(in: try measurements(operation))
     }
 
-    private func measure(_ operation: BaselineOperation, on baseline: any Baseline) throws -> Measurement {
-        let roundCount = settings.warmup + settings.rounds
-        let pages = (0..<roundCount).map(workload.page(forRound:))
+    /// Times `subject` interleaved with `operation` on every baseline, round by round, in the same
+    /// rounds and on the same pages (round `r` is page ``Workload/page(forRound:)``).
+    ///
+    /// A figure of ours uses this so that it and its baselines share the machine's conditions; its
+    /// baseline values are then fresh ones, not the remembered ``measurements(_:)``.
+    func measureAlongside(
+        _ operation: BaselineOperation,
+        _ subject: @escaping (_ round: Int) throws -> Void
+    ) throws -> (subject: Measurement, baselines: [BaselineKind: Measurement]) {
+        let kinds = BaselineKind.allCases
+        let bodies = try [subject] + kinds.map { try body(for: operation, on: baseline($0)) }
+        let measured = try settings.measureInterleaved(bodies)
+        return (measured[0], Dictionary(uniqueKeysWithValues: zip(kinds, measured.dropFirst())))
+    }
+
+    /// The baseline with the lowest median among `measurements`.
+    static func fastest(in measurements: [BaselineKind: Measurement]) -> (kind: BaselineKind, measurement: Measurement)
+    {
+        let kind = BaselineKind.allCases.filter { measurements[$0] != nil }.min {
+            measurements[$0]!.median < measurements[$1]!.median
+        }!
+        return (kind, measurements[kind]!)
+    }
+
+    /// The operation as a timed body: its inputs for every round are made beforehand, so the
+    /// timed region holds the baseline's work only.
+    private func body(for operation: BaselineOperation, on baseline: any Baseline) throws -> (Int) throws -> Void {
+        let pages = settings.roundIndexes.map(workload.page(forRound:))
         let pageSize = workload.pageSize
         switch operation {
         case .readPage:
-            return try settings.measure { round in
+            return { round in
                 let items = try baseline.readPage(pages[round])
                 // Checked inside the timed region (a few nanoseconds) so a broken baseline cannot look fast.
                 precondition(items.count == pageSize, "A baseline returned a short page")
             }
         case .persistPage:
             let inputs = pages.map(workload.items(page:))
-            return try settings.measure { round in
-                try baseline.persist(page: pages[round], items: inputs[round])
-            }
+            return { round in try baseline.persist(page: pages[round], items: inputs[round]) }
         case .persistFetchedPage:
             let responses = try pages.map(workload.serverResponse(page:))
-            return try settings.measure { round in
+            return { round in
                 let response = try JsonProvider.decode(ServerResponse.self, from: responses[round])
                 try baseline.persist(page: pages[round], items: response.results)
             }
@@ -91,9 +121,7 @@ final class BaselineSuite {
                 item.score = 1_000_000 + round
                 return item
             }
-            return try settings.measure { round in
-                try baseline.updateItem(updates[round], inPage: pages[round])
-            }
+            return { round in try baseline.updateItem(updates[round], inPage: pages[round]) }
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The timings of one operation repeated over several rounds.
 ///
 /// The median is what figures compare: it ignores the odd round slowed by the
@@ -28,47 +26,4 @@ struct Measurement: Sendable {
         let fraction = position - Double(lower)
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
     }
-}
-
-/// Times `body` once per round, after `warmup` untimed rounds.
-///
-/// Each round times one operation on its own: the operations measured here
-/// take from tens of microseconds to milliseconds, far above the clock's
-/// resolution, so batching would only hide the spread. The round's index is
-/// passed to `body` so that it can vary its input (a different page each round)
-/// without the timed region paying for choosing it.
-///
-/// - throws: whatever `body` throws; the measurement stops there.
-func measure(
-    rounds: Int,
-    warmup: Int,
-    _ body: (_ round: Int) throws -> Void
-) rethrows -> Measurement {
-    precondition(rounds > 0 && warmup >= 0, "rounds must be positive and warmup not negative")
-    let clock = ContinuousClock()
-    for round in 0..<warmup {
-        try body(round)
-    }
-    var samples: [Duration] = []
-    samples.reserveCapacity(rounds)
-    for round in 0..<rounds {
-        let start = clock.now
-        try body(warmup + round)
-        samples.append(start.duration(to: clock.now))
-    }
-    return Measurement(samples: samples)
-}
-
-extension Duration {
-    /// The duration in microseconds, as a floating-point number.
-    var microseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
-    }
-
-    /// The duration in milliseconds, as a floating-point number.
-    var milliseconds: Double { microseconds / 1e3 }
-
-    /// The duration in seconds with two decimals, for progress lines, e.g. `"1.25 s"`.
-    var secondsText: String { String(format: "%.2f s", microseconds / 1e6) }
 }
