@@ -31,6 +31,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only the figure groups whose name contains this text; repeatable. See --list.")
     var only: [String] = []
 
+    @Option(
+        help: """
+            PRAGMA synchronous of the SQLite baselines (and of our store, once measured): normal syncs \
+            at checkpoints only, full at every commit, as durable as the file baseline's fsync.
+            """)
+    var synchronous: SynchronousMode = .normal
+
     @Flag(help: "List the figure groups and exit.")
     var list = false
 
@@ -77,7 +84,8 @@ struct BenchCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let context = try FigureContext(
-            workload: workload, settings: settings, directory: directory, progress: progress)
+            workload: workload, settings: settings, synchronous: synchronous, directory: directory,
+            progress: progress)
         var figures: [Figure] = []
         for group in FigureCatalog.groups(matching: only) {
             progress.report("measuring \(group.id)")
@@ -89,8 +97,13 @@ struct BenchCommand: AsyncParsableCommand {
             "\(workload.itemCount) items in pages of \(workload.pageSize); medians of \(settings.rounds) rounds "
                 + "after \(settings.warmup) warm-up rounds; ratio = value / baseline value; "
                 + "run took \(start.duration(to: clock.now).secondsText).",
+            "SQLite baselines: WAL, synchronous = \(synchronous.sql), raw C API; "
+                + "file baseline: Foundation's atomic Data.write, which fsyncs every page on Linux.",
             "peak RSS of this process: "
-                + (PeakMemory.peakBytes().map { "\($0 / 1_048_576) MB" } ?? "unknown (no /proc/self/status)"),
+                + (PeakMemory.peakBytes().map { "\($0 / 1_048_576) MB" } ?? "unknown (no /proc/self/status)")
+                // Checked last, since it forgets the peak just reported.
+                + "; peak reset through /proc/self/clear_refs: "
+                + (PeakMemory.resetPeak() ? "works here" : "refused here"),
         ]
         if json {
             print(try report.json())

@@ -18,12 +18,17 @@ enum BaselineKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// Creates an empty baseline whose files live in `directory`.
-    func make(in directory: URL) throws -> any Baseline {
+    /// Creates an empty baseline whose files live in `directory`; `synchronous` applies to the SQLite ones.
+    func make(in directory: URL, synchronous: SynchronousMode) throws -> any Baseline {
         switch self {
-        case .rawSQLite: try RawSQLiteBaseline(path: directory.appendingPathComponent("raw-sqlite.sqlite").path)
-        case .jsonFilePerPage: try JSONFilePerPageBaseline(directory: directory.appendingPathComponent("pages"))
-        case .rowPerPage: try RowPerPageBaseline(path: directory.appendingPathComponent("row-per-page.sqlite").path)
+        case .rawSQLite:
+            try RawSQLiteBaseline(
+                path: directory.appendingPathComponent("raw-sqlite.sqlite").path, synchronous: synchronous)
+        case .jsonFilePerPage:
+            try JSONFilePerPageBaseline(directory: directory.appendingPathComponent("pages"))
+        case .rowPerPage:
+            try RowPerPageBaseline(
+                path: directory.appendingPathComponent("row-per-page.sqlite").path, synchronous: synchronous)
         }
     }
 }

@@ -13,15 +13,21 @@ import Slippers
 final class BaselineSuite {
     let workload: Workload
     let settings: MeasurementSettings
+    /// The durability of the SQLite baselines' commits; a store compared with them uses the same.
+    let synchronous: SynchronousMode
     private let directory: URL
     private let progress: Progress
     private var baselines: [BaselineKind: any Baseline] = [:]
     private var measurements: [BaselineOperation: [BaselineKind: Measurement]] = [:]
 
     /// A suite whose baselines keep their files in `directory`.
-    init(workload: Workload, settings: MeasurementSettings, directory: URL, progress: Progress) {
+    init(
+        workload: Workload, settings: MeasurementSettings, synchronous: SynchronousMode, directory: URL,
+        progress: Progress
+    ) {
         self.workload = workload
         self.settings = settings
+        self.synchronous = synchronous
         self.directory = directory
         self.progress = progress
     }
@@ -31,7 +37,7 @@ final class BaselineSuite {
         if let baseline = baselines[kind] { return baseline }
         let clock = ContinuousClock()
         let start = clock.now
-        let baseline = try kind.make(in: directory)
+        let baseline = try kind.make(in: directory, synchronous: synchronous)
         for page in workload.pageNumbers {
             try baseline.persist(page: page, items: workload.items(page: page))
         }

@@ -18,8 +18,8 @@ final class RawSQLiteBaseline: Baseline {
     private let pageSize: Int
 
     /// Opens (creating if needed) the database at `path`, for pages of `pageSize` items.
-    init(path: String, pageSize: Int = 50) throws {
-        connection = try SQLiteConnection(path: path)
+    init(path: String, synchronous: SynchronousMode, pageSize: Int = 50) throws {
+        connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS items (

@@ -13,8 +13,8 @@ final class RowPerPageBaseline: Baseline {
     private let selectPage: SQLiteStatement
 
     /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws {
-        connection = try SQLiteConnection(path: path)
+    init(path: String, synchronous: SynchronousMode) throws {
+        connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try connection.execute("CREATE TABLE IF NOT EXISTS pages (page INTEGER PRIMARY KEY, json BLOB NOT NULL)")
         upsertPage = try connection.prepare("INSERT OR REPLACE INTO pages (page, json) VALUES (?, ?)")
         selectPage = try connection.prepare("SELECT json FROM pages WHERE page = ?")

@@ -24,7 +24,10 @@ final class FigureContext {
     /// A temporary directory of this run, removed at its end; each figure uses its own subdirectory.
     let directory: URL
 
-    init(workload: Workload, settings: MeasurementSettings, directory: URL, progress: Progress) throws {
+    init(
+        workload: Workload, settings: MeasurementSettings, synchronous: SynchronousMode, directory: URL,
+        progress: Progress
+    ) throws {
         self.workload = workload
         self.settings = settings
         self.directory = directory
@@ -32,7 +35,8 @@ final class FigureContext {
         let baselineDirectory = directory.appendingPathComponent("baselines")
         try FileManager.default.createDirectory(at: baselineDirectory, withIntermediateDirectories: true)
         baselines = BaselineSuite(
-            workload: workload, settings: settings, directory: baselineDirectory, progress: progress)
+            workload: workload, settings: settings, synchronous: synchronous, directory: baselineDirectory,
+            progress: progress)
     }
 
     /// A new, empty directory for one figure's files, e.g. the store it measures.

@@ -5,11 +5,8 @@ import GRDBSQLite
 /// The baselines use it rather than GRDB so that the floor is SQLite itself,
 /// with nothing between the statement and the JSON decoder.
 ///
-/// The connection runs in WAL mode with `synchronous = NORMAL`: a commit
-/// survives a crash of the process but not necessarily a power cut, like a
-/// file written atomically without `fsync`, so the three baselines promise the
-/// same durability. A store compared with them must run with the same setting
-/// (or the report must say it does not).
+/// The connection runs in WAL mode with a busy timeout and the given
+/// ``SynchronousMode``, which decides what a commit survives.
 ///
 /// Not `Sendable`: an SQLite connection is used from one thread at a time, and
 /// the benchmark uses each one from the thread that made it.
@@ -21,7 +18,7 @@ final class SQLiteConnection {
     /// Opens (creating if needed) the database at `path`.
     ///
     /// - throws: ``SQLiteError`` when the file cannot be opened or configured.
-    init(path: String) throws {
+    init(path: String, synchronous: SynchronousMode) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard code == SQLITE_OK, let handle else {
@@ -30,7 +27,7 @@ final class SQLiteConnection {
             throw error
         }
         self.handle = handle
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;")
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = \(synchronous.sql); PRAGMA busy_timeout = 5000;")
     }
 
     deinit {

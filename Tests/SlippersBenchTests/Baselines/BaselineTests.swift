@@ -8,19 +8,21 @@ import Testing
 @Suite struct BaselineTests {
     private let workload = Workload(itemCount: 1_000)
 
-    private func filled(_ kind: BaselineKind, in directory: TemporaryDirectory) throws -> any Baseline {
-        let baseline = try kind.make(in: directory.url)
+    private func filled(
+        _ kind: BaselineKind, in directory: TemporaryDirectory, synchronous: SynchronousMode = .normal
+    ) throws -> any Baseline {
+        let baseline = try kind.make(in: directory.url, synchronous: synchronous)
         for page in workload.pageNumbers {
             try baseline.persist(page: page, items: workload.items(page: page))
         }
         return baseline
     }
 
-    @Test(arguments: BaselineKind.allCases)
-    func readsBackEveryPageAsStored(_ kind: BaselineKind) throws {
+    @Test(arguments: BaselineKind.allCases, SynchronousMode.allCases)
+    func readsBackEveryPageAsStored(_ kind: BaselineKind, synchronous: SynchronousMode) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let baseline = try filled(kind, in: directory)
+        let baseline = try filled(kind, in: directory, synchronous: synchronous)
         for page in [1, 7, 20] {
             #expect(try baseline.readPage(page) == workload.items(page: page))
         }
@@ -66,7 +68,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let suite = BaselineSuite(
-            workload: workload, settings: MeasurementSettings(rounds: 3, warmup: 1), directory: directory.url,
+            workload: workload, settings: MeasurementSettings(rounds: 3, warmup: 1), synchronous: .normal,
+            directory: directory.url,
             progress: Progress(isEnabled: false))
         let first = try suite.measurements(.readPage)
         #expect(Set(first.keys) == Set(BaselineKind.allCases))
@@ -79,7 +82,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let suite = BaselineSuite(
-            workload: workload, settings: MeasurementSettings(rounds: 4, warmup: 1), directory: directory.url,
+            workload: workload, settings: MeasurementSettings(rounds: 4, warmup: 1), synchronous: .normal,
+            directory: directory.url,
             progress: Progress(isEnabled: false))
         var rounds: [Int] = []
         let measured = try suite.measureAlongside(.updateItem) { rounds.append($0) }
