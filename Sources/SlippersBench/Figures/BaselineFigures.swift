@@ -8,20 +8,18 @@ enum BaselineFigures {
         summary: "read a cached page of 50 as typed items, each baseline; and the floor's rows alone"
     ) { context in
         var figures = try comparedWithFastest(.readPage, in: context)
-        // How much of a page read is JSON: the floor's rows fetched without decoding them.
+        // How much of a page read is JSON: the floor's rows fetched without decoding them, in the
+        // same rounds and on the same pages as the decoded reads, as a figure of ours would be.
         let floor = try context.baselines.floor()
         let workload = context.workload
-        let rowsOnly = try context.settings.measure { round in
+        let rowsOnly = try context.baselines.measureAlongside(.readPage) { round in
             _ = try floor.readRows(workload.page(forRound: round))
         }
         figures.append(
             Figure(
                 name: "baseline rows without decoding: \(BaselineKind.rawSQLite.name)",
-                measured: rowsOnly,
-                against: (
-                    "\(BaselineKind.rawSQLite.name), decoded",
-                    try context.baselines.measurement(.readPage, of: .rawSQLite)
-                ),
+                measured: rowsOnly.subject,
+                against: ("\(BaselineKind.rawSQLite.name), decoded", rowsOnly.baselines[.rawSQLite]!),
                 target: .information
             ))
         return figures

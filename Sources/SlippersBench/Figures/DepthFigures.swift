@@ -14,12 +14,17 @@ enum DepthFigures {
         let depth = "page \(last) of \(workload.itemCount)"
         let settings = context.settings
 
+        // Measured one after the other, not interleaved: a deep OFFSET scan walks the whole table
+        // and would evict, from SQLite's page cache, the pages that the other reads find there.
         let offsetFirst = try settings.measure { _ in _ = try floor.readRowsWithOffset(1) }
         let offsetLast = try settings.measure { _ in _ = try floor.readRowsWithOffset(last) }
-        let keyedFirst = try settings.measure { _ in _ = try floor.readRows(1) }
-        let keyedLast = try settings.measure { _ in _ = try floor.readRows(last) }
-        let typedOffsetLast = try settings.measure { _ in _ = try floor.readPageWithOffset(last) }
+        let keyed = try settings.measureInterleaved([
+            { _ in _ = try floor.readRows(1) },
+            { _ in _ = try floor.readRows(last) },
+        ])
+        let (keyedFirst, keyedLast) = (keyed[0], keyed[1])
         let typedKeyedLast = try settings.measure { _ in _ = try floor.readPage(last) }
+        let typedOffsetLast = try settings.measure { _ in _ = try floor.readPageWithOffset(last) }
 
         return [
             Figure(
