@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
         .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
+        .executable(name: "slippers-bench", targets: ["SlippersBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -54,6 +55,17 @@ let package = Package(
             ],
             swiftSettings: swift6
         ),
+        // The benchmark of issue 7: figures against baselines a user would write.
+        // GRDBSQLite is the raw SQLite C API, for the baselines that do without GRDB.
+        .executableTarget(
+            name: "SlippersBench",
+            dependencies: [
+                "Slippers",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift6
+        ),
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
@@ -70,6 +82,11 @@ let package = Package(
         .testTarget(
             name: "SlippersNetworkingTests",
             dependencies: ["SlippersNetworking", "SlippersFixtures"],
+            swiftSettings: swift6
+        ),
+        .testTarget(
+            name: "SlippersBenchTests",
+            dependencies: ["SlippersBench"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -1,0 +1,19 @@
+/// Every figure group of the benchmark, in report order.
+///
+/// The figures (point 4) are added here as groups of their own, each
+/// next to the baseline group it compares with.
+enum FigureCatalog {
+    static let groups: [FigureGroup] = [
+        BaselineFigures.readPage,
+        BaselineFigures.persistPage,
+        BaselineFigures.persistFetchedPage,
+        BaselineFigures.updateItem,
+        DepthFigures.offsetDepth,
+    ]
+
+    /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.
+    static func groups(matching names: [String]) -> [FigureGroup] {
+        guard !names.isEmpty else { return groups }
+        return groups.filter { group in names.contains { group.id.localizedCaseInsensitiveContains($0) } }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDBSQLite
+
+/// A prepared statement: bind, step through rows, reset, and run again.
+///
+/// Parameters are numbered from 1 and columns from 0, as in the C API. A
+/// statement is reset before it is bound again; bindings stay until rebound.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+
+    init(_ handle: OpaquePointer, connection: OpaquePointer) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds a blob to parameter `index`; SQLite copies the bytes.
+    func bind(_ blob: Data, at index: Int32) throws {
+        try blob.withUnsafeBytes { bytes in
+            try check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), transient))
+        }
+    }
+
+    /// Binds an integer to parameter `index`.
+    func bind(_ value: Int, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
+    }
+
+    /// Advances to the next row: `true` when there is one, `false` when the statement is done.
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw SQLiteError(code: code, connection: connection)
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run() throws {
+        while try step() {}
+        try reset()
+    }
+
+    /// The current row's column `index` as bytes (copied out of SQLite's buffer).
+    func blob(at index: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// Resets the statement so it can run again.
+    func reset() throws {
+        try check(sqlite3_reset(handle))
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection) }
+    }
+}
+
+// SQLITE_TRANSIENT is a C macro that Swift does not import: the value -1 as a destructor.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
