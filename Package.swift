@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers",
+                "Slippers", "SlippersStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -3,7 +3,7 @@ import Foundation
 
 /// The `slippers-bench` command: measures Slippers against the baselines a user would write, in one run.
 @main
-struct BenchCommand: AsyncParsableCommand {
+struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "slippers-bench",
         abstract: "Measure the Slippers cache against hand-written baselines, on this machine, in one run.",
@@ -11,13 +11,18 @@ struct BenchCommand: AsyncParsableCommand {
             Every figure is the median of repeated rounds and is reported as a ratio to a baseline \
             measured in the same run. Build in release mode: swift run -c release slippers-bench. \
             Progress goes to standard error; the table, or the JSON report with --json, to standard output.
-            """
+            """,
+        subcommands: [ColdStartProbe.self]
     )
 
     @Flag(help: "Print the JSON report ({\"machine\": …, \"figures\": […]}) instead of the table.")
     var json = false
 
-    @Flag(help: "A smoke run: \(Self.quickItems) items and \(Self.quickRounds) rounds, in well under a minute.")
+    @Flag(
+        help: """
+            A smoke run: \(Self.quickItems) items, \(Self.quickRounds) rounds, and a tenth of the issue's \
+            fixture sizes (deep collection, cold-start file, revalidated pages).
+            """)
     var quick = false
 
     @Option(help: "Timed rounds per measurement (default \(Self.fullRounds), or \(Self.quickRounds) with --quick).")
@@ -58,7 +63,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         if list {
             for group in FigureCatalog.groups {
                 print("\(group.id): \(group.summary)")
@@ -85,11 +90,11 @@ struct BenchCommand: AsyncParsableCommand {
 
         let context = try FigureContext(
             workload: workload, settings: settings, synchronous: synchronous, directory: directory,
-            progress: progress)
+            progress: progress, sizes: quick ? .quick : .issue)
         var figures: [Figure] = []
         for group in FigureCatalog.groups(matching: only) {
             progress.report("measuring \(group.id)")
-            figures += try await group.produce(context)
+            figures += try group.produce(context)
         }
 
         let report = Report(machine: .current(), figures: figures)
@@ -98,7 +103,9 @@ struct BenchCommand: AsyncParsableCommand {
                 + "after \(settings.warmup) warm-up rounds; ratio = value / baseline value; "
                 + "run took \(start.duration(to: clock.now).secondsText).",
             "SQLite baselines: WAL, synchronous = \(synchronous.sql), raw C API; "
-                + "file baseline: Foundation's atomic Data.write, which fsyncs every page on Linux.",
+                + "file baseline: Foundation's atomic Data.write, which fsyncs every page on Linux; "
+                + "our store: WAL, synchronous = NORMAL (always)"
+                + (synchronous == .normal ? "." : ": its write figures are LESS durable than the baselines'."),
             "peak RSS of this process: "
                 + (PeakMemory.peakBytes().map { "\($0 / 1_048_576) MB" } ?? "unknown (no /proc/self/status)")
                 // Checked last, since it forgets the peak just reported.

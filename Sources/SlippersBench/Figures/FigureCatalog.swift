@@ -5,10 +5,17 @@
 enum FigureCatalog {
     static let groups: [FigureGroup] = [
         BaselineFigures.readPage,
+        StoreFigures.readPage,
+        StoreFigures.firstItems,
         BaselineFigures.persistPage,
         BaselineFigures.persistFetchedPage,
+        StoreFigures.persistFetchedPage,
         BaselineFigures.updateItem,
+        StoreFigures.updateItem,
         DepthFigures.offsetDepth,
+        DeepPageFigures.deepPage,
+        ColdStartFigures.coldStart,
+        RevalidationFigures.notModified,
     ]
 
     /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.

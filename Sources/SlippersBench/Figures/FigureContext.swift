@@ -23,11 +23,17 @@ final class FigureContext {
     let progress: Progress
     /// A temporary directory of this run, removed at its end; each figure uses its own subdirectory.
     let directory: URL
+    /// The sizes of the figures that build collections of their own.
+    let sizes: FixtureSizes
+    /// The path of this benchmark's executable, for figures that measure in a child process.
+    let executablePath: String
 
     init(
         workload: Workload, settings: MeasurementSettings, synchronous: SynchronousMode, directory: URL,
-        progress: Progress
+        progress: Progress, sizes: FixtureSizes = .issue, executablePath: String = CommandLine.arguments[0]
     ) throws {
+        self.sizes = sizes
+        self.executablePath = executablePath
         self.workload = workload
         self.settings = settings
         self.directory = directory
@@ -37,6 +43,24 @@ final class FigureContext {
         baselines = BaselineSuite(
             workload: workload, settings: settings, synchronous: synchronous, directory: baselineDirectory,
             progress: progress)
+    }
+
+    private var workloadStore: WorkloadStore?
+
+    /// Our store holding the workload, filled on first use (like a baseline) and shared by the figures after.
+    ///
+    /// Figures that write to it (persist, update) leave it holding the same pages and ids,
+    /// so the figures that read it after them measure the same work.
+    func store() throws -> WorkloadStore {
+        if let workloadStore { return workloadStore }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let store = try WorkloadStore(
+            path: try makeDirectory("store").appendingPathComponent("cache.sqlite").path, workload: workload)
+        progress.report(
+            "filled our store with \(workload.pageCount) pages in \(start.duration(to: clock.now).secondsText)")
+        workloadStore = store
+        return store
     }
 
     /// A new, empty directory for one figure's files, e.g. the store it measures.

@@ -8,5 +8,8 @@ struct FigureGroup: Sendable {
     var id: String
     /// One line for `--list`.
     var summary: String
-    var produce: @Sendable (FigureContext) async throws -> [Figure]
+    /// Synchronous on purpose: the whole benchmark runs on the main thread, without an async
+    /// main, so that `valgrind --tool=callgrind` can run it (it crashes on the async main's
+    /// `dispatch_main` on this toolchain).
+    var produce: @Sendable (FigureContext) throws -> [Figure]
 }

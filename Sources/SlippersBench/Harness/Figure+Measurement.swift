@@ -19,3 +19,18 @@ extension Figure {
         )
     }
 }
+
+extension Figure {
+    /// A timing figure in milliseconds, with no baseline: for targets on the value itself.
+    init(milliseconds name: String, measured: Measurement, target: Target) {
+        self.init(
+            name: name,
+            unit: .milliseconds,
+            value: measured.median.milliseconds,
+            baseline: nil,
+            baselineValue: nil,
+            target: target,
+            spread: measured.p10.milliseconds...measured.p90.milliseconds
+        )
+    }
+}

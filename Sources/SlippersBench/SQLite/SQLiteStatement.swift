@@ -30,6 +30,17 @@ final class SQLiteStatement {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
+    /// Binds a floating-point number to parameter `index`.
+    func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds text to parameter `index`, or `NULL` when `text` is `nil`; SQLite copies the bytes.
+    func bind(_ text: String?, at index: Int32) throws {
+        guard let text else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(sqlite3_bind_text(handle, index, text, -1, transient))
+    }
+
     /// Advances to the next row: `true` when there is one, `false` when the statement is done.
     func step() throws -> Bool {
         switch sqlite3_step(handle) {
@@ -50,6 +61,11 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard let bytes = sqlite3_column_blob(handle, index) else { return Data() }
         return Data(bytes: bytes, count: count)
+    }
+
+    /// The current row's column `index` as an integer.
+    func integer(at index: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, index))
     }
 
     /// Resets the statement so it can run again.

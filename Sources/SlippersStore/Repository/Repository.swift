@@ -52,6 +52,16 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self) }
     }
 
+    /// The cached page at `index` with its items not yet decoded, or `nil` when it is not cached.
+    ///
+    /// Use it to show the first rows of a page before the others are decoded
+    /// (see ``LazyPage``); its rows are read in one query, as ``page(at:in:)`` reads them.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func lazyPage(at index: Int, in key: String) throws -> LazyPage<Item>? {
+        try store.page(at: index, in: key).map(LazyPage.init)
+    }
+
     /// The whole cached list of a collection, in order, each id once.
     ///
     /// - throws: ``StoreError/collectionNotFound(key:)``, `DecodingError`, or a `DatabaseError`.

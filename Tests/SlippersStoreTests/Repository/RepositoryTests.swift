@@ -35,6 +35,30 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         #expect(String(decoding: raw.item.json, as: UTF8.self).contains(#""created_at":"2024-05-01T12:00:00.000Z""#))
     }
 
+    @Test func aLazyPageDecodesTheRangeAskedForAndAgreesWithTheWholePage() throws {
+        let posts = Repository<Post>(store: store)
+        let items = (1...5).map { Post(id: ID($0), title: "Post \($0)", createdAt: date) }
+        try posts.save(Page(items: items, nextToken: "2"), at: 0, in: "GET /posts")
+        let page = try #require(try posts.lazyPage(at: 0, in: "GET /posts"))
+        #expect(page.count == 5)
+        #expect(page.info.index == 0)
+        #expect(page.info.nextToken == "2")
+        #expect(try page.items(0..<2) == Array(items[0..<2]))
+        #expect(try page.items(2..<5) == Array(items[2..<5]))
+        #expect(try page.items(3..<3).isEmpty)
+        #expect(try page.allItems() == items)
+        #expect(try posts.lazyPage(at: 1, in: "GET /posts") == nil)
+    }
+
+    @Test func aLazyPageOnlyDecodesWhatItIsAskedFor() throws {
+        try store.savePage(
+            Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
+            in: CollectionDescriptor(key: "p", itemType: "Post"))
+        let page = try #require(try Repository<Fixtures.Labelled>(store: store, itemType: "Post").lazyPage(at: 0, in: "p"))
+        #expect(try page.items(0..<1).map(\.label) == ["v1"])
+        #expect(throws: DecodingError.self) { try page.items(0..<2) }
+    }
+
     @Test func savingOneItemUpdatesEveryPageThatListsIt() throws {
         let posts = Repository<Post>(store: store)
         try posts.save(Page(items: [Post(id: 1, title: "One", createdAt: date)]), at: 0, in: "a")

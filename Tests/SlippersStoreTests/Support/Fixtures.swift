@@ -18,6 +18,12 @@ enum Fixtures {
         Page(items: ids.map { item($0, label) }, token: token, nextToken: next, total: total)
     }
 
+    /// The shape of ``item(_:_:)``'s JSON, decoded.
+    struct Labelled: Codable, Identifiable, CacheIdentifiable, Sendable {
+        var id: ID<Labelled>
+        var label: String
+    }
+
     /// The integer ids of raw items.
     static func ids(_ items: [RawItem]) -> [Int] {
         items.map { item in

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Slippers
+import SlippersStore
+
+/// The child process of the cold-start figure: opens a cache file and decodes its first page, once.
+///
+/// Hidden from help: the benchmark runs it, in a new process each time, so
+/// that nothing (SQLite's page cache, GRDB's connections, Foundation's decoder
+/// state) survives from an earlier open. It prints one JSON object on
+/// standard output: ``Outcome``.
+struct ColdStartProbe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cold-start-probe",
+        abstract: "Open a cache file and decode its first cached page, timed from inside the process.",
+        shouldDisplay: false
+    )
+
+    /// What the probe measured, from the start of the open.
+    struct Outcome: Codable {
+        /// Until `CacheStore(path:)` returned: checks, connections, migrations.
+        var openMicroseconds: Double
+        /// Until the first page's items were decoded (the open included).
+        var firstPageMicroseconds: Double
+        /// Items on the first page.
+        var items: Int
+    }
+
+    @Option(help: "The cache file.")
+    var path: String
+
+    @Option(help: "The collection key.")
+    var key: String
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let store = try CacheStore(path: path)
+        let opened = clock.now
+        let items = try Repository<BenchItem>(store: store).page(at: 0, in: key) ?? []
+        let decoded = clock.now
+        let outcome = Outcome(
+            openMicroseconds: start.duration(to: opened).microseconds,
+            firstPageMicroseconds: start.duration(to: decoded).microseconds,
+            items: items.count)
+        print(String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self))
+    }
+}

@@ -1,0 +1,15 @@
+/// The sizes of the collections that figures build for themselves, apart from the workload.
+struct FixtureSizes: Sendable {
+    /// Items of the collection whose last page is read against its first.
+    var deepItems: Int
+    /// Items of the database a child process opens cold.
+    var coldStartItems: Int
+    /// Cached pages revalidated as not modified.
+    var revalidatedPages: Int
+
+    /// The sizes issue 7 names: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages.
+    static let issue = FixtureSizes(deepItems: 500_000, coldStartItems: 1_000_000, revalidatedPages: 2_000)
+
+    /// A tenth of the issue's sizes, for smoke runs; figure names say which sizes were used.
+    static let quick = FixtureSizes(deepItems: 50_000, coldStartItems: 100_000, revalidatedPages: 200)
+}

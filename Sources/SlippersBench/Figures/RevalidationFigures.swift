@@ -1,0 +1,87 @@
+import Foundation
+import Slippers
+import SlippersStore
+
+/// Issue 7's figure 8: revalidating cached pages that the server answers `304 Not Modified` rewrites no item.
+///
+/// The store's file gets triggers of the benchmark's own (a table and
+/// triggers the store knows nothing of) that count every insert, update and
+/// delete of an `items` row and every update of a `pages` row; the counts
+/// are read before and after the revalidations.
+enum RevalidationFigures {
+    static let notModified = FigureGroup(
+        id: "revalidate-304",
+        summary: "ours: 2 000 cached pages revalidated as 304 Not Modified; item rows rewritten (counted by triggers)"
+    ) { context in
+        let pageCount = context.sizes.revalidatedPages
+        let pageSize = context.workload.pageSize
+        let key = "GET /revalidated"
+        let path = try context.makeDirectory("revalidate").appendingPathComponent("cache.sqlite").path
+        let store = try CacheStore(path: path)
+        try GeneratedCollection.fill(
+            Repository<BenchItem>(store: store), key: key, pageCount: pageCount, pageSize: pageSize,
+            progress: context.progress)
+        let counter = try WriteCounter(path: path)
+
+        let before = try counter.counts()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in 0..<pageCount {
+            try store.markPageNotModified(
+                at: index, in: key, validators: PageValidators(etag: "\"v2-\(index)\""))
+        }
+        let elapsed = start.duration(to: clock.now)
+        let after = try counter.counts()
+        let itemWrites = after.itemWrites - before.itemWrites
+        let pageUpdates = after.pageUpdates - before.pageUpdates
+        return [
+            Figure(
+                name: "revalidate \(pageCount) cached pages as 304 (markPageNotModified): item rows rewritten",
+                unit: .rows, value: Double(itemWrites), baseline: nil, baselineValue: nil,
+                target: .valueAtMost(0)),
+            Figure(
+                name: "revalidate \(pageCount) cached pages as 304: page rows updated (expected \(pageCount))",
+                unit: .rows, value: Double(pageUpdates), baseline: nil, baselineValue: nil,
+                target: .information),
+            Figure(
+                name: "revalidate \(pageCount) cached pages as 304: time for all of them, one transaction each",
+                unit: .milliseconds, value: elapsed.milliseconds, baseline: nil, baselineValue: nil,
+                target: .information),
+        ]
+    }
+}
+
+/// Counts writes to a store's `items` and `pages` tables with triggers, through a connection of its own.
+final class WriteCounter {
+    private let connection: SQLiteConnection
+    private let select: SQLiteStatement
+
+    /// Installs the counting table and triggers in the database at `path`.
+    init(path: String) throws {
+        connection = try SQLiteConnection(path: path, synchronous: .normal)
+        try connection.execute(
+            """
+            CREATE TABLE bench_writes (name TEXT PRIMARY KEY, count INTEGER NOT NULL);
+            INSERT INTO bench_writes VALUES ('items', 0), ('pages', 0);
+            CREATE TRIGGER bench_items_insert AFTER INSERT ON items
+                BEGIN UPDATE bench_writes SET count = count + 1 WHERE name = 'items'; END;
+            CREATE TRIGGER bench_items_update AFTER UPDATE ON items
+                BEGIN UPDATE bench_writes SET count = count + 1 WHERE name = 'items'; END;
+            CREATE TRIGGER bench_items_delete AFTER DELETE ON items
+                BEGIN UPDATE bench_writes SET count = count + 1 WHERE name = 'items'; END;
+            CREATE TRIGGER bench_pages_update AFTER UPDATE ON pages
+                BEGIN UPDATE bench_writes SET count = count + 1 WHERE name = 'pages'; END;
+            """)
+        select = try connection.prepare(
+            "SELECT (SELECT count FROM bench_writes WHERE name = 'items'), "
+                + "(SELECT count FROM bench_writes WHERE name = 'pages')")
+    }
+
+    /// The writes counted so far: item rows inserted, updated or deleted; page rows updated.
+    func counts() throws -> (itemWrites: Int, pageUpdates: Int) {
+        guard try select.step() else { return (0, 0) }
+        let counts = (select.integer(at: 0), select.integer(at: 1))
+        try select.reset()
+        return counts
+    }
+}

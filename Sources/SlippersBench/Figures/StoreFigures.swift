@@ -1,0 +1,104 @@
+import Foundation
+import Slippers
+import SlippersStore
+
+/// Issue 7's figures 1 to 4: our store against the baselines, each timed in the same rounds and
+/// on the same pages as the three baselines (``BaselineSuite/measureAlongside(_:_:)``).
+enum StoreFigures {
+    static let readPage = FigureGroup(
+        id: "read-page",
+        summary: "ours: serve a cached page of 50 as typed items (Repository.page), against the fastest baseline"
+    ) { context in
+        let store = try context.store()
+        let pageSize = context.workload.pageSize
+        let measured = try context.baselines.measureAlongside(.readPage) { round in
+            let page = context.workload.page(forRound: round)
+            let items = try store.repository.page(at: page - 1, in: WorkloadStore.collectionKey)
+            precondition(items?.count == pageSize, "our store returned a short page")
+        }
+        let fastest = BaselineSuite.fastest(in: measured.baselines)
+        return [
+            Figure(
+                name: "serve a cached page as typed items",
+                measured: measured.subject,
+                against: ("fastest baseline, \(fastest.kind.name)", fastest.measurement),
+                target: .ratioAtMost(1.0))
+        ]
+    }
+
+    static let firstItems = FigureGroup(
+        id: "first-items",
+        summary: "ours: the first 10 items of a cached page usable (LazyPage), against the fastest baseline's whole page"
+    ) { context in
+        let store = try context.store()
+        let measured = try context.baselines.measureAlongside(.readPage) { round in
+            let page = context.workload.page(forRound: round)
+            guard let lazy = try store.repository.lazyPage(at: page - 1, in: WorkloadStore.collectionKey) else {
+                preconditionFailure("our store lost a page")
+            }
+            let first = try lazy.items(0..<10)
+            precondition(first.count == 10, "our store returned a short prefix")
+        }
+        let fastest = BaselineSuite.fastest(in: measured.baselines)
+        return [
+            Figure(
+                name: "first 10 items of a cached page usable",
+                measured: measured.subject,
+                against: ("fastest baseline's whole page, \(fastest.kind.name)", fastest.measurement),
+                target: .ratioAtMost(0.3))
+        ]
+    }
+
+    static let persistFetchedPage = FigureGroup(
+        id: "persist-fetched-page",
+        summary: "ours: persist a page from the server's response bytes (slice items, savePage), against the fastest baseline"
+    ) { context in
+        let store = try context.store()
+        let workload = context.workload
+        let pages = context.settings.roundIndexes.map(workload.page(forRound:))
+        let responses = try pages.map(workload.serverResponse(page:))
+        // Saving page index 0 starts a new generation, after which a page saved out of order is
+        // refused; the rare round on workload page 1 (round 0, a warm-up) saves into a list of its own.
+        let refreshed = store.repository.collection("GET /items?refreshed")
+        let measured = try context.baselines.measureAlongside(.persistFetchedPage) { round in
+            let page = pages[round]
+            let items = try ResponseSlicer.items(in: responses[round])
+            let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil
+            try store.store.savePage(
+                Page(items: items, token: WorkloadStore.token(page), nextToken: next, total: workload.itemCount),
+                at: page - 1, in: page == 1 ? refreshed : store.collection)
+        }
+        let fastest = BaselineSuite.fastest(in: measured.baselines)
+        return [
+            Figure(
+                name: "persist a fetched page (slice the response, savePage)",
+                measured: measured.subject,
+                against: ("fastest baseline, \(fastest.kind.name)", fastest.measurement),
+                target: .ratioAtMost(1.0))
+        ]
+    }
+
+    static let updateItem = FigureGroup(
+        id: "update-item",
+        summary: "ours: update one item that appears in a cached page (Repository.save), against baseline (c)"
+    ) { context in
+        let store = try context.store()
+        let workload = context.workload
+        // The same edits the baselines make: item `round % pageSize` of the round's page, with a new score.
+        let updates = context.settings.roundIndexes.map { round in
+            var item = workload.items(page: workload.page(forRound: round))[round % workload.pageSize]
+            item.score = 1_000_000 + round
+            return item
+        }
+        let measured = try context.baselines.measureAlongside(.updateItem) { round in
+            try store.repository.save(updates[round])
+        }
+        return [
+            Figure(
+                name: "update one item of a cached page",
+                measured: measured.subject,
+                against: (BaselineKind.rowPerPage.name, measured.baselines[.rowPerPage]!),
+                target: .fasterBy(10))
+        ]
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Slippers
+import SlippersStore
+
+/// Our side of the comparison: a Slippers ``CacheStore`` holding the workload as one collection.
+///
+/// Workload page `p` (from 1) is the store's page index `p - 1` (from 0).
+/// Items are saved through ``Repository``, encoded with ``JsonProvider``
+/// exactly as the baselines encode them, so both sides hold the same bytes.
+final class WorkloadStore {
+    /// The collection key the workload is filed under.
+    static let collectionKey = "GET /items"
+
+    let store: CacheStore
+    let repository: Repository<BenchItem>
+    let path: String
+
+    /// A store at `path` holding every page of `workload`.
+    init(path: String, workload: Workload) throws {
+        self.path = path
+        store = try CacheStore(path: path)
+        repository = Repository(store: store)
+        for page in workload.pageNumbers {
+            let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil
+            try repository.save(
+                Page(items: workload.items(page: page), token: Self.token(page), nextToken: next, total: workload.itemCount),
+                at: page - 1, in: Self.collectionKey)
+        }
+    }
+
+    /// The token of workload page `page`, as an API that numbers its pages would send it.
+    static func token(_ page: Int) -> PageToken? {
+        page == 1 ? nil : PageToken(rawValue: String(page))
+    }
+
+    /// The descriptor of the workload's collection.
+    var collection: CollectionDescriptor { repository.collection(Self.collectionKey) }
+}

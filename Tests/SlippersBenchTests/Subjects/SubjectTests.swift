@@ -1,0 +1,74 @@
+import Foundation
+import Slippers
+import SlippersStore
+import Testing
+
+@testable import SlippersBench
+
+/// Our side of each figure must do the work it claims before its timings mean anything.
+@Suite struct SubjectTests {
+    private let workload = Workload(itemCount: 1_000)
+
+    @Test func theWorkloadStoreServesEveryPageAsTheWorkloadHasIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let subject = try WorkloadStore(path: directory.url.appendingPathComponent("c.sqlite").path, workload: workload)
+        for page in [1, 7, 20] {
+            #expect(try subject.repository.page(at: page - 1, in: WorkloadStore.collectionKey) == workload.items(page: page))
+            let lazy = try #require(try subject.repository.lazyPage(at: page - 1, in: WorkloadStore.collectionKey))
+            #expect(try lazy.items(0..<10) == Array(workload.items(page: page).prefix(10)))
+        }
+        let info = try #require(try subject.store.collection(WorkloadStore.collectionKey))
+        #expect(info.pageCount == workload.pageCount)
+        #expect(info.endReached)
+    }
+
+    @Test func aGeneratedCollectionHoldsTheGeneratorsItems() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try CacheStore(path: directory.url.appendingPathComponent("c.sqlite").path)
+        let repository = Repository<BenchItem>(store: store)
+        try GeneratedCollection.fill(repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
+        #expect(try repository.page(at: 3, in: "k") == (15..<20).map(ItemGenerator.item))
+        #expect(try store.collection("k")?.endReached == true)
+    }
+
+    @Test func theColdStartFixtureIsAFileTheStoreReadsAsItsOwn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("cold.sqlite").path
+        try ColdStartFixture.build(path: path, itemCount: 1_000, pageSize: 50, progress: Progress(isEnabled: false))
+        let store = try CacheStore(path: path)
+        let info = try #require(try store.collection(ColdStartFixture.collectionKey))
+        #expect(info.pageCount == 20)
+        #expect(info.itemCount == 1_000)
+        #expect(info.stalePageCount == 0)
+        #expect(info.endReached)
+        let repository = Repository<BenchItem>(store: store)
+        #expect(try repository.page(at: 0, in: ColdStartFixture.collectionKey) == (0..<50).map(ItemGenerator.item))
+        #expect(try repository.page(at: 19, in: ColdStartFixture.collectionKey) == (950..<1_000).map(ItemGenerator.item))
+        #expect(try store.diagnose().isHealthy)
+        // The store goes on from the fixture as from a file it wrote itself.
+        try repository.save(Page(items: (50..<100).map(ItemGenerator.item), token: "2", nextToken: "3"), at: 1,
+            in: ColdStartFixture.collectionKey)
+    }
+
+    @Test func theWriteCounterCountsItemWritesAndPageUpdates() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("c.sqlite").path
+        let store = try CacheStore(path: path)
+        let repository = Repository<BenchItem>(store: store)
+        try GeneratedCollection.fill(repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))
+        let counter = try WriteCounter(path: path)
+        #expect(try counter.counts() == (0, 0))
+        try store.markPageNotModified(at: 1, in: "k", validators: PageValidators(etag: "e"))
+        #expect(try counter.counts() == (0, 1))
+        var item = ItemGenerator.item(3)
+        item.score = -1
+        try repository.save(item)
+        // Saving a page whose items are unchanged writes the page row, not the items.
+        try repository.save(Page(items: (5..<10).map(ItemGenerator.item), token: "2"), at: 1, in: "k")
+        #expect(try counter.counts().itemWrites == 1)
+    }
+}
