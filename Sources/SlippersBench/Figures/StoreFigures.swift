@@ -17,12 +17,28 @@ enum StoreFigures {
             precondition(items?.count == pageSize, "our store returned a short page")
         }
         let fastest = BaselineSuite.fastest(in: measured.baselines)
+        // Where our time goes: the same page's rows from our store without decoding them,
+        // against the floor's rows, in the same rounds.
+        let floor = try context.baselines.floor()
+        let rows = try context.settings.measureInterleaved([
+            { round in
+                let page = context.workload.page(forRound: round)
+                let stored = try store.store.page(at: page - 1, in: WorkloadStore.collectionKey)
+                precondition(stored?.items.count == pageSize, "our store returned a short page")
+            },
+            { round in _ = try floor.readRows(context.workload.page(forRound: round)) },
+        ])
         return [
             Figure(
                 name: "serve a cached page as typed items",
                 measured: measured.subject,
                 against: ("fastest baseline, \(fastest.kind.name)", fastest.measurement),
-                target: .ratioAtMost(1.0))
+                target: .ratioAtMost(1.0)),
+            Figure(
+                name: "our rows without decoding (CacheStore.page)",
+                measured: rows[0],
+                against: ("\(BaselineKind.rawSQLite.name), rows without decoding", rows[1]),
+                target: .information),
         ]
     }
 

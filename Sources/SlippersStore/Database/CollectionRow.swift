@@ -19,16 +19,15 @@ struct CollectionRow {
     /// - throws: ``StoreError/itemTypeMismatch(collection:stored:requested:)`` when
     ///   the collection exists with another item type.
     static func fetchOrCreate(_ descriptor: CollectionDescriptor, now: Date, in db: Database) throws -> CollectionRow {
-        try db.execute(
-            sql: """
-                INSERT INTO collections (key, item_type, style, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (key) DO NOTHING
-                """,
-            arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
-        guard
-            var row = try fetch(
-                db, sql: "SELECT * FROM collections WHERE key = ?", arguments: [descriptor.key])
-        else { throw StoreError.collectionNotFound(key: descriptor.key) }
+        // Looked up first: every page but a collection's first finds its row without writing.
+        var found = try fetch(key: descriptor.key, in: db)
+        if found == nil {
+            try db.cachedStatement(
+                sql: "INSERT INTO collections (key, item_type, style, created_at) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
+            found = try fetch(key: descriptor.key, in: db)
+        }
+        guard var row = found else { throw StoreError.collectionNotFound(key: descriptor.key) }
         guard row.itemType == descriptor.itemType else {
             throw StoreError.itemTypeMismatch(
                 collection: descriptor.key, stored: row.itemType, requested: descriptor.itemType)
@@ -52,17 +51,18 @@ struct CollectionRow {
 
     /// Writes the mutable columns back.
     func update(in db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE collections SET style = ?, resume_token = ?, end_reached = ?, total = ?,
                     refreshed_at = ?, invalidated_at = ?, generation = ?
                 WHERE id = ?
-                """,
-            arguments: [style, resumeToken, endReached, total, refreshedAt, invalidatedAt, generation, id])
+                """
+        ).execute(arguments: [style, resumeToken, endReached, total, refreshedAt, invalidatedAt, generation, id])
     }
 
-    private static func fetch(_ db: Database, sql: String, arguments: StatementArguments) throws -> CollectionRow? {
-        try Row.fetchOne(db, sql: sql, arguments: arguments).map { row in
+    private static func fetch(key: String, in db: Database) throws -> CollectionRow? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM collections WHERE key = ?"), arguments: [key]).map {
+            row in
             CollectionRow(
                 id: row["id"], key: row["key"], itemType: row["item_type"], style: row["style"],
                 resumeToken: row["resume_token"], endReached: row["end_reached"], total: row["total"],

@@ -2,10 +2,12 @@ import Foundation
 import Slippers
 
 extension Array where Element == RawItem {
-    /// Decodes every item with ``JsonProvider`` in one call.
+    /// Decodes every item with ``JsonProvider``'s configuration, in one call.
     ///
     /// The items' JSON is joined into one array document: one decoder pass
-    /// over the page costs less than one per item.
+    /// over the page costs less than one per item. Keys are converted from
+    /// snake_case exactly as `JsonProvider.decoder` converts them, but each
+    /// distinct key only once: the conversions are remembered.
     ///
     /// - throws: `DecodingError` naming the index of an item that does not match.
     public func decoded<Value: Decodable>(as type: Value.Type) throws -> [Value] {
@@ -18,6 +20,6 @@ extension Array where Element == RawItem {
             document.append(item.json)
         }
         document.append(UInt8(ascii: "]"))
-        return try JsonProvider.decode([Value].self, from: document)
+        return try ItemDecoder.shared.decode([Value].self, from: document)
     }
 }

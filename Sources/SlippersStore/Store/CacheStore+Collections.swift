@@ -53,8 +53,10 @@ extension CacheStore {
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
 
+    static let collectionInfoByIDSQL = collectionInfoSQL + " WHERE c.id = ? GROUP BY c.id"
+
     static func collectionInfo(id: Int64, in db: Database) throws -> CollectionInfo {
-        guard let row = try Row.fetchOne(db, sql: collectionInfoSQL + " WHERE c.id = ? GROUP BY c.id", arguments: [id])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: collectionInfoByIDSQL), arguments: [id])
         else { throw StoreError.collectionNotFound(key: "#\(id)") }
         return collectionInfo(row)
     }

@@ -34,7 +34,7 @@ extension CacheStore {
     /// - throws: A `DatabaseError`.
     public func saveItem(_ item: RawItem, type: String, now: Date = Date()) throws {
         try write { db in
-            _ = try Self.upsertItem(item, type: type, now: now, in: db)
+            try Self.upsertItem(item, type: type, now: now, in: db)
         }
     }
 

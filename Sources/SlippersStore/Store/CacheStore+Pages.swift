@@ -43,7 +43,7 @@ extension CacheStore {
                 row.refreshedAt = now.storedValue
             } else {
                 let previous = try Int.fetchOne(
-                    db, sql: "SELECT generation FROM pages WHERE collection_id = ? AND idx = ?",
+                    db.cachedStatement(sql: "SELECT generation FROM pages WHERE collection_id = ? AND idx = ?"),
                     arguments: [row.id, index - 1])
                 guard previous == row.generation else {
                     throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
@@ -54,7 +54,7 @@ extension CacheStore {
 
             let lastCurrentIndex =
                 try Int.fetchOne(
-                    db, sql: "SELECT max(idx) FROM pages WHERE collection_id = ? AND generation = ?",
+                    db.cachedStatement(sql: "SELECT max(idx) FROM pages WHERE collection_id = ? AND generation = ?"),
                     arguments: [row.id, row.generation]) ?? index
             if page.isLast {
                 try db.execute(
@@ -109,10 +109,10 @@ extension CacheStore {
         try read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: Self.pageReadQueries[0], arguments: [key, index])
+                    db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
             else { return nil }
             let info = Self.pageInfo(row)
-            let items = try Self.items(ofPage: row["id"], in: db)
+            let items = try Self.items(ofPage: row["id"], count: info.itemCount, in: db)
             return StoredPage(info: info, items: items)
         }
     }
@@ -166,7 +166,10 @@ extension CacheStore {
     // MARK: - SQL
 
     /// The queries that read one page: its row by collection key and index, then its items.
-    static var pageReadQueries: [String] { [pageRowSQL + " AND p.idx = ?", pageItemsSQL] }
+    static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL] }
+
+    /// The row of one page, by collection key and index.
+    static let pageRowByIndexSQL = pageRowSQL + " AND p.idx = ?"
 
     /// A page row with its collection's current generation; the collection is found by key, through its index.
     static let pageRowSQL = """
@@ -196,9 +199,13 @@ extension CacheStore {
         ORDER BY p.idx, pi.position
         """
 
-    static func items(ofPage pageID: Int64, in db: Database) throws -> [RawItem] {
-        let statement = try db.cachedStatement(sql: pageItemsSQL)
-        return try Row.fetchAll(statement, arguments: [pageID]).map(rawItem)
+    /// The items of a page, read through a cursor: its row is reused from item to item, not copied.
+    static func items(ofPage pageID: Int64, count: Int = 0, in db: Database) throws -> [RawItem] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: pageItemsSQL), arguments: [pageID])
+        var items: [RawItem] = []
+        items.reserveCapacity(count)
+        while let row = try rows.next() { items.append(rawItem(row)) }
+        return items
     }
 
     static func forEachListedItem(collectionID: Int64, in db: Database, _ body: (RawItem) throws -> Void) throws {
@@ -251,35 +258,101 @@ extension CacheStore {
         return id
     }
 
+    /// Makes `items` the page's members, in order; membership rows are only rewritten when they change.
     private static func replaceMembership(
         of pageID: Int64, with items: [RawItem], type: String, now: Date, in db: Database
     ) throws {
-        try db.execute(sql: "DELETE FROM page_items WHERE page_id = ?", arguments: [pageID])
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
-        for (position, item) in items.enumerated() {
-            let itemID = try upsertItem(item, type: type, now: now, in: db)
-            try insert.execute(arguments: [pageID, position, itemID])
+        let itemIDs = try upsertItems(items, type: type, now: now, in: db)
+        let current = try Int64.fetchAll(
+            db.cachedStatement(sql: "SELECT item_id FROM page_items WHERE page_id = ? ORDER BY position"),
+            arguments: [pageID])
+        // A page fetched again with the same items (the common case of a refresh) keeps its rows.
+        guard current != itemIDs else { return }
+        try db.cachedStatement(sql: "DELETE FROM page_items WHERE page_id = ?").execute(arguments: [pageID])
+        var position = 0
+        for chunk in itemIDs.chunks(of: membershipRowsPerInsert) {
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO page_items (page_id, position, item_id) VALUES "
+                    + repeatElement("(?, ?, ?)", count: chunk.count).joined(separator: ", "))
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            arguments.reserveCapacity(chunk.count * 3)
+            for itemID in chunk {
+                arguments += [pageID, position, itemID]
+                position += 1
+            }
+            try statement.execute(arguments: StatementArguments(arguments))
         }
     }
 
-    /// Inserts or updates an item and returns its row id; an unchanged item is not rewritten.
-    static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws -> Int64 {
-        let upsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (type, key) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at
-                WHERE items.json IS NOT excluded.json
-                RETURNING id
-                """)
-        if let id = try Int64.fetchOne(upsert, arguments: [type, item.key, item.json, now.storedValue]) {
-            return id
+    /// Rows per multi-row `INSERT` of membership: 3 parameters each, far below SQLite's limit.
+    private static let membershipRowsPerInsert = 100
+
+    /// Keys looked up per `SELECT … IN (…)` when a page's items are written.
+    private static let itemsPerLookup = 100
+
+    /// Writes a page's items and returns their row ids, in order.
+    ///
+    /// One query per 100 items finds the stored rows; an item whose JSON is
+    /// unchanged is not written at all, a changed one is updated, a new one inserted.
+    static func upsertItems(_ items: [RawItem], type: String, now: Date, in db: Database) throws -> [Int64] {
+        var stored: [ItemKey: (id: Int64, json: Data)] = [:]
+        stored.reserveCapacity(items.count)
+        for chunk in items.chunks(of: itemsPerLookup) {
+            let statement = try db.cachedStatement(
+                sql: "SELECT key, id, json FROM items WHERE type = ? AND key IN ("
+                    + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            var arguments: [(any DatabaseValueConvertible)?] = [type]
+            arguments.reserveCapacity(chunk.count + 1)
+            for item in chunk { arguments.append(item.key) }
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            while let row = try rows.next() {
+                stored[row[0] as ItemKey] = (row[1], row[2])
+            }
         }
-        let select = try db.cachedStatement(sql: "SELECT id FROM items WHERE type = ? AND key = ?")
-        guard let id = try Int64.fetchOne(select, arguments: [type, item.key]) else {
-            fatalError("an item that conflicted on (type, key) has no row")
+        let update = try db.cachedStatement(sql: "UPDATE items SET json = ?, updated_at = ? WHERE id = ?")
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)")
+        var ids: [Int64] = []
+        ids.reserveCapacity(items.count)
+        for item in items {
+            if let row = stored[item.key] {
+                if row.json != item.json {
+                    try update.execute(arguments: [item.json, now.storedValue, row.id])
+                    // The same id twice on a page: the later JSON wins, as one upsert after another.
+                    stored[item.key] = (row.id, item.json)
+                }
+                ids.append(row.id)
+            } else {
+                try insert.execute(arguments: [type, item.key, item.json, now.storedValue])
+                let id = db.lastInsertedRowID
+                stored[item.key] = (id, item.json)
+                ids.append(id)
+            }
         }
-        return id
+        return ids
+    }
+
+    /// Inserts or updates one item; an unchanged item is not rewritten.
+    ///
+    /// A plain `UPDATE` first: an edit of a cached item (the common case) is one
+    /// single-row statement, which SQLite runs without a statement journal, where
+    /// an `INSERT … ON CONFLICT DO UPDATE` opens one (and allocates it) every time.
+    static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws {
+        try db.cachedStatement(
+            sql: "UPDATE items SET json = ?, updated_at = ? WHERE type = ? AND key = ? AND json IS NOT ?"
+        ).execute(arguments: [item.json, now.storedValue, type, item.key, item.json])
+        guard db.changesCount == 0 else { return }
+        // Unchanged (nothing to do) or new.
+        try db.cachedStatement(
+            sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (type, key) DO NOTHING"
+        ).execute(arguments: [type, item.key, item.json, now.storedValue])
+    }
+}
+
+extension Array {
+    /// The array cut in consecutive slices of at most `size` elements.
+    fileprivate func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
 
