@@ -52,7 +52,7 @@ extension CachedPager {
 
     /// Loads the next page when `row` is within `distanceFromEnd` rows of the last current row.
     ///
-    /// Drive it from a list's "row displayed" callback, or from an ``InfiniteListTrigger``.
+    /// Drive it from a list's "row displayed" callback, or from an `InfiniteListTrigger`.
     public func loadNextPageIfNeeded(displayedRow row: Int, distanceFromEnd: Int = 5) async {
         guard row >= state.currentItemCount - distanceFromEnd else { return }
         await loadNextPageIfNeeded()

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-/// A pager over a ``PageSource`` and the cache: cached pages at once, then the network.
+/// A pager over a `PageSource` and the cache: cached pages at once, then the network.
 ///
 /// The pager publishes ``State`` snapshots as an `AsyncSequence`: first what
 /// the store holds for the collection (origin `.cache`, with its age), then
