@@ -1,0 +1,48 @@
+import Foundation
+import Slippers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP response: status, headers and body.
+public struct NetworkResponse: Sendable, Equatable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response headers, with the names the server sent.
+    public var headers: [String: String]
+    /// The response body.
+    public var body: Data
+    /// The URL the response came from, when known.
+    public var url: URL?
+
+    /// Creates a response.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The value of a header, looked up without regard to case.
+    public func header(_ name: String) -> String? {
+        if let value = headers[name] { return value }
+        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The `Retry-After` header as a delay: whole seconds, or an HTTP date in the future.
+    public var retryAfter: Duration? {
+        guard let text = header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(text) { return .seconds(max(0, seconds)) }
+        guard let date = Self.httpDateFormatter.date(from: text) else { return nil }
+        return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+    }
+
+    private static let httpDateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter
+    }()
+}
