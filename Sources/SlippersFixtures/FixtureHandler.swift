@@ -58,7 +58,8 @@ struct FixtureHandler: HTTPHandler {
             return HTTPResponse(statusCode: .ok, headers: headers, body: body.prefix(body.count / 2))
         case .dropConnection?:
             let sent = FailingByteSequence(prefix: Array(body.prefix(body.count / 2)))
-            return HTTPResponse(statusCode: .ok, headers: headers, body: HTTPBodySequence(from: sent, count: body.count))
+            return HTTPResponse(
+                statusCode: .ok, headers: headers, body: HTTPBodySequence(from: sent, count: body.count))
         default:
             return HTTPResponse(statusCode: .ok, headers: headers, body: body)
         }

@@ -134,7 +134,8 @@ private struct Parts {
         body = (0..<5).map { _ in sentence(56) + "." }.joined(separator: " ")
         score = next(1000)
         authorID = next(50) + 1
-        authorName = Self.firstNames[authorID % Self.firstNames.count] + " "
+        authorName =
+            Self.firstNames[authorID % Self.firstNames.count] + " "
             + Self.lastNames[authorID % Self.lastNames.count]
         tags = (0..<3).map { _ in Self.words[next(Self.words.count)] }
         createdAtMilliseconds = Self.epochMilliseconds + Int64(id) * 37 * 60_000 + Int64(id % 1000)

@@ -102,9 +102,11 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
             return "HTTP \(status)\(suffix)\(body)"
         case .decoding(let path, let reason, let snippet):
             let at = path.isEmpty ? "" : " at \(path)"
-            return "Cannot decode the response\(suffix)\(at): \(Self.oneLine(reason)); body starts \(Self.oneLine(snippet))"
+            return
+                "Cannot decode the response\(suffix)\(at): \(Self.oneLine(reason)); body starts \(Self.oneLine(snippet))"
         case .notAdvancing(let token):
-            return "The server's next page is the current one (\(Self.oneLine(token))), stopping instead of looping\(suffix)"
+            return
+                "The server's next page is the current one (\(Self.oneLine(token))), stopping instead of looping\(suffix)"
         case .invalidURL(let text):
             return "Invalid URL \(Self.oneLine(text))"
         case .invalidToken(let token):

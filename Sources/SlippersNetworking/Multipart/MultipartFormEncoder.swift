@@ -69,7 +69,6 @@ private final class FormStorage {
     }
 }
 
-
 private struct FormEncoder: Encoder {
     let storage: FormStorage
     let name: String?

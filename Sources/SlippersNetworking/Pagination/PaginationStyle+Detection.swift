@@ -65,7 +65,8 @@ extension PaginationStyle {
                     if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
                     // A null `next` is the last page of a next-URL list as often as of a cursor list.
                     if key == "next", value.kind == .null { continue }
-                    let sent = ["cursor", "after", "page_token", "pageToken", "starting_after"]
+                    let sent =
+                        ["cursor", "after", "page_token", "pageToken", "starting_after"]
                         .first { queryValue($0) != nil } ?? parameter
                     return PaginationStyle(
                         kind: .cursor(parameter: sent, keyPath: path.joined(separator: ".")),

@@ -21,7 +21,11 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
 
     /// Creates a transport whose requests time out after `timeout` seconds without data.
+    ///
+    /// Timeouts are at least one second: on Linux, URLSession treats a
+    /// timeout under a second as one that has already expired.
     public init(timeout: TimeInterval = 60) {
+        let timeout = max(timeout, 1)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.urlCache = nil

@@ -14,7 +14,8 @@ import Testing
         _ transport: ScriptedTransport
     ) -> HTTPPageSource {
         HTTPPageSource(
-            client: HTTPClient(configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: .none),
+            client: HTTPClient(
+                configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: .none),
             url: URL(string: url)!, style: style, headers: ["X-Api-Key": "k"])
     }
 
@@ -26,10 +27,11 @@ import Testing
         #expect(first.nextToken == PageToken(1))
         let second = try #require(try await source.fetch(PageRequest(token: first.nextToken)).page)
         #expect(second.nextToken == nil)
-        #expect(transport.requests.map { $0.url?.absoluteString } == [
-            "https://api.test/v1/items?sort=new&page=0&per_page=2",
-            "https://api.test/v1/items?sort=new&page=1&per_page=2",
-        ])
+        #expect(
+            transport.requests.map { $0.url?.absoluteString } == [
+                "https://api.test/v1/items?sort=new&page=0&per_page=2",
+                "https://api.test/v1/items?sort=new&page=1&per_page=2",
+            ])
         #expect(transport.requests.first?.value(forHTTPHeaderField: "X-Api-Key") == "k")
     }
 
@@ -83,11 +85,13 @@ import Testing
 
     @Test func validatorsMakeTheRequestConditionalAndA304IsNotModified() async throws {
         let transport = ScriptedTransport(StubResponse(statusCode: 304, headers: ["ETag": #""v2""#]))
-        let request = PageRequest(validators: PageValidators(etag: #""v1""#, lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"))
+        let request = PageRequest(
+            validators: PageValidators(etag: #""v1""#, lastModified: "Mon, 01 Jan 2024 00:00:00 GMT"))
         let result = try await source(.pageNumber(), transport).fetch(request)
         #expect(result == .notModified(PageValidators(etag: #""v2""#, lastModified: "Mon, 01 Jan 2024 00:00:00 GMT")))
         #expect(transport.requests.first?.value(forHTTPHeaderField: "If-None-Match") == #""v1""#)
-        #expect(transport.requests.first?.value(forHTTPHeaderField: "If-Modified-Since") == "Mon, 01 Jan 2024 00:00:00 GMT")
+        #expect(
+            transport.requests.first?.value(forHTTPHeaderField: "If-Modified-Since") == "Mon, 01 Jan 2024 00:00:00 GMT")
     }
 
     @Test func responseValidatorsAreKeptOnThePage() async throws {
@@ -121,7 +125,8 @@ import Testing
 
     @Test func theCollectionKeyIgnoresPaginationParametersQueryOrderAndHeaders() {
         let transport = ScriptedTransport(.json("[]"))
-        let a = source(.pageNumber(pageSize: 20), url: "https://API.test/v1/items?sort=new&page=3&per_page=20&a=1", transport)
+        let a = source(
+            .pageNumber(pageSize: 20), url: "https://API.test/v1/items?sort=new&page=3&per_page=20&a=1", transport)
         var b = source(.pageNumber(pageSize: 50), url: "https://api.test/v1/items?a=1&sort=new", transport)
         b.headers = ["Authorization": "Bearer secret"]
         #expect(a.collectionKey == "https://api.test/v1/items?a=1&sort=new")

@@ -39,7 +39,8 @@ import Testing
     @Test(arguments: ["next", "next_url", "next_page_url"])
     func aNextURLInTheBodyIsDetected(key: String) {
         let style = detect(
-            "https://x.test/api/items", #"{"count": 9, "\#(key)": "https://x.test/api/items?page=2", "results": [{"id": 1}]}"#)
+            "https://x.test/api/items",
+            #"{"count": 9, "\#(key)": "https://x.test/api/items?page=2", "results": [{"id": 1}]}"#)
         #expect(style.kind == .nextURL(keyPath: key))
         #expect(style.itemsKeyPath == "results")
         #expect(style.totalKeyPath == "count")
