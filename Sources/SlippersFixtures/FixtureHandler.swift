@@ -12,9 +12,11 @@ struct FixtureHandler: HTTPHandler {
         for name in ["If-None-Match", "If-Modified-Since", "Authorization", "Accept", "Content-Type"] {
             if let value = request.headers[HTTPHeader(name)] { recorded[name] = value }
         }
+        let bodyLength = try await request.bodyData.count
         let fault = server.receive(
             FixtureServer.ReceivedRequest(
-                method: request.method.rawValue, path: request.path, query: query, headers: recorded))
+                method: request.method.rawValue, path: request.path, query: query, headers: recorded,
+                bodyLength: bodyLength))
         await server.passGate()
 
         switch fault {

@@ -10,13 +10,18 @@ extension FixtureServer {
         /// The request headers the fixture records: `If-None-Match`, `If-Modified-Since`,
         /// `Authorization`, `Accept`, `Content-Type`, keyed by these names.
         public var headers: [String: String]
+        /// The number of bytes in the request body.
+        public var bodyLength: Int
 
         /// Creates a record.
-        public init(method: String, path: String, query: [String: String], headers: [String: String]) {
+        public init(
+            method: String, path: String, query: [String: String], headers: [String: String], bodyLength: Int = 0
+        ) {
             self.method = method
             self.path = path
             self.query = query
             self.headers = headers
+            self.bodyLength = bodyLength
         }
 
         /// The `If-None-Match` header, if any.

@@ -62,36 +62,48 @@ public struct HTTPClient: Sendable {
     /// Calls an endpoint and returns its response; answers with a status of 400 or more throw.
     ///
     /// When stubbing is on for the configuration or the endpoint, the
-    /// endpoint's stub is returned and nothing reaches the transport.
+    /// endpoint's stub is returned and nothing reaches the transport. The
+    /// request is built again for every attempt, so a body streamed from a
+    /// file is sent whole each time.
     ///
     /// - throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
     public func response(for endpoint: Endpoint) async throws -> NetworkResponse {
-        let request = try endpoint.urlRequest(in: configuration)
+        let configuration = self.configuration
+        let makeRequest = { try endpoint.urlRequest(in: configuration) }
         if configuration.shouldStub || endpoint.shouldStub {
             guard let stub = endpoint.stub else { throw NetworkError(.missingStub(path: endpoint.path)) }
-            return try await send(request, through: StubTransport(stub))
+            return try await send(through: StubTransport(stub), isRepeatable: true, makeRequest)
         }
-        return try await send(request)
+        return try await send(through: transport, isRepeatable: true, makeRequest)
     }
 
     /// Sends a prepared request with authentication and retries; answers with a status of 400 or more throw.
     ///
+    /// A request whose body is a stream (`httpBodyStream`) is sent once: a
+    /// stream cannot be read twice. Use ``response(for:)`` with an
+    /// ``Endpoint/Body/file(_:)`` body to have such requests retried.
+    ///
     /// - throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
     public func send(_ request: URLRequest) async throws -> NetworkResponse {
-        try await send(request, through: transport)
+        try await send(through: transport, isRepeatable: request.httpBodyStream == nil) { request }
     }
 
-    private func send(_ request: URLRequest, through transport: any HTTPTransport) async throws -> NetworkResponse {
+    private func send(
+        through transport: any HTTPTransport,
+        isRepeatable: Bool,
+        _ makeRequest: () throws -> URLRequest
+    ) async throws -> NetworkResponse {
         var attempt = 0
         var refreshedCredentials = false
         while true {
             attempt += 1
             try Task.checkCancellation()
+            let request = try makeRequest()
             do {
                 var prepared = request
                 if let authenticator { prepared = try await authenticator.authorize(request) }
                 let response = try await transport.send(prepared)
-                if response.statusCode == 401, let authenticator, !refreshedCredentials {
+                if response.statusCode == 401, let authenticator, !refreshedCredentials, isRepeatable {
                     refreshedCredentials = true
                     try await authenticator.refresh()
                     attempt -= 1
@@ -102,7 +114,9 @@ public struct HTTPClient: Sendable {
                 }
                 return response
             } catch let error as NetworkError {
-                guard let wait = retryPolicy.delay(afterAttempt: attempt, error: error) else { throw error }
+                guard isRepeatable, let wait = retryPolicy.delay(afterAttempt: attempt, error: error) else {
+                    throw error
+                }
                 try await sleep(wait)
             }
         }

@@ -71,10 +71,9 @@ extension Endpoint {
             guard let stream = InputStream(url: url) else {
                 throw NetworkError(.invalidURL(url.lastPathComponent))
             }
+            // No Content-Length: URLSession on Linux sends streams chunked, and
+            // a Content-Length beside `Transfer-Encoding: chunked` confuses servers.
             request.httpBodyStream = stream
-            if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int {
-                request.setValue(String(size), forHTTPHeaderField: "Content-Length")
-            }
         }
         return request
     }

@@ -128,8 +128,12 @@ extension NetworkError {
         return text.count > snippetLength ? String(text.prefix(snippetLength)) + "…" : text
     }
 
-    /// Maps a `URLError` to a transport failure.
+    /// Maps a `URLError` to a transport failure (or to ``Kind/invalidURL(_:)`` for a URL the system refused).
     public init(urlError: URLError, url: URL?, method: String? = nil) {
+        if urlError.code == .badURL || urlError.code == .unsupportedURL {
+            self.init(.invalidURL((url ?? urlError.failingURL).map(Self.redacting) ?? "?"), method: method)
+            return
+        }
         let transport: Kind.Transport
         switch urlError.code {
         case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed,

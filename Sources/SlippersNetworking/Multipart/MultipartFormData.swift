@@ -58,8 +58,10 @@ public struct MultipartFormData: Sendable, Equatable {
         try write { try output.write(contentsOf: $0) }
     }
 
-    /// Hands the body to `sink` piece by piece.
-    func write(_ sink: (Data) throws -> Void) throws {
+    /// Hands the body to `sink` piece by piece, file parts in chunks of at most ``chunkSize`` bytes.
+    ///
+    /// - throws: What `sink` throws, or the error of reading a file part.
+    public func write(_ sink: (Data) throws -> Void) throws {
         for part in parts {
             var head = "--\(boundary)\r\n"
             switch part {

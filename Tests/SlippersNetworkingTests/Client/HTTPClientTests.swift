@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersNetworking
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -83,6 +84,43 @@ import Testing
         var client = client(transport)
         client.authenticator = BearerTokenAuthenticator(token: "t0") { throw RefreshFailed() }
         await #expect(throws: RefreshFailed.self) { try await client.response(for: Endpoint(.get, "me")) }
+        #expect(transport.requests.count == 1)
+    }
+}
+
+@Suite struct HTTPClientStreamingTests {
+    @Test func aFileBodyIsSentWholeOnEveryAttempt() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).bin")
+        try Data(repeating: 7, count: 200_000).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let lengths = Mutex<[Int]>([])
+        let transport = StubTransport { request in
+            var length = 0
+            if let stream = request.httpBodyStream {
+                stream.open()
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while case let read = stream.read(&buffer, maxLength: buffer.count), read > 0 { length += read }
+                stream.close()
+            }
+            let attempt = lengths.withLock { lengths in
+                lengths.append(length)
+                return lengths.count
+            }
+            return StubResponse(statusCode: attempt == 1 ? 503 : 200)
+        }
+        let client = HTTPClient(
+            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: quickRetries)
+        _ = try await client.response(for: Endpoint(.put, "files/1", body: .file(file)))
+        #expect(lengths.withLock { $0 } == [200_000, 200_000])
+    }
+
+    @Test func aPreparedRequestWithAStreamIsNotRetried() async throws {
+        let transport = ScriptedTransport(StubResponse(statusCode: 503))
+        let client = HTTPClient(
+            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: quickRetries)
+        var request = URLRequest(url: URL(string: "https://api.test/files/1")!)
+        request.httpBodyStream = InputStream(data: Data([1, 2, 3]))
+        await #expect(throws: NetworkError.self) { try await client.send(request) }
         #expect(transport.requests.count == 1)
     }
 }

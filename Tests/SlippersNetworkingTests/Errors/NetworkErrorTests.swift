@@ -18,7 +18,11 @@ import Testing
         for (code, transport) in cases {
             #expect(NetworkError(urlError: URLError(code), url: url).kind == .transport(transport))
         }
-        guard case .transport(.other) = NetworkError(urlError: URLError(.badURL), url: url).kind else {
+        guard case .invalidURL = NetworkError(urlError: URLError(.badURL), url: url).kind else {
+            Issue.record("expected an invalid URL")
+            return
+        }
+        guard case .transport(.other) = NetworkError(urlError: URLError(.httpTooManyRedirects), url: url).kind else {
             Issue.record("expected another transport failure")
             return
         }

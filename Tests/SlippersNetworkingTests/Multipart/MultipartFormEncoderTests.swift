@@ -106,6 +106,10 @@ import Testing
         #expect(parts[1].body == bytes)
         #expect(parts[2].body.isEmpty)
 
+        var largestPiece = 0
+        try form.write { largestPiece = max(largestPiece, $0.count) }
+        #expect(largestPiece <= MultipartFormData.chunkSize)
+
         let request = try endpoint.urlRequest(in: ServerConfiguration(host: "api.test"))
         #expect(request.httpBodyStream != nil)
         #expect(request.httpBody == nil)
