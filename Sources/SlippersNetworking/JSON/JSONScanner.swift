@@ -175,8 +175,9 @@ public struct JSONScanner: Sendable {
 
     /// The elements of the array at a key path (the root for an empty path), each with its id and its own bytes.
     ///
+    /// - parameter path: The keys leading to the array; empty when the document is the array.
     /// - parameter idField: The member that holds each item's id: an integer
-    ///   gives ``ItemKey/integer(_:)``, a string ``ItemKey/string(_:)``.
+    ///   gives `ItemKey.integer`, a string `ItemKey.string`.
     /// - throws: ``ScanError`` when there is no array at the path, an element is
     ///   not an object, or its id is missing or neither an integer nor a string.
     public func rawItems(at path: [String], idField: String = "id") throws -> [RawItem] {

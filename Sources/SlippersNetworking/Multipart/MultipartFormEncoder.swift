@@ -26,6 +26,7 @@ public struct MultipartFormEncoder: Sendable {
 
     /// Encodes a value whose top level is keyed (a struct or a dictionary).
     ///
+    /// - parameter value: The form: its properties become the fields.
     /// - parameter boundary: The boundary to use; random unless given.
     /// - throws: `EncodingError.invalidValue` for a top-level value that is not keyed.
     public func encode<Value: Encodable>(_ value: Value, boundary: String? = nil) throws -> MultipartFormData {

@@ -5,19 +5,20 @@ import Slippers
     import FoundationNetworking
 #endif
 
-/// A ``Slippers/PageSource`` over a paginated HTTP/JSON API, delivering each item's JSON bytes as the server sent them.
+/// A `PageSource` over a paginated HTTP/JSON API, delivering each item's JSON bytes as the server sent them.
 ///
 /// The source knows the URL of the first page and the ``PaginationStyle``;
-/// each ``Slippers/PageToken`` it returns is self-contained (a page number, an
+/// each `PageToken` it returns is self-contained (a page number, an
 /// offset, a cursor or a full URL), so paging resumes in another process from
 /// the stored style and token alone. Items are cut out of the response by
 /// ``JSONScanner``, without decoding, and keyed by their id field.
 ///
 /// The end of the list is reached when there is no next link or cursor, when
-/// a page is empty, or when the total is reached. A next token or URL equal to
+/// a page is empty, or when the total is reached (page-number lists also stop
+/// at a short page and at `total_pages`; cursor lists at `"has_more": false`). A next token or URL equal to
 /// the one that fetched the page throws ``NetworkError/Kind/notAdvancing(token:)``
 /// rather than looping. With validators in the request, the request is
-/// conditional and a `304` answer is ``Slippers/PageResult/notModified(_:)``.
+/// conditional and a `304` answer is `PageResult.notModified(_:)`.
 ///
 /// For example:
 ///

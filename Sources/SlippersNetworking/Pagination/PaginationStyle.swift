@@ -9,7 +9,7 @@ import Slippers
 ///
 /// A style is a plain value, `Codable` so that the store can keep it as JSON
 /// next to a collection and resume paging in another process with nothing
-/// but the style and a ``Slippers/PageToken``. Tokens are self-contained: a
+/// but the style and a `PageToken`. Tokens are self-contained: a
 /// page number, an offset, the server's cursor, or the full next URL.
 ///
 /// For example:
