@@ -28,14 +28,18 @@ public struct JSONScanner: Sendable {
     ///
     /// - throws: ``ScanError`` when the bytes are not JSON or are truncated.
     public init(_ data: Data) throws {
-        bytes = [UInt8](data)
-        var index = 0
-        Self.skipWhitespace(bytes, &index)
-        root = try Self.scanValue(bytes, &index, depth: 0)
-        Self.skipWhitespace(bytes, &index)
-        guard index == bytes.count else {
-            throw ScanError(path: "", reason: "unexpected bytes after the JSON value", offset: index)
+        let bytes = [UInt8](data)
+        root = try bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            Self.skipWhitespace(buffer, &index)
+            let root = try Self.validateValue(buffer, &index, depth: 0)
+            Self.skipWhitespace(buffer, &index)
+            guard index == buffer.count else {
+                throw ScanError(path: "", reason: "unexpected bytes after the JSON value", offset: index)
+            }
+            return root
         }
+        self.bytes = bytes
     }
 
     /// The kind of a JSON value.
@@ -99,55 +103,49 @@ public struct JSONScanner: Sendable {
 
     /// The value of one member of an object, or `nil` when the object has no such key.
     public func member(_ key: String, of object: Value) -> Value? {
-        var found: Value?
-        forEachMember(of: object) { name, value in
-            if name == key {
+        let target = Array(key.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var found: Value?
+            Self.forEachMember(buffer, of: object) { keyRange, value in
+                guard Self.key(buffer, keyRange, equals: target) else { return true }
                 found = value
                 return false
             }
-            return true
+            return found
         }
-        return found
     }
 
     /// The keys of an object, in document order; empty for other values.
     public func keys(of object: Value) -> [String] {
-        var keys: [String] = []
-        forEachMember(of: object) { name, _ in
-            keys.append(name)
-            return true
+        bytes.withUnsafeBufferPointer { buffer in
+            var keys: [String] = []
+            Self.forEachMember(buffer, of: object) { keyRange, _ in
+                keys.append(Self.decodeString(buffer, keyRange) ?? "")
+                return true
+            }
+            return keys
         }
-        return keys
     }
 
     /// The elements of an array; empty for other values.
     public func elements(of array: Value) -> [Value] {
-        guard array.kind == .array else { return [] }
-        var elements: [Value] = []
-        var index = array.range.lowerBound + 1
-        Self.skipWhitespace(bytes, &index)
-        if bytes[index] == UInt8(ascii: "]") { return [] }
-        while true {
-            // The document was validated at init: these scans cannot fail.
-            guard let element = try? Self.scanValue(bytes, &index, depth: 0) else { return elements }
-            elements.append(element)
-            Self.skipWhitespace(bytes, &index)
-            guard bytes[index] == UInt8(ascii: ",") else { return elements }
-            index += 1
-            Self.skipWhitespace(bytes, &index)
+        bytes.withUnsafeBufferPointer { buffer in
+            var elements: [Value] = []
+            Self.forEachElement(buffer, of: array) { elements.append($0) }
+            return elements
         }
     }
 
     /// The text of a string value, escapes resolved; `nil` for other kinds.
     public func string(_ value: Value) -> String? {
         guard value.kind == .string else { return nil }
-        return Self.decodeString(bytes, value.range)
+        return bytes.withUnsafeBufferPointer { Self.decodeString($0, value.range) }
     }
 
     /// The value of an integer number; `nil` for other kinds, fractions and exponents.
     public func int(_ value: Value) -> Int? {
         guard value.kind == .number else { return nil }
-        return Int(String(decoding: bytes[value.range], as: UTF8.self))
+        return bytes.withUnsafeBufferPointer { Self.integer($0, value.range) }
     }
 
     /// The value of a `true` or `false`; `nil` for other kinds.
@@ -188,58 +186,200 @@ public struct JSONScanner: Sendable {
         guard array.kind == .array else {
             throw ScanError(path: pathText, reason: "expected an array of items, found \(array.kind.rawValue)")
         }
-        let elements = elements(of: array)
-        var items: [RawItem] = []
-        items.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            let itemPath = "\(pathText)[\(index)]"
-            guard element.kind == .object else {
-                throw ScanError(path: itemPath, reason: "item \(index) is \(element.kind.rawValue), not an object")
+        let idKey = Array(idField.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            var items: [RawItem] = []
+            var failure: ScanError?
+            Self.forEachElement(buffer, of: array) { element in
+                guard failure == nil else { return }
+                let index = items.count
+                var itemPath: String { "\(pathText)[\(index)]" }
+                guard element.kind == .object else {
+                    failure = ScanError(
+                        path: itemPath, reason: "item \(index) is \(element.kind.rawValue), not an object")
+                    return
+                }
+                var idValue: Value?
+                Self.forEachMember(buffer, of: element) { keyRange, value in
+                    guard Self.key(buffer, keyRange, equals: idKey) else { return true }
+                    idValue = value
+                    return false
+                }
+                guard let idValue else {
+                    failure = ScanError(path: itemPath, reason: "item \(index) has no \"\(idField)\"")
+                    return
+                }
+                let key: ItemKey
+                if idValue.kind == .number, let number = Self.integer(buffer, idValue.range) {
+                    key = .integer(number)
+                } else if idValue.kind == .string, let text = Self.decodeString(buffer, idValue.range) {
+                    key = .string(text)
+                } else {
+                    failure = ScanError(
+                        path: "\(itemPath).\(idField)",
+                        reason: "item \(index) has an \"\(idField)\" that is neither an integer nor a string")
+                    return
+                }
+                items.append(RawItem(key: key, json: Data(UnsafeBufferPointer(rebasing: buffer[element.range]))))
             }
-            guard let idValue = member(idField, of: element) else {
-                throw ScanError(path: itemPath, reason: "item \(index) has no \"\(idField)\"")
-            }
-            let key: ItemKey
-            if let number = int(idValue) {
-                key = .integer(number)
-            } else if let text = string(idValue) {
-                key = .string(text)
-            } else {
-                throw ScanError(
-                    path: "\(itemPath).\(idField)",
-                    reason: "item \(index) has an \"\(idField)\" that is neither an integer nor a string")
-            }
-            items.append(RawItem(key: key, json: data(of: element)))
+            if let failure { throw failure }
+            return items
         }
-        return items
     }
 
-    // MARK: Scanning
+    // MARK: Reading a validated document
+
+    private typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    /// Calls `body` with each member's key range (quotes included) and value, until it returns `false`.
+    private static func forEachMember(_ bytes: Bytes, of object: Value, _ body: (Range<Int>, Value) -> Bool) {
+        guard object.kind == .object else { return }
+        var index = object.range.lowerBound + 1
+        skipWhitespace(bytes, &index)
+        guard bytes[index] != UInt8(ascii: "}") else { return }
+        while true {
+            let keyStart = index
+            skipValidated(bytes, &index)
+            let keyRange = keyStart..<index
+            skipWhitespace(bytes, &index)
+            index += 1  // the colon
+            skipWhitespace(bytes, &index)
+            let valueStart = index
+            let kind = skipValidated(bytes, &index)
+            guard body(keyRange, Value(kind: kind, range: valueStart..<index)) else { return }
+            skipWhitespace(bytes, &index)
+            guard bytes[index] == UInt8(ascii: ",") else { return }
+            index += 1
+            skipWhitespace(bytes, &index)
+        }
+    }
+
+    /// Calls `body` with each element of an array.
+    private static func forEachElement(_ bytes: Bytes, of array: Value, _ body: (Value) -> Void) {
+        guard array.kind == .array else { return }
+        var index = array.range.lowerBound + 1
+        skipWhitespace(bytes, &index)
+        guard bytes[index] != UInt8(ascii: "]") else { return }
+        while true {
+            let start = index
+            let kind = skipValidated(bytes, &index)
+            body(Value(kind: kind, range: start..<index))
+            skipWhitespace(bytes, &index)
+            guard bytes[index] == UInt8(ascii: ",") else { return }
+            index += 1
+            skipWhitespace(bytes, &index)
+        }
+    }
+
+    /// Moves past a value of the validated document, without checking it again.
+    @discardableResult
+    private static func skipValidated(_ bytes: Bytes, _ index: inout Int) -> Kind {
+        switch bytes[index] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let kind: Kind = bytes[index] == UInt8(ascii: "{") ? .object : .array
+            var depth = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    skipValidatedString(bytes, &index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        index += 1
+                        return kind
+                    }
+                default:
+                    break
+                }
+                index += 1
+            }
+            return kind
+        case UInt8(ascii: "\""):
+            skipValidatedString(bytes, &index)
+            return .string
+        case UInt8(ascii: "t"):
+            index += 4
+            return .bool
+        case UInt8(ascii: "f"):
+            index += 5
+            return .bool
+        case UInt8(ascii: "n"):
+            index += 4
+            return .null
+        default:
+            while index < bytes.count, isNumberByte(bytes[index]) { index += 1 }
+            return .number
+        }
+    }
+
+    private static func skipValidatedString(_ bytes: Bytes, _ index: inout Int) {
+        index += 1
+        guard let base = bytes.baseAddress else { return }
+        // memchr finds the next quote far faster than a byte loop; a quote
+        // preceded by an odd number of backslashes is escaped, and skipped.
+        while index < bytes.count {
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else {
+                index = bytes.count
+                return
+            }
+            let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            var before = position - 1
+            while before >= index, bytes[before] == UInt8(ascii: "\\") {
+                backslashes += 1
+                before -= 1
+            }
+            index = position + 1
+            if backslashes % 2 == 0 { return }
+        }
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether a key (quotes included) is `target`, comparing bytes unless the key has escapes.
+    private static func key(_ bytes: Bytes, _ range: Range<Int>, equals target: [UInt8]) -> Bool {
+        let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        if inner.count == target.count, inner.elementsEqual(target) { return true }
+        guard inner.contains(UInt8(ascii: "\\")) else { return false }
+        return decodeString(bytes, range).map { Array($0.utf8) == target } ?? false
+    }
+
+    private static func integer(_ bytes: Bytes, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let isNegative = bytes[index] == UInt8(ascii: "-")
+        if isNegative { index += 1 }
+        guard index < range.upperBound else { return nil }
+        var value = 0
+        while index < range.upperBound {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) =
+                isNegative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflowTimes, !overflowSum else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Validating
 
     private static let maxDepth = 512
 
-    private func forEachMember(of object: Value, _ body: (String, Value) -> Bool) {
-        guard object.kind == .object else { return }
-        var index = object.range.lowerBound + 1
-        Self.skipWhitespace(bytes, &index)
-        if bytes[index] == UInt8(ascii: "}") { return }
-        while true {
-            let keyStart = index
-            guard (try? Self.skipString(bytes, &index)) != nil else { return }
-            let name = Self.decodeString(bytes, keyStart..<index) ?? ""
-            Self.skipWhitespace(bytes, &index)
-            index += 1  // the colon, checked at init
-            Self.skipWhitespace(bytes, &index)
-            guard let value = try? Self.scanValue(bytes, &index, depth: 0) else { return }
-            guard body(name, value) else { return }
-            Self.skipWhitespace(bytes, &index)
-            guard bytes[index] == UInt8(ascii: ",") else { return }
-            index += 1
-            Self.skipWhitespace(bytes, &index)
-        }
-    }
-
-    private static func skipWhitespace(_ bytes: [UInt8], _ index: inout Int) {
+    private static func skipWhitespace(_ bytes: Bytes, _ index: inout Int) {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -252,14 +392,14 @@ public struct JSONScanner: Sendable {
         ScanError(path: "", reason: "the JSON ends too early (truncated?)", offset: index)
     }
 
-    private static func unexpected(_ bytes: [UInt8], _ index: Int, expecting: String) -> ScanError {
+    private static func unexpected(_ bytes: Bytes, _ index: Int, expecting: String) -> ScanError {
         guard index < bytes.count else { return truncated(index) }
         let character = Unicode.Scalar(bytes[index])
         return ScanError(path: "", reason: "expected \(expecting), found \"\(character)\"", offset: index)
     }
 
     /// Scans the value starting at `index` (no leading whitespace) and moves past it.
-    private static func scanValue(_ bytes: [UInt8], _ index: inout Int, depth: Int) throws -> Value {
+    private static func validateValue(_ bytes: Bytes, _ index: inout Int, depth: Int) throws -> Value {
         guard index < bytes.count else { throw truncated(index) }
         guard depth < maxDepth else {
             throw ScanError(path: "", reason: "the JSON nests deeper than \(maxDepth) levels", offset: index)
@@ -284,7 +424,7 @@ public struct JSONScanner: Sendable {
                 }
                 index += 1
                 skipWhitespace(bytes, &index)
-                _ = try scanValue(bytes, &index, depth: depth + 1)
+                _ = try validateValue(bytes, &index, depth: depth + 1)
                 skipWhitespace(bytes, &index)
                 guard index < bytes.count else { throw truncated(index) }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -306,7 +446,7 @@ public struct JSONScanner: Sendable {
                 return Value(kind: .array, range: start..<index)
             }
             while true {
-                _ = try scanValue(bytes, &index, depth: depth + 1)
+                _ = try validateValue(bytes, &index, depth: depth + 1)
                 skipWhitespace(bytes, &index)
                 guard index < bytes.count else { throw truncated(index) }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -339,7 +479,7 @@ public struct JSONScanner: Sendable {
         }
     }
 
-    private static func skipString(_ bytes: [UInt8], _ index: inout Int) throws {
+    private static func skipString(_ bytes: Bytes, _ index: inout Int) throws {
         guard index < bytes.count else { throw truncated(index) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(bytes, index, expecting: "a string") }
         index += 1
@@ -359,7 +499,7 @@ public struct JSONScanner: Sendable {
         throw truncated(index)
     }
 
-    private static func skipLiteral(_ bytes: [UInt8], _ index: inout Int, _ literal: StaticString) throws {
+    private static func skipLiteral(_ bytes: Bytes, _ index: inout Int, _ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw truncated(bytes.count) }
         let matches = literal.withUTF8Buffer { expected in
@@ -369,7 +509,7 @@ public struct JSONScanner: Sendable {
         index += count
     }
 
-    private static func skipNumber(_ bytes: [UInt8], _ index: inout Int) throws {
+    private static func skipNumber(_ bytes: Bytes, _ index: inout Int) throws {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         var digits = 0
@@ -388,11 +528,11 @@ public struct JSONScanner: Sendable {
         guard digits > 0 else { throw truncated(start) }
     }
 
-    private static func decodeString(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    private static func decodeString(_ bytes: Bytes, _ range: Range<Int>) -> String? {
         let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
         guard inner.lowerBound <= inner.upperBound else { return nil }
         guard bytes[inner].contains(UInt8(ascii: "\\")) else {
-            return String(decoding: bytes[inner], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
         }
         var result: [UInt8] = []
         result.reserveCapacity(inner.count)
@@ -430,7 +570,7 @@ public struct JSONScanner: Sendable {
         return String(decoding: result, as: UTF8.self)
     }
 
-    private static func hex4(_ bytes: [UInt8], _ index: Int, end: Int) -> UInt32? {
+    private static func hex4(_ bytes: Bytes, _ index: Int, end: Int) -> UInt32? {
         guard index + 4 <= end else { return nil }
         return UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
     }
