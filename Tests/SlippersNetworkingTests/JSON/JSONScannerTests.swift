@@ -79,4 +79,39 @@ import Testing
         }
         #expect(try JSONScanner(Data(bytes)).rawItems(at: ["results"]).count == 2)
     }
+
+    @Test func escapedQuotesAndBackslashesInsideItemsAreSkippedCorrectly() throws {
+        let text = #"{"results": [{"t": "x\\", "id": 1}, {"t": "q\"uote\\\"", "n": {"k": "]}"}, "id": 2}]}"#
+        let items = try scanner(text).rawItems(at: ["results"])
+        #expect(items.map(\.key) == [.integer(1), .integer(2)])
+        #expect(String(decoding: items[1].json, as: UTF8.self) == #"{"t": "q\"uote\\\"", "n": {"k": "]}"}, "id": 2}"#)
+    }
+
+    @Test func randomlyDamagedPagesNeverCrashTheScanner() {
+        let page = Array(
+            #"{"results": [{"id": 1, "t": "a\"b", "n": [1, -2.5e3, true, null]}, {"id": "x", "o": {}}], "next": "u"}"#
+                .utf8)
+        var state: UInt64 = 0x1234_5678
+        func random(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array(#"{}[]",:\ 0123456789-.eEtrufalsn"#.utf8)
+        for _ in 0..<3_000 {
+            var damaged = page
+            for _ in 0...random(3) {
+                let position = random(damaged.count)
+                switch random(3) {
+                case 0: damaged[position] = alphabet[random(alphabet.count)]
+                case 1: damaged.remove(at: position)
+                default: damaged.insert(alphabet[random(alphabet.count)], at: position)
+                }
+            }
+            if let scanner = try? JSONScanner(Data(damaged)) {
+                _ = try? scanner.rawItems(at: ["results"])
+                _ = scanner.string(at: ["next"])
+                _ = scanner.keys(of: scanner.root)
+            }
+        }
+    }
 }
