@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -44,7 +45,11 @@ let package = Package(
         // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
         .target(
             name: "SlippersFixtures",
-            dependencies: ["Slippers", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Slippers",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             swiftSettings: swift6
         ),
         .executableTarget(
@@ -69,7 +74,15 @@ let package = Package(
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
-            dependencies: ["SlippersStore", "StoreWriter"],
+            dependencies: ["SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker"],
+            swiftSettings: swift6
+        ),
+        // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
+        .target(name: "SlippersTestSupport", path: "Tests/Support/SlippersTestSupport", swiftSettings: swift6),
+        // The cached pager over the HTTP page source and the fixture server: the layers together.
+        .testTarget(
+            name: "SlippersIntegrationTests",
+            dependencies: ["SlippersStore", "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         // A child process for the store tests: writes pages until it is killed.
@@ -79,9 +92,19 @@ let package = Package(
             path: "Tests/Support/StoreWriter",
             swiftSettings: swift6
         ),
+        // A child process for the pager tests: pages a list through a CachedPager, then exits.
+        .executableTarget(
+            name: "PagerWorker",
+            dependencies: ["Slippers", "SlippersStore"],
+            path: "Tests/Support/PagerWorker",
+            swiftSettings: swift6
+        ),
         .testTarget(
             name: "SlippersNetworkingTests",
-            dependencies: ["SlippersNetworking", "SlippersFixtures"],
+            dependencies: [
+                "SlippersNetworking", "SlippersFixtures",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -2,14 +2,14 @@ import Foundation
 import Slippers
 import Synchronization
 
-/// The decoder of stored items: ``JsonProvider``'s configuration, with snake_case key conversions remembered.
+/// The decoder of stored items: `JsonProvider`'s configuration, with snake_case key conversions remembered.
 ///
 /// `JSONDecoder`'s `.convertFromSnakeCase` converts every key of every object
 /// it decodes, splitting and re-joining the string each time: about 29% of
 /// decoding a page of items, whose 50 objects repeat the same ten keys. This
 /// decoder converts each distinct key once and remembers the result. It stays
 /// exactly `.convertFromSnakeCase`: a key is converted by `JsonProvider`'s own
-/// decoder the first time it is met (see ``SnakeCaseKeys/convert(_:)``), and
+/// decoder the first time it is met (see `SnakeCaseKeys.convert(_:)`), and
 /// `JSONDecoder` applies a custom key strategy where it applies the snake_case
 /// one (object keys, never the keys of a decoded `Dictionary`).
 enum ItemDecoder {
