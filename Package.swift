@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStore",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersFixtures",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SlippersBenchTests",
-            dependencies: ["SlippersBench"],
+            dependencies: ["SlippersBench", "SlippersStore", "SlippersNetworking"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -22,7 +22,7 @@ struct ColdStartProbe: ParsableCommand {
         var openMicroseconds: Double
         /// Until the first page's items were decoded (the open included).
         var firstPageMicroseconds: Double
-        /// Items on the first page.
+        /// Items published: the first page's, or the pager's whole snapshot.
         var items: Int
     }
 
@@ -32,12 +32,26 @@ struct ColdStartProbe: ParsableCommand {
     @Option(help: "The collection key.")
     var key: String
 
+    @Flag(help: "Publish the first cache snapshot through a cache-only CachedPager instead of Repository.page.")
+    var throughPager = false
+
     func run() throws {
         let clock = ContinuousClock()
         let start = clock.now
         let store = try CacheStore(path: path)
         let opened = clock.now
-        let items = try Repository<BenchItem>(store: store).page(at: 0, in: key) ?? []
+        let items: [BenchItem]
+        if throughPager {
+            let key = key
+            items = try Blocking.run {
+                let pager = CachedPager<BenchItem, NotModifiedSource>(
+                    store: store, source: NotModifiedSource(), collection: key, policy: .cacheOnly)
+                await pager.start()
+                return await pager.state.items
+            }
+        } else {
+            items = try Repository<BenchItem>(store: store).page(at: 0, in: key) ?? []
+        }
         let decoded = clock.now
         let outcome = Outcome(
             openMicroseconds: start.duration(to: opened).microseconds,

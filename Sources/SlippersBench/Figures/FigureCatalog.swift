@@ -16,6 +16,7 @@ enum FigureCatalog {
         DeepPageFigures.deepPage,
         ColdStartFigures.coldStart,
         RevalidationFigures.notModified,
+        SyncFigures.sync,
     ]
 
     /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.

@@ -23,7 +23,9 @@ final class WorkloadStore {
         for page in workload.pageNumbers {
             let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil
             try repository.save(
-                Page(items: workload.items(page: page), token: Self.token(page), nextToken: next, total: workload.itemCount),
+                Page(
+                    items: workload.items(page: page), token: Self.token(page), nextToken: next,
+                    total: workload.itemCount),
                 at: page - 1, in: Self.collectionKey)
         }
     }

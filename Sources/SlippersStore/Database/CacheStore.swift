@@ -100,6 +100,20 @@ public final class CacheStore: Sendable {
         }
     }
 
+    /// Runs `updates` with the writer outside any transaction: each statement commits on its own.
+    ///
+    /// For one statement that is atomic by itself; several statements need ``write(_:)``.
+    ///
+    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, or what `updates` throws.
+    func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
+        guard let writer else { throw StoreError.readOnly(path: path) }
+        do {
+            return try writer.writeWithoutTransaction(updates)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw StoreError.readOnly(path: path)
+        }
+    }
+
     /// Runs `body` with the writer, outside any transaction (for `VACUUM` and checkpoints).
     func withWriter<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }

@@ -33,9 +33,13 @@ extension CacheStore {
     ///
     /// - throws: A `DatabaseError`.
     public func saveItem(_ item: RawItem, type: String, now: Date = Date()) throws {
-        try write { db in
-            try Self.upsertItem(item, type: type, now: now, in: db)
+        // An edit of a cached item (the common case) is one single-row UPDATE, atomic on its own:
+        // it runs without a BEGIN and a COMMIT around it. A new or unchanged item takes a transaction.
+        let updated = try writeWithoutTransaction { db in
+            try Self.updateItemIfChanged(item, type: type, now: now, in: db)
         }
+        guard !updated else { return }
+        try write { db in try Self.upsertItem(item, type: type, now: now, in: db) }
     }
 
     private static func storedItem(_ row: Row) -> StoredItem {

@@ -333,19 +333,24 @@ extension CacheStore {
     }
 
     /// Inserts or updates one item; an unchanged item is not rewritten.
-    ///
-    /// A plain `UPDATE` first: an edit of a cached item (the common case) is one
-    /// single-row statement, which SQLite runs without a statement journal, where
-    /// an `INSERT … ON CONFLICT DO UPDATE` opens one (and allocates it) every time.
     static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws {
+        guard try !updateItemIfChanged(item, type: type, now: now, in: db) else { return }
+        // Unchanged (nothing to do) or new.
+        try db.cachedStatement(
+            sql:
+                "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (type, key) DO NOTHING"
+        ).execute(arguments: [type, item.key, item.json, now.storedValue])
+    }
+
+    /// Rewrites a stored item whose JSON differs from `item`'s; `false` when it is missing or unchanged.
+    ///
+    /// One single-row `UPDATE`, which SQLite runs without a statement journal,
+    /// where an `INSERT … ON CONFLICT DO UPDATE` opens one (and allocates it) every time.
+    static func updateItemIfChanged(_ item: RawItem, type: String, now: Date, in db: Database) throws -> Bool {
         try db.cachedStatement(
             sql: "UPDATE items SET json = ?, updated_at = ? WHERE type = ? AND key = ? AND json IS NOT ?"
         ).execute(arguments: [item.json, now.storedValue, type, item.key, item.json])
-        guard db.changesCount == 0 else { return }
-        // Unchanged (nothing to do) or new.
-        try db.cachedStatement(
-            sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (type, key) DO NOTHING"
-        ).execute(arguments: [type, item.key, item.json, now.storedValue])
+        return db.changesCount > 0
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersNetworking
 import SlippersStore
 import Testing
 
@@ -14,7 +15,9 @@ import Testing
         defer { directory.remove() }
         let subject = try WorkloadStore(path: directory.url.appendingPathComponent("c.sqlite").path, workload: workload)
         for page in [1, 7, 20] {
-            #expect(try subject.repository.page(at: page - 1, in: WorkloadStore.collectionKey) == workload.items(page: page))
+            #expect(
+                try subject.repository.page(at: page - 1, in: WorkloadStore.collectionKey) == workload.items(page: page)
+            )
             let lazy = try #require(try subject.repository.lazyPage(at: page - 1, in: WorkloadStore.collectionKey))
             #expect(try lazy.items(0..<10) == Array(workload.items(page: page).prefix(10)))
         }
@@ -23,12 +26,21 @@ import Testing
         #expect(info.endReached)
     }
 
+    @Test func theScannerHandsTheStoreEachItemAsTheBaselinesEncodeIt() throws {
+        // Persisting a fetched page stores the same bytes the baselines store, so reads compare like with like.
+        let items = try JSONScanner(workload.serverResponse(page: 3)).rawItems(at: ["results"])
+        let expected = workload.items(page: 3)
+        #expect(items.map(\.key) == expected.map(\.itemKey))
+        #expect(try items.map(\.json) == expected.map { try JsonProvider.encode($0) })
+    }
+
     @Test func aGeneratedCollectionHoldsTheGeneratorsItems() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try CacheStore(path: directory.url.appendingPathComponent("c.sqlite").path)
         let repository = Repository<BenchItem>(store: store)
-        try GeneratedCollection.fill(repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
+        try GeneratedCollection.fill(
+            repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
         #expect(try repository.page(at: 3, in: "k") == (15..<20).map(ItemGenerator.item))
         #expect(try store.collection("k")?.endReached == true)
     }
@@ -46,10 +58,12 @@ import Testing
         #expect(info.endReached)
         let repository = Repository<BenchItem>(store: store)
         #expect(try repository.page(at: 0, in: ColdStartFixture.collectionKey) == (0..<50).map(ItemGenerator.item))
-        #expect(try repository.page(at: 19, in: ColdStartFixture.collectionKey) == (950..<1_000).map(ItemGenerator.item))
+        #expect(
+            try repository.page(at: 19, in: ColdStartFixture.collectionKey) == (950..<1_000).map(ItemGenerator.item))
         #expect(try store.diagnose().isHealthy)
         // The store goes on from the fixture as from a file it wrote itself.
-        try repository.save(Page(items: (50..<100).map(ItemGenerator.item), token: "2", nextToken: "3"), at: 1,
+        try repository.save(
+            Page(items: (50..<100).map(ItemGenerator.item), token: "2", nextToken: "3"), at: 1,
             in: ColdStartFixture.collectionKey)
     }
 
@@ -59,7 +73,8 @@ import Testing
         let path = directory.url.appendingPathComponent("c.sqlite").path
         let store = try CacheStore(path: path)
         let repository = Repository<BenchItem>(store: store)
-        try GeneratedCollection.fill(repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))
+        try GeneratedCollection.fill(
+            repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))
         let counter = try WriteCounter(path: path)
         #expect(try counter.counts() == (0, 0))
         try store.markPageNotModified(at: 1, in: "k", validators: PageValidators(etag: "e"))

@@ -55,7 +55,8 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         try store.savePage(
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
             in: CollectionDescriptor(key: "p", itemType: "Post"))
-        let page = try #require(try Repository<Fixtures.Labelled>(store: store, itemType: "Post").lazyPage(at: 0, in: "p"))
+        let page = try #require(
+            try Repository<Fixtures.Labelled>(store: store, itemType: "Post").lazyPage(at: 0, in: "p"))
         #expect(try page.items(0..<1).map(\.label) == ["v1"])
         #expect(throws: DecodingError.self) { try page.items(0..<2) }
     }

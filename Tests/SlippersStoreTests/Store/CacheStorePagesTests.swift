@@ -147,6 +147,35 @@ import Testing
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == then + 9)
     }
 
+    @Test func anIdTwiceOnOnePageIsOneRowHoldingTheLaterJSON() throws {
+        let page = Page(items: [Fixtures.item(1, "first"), Fixtures.item(2), Fixtures.item(1, "second")])
+        try store.savePage(page, at: 0, in: Fixtures.posts)
+        #expect(try store.item(type: "Post", key: .integer(1))?.item == Fixtures.item(1, "second"))
+        #expect(
+            try store.page(at: 0, in: key)?.items.map(\.json) == [
+                Fixtures.item(1, "second").json, Fixtures.item(2).json, Fixtures.item(1, "second").json,
+            ])
+    }
+
+    @Test func savingAPageAgainWithOtherItemsReplacesItsMembership() throws {
+        try store.savePage(Fixtures.page([1, 2, 3], next: nil), at: 0, in: Fixtures.posts)
+        try store.savePage(Fixtures.page([3, 4], next: nil), at: 0, in: Fixtures.posts)
+        #expect(try Fixtures.ids(#require(try store.page(at: 0, in: key)).items) == [3, 4])
+        try store.savePage(Fixtures.page([3, 4], next: nil), at: 0, in: Fixtures.posts)
+        #expect(try Fixtures.ids(#require(try store.page(at: 0, in: key)).items) == [3, 4])
+    }
+
+    @Test func savingOneItemInsertsANewOneAndLeavesAnUnchangedOneAlone() throws {
+        let then = Date(timeIntervalSince1970: 1_000_000)
+        try store.saveItem(Fixtures.item(7), type: "Post", now: then)
+        try store.saveItem(Fixtures.item(7), type: "Post", now: then + 5)
+        #expect(try store.item(type: "Post", key: .integer(7))?.updatedAt == then)
+        try store.saveItem(Fixtures.item(7, "v2"), type: "Post", now: then + 9)
+        let stored = try #require(try store.item(type: "Post", key: .integer(7)))
+        #expect(stored.item == Fixtures.item(7, "v2"))
+        #expect(stored.updatedAt == then + 9)
+    }
+
     @Test func aCollectionKeepsItsItemType() throws {
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
         #expect(throws: StoreError.itemTypeMismatch(collection: key, stored: "Post", requested: "Author")) {

@@ -1,0 +1,32 @@
+import Dispatch
+import Synchronization
+
+/// Runs asynchronous work from the benchmark's synchronous code, waiting for its end.
+///
+/// The benchmark is synchronous on purpose (see ``FigureGroup``); the work runs
+/// on the cooperative pool while the calling thread waits, which is safe
+/// because the caller is never one of the pool's threads.
+enum Blocking {
+    /// The value `body` returns, or the error it throws.
+    static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Runs `body` to its end, for clean-ups whose failure changes nothing.
+    static func runIgnoringErrors(_ body: @escaping @Sendable () async -> Void) {
+        _ = try? run { await body() }
+    }
+}
