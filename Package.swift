@@ -89,9 +89,13 @@ let package = Package(
             dependencies: ["SlippersBench"],
             swiftSettings: swift6
         ),
+        // Runs the built `slippers` binary against databases seeded with the store.
         .testTarget(
             name: "SlippersCLITests",
-            dependencies: ["SlippersCLI"],
+            dependencies: [
+                "SlippersCLI", "Slippers", "SlippersStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swift6
         ),
     ]
