@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
-            dependencies: ["SlippersStore", "StoreWriter"],
+            dependencies: ["SlippersStore", "StoreWriter", "PagerWorker"],
             swiftSettings: swift6
         ),
         // A child process for the store tests: writes pages until it is killed.
@@ -77,6 +77,13 @@ let package = Package(
             name: "StoreWriter",
             dependencies: ["Slippers", "SlippersStore"],
             path: "Tests/Support/StoreWriter",
+            swiftSettings: swift6
+        ),
+        // A child process for the pager tests: pages a list through a CachedPager, then exits.
+        .executableTarget(
+            name: "PagerWorker",
+            dependencies: ["Slippers", "SlippersStore"],
+            path: "Tests/Support/PagerWorker",
             swiftSettings: swift6
         ),
         .testTarget(

@@ -4,8 +4,8 @@ import Slippers
 
 /// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
 ///
-/// The store is untyped: items are JSON bytes (``RawItem``) filed under an
-/// item type and an ``ItemKey``. A ``Repository`` gives it a Swift type.
+/// The store is untyped: items are JSON bytes (`RawItem`) filed under an
+/// item type and an `ItemKey`. A ``Repository`` gives it a Swift type.
 ///
 /// The file is opened in WAL mode with a busy timeout, so readers in this or
 /// another process read while a writer writes. Every page write is one

@@ -22,6 +22,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case itemTypeMismatch(collection: String, stored: String, requested: String)
     /// A page was saved after a gap: page `index` needs page `index - 1` in the current generation.
     case pageOutOfOrder(collection: String, index: Int)
+    /// A source answered with a next token it had already given: following it would loop forever.
+    case tokenDidNotAdvance(collection: String, token: String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -46,6 +48,8 @@ extension StoreError: CustomStringConvertible {
             "The collection \"\(collection)\" holds \(stored) items, not \(requested)"
         case .pageOutOfOrder(let collection, let index):
             "Cannot save page \(index) of \"\(collection)\" before page \(index - 1)"
+        case .tokenDidNotAdvance(let collection, let token):
+            "The source of \"\(collection)\" repeated the page token \"\(token)\"; stopped instead of looping"
         }
     }
 }

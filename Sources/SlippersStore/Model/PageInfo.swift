@@ -28,7 +28,7 @@ public struct StoredPage: Hashable, Sendable {
     /// The items, in order.
     public var items: [RawItem]
 
-    /// The page as the core's ``Page``, as its source once delivered it.
+    /// The page as the core's `Page`, as its source once delivered it.
     public var page: Page<RawItem> {
         Page(items: items, token: info.token, nextToken: info.nextToken, validators: info.validators)
     }

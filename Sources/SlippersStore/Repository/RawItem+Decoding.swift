@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 
 extension Array where Element == RawItem {
-    /// Decodes every item with ``JsonProvider`` in one call.
+    /// Decodes every item with `JsonProvider` in one call.
     ///
     /// The items' JSON is joined into one array document: one decoder pass
     /// over the page costs less than one per item.

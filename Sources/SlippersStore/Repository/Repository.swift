@@ -1,10 +1,10 @@
 import Foundation
 import Slippers
 
-/// A typed view of a ``CacheStore``: pages and items of one Swift type, encoded with ``JsonProvider``.
+/// A typed view of a ``CacheStore``: pages and items of one Swift type, encoded with `JsonProvider`.
 ///
 /// Items are filed under ``itemType`` (the type's name unless given) and
-/// their ``CacheIdentifiable/itemKey``.
+/// their `CacheIdentifiable/itemKey`.
 ///
 /// For example:
 ///
@@ -26,6 +26,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
 
     /// Creates a repository of `Item`s over `store`.
     ///
+    /// - parameter store: The cache to read and write.
     /// - parameter itemType: The name to file items under; the type's name unless given.
     public init(store: CacheStore, itemType: String = String(describing: Item.self)) {
         self.store = store

@@ -79,7 +79,7 @@ extension CacheStore {
 }
 
 extension CacheStore: Refreshable {
-    /// Marks every collection stale: the ``Refreshable`` face of the whole cache.
+    /// Marks every collection stale: the `Refreshable` face of the whole cache.
     public func refresh() throws {
         try invalidateAll()
     }

@@ -1,0 +1,102 @@
+import Foundation
+import Slippers
+
+/// A pager over a `PageSource` and the cache: cached pages at once, then the network.
+///
+/// The pager publishes ``State`` snapshots as an `AsyncSequence`: first what
+/// the store holds for the collection (origin `.cache`, with its age), then
+/// what the network answers (origin `.network`). A failed network load keeps
+/// the cached items published and records the error in the refresh or append
+/// state: the pager is offline-first.
+///
+/// Every fetched page is saved in one transaction before it is published, so
+/// a new process that opens the same collection continues from the stored
+/// resume token instead of the first page.
+///
+/// For example:
+///
+/// ```swift
+/// let pager = CachedPager<Post, _>(store: store, source: source, collection: "GET /posts")
+/// Task { for await state in await pager.states() { render(state.items, state.origin) } }
+/// await pager.start()
+/// await pager.loadNextPageIfNeeded()
+/// try await pager.refresh()
+/// ```
+///
+/// Loads are coalesced: concurrent calls of ``loadNextPageIfNeeded()`` share
+/// one request, as do concurrent refreshes. Cancelling the task that awaits a
+/// load cancels its request; the store is then unchanged for that page.
+public actor CachedPager<Item: Decodable & Sendable, Source: PageSource>: AsyncRefreshable
+where Source.Item == RawItem {
+    /// The collection the pager reads and writes.
+    public nonisolated let collection: CollectionDescriptor
+    /// How the pager weighs the cache against the network.
+    public nonisolated let policy: CachePolicy
+
+    let store: CacheStore
+    let source: Source
+    let clock: @Sendable () -> Date
+
+    /// The latest snapshot.
+    public internal(set) var state = State()
+
+    private var subscribers: [Int: AsyncStream<State>.Continuation] = [:]
+    private var nextSubscriber = 0
+    var refreshTask: Task<Void, Never>?
+    var refreshError: (any Error)?
+    var appendTask: Task<Void, Never>?
+    var decodedItems: [ItemKey: (json: Data, item: Item)] = [:]
+
+    /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
+    ///
+    /// Nothing is read or fetched until ``start()``.
+    ///
+    /// - parameter store: The cache.
+    /// - parameter source: Where pages come from.
+    /// - parameter key: The collection's canonical key.
+    /// - parameter itemType: The name items are filed under; the type's name unless given.
+    /// - parameter style: The pagination style to record with the collection, if any.
+    /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
+    /// - parameter clock: The time source, for tests.
+    public init(
+        store: CacheStore,
+        source: Source,
+        collection key: String,
+        itemType: String = String(describing: Item.self),
+        style: String? = nil,
+        policy: CachePolicy = .cacheThenNetwork,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.source = source
+        self.collection = CollectionDescriptor(key: key, itemType: itemType, style: style)
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// A sequence of snapshots: the current one at once, then one after every change.
+    ///
+    /// Each call returns an independent sequence; it ends when the task that
+    /// iterates it is cancelled. Snapshots are buffered, so a slow reader sees
+    /// every one of them in order.
+    public func states() -> AsyncStream<State> {
+        let (stream, continuation) = AsyncStream.makeStream(of: State.self)
+        let id = nextSubscriber
+        nextSubscriber += 1
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        continuation.yield(state)
+        return stream
+    }
+
+    func publish() {
+        state.age = state.cachedAt.map { clock().timeIntervalSince($0) }
+        for continuation in subscribers.values { continuation.yield(state) }
+    }
+
+    private func unsubscribe(_ id: Int) {
+        subscribers[id] = nil
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+import Slippers
+import SlippersStore
+import Testing
+
+private struct Post: Decodable, Sendable, Equatable {
+    let id: ID<Post>
+    let title: String
+}
+
+private typealias Pager = CachedPager<Post, ScriptedSource>
+
+/// Collects a pager's snapshots as they are published.
+private final class Recorder: Sendable {
+    private let task: Task<Void, Never>
+    private let box: Box
+
+    private actor Box {
+        var states: [Pager.State] = []
+        var waiters: [(predicate: @Sendable (Pager.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        func append(_ state: Pager.State) {
+            states.append(state)
+            let (ready, waiting) = waiters.reduce(
+                into: (
+                    [CheckedContinuation<Void, Never>](),
+                    [(predicate: @Sendable (Pager.State) -> Bool, continuation: CheckedContinuation<Void, Never>)]()
+                )
+            ) { result, waiter in
+                if waiter.predicate(state) { result.0.append(waiter.continuation) } else { result.1.append(waiter) }
+            }
+            waiters = waiting
+            for continuation in ready { continuation.resume() }
+        }
+
+        func wait(for predicate: @escaping @Sendable (Pager.State) -> Bool) async {
+            if states.contains(where: predicate) { return }
+            await withCheckedContinuation { waiters.append((predicate, $0)) }
+        }
+    }
+
+    init(_ pager: Pager) async {
+        let box = Box()
+        let stream = await pager.states()
+        self.box = box
+        task = Task {
+            for await state in stream { await box.append(state) }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var states: [Pager.State] { get async { await box.states } }
+
+    func wait(for predicate: @escaping @Sendable (Pager.State) -> Bool) async {
+        await box.wait(for: predicate)
+    }
+}
+
+@Suite struct CachedPagerTests {
+    let directory: TemporaryDirectory
+    let store: CacheStore
+    let key = "GET /posts"
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try CacheStore(path: directory.path())
+    }
+
+    /// Caches the first `pages` pages of `source` as an earlier run would have.
+    private func seed(_ source: ScriptedSource, pages: Int) async throws {
+        try await CollectionSync(
+            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+        ).run(maxPages: pages)
+    }
+
+    private func pager(_ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork) -> Pager {
+        Pager(store: store, source: source, collection: key, policy: policy)
+    }
+
+    @Test func publishesTheCacheBeforeTheNetworkAnswers() async throws {
+        let seeded = ScriptedSource(ids: Array(1...20), pageSize: 5)
+        try await seed(seeded, pages: 2)
+        let source = ScriptedSource(ids: [21] + Array(1...20), pageSize: 5)
+        let pager = pager(source)
+        let recorder = await Recorder(pager)
+        await source.hold()
+        let start = Task { await pager.start() }
+
+        // The request is sent and held at the server: the cached pages must already be out.
+        await source.waitForHeldRequest()
+        await recorder.wait { $0.origin == .cache }
+        let cached = try #require(await recorder.states.first { $0.origin == .cache })
+        #expect(cached.items.map(\.id.rawValue) == Array(1...10))
+        #expect(cached.age != nil)
+        #expect(await !recorder.states.contains { $0.origin == .network })
+
+        await source.release()
+        await start.value
+        await recorder.wait { $0.origin == .network }
+        let origins = await recorder.states.map(\.origin)
+        #expect(origins.firstIndex(of: .cache)! < origins.firstIndex(of: .network)!)
+        let fresh = await pager.state
+        // The new first page pushed 5 onto page 2, not fetched yet; the stale page 2 still shows 6…10.
+        #expect(fresh.items.map(\.id.rawValue) == [21, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+        #expect(fresh.isStale)
+        #expect(fresh.pages.map(\.isStale) == [false, true])
+    }
+
+    @Test func aFailedRefreshKeepsTheCachedItemsAndReportsTheError() async throws {
+        let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
+        try await seed(source, pages: 2)
+        source.failNext(1)
+        let pager = pager(source)
+        await pager.start()
+        let state = await pager.state
+        #expect(state.items.count == 10)
+        #expect(state.origin == .cache)
+        #expect(state.refresh.error is ScriptedSource.Failure)
+        #expect(state.append.error == nil)
+    }
+
+    @Test func revalidatesWithTheCachedValidatorsAndANotModifiedAnswerRewritesNothing() async throws {
+        let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
+        try await seed(source, pages: 2)
+        let before = try #require(try store.item(type: "Post", key: .integer(1))).updatedAt
+        let pager = pager(source)
+        await pager.start()
+        #expect(source.requests.last?.validators?.etag != nil)
+        let state = await pager.state
+        #expect(state.origin == .network)
+        #expect(state.items.count == 10)
+        #expect(!state.isStale)
+        #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == before)
+        #expect(try store.collection(key)?.generation == 1)
+    }
+
+    @Test func refreshInvalidatesInTheStoreAndSwapsInTheNewFirstPageWithoutDuplicates() async throws {
+        let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
+        let pager = pager(source)
+        await pager.start()
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.count == 10)
+
+        // Three items were inserted at the top on the server.
+        source.setIDs([23, 22, 21] + Array(1...20))
+        await source.hold()
+        let refresh = Task { try await pager.refresh() }
+        await source.waitForHeldRequest()
+        let otherProcess = try CacheStore(path: directory.path(), mode: .readOnly)
+        #expect(try otherProcess.collection(key)?.invalidatedAt != nil)
+        await source.release()
+        try await refresh.value
+
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == [23, 22, 21, 1, 2, 6, 7, 8, 9, 10])
+        #expect(Set(state.items.map(\.id)).count == state.items.count)
+        #expect(state.pages.map(\.isStale) == [false, true])
+        #expect(try otherProcess.collection(key)?.invalidatedAt == nil)
+        await pager.loadNextPageIfNeeded()
+        let next = await pager.state
+        #expect(next.items.map(\.id.rawValue) == [23, 22, 21, 1, 2, 3, 4, 5, 6, 7])
+        #expect(next.pages.map(\.isStale) == [false, false])
+        #expect(source.pagesAskedFor.suffix(2) == [1, 2])
+    }
+
+    @Test func aMetaRefresherRefreshesSeveralPagers() async throws {
+        let posts = ScriptedSource(ids: Array(1...5), pageSize: 5)
+        let comments = ScriptedSource(ids: Array(100...104), pageSize: 5)
+        let first = pager(posts)
+        let second = CachedPager<Post, ScriptedSource>(store: store, source: comments, collection: "GET /comments")
+        let group = MetaRefresher()
+        group.add(first)
+        group.add(second)
+        try await group.refresh()
+        #expect(await first.state.items.count == 5)
+        #expect(await second.state.items.map(\.id.rawValue) == Array(100...104))
+    }
+
+    @Test func continuesFromTheStoredResumeTokenOfAnEarlierRun() async throws {
+        let source = ScriptedSource(ids: Array(1...23), pageSize: 5)
+        try await seed(source, pages: 2)
+        let later = ScriptedSource(ids: Array(1...23), pageSize: 5)
+        let pager = pager(later, policy: .cacheFirst(maxAge: 3600))
+        await pager.start()
+        #expect(later.requests.isEmpty)
+        for _ in 0..<5 { await pager.loadNextPageIfNeeded() }
+        #expect(later.pagesAskedFor == [3, 4, 5])
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...23))
+        #expect(state.endReached)
+        #expect(state.total == 23)
+    }
+
+    @Test func errorsOfLaterPagesAreKeptApartAndAFailedAppendCanBeRetried() async throws {
+        let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
+        let pager = pager(source)
+        await pager.start()
+        source.failNext(1)
+        await pager.loadNextPageIfNeeded()
+        var state = await pager.state
+        #expect(state.append.error is ScriptedSource.Failure)
+        #expect(state.refresh.error == nil)
+        #expect(state.items.count == 5)
+        await pager.loadNextPageIfNeeded()
+        state = await pager.state
+        #expect(state.append.error == nil)
+        #expect(state.items.count == 10)
+    }
+
+    @Test func concurrentCallsCoalesceIntoOneRequestAndTheEndIsANoOp() async throws {
+        let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        let pager = pager(source)
+        await pager.start()
+        await source.hold()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { await pager.loadNextPageIfNeeded() } }
+            await source.waitForHeldRequest()
+            #expect(await pager.state.append.isLoading)
+            await source.release()
+        }
+        #expect(source.pagesAskedFor == [1, 2])
+        #expect(await pager.state.endReached)
+        await pager.loadNextPageIfNeeded()
+        #expect(source.requests.count == 2)
+    }
+
+    @Test func theInfiniteListTriggerDrivesItByRowIndex() async throws {
+        let source = ScriptedSource(ids: Array(1...30), pageSize: 10)
+        let pager = pager(source)
+        await pager.start()
+        for row in 0..<10 { await pager.loadNextPageIfNeeded(displayedRow: row, distanceFromEnd: 3) }
+        #expect(source.pagesAskedFor == [1, 2])
+        let trigger = InfiniteListTrigger(pageSize: 10, distanceFromEnd: 3, loadedPages: 2) {}
+        #expect(trigger.pagesAskedFor == 2)
+        for row in 10..<20 { await pager.loadNextPageIfNeeded(displayedRow: row, distanceFromEnd: 3) }
+        #expect(source.pagesAskedFor == [1, 2, 3])
+    }
+
+    @Test func cacheFirstSendsNoRequestWhileTheCacheIsFreshAndOneWhenItIsStale() async throws {
+        let seeded = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        try await seed(seeded, pages: 1)
+        let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
+        #expect(source.requests.isEmpty)
+        try store.invalidate(key)
+        await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
+        #expect(source.requests.count == 1)
+        let old = Pager(
+            store: store, source: source, collection: key, policy: .cacheFirst(maxAge: 60),
+            clock: { Date().addingTimeInterval(120) })
+        await old.start()
+        #expect(source.requests.count == 2)
+    }
+
+    @Test func networkFirstFallsBackToTheCacheOnFailure() async throws {
+        let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        try await seed(source, pages: 2)
+        let pager = pager(source, policy: .networkFirst)
+        let recorder = await Recorder(pager)
+        await pager.start()
+        #expect(await !recorder.states.contains { $0.origin == .cache })
+        #expect(await pager.state.origin == .network)
+
+        source.failNext(1)
+        let failing = self.pager(source, policy: .networkFirst)
+        await failing.start()
+        let state = await failing.state
+        #expect(state.origin == .cache)
+        #expect(state.items.count == 10)
+        #expect(state.refresh.error is ScriptedSource.Failure)
+    }
+
+    @Test func cacheOnlyNeverTouchesTheNetwork() async throws {
+        let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        try await seed(source, pages: 1)
+        let offline = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        let pager = pager(offline, policy: .cacheOnly)
+        await pager.start()
+        await pager.loadNextPageIfNeeded()
+        try await pager.refresh()
+        #expect(offline.requests.isEmpty)
+        #expect(await pager.state.items.count == 5)
+    }
+
+    @Test func networkOnlyPublishesOnlyWhatItFetchedAndStillStoresIt() async throws {
+        let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
+        try await seed(source, pages: 3)
+        let pager = pager(source, policy: .networkOnly)
+        let recorder = await Recorder(pager)
+        await pager.start()
+        #expect(await !recorder.states.contains { $0.origin == .cache })
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...5))
+        #expect(state.pages.count == 1)
+        #expect(try store.collection(key)?.pageCount == 3)
+    }
+
+    @Test func cancellingTheWaitingTaskCancelsTheRequestAndLeavesTheStoreUnchanged() async throws {
+        let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
+        let pager = pager(source)
+        await pager.start()
+        let before = try #require(try store.collection(key))
+        await source.hold()
+        let task = Task { await pager.loadNextPageIfNeeded() }
+        await source.waitForHeldRequest()
+        task.cancel()
+        await source.release()
+        await task.value
+        let after = try #require(try store.collection(key))
+        #expect(after.pageCount == before.pageCount)
+        #expect(after.resumeToken == before.resumeToken)
+        let state = await pager.state
+        #expect(!state.append.isLoading)
+        #expect(state.append.error == nil)
+        #expect(state.items.count == 5)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Slippers
+import SlippersStore
+import Testing
+
+/// Two real processes page the same collection: the second continues where the first stopped.
+@Suite struct ResumeAcrossProcessesTests {
+    /// Runs the pager worker to its end and returns its output lines.
+    private func runWorker(path: String, items: Int, pageSize: Int, loads: Int) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("PagerWorker")
+        process.arguments = [path, String(items), String(pageSize), String(loads)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aSecondProcessFetchesOnlyThePagesTheFirstHadNot() throws {
+        let directory = try TemporaryDirectory()
+        let first = try runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 3)
+        #expect(first == ["fetched 1", "fetched 2", "fetched 3", "fetched 4", "cached 20"])
+
+        let second = try runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 20)
+        #expect(second == ["fetched 5", "fetched 6", "fetched 7", "fetched 8", "fetched 9", "fetched 10", "cached 47"])
+
+        let store = try CacheStore(path: directory.path(), mode: .readOnly)
+        let list = try #require(try store.cachedList("items"))
+        #expect(Fixtures.ids(list.items) == Array(1...47))
+        #expect(list.collection.endReached)
+        #expect(list.collection.generation == 1)
+    }
+}

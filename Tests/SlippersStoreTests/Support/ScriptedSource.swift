@@ -1,0 +1,108 @@
+import Foundation
+import Slippers
+import Synchronization
+
+/// A page source double: serves `ids` in pages, logs the tokens asked for, and can fail or hold on command.
+///
+/// Tokens are page numbers from 1; page 1 is asked for with no token.
+final class ScriptedSource: PageSource, Sendable {
+    struct Failure: Error, Equatable, CustomStringConvertible {
+        var description: String { "scripted failure" }
+    }
+
+    private struct Script {
+        var ids: [Int]
+        var label = "v1"
+        var failuresLeft = 0
+        var requests: [PageRequest] = []
+        var etag: (Int) -> String? = { "\"p\($0)\"" }
+        var repeatToken = false
+    }
+
+    let pageSize: Int
+    private let script: Mutex<Script>
+    private let gate = Gate()
+
+    init(ids: [Int], pageSize: Int) {
+        self.pageSize = pageSize
+        self.script = Mutex(Script(ids: ids))
+    }
+
+    /// The requests received so far, in order.
+    var requests: [PageRequest] { script.withLock { $0.requests } }
+    /// The page numbers asked for so far.
+    var pagesAskedFor: [Int] { requests.map { $0.token?.intValue ?? 1 } }
+
+    func setIDs(_ ids: [Int], label: String = "v2") {
+        script.withLock {
+            $0.ids = ids
+            $0.label = label
+        }
+    }
+    func failNext(_ count: Int) { script.withLock { $0.failuresLeft = count } }
+    func repeatTokens() { script.withLock { $0.repeatToken = true } }
+    /// Holds every response until ``release()``.
+    func hold() async { await gate.setOpen(false) }
+    func release() async { await gate.setOpen(true) }
+    /// Waits until a request is held at the gate.
+    func waitForHeldRequest() async { await gate.waitForWaiter() }
+
+    func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+        let state = script.withLock { script in
+            script.requests.append(request)
+            return script
+        }
+        await gate.pass()
+        try Task.checkCancellation()
+        if state.failuresLeft > 0 {
+            script.withLock { $0.failuresLeft -= 1 }
+            throw Failure()
+        }
+        let number = request.token?.intValue ?? 1
+        let ids = Array(state.ids.page(number, size: pageSize))
+        let body = ids.map(String.init).joined(separator: ",")
+        let etag = "\"\(state.label)-\(number)-\(body.hashValue)\""
+        if let validators = request.validators, validators.etag == etag {
+            return .notModified(validators)
+        }
+        let isLast = number >= state.ids.pageCount(size: pageSize)
+        let next = state.repeatToken ? request.token ?? PageToken(2) : (isLast ? nil : PageToken(number + 1))
+        return .page(
+            Page(
+                items: ids.map { item($0, state.label) }, token: request.token, nextToken: next,
+                total: state.ids.count, validators: PageValidators(etag: etag)))
+    }
+
+    private func item(_ id: Int, _ label: String) -> RawItem {
+        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"title":"\#(label) \#(id)"}"#.utf8))
+    }
+}
+
+/// A gate that tasks pass while it is open and wait at while it is closed.
+actor Gate {
+    private var isOpen = true
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [CheckedContinuation<Void, Never>] = []
+
+    func setOpen(_ open: Bool) {
+        isOpen = open
+        if open {
+            for continuation in waiting { continuation.resume() }
+            waiting.removeAll()
+        }
+    }
+
+    func pass() async {
+        guard !isOpen else { return }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            for watcher in watchers { watcher.resume() }
+            watchers.removeAll()
+        }
+    }
+
+    func waitForWaiter() async {
+        guard waiting.isEmpty else { return }
+        await withCheckedContinuation { watchers.append($0) }
+    }
+}
