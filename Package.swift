@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -44,7 +45,11 @@ let package = Package(
         // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
         .target(
             name: "SlippersFixtures",
-            dependencies: ["Slippers", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "Slippers",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             swiftSettings: swift6
         ),
         .executableTarget(
@@ -88,7 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SlippersNetworkingTests",
-            dependencies: ["SlippersNetworking", "SlippersFixtures"],
+            dependencies: [
+                "SlippersNetworking", "SlippersFixtures",
+                .product(name: "MultipartKit", package: "multipart-kit"),
+            ],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -1,0 +1,32 @@
+extension FixtureServer {
+    /// A request the server received, as tests look at it.
+    public struct ReceivedRequest: Sendable, Equatable {
+        /// The method, such as `GET`.
+        public var method: String
+        /// The path, such as `/page`.
+        public var path: String
+        /// The query items, by name (the last one wins).
+        public var query: [String: String]
+        /// The request headers the fixture records: `If-None-Match`, `If-Modified-Since`,
+        /// `Authorization`, `Accept`, `Content-Type`, keyed by these names.
+        public var headers: [String: String]
+        /// The number of bytes in the request body.
+        public var bodyLength: Int
+
+        /// Creates a record.
+        public init(
+            method: String, path: String, query: [String: String], headers: [String: String], bodyLength: Int = 0
+        ) {
+            self.method = method
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.bodyLength = bodyLength
+        }
+
+        /// The `If-None-Match` header, if any.
+        public var ifNoneMatch: String? { headers["If-None-Match"] }
+        /// The `Authorization` header, if any.
+        public var authorization: String? { headers["Authorization"] }
+    }
+}

@@ -1,0 +1,290 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// A paginated JSON API on 127.0.0.1, for tests, the demo and benchmarks.
+///
+/// The server lists ``FixtureItem``s (ids 1…N, generated on demand, so N may
+/// be a million) through one route per pagination style:
+///
+/// | route | asks with | answers |
+/// | --- | --- | --- |
+/// | `/page` | `page` (from ``Configuration/firstPage``), `per_page` | items (body or under the key), `page`, `per_page`, `total`, `total_pages` |
+/// | `/offset` | `offset`, `limit` | items, `offset`, `limit`, `total` |
+/// | `/cursor` | `cursor` (opaque), `limit` | items, `next_cursor` (`null` at the end), `has_more` |
+/// | `/next` | `offset`, `limit` in the URL it hands out | items, `count`, `next` and `previous` full URLs |
+/// | `/link` | `page`, `per_page` | a bare array, and `Link: <…>; rel="next", <…>; rel="last"` |
+///
+/// Every answer has an `ETag` of its content and honours `If-None-Match`
+/// with `304`. A test can change the list while the server runs
+/// (``insertAtTop(count:)``, ``update(id:title:)``), inject faults
+/// (``inject(_:count:)``), hold answers until it releases them
+/// (``hold()``, ``release()``), and look at what the server received
+/// (``requests``, ``waitForRequests(_:)``).
+///
+/// For example:
+///
+/// ```swift
+/// let server = FixtureServer(configuration: .init(itemCount: 95, pageSize: 10))
+/// try await server.start()
+/// let url = server.url(.page)           // http://127.0.0.1:PORT/page
+/// server.inject(.status(500), count: 2)
+/// await server.stop()                   // connections are refused until start() again
+/// ```
+public final class FixtureServer: Sendable {
+    /// How the fixture API answers.
+    public struct Configuration: Sendable {
+        /// The number of items the list starts with.
+        public var itemCount: Int
+        /// The page size when the request gives none.
+        public var pageSize: Int
+        /// The number of the first page of `/page` and `/link`: 0 or 1.
+        public var firstPage: Int
+        /// Where the items go: a key path such as `results` or `data.items`, or `nil` for a bare array
+        /// body. `/page` honours `nil`; the routes that need room for metadata use `results` then.
+        public var itemsKeyPath: String?
+        /// A token that requests must carry as `Authorization: Bearer <token>`, or `nil` for none.
+        public var requiredBearerToken: String?
+
+        /// Creates a configuration.
+        public init(
+            itemCount: Int = 100,
+            pageSize: Int = 20,
+            firstPage: Int = 1,
+            itemsKeyPath: String? = "results",
+            requiredBearerToken: String? = nil
+        ) {
+            self.itemCount = itemCount
+            self.pageSize = max(1, pageSize)
+            self.firstPage = firstPage
+            self.itemsKeyPath = itemsKeyPath
+            self.requiredBearerToken = requiredBearerToken
+        }
+    }
+
+    /// The routes of the fixture API, one per pagination style.
+    public enum Route: String, Sendable, CaseIterable {
+        /// Page numbers.
+        case page = "/page"
+        /// Offset and limit, with a total.
+        case offset = "/offset"
+        /// A cursor in the body.
+        case cursor = "/cursor"
+        /// A full next URL in the body.
+        case next = "/next"
+        /// `Link` headers.
+        case link = "/link"
+    }
+
+    struct State {
+        var configuration: Configuration
+        var catalog: FixtureCatalog
+        var port: UInt16 = 0
+        var server: HTTPServer?
+        var runTask: Task<Void, Never>?
+        var faults: [Fault] = []
+        var requests: [ReceivedRequest] = []
+        var isHeld = false
+        var heldResponses: [CheckedContinuation<Void, Never>] = []
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    let state: Mutex<State>
+
+    /// Creates a server; it listens once ``start()`` returns.
+    public init(configuration: Configuration = Configuration()) {
+        state = Mutex(State(configuration: configuration, catalog: FixtureCatalog(count: configuration.itemCount)))
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts listening on 127.0.0.1 and returns once connections are accepted.
+    ///
+    /// The first start takes a free port; a start after ``stop()`` takes the
+    /// same port again, so clients find the server where it was.
+    ///
+    /// - throws: The socket error when the port cannot be bound.
+    public func start() async throws {
+        let port = state.withLock { $0.server == nil ? $0.port : nil }
+        guard let port else { return }
+        let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+        let configuration = HTTPServer.Configuration(
+            address: address, timeout: 120, pool: HTTPServer.defaultPool(), logger: .disabled)
+        let server = HTTPServer(config: configuration, handler: FixtureHandler(server: self))
+        let task = Task { _ = try? await server.run() }
+        do {
+            try await server.waitUntilListening()
+        } catch {
+            task.cancel()
+            throw error
+        }
+        var boundPort = port
+        if case .ip4(_, let listening) = await server.listeningAddress { boundPort = listening }
+        state.withLock { state in
+            state.server = server
+            state.runTask = task
+            state.port = boundPort
+        }
+    }
+
+    /// Stops listening and closes every connection; held answers are released.
+    ///
+    /// After it returns, connections to the port are refused until ``start()``.
+    public func stop() async {
+        let (server, task, held) = state.withLock { state in
+            defer {
+                state.server = nil
+                state.runTask = nil
+                state.heldResponses = []
+                state.isHeld = false
+            }
+            return (state.server, state.runTask, state.heldResponses)
+        }
+        for continuation in held { continuation.resume() }
+        await server?.stop(timeout: 0)
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Whether the server is listening.
+    public var isRunning: Bool { state.withLock { $0.server != nil } }
+
+    /// The port the server listens on (0 before the first start).
+    public var port: Int { Int(state.withLock { $0.port }) }
+
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The URL of a route, with query items.
+    public func url(_ route: Route, query: [String: String] = [:]) -> URL {
+        url(path: route.rawValue, query: query)
+    }
+
+    /// The URL of any path on the server, with query items sorted by name.
+    public func url(path: String, query: [String: String] = [:]) -> URL {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = port
+        components.path = path
+        if !query.isEmpty {
+            components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
+        return components.url ?? baseURL
+    }
+
+    // MARK: The list
+
+    /// The configuration the server answers with.
+    public var configuration: Configuration { state.withLock { $0.configuration } }
+
+    /// The number of items in the list now.
+    public var itemCount: Int { state.withLock { $0.catalog.count } }
+
+    /// The ids of the whole list, top first; for tests of small lists.
+    public var allIDs: [Int] {
+        state.withLock { state in (0..<state.catalog.count).map { state.catalog.id(at: $0) } }
+    }
+
+    /// Puts `count` new items at the top of the list, newest first, with ids above all the others.
+    ///
+    /// Every item already listed moves down by `count` positions, as when a
+    /// feed gets new posts between two runs.
+    public func insertAtTop(count: Int) {
+        state.withLock { $0.catalog.insertAtTop(count: count) }
+    }
+
+    /// Changes the title of an item; returns `false` when there is no such item.
+    @discardableResult
+    public func update(id: Int, title: String) -> Bool {
+        state.withLock { $0.catalog.update(id: id, title: title) }
+    }
+
+    /// Requires `Authorization: Bearer <token>` from now on, or nothing when `nil`.
+    public func setRequiredBearerToken(_ token: String?) {
+        state.withLock { $0.configuration.requiredBearerToken = token }
+    }
+
+    // MARK: Faults and the gate
+
+    /// Makes the next `count` requests misbehave with `fault`, after the faults already queued.
+    public func inject(_ fault: Fault, count: Int = 1) {
+        state.withLock { $0.faults += Array(repeating: fault, count: max(0, count)) }
+    }
+
+    /// Forgets the faults not yet used.
+    public func clearFaults() {
+        state.withLock { $0.faults = [] }
+    }
+
+    /// Holds every answer from now on, until ``release()``; requests are still received and recorded.
+    public func hold() {
+        state.withLock { $0.isHeld = true }
+    }
+
+    /// Sends the held answers and stops holding.
+    public func release() {
+        let held = state.withLock { state in
+            defer {
+                state.isHeld = false
+                state.heldResponses = []
+            }
+            return state.heldResponses
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    // MARK: Observability
+
+    /// The requests received since the start or the last ``resetRequests()``, in order.
+    public var requests: [ReceivedRequest] { state.withLock { $0.requests } }
+
+    /// The number of requests received since the start or the last ``resetRequests()``.
+    public var requestCount: Int { state.withLock { $0.requests.count } }
+
+    /// Forgets the requests received so far.
+    public func resetRequests() {
+        state.withLock { $0.requests = [] }
+    }
+
+    /// Returns once the server has received at least `count` requests (counted as ``requestCount`` is).
+    public func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let isDue = state.withLock { state in
+                guard state.requests.count < count else { return true }
+                state.requestWaiters.append((count, continuation))
+                return false
+            }
+            if isDue { continuation.resume() }
+        }
+    }
+
+    /// Records a request and wakes the waiters it satisfies; returns the fault to apply, if any.
+    func receive(_ request: ReceivedRequest) -> Fault? {
+        let (fault, due) = state.withLock { state in
+            state.requests.append(request)
+            let count = state.requests.count
+            let due = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
+            state.requestWaiters.removeAll { $0.count <= count }
+            let fault = state.faults.isEmpty ? nil : state.faults.removeFirst()
+            return (fault, due)
+        }
+        for continuation in due { continuation.resume() }
+        return fault
+    }
+
+    /// Waits while answers are held.
+    func passGate() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                guard state.isHeld else { return true }
+                state.heldResponses.append(continuation)
+                return false
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+}

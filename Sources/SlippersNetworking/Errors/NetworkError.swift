@@ -1,0 +1,219 @@
+import Foundation
+import Slippers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one error type of SlippersNetworking.
+///
+/// Its ``kind`` separates failures of the transport (no connection, timeout,
+/// cancellation), HTTP statuses of 400 and above, and responses that cannot be
+/// decoded. Its ``description`` is one line naming the request; it never
+/// contains a header, and secret-looking query values are masked.
+///
+/// Cancelling the task that makes a request throws `CancellationError`, as is,
+/// rather than this type; ``Kind/Transport/cancelled`` is a cancellation that
+/// did not come from the task (the system cancelled the request).
+public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public var kind: Kind
+    /// The URL of the request, with secret-looking query values masked.
+    public var url: String?
+    /// The HTTP method of the request, when known.
+    public var method: String?
+    /// The delay the server asked for with `Retry-After`, for `429` and `503` answers.
+    public var retryAfter: Duration?
+
+    /// Creates an error.
+    public init(_ kind: Kind, url: URL? = nil, method: String? = nil, retryAfter: Duration? = nil) {
+        self.kind = kind
+        self.url = url.map(Self.redacting)
+        self.method = method
+        self.retryAfter = retryAfter
+    }
+
+    /// What went wrong with a request.
+    public enum Kind: Sendable, Equatable {
+        /// No HTTP response arrived.
+        case transport(Transport)
+        /// The server answered with a status of 400 or more; the snippet is the start of the body.
+        case http(status: Int, bodySnippet: String)
+        /// The response could not be decoded: where in the JSON, why, and the start of the body.
+        case decoding(path: String, reason: String, bodySnippet: String)
+        /// A page's next token or URL is the one that fetched it, so paging would loop.
+        case notAdvancing(token: String)
+        /// A URL could not be built or parsed.
+        case invalidURL(String)
+        /// A page token does not fit the pagination style (such as a page number that is not a number).
+        case invalidToken(String)
+        /// Stubbing is on, but the endpoint has no stubbed response.
+        case missingStub(path: String)
+
+        /// A failure before any HTTP response arrived.
+        public enum Transport: Sendable, Equatable {
+            /// The host could not be reached: refused connection, unknown host, no network.
+            case cannotConnect
+            /// The request took too long.
+            case timeout
+            /// The request was cancelled by the system (not by the calling task).
+            case cancelled
+            /// The connection closed before the whole response arrived.
+            case connectionLost
+            /// Another transport failure, described.
+            case other(String)
+        }
+    }
+
+    /// The HTTP status, when the server answered with one of 400 or more.
+    public var status: Int? {
+        if case .http(let status, _) = kind { return status }
+        return nil
+    }
+
+    /// Whether trying the same request again may succeed: transport failures
+    /// other than cancellation, `408`, `429` and `5xx`.
+    public var isTransient: Bool {
+        switch kind {
+        case .transport(.cancelled): false
+        case .transport: true
+        case .http(let status, _): status == 408 || status == 429 || (500...599).contains(status)
+        default: false
+        }
+    }
+
+    /// One line: what failed, for which request, and what the server said.
+    public var description: String {
+        let target = [method, url].compactMap { $0 }.joined(separator: " ")
+        let suffix = target.isEmpty ? "" : " (\(target))"
+        switch kind {
+        case .transport(.cannotConnect):
+            return "Cannot connect to the server\(suffix); check the address and that it is running"
+        case .transport(.timeout):
+            return "The request timed out\(suffix)"
+        case .transport(.cancelled):
+            return "The request was cancelled\(suffix)"
+        case .transport(.connectionLost):
+            return "The connection was lost before the response was complete\(suffix)"
+        case .transport(.other(let message)):
+            return "The request failed\(suffix): \(Self.oneLine(message))"
+        case .http(let status, let snippet):
+            let body = snippet.isEmpty ? "" : ": \(Self.oneLine(snippet))"
+            return "HTTP \(status)\(suffix)\(body)"
+        case .decoding(let path, let reason, let snippet):
+            let at = path.isEmpty ? "" : " at \(path)"
+            return
+                "Cannot decode the response\(suffix)\(at): \(Self.oneLine(reason)); body starts \(Self.oneLine(snippet))"
+        case .notAdvancing(let token):
+            return
+                "The server's next page is the current one (\(Self.oneLine(token))), stopping instead of looping\(suffix)"
+        case .invalidURL(let text):
+            return "Invalid URL \(Self.oneLine(text))"
+        case .invalidToken(let token):
+            return "Page token \"\(Self.oneLine(token))\" does not fit the pagination style\(suffix)"
+        case .missingStub(let path):
+            return "Stubbing is on but the endpoint \(path) has no stubbed response"
+        }
+    }
+}
+
+extension NetworkError {
+    /// The most characters of a body kept in an error.
+    public static let snippetLength = 200
+
+    /// The start of a body as text, at most ``snippetLength`` characters.
+    public static func snippet(of body: Data) -> String {
+        let prefix = body.prefix(snippetLength * 4)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return text.count > snippetLength ? String(text.prefix(snippetLength)) + "…" : text
+    }
+
+    /// Maps a `URLError` to a transport failure (or to ``Kind/invalidURL(_:)`` for a URL the system refused).
+    public init(urlError: URLError, url: URL?, method: String? = nil) {
+        if urlError.code == .badURL || urlError.code == .unsupportedURL {
+            self.init(.invalidURL((url ?? urlError.failingURL).map(Self.redacting) ?? "?"), method: method)
+            return
+        }
+        let transport: Kind.Transport
+        switch urlError.code {
+        case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet, .dnsLookupFailed,
+            .internationalRoamingOff, .dataNotAllowed, .secureConnectionFailed:
+            transport = .cannotConnect
+        case .timedOut:
+            transport = .timeout
+        case .cancelled:
+            transport = .cancelled
+        case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            transport = .connectionLost
+        default:
+            transport = .other("URL error \(urlError.code.rawValue)")
+        }
+        self.init(.transport(transport), url: url ?? urlError.failingURL, method: method)
+    }
+
+    /// The error of a response whose status is 400 or more.
+    public init(response: NetworkResponse, method: String? = nil) {
+        self.init(
+            .http(status: response.statusCode, bodySnippet: Self.snippet(of: response.body)),
+            url: response.url, method: method, retryAfter: response.retryAfter)
+    }
+
+    /// The error of a body that a `Decodable` type or the JSON scanner rejected.
+    public init(decoding error: any Error, body: Data, url: URL?) {
+        let path: String
+        let reason: String
+        switch error {
+        case let error as DecodingError:
+            switch error {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+                .dataCorrupted(let context):
+                path = Self.path(context.codingPath)
+                if case .keyNotFound(let key, _) = error {
+                    reason = "missing key \"\(key.stringValue)\""
+                } else {
+                    reason = context.debugDescription
+                }
+            @unknown default:
+                path = ""
+                reason = String(describing: error)
+            }
+        case let error as JSONScanner.ScanError:
+            path = error.path
+            reason = error.reason
+        default:
+            path = ""
+            reason = String(describing: error)
+        }
+        self.init(.decoding(path: path, reason: reason, bodySnippet: Self.snippet(of: body)), url: url)
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+            .joined()
+            .trimmingPrefix(".")
+            .description
+    }
+
+    private static let secretNames = ["token", "key", "secret", "password", "auth", "signature", "session", "sig"]
+
+    /// The URL as text with the values of secret-looking query items (token, key, secret…) masked.
+    static func redacting(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.user = nil
+        components.password = nil
+        if let items = components.queryItems {
+            components.queryItems = items.map { item in
+                let name = item.name.lowercased()
+                guard secretNames.contains(where: { name.contains($0) }) else { return item }
+                return URLQueryItem(name: item.name, value: "***")
+            }
+        }
+        return components.string ?? url.absoluteString
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import Slippers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `PageSource` over a paginated HTTP/JSON API, delivering each item's JSON bytes as the server sent them.
+///
+/// The source knows the URL of the first page and the ``PaginationStyle``;
+/// each `PageToken` it returns is self-contained (a page number, an
+/// offset, a cursor or a full URL), so paging resumes in another process from
+/// the stored style and token alone. Items are cut out of the response by
+/// ``JSONScanner``, without decoding, and keyed by their id field.
+///
+/// The end of the list is reached when there is no next link or cursor, when
+/// a page is empty, or when the total is reached (page-number lists also stop
+/// at a short page and at `total_pages`; cursor lists at `"has_more": false`). A next token or URL equal to
+/// the one that fetched the page throws ``NetworkError/Kind/notAdvancing(token:)``
+/// rather than looping. With validators in the request, the request is
+/// conditional and a `304` answer is `PageResult.notModified(_:)`.
+///
+/// For example:
+///
+/// ```swift
+/// let source = HTTPPageSource(
+///     client: client,
+///     url: URL(string: "https://api.example.com/posts")!,
+///     style: .pageNumber(firstPage: 1, pageSize: 50, itemsKeyPath: "results"))
+/// let first = try await source.fetch(.first).page
+/// let posts = source.decoding(Post.self)  // typed items
+/// ```
+public struct HTTPPageSource: PageSource {
+    /// The client that sends the requests, with its retries and authentication.
+    public var client: HTTPClient
+    /// The URL of the first page, as the user gave it (its own query items are kept).
+    public var url: URL
+    /// How the API pages.
+    public var style: PaginationStyle
+    /// Headers sent with every page request; they are not part of the ``collectionKey``.
+    public var headers: [String: String]
+
+    /// Creates a source from the URL of the first page.
+    public init(client: HTTPClient, url: URL, style: PaginationStyle, headers: [String: String] = [:]) {
+        self.client = client
+        self.url = url
+        self.style = style
+        self.headers = headers
+    }
+
+    /// Creates a source from an endpoint of the client's configuration.
+    ///
+    /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidURL(_:)``.
+    public init(client: HTTPClient, endpoint: Endpoint, style: PaginationStyle) throws {
+        self.init(
+            client: client,
+            url: try client.configuration.url(path: endpoint.path, queryItems: endpoint.queryItems),
+            style: style, headers: endpoint.headers)
+    }
+
+    /// The canonical key of the list: scheme, host, port and path, with the
+    /// query items sorted and the pagination parameters left out. Headers never count.
+    ///
+    /// Two sources of the same list, whatever page they start at, have the same key.
+    public var collectionKey: String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        let excluded = style.paginationParameters
+        let items = (components.queryItems ?? [])
+            .filter { !excluded.contains($0.name) }
+            .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        components.queryItems = items.isEmpty ? nil : items
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// Fetches the page a request names, conditionally when it carries validators.
+    ///
+    /// - throws: ``NetworkError`` (transport, HTTP, decoding, a token that does
+    ///   not fit the style, a next page that does not advance);
+    ///   `CancellationError` when the task is cancelled.
+    public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+        let pageURL = try requestURL(for: request.token)
+        var urlRequest = URLRequest(url: pageURL)
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let validators = request.validators {
+            if let etag = validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let lastModified = validators.lastModified {
+                urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+            }
+        }
+        let response = try await client.send(urlRequest)
+        let validators = PageValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
+        if response.statusCode == 304 {
+            return .notModified(
+                PageValidators(
+                    etag: validators.etag ?? request.validators?.etag,
+                    lastModified: validators.lastModified ?? request.validators?.lastModified))
+        }
+        return .page(try page(from: response, token: request.token, requestURL: pageURL, validators: validators))
+    }
+
+    /// The URL that fetches the page at a token; the first page's for `nil`.
+    ///
+    /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)``
+    ///   when the token does not fit the style.
+    public func requestURL(for token: PageToken?) throws -> URL {
+        switch style.kind {
+        case .pageNumber(let parameter, let firstPage):
+            let number = try token.map(integer) ?? firstPage
+            return try settingQuery([parameter: String(number)])
+        case .offset(let parameter):
+            let offset = try token.map(integer) ?? 0
+            return try settingQuery([parameter: String(offset)])
+        case .cursor(let parameter, _):
+            guard let token else { return try settingQuery([:]) }
+            return try settingQuery([parameter: token.rawValue])
+        case .nextURL, .linkHeader:
+            guard let token else { return try settingQuery([:]) }
+            guard let next = URL(string: token.rawValue), let scheme = next.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            else { throw NetworkError(.invalidToken(token.rawValue), url: url) }
+            return next
+        }
+    }
+
+    private func integer(_ token: PageToken) throws -> Int {
+        guard let value = token.intValue, value >= 0 else {
+            throw NetworkError(.invalidToken(token.rawValue), url: url)
+        }
+        return value
+    }
+
+    private func settingQuery(_ values: [String: String]) throws -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        var values = values
+        if let parameter = style.pageSizeParameter, let size = style.pageSize { values[parameter] = String(size) }
+        guard !values.isEmpty else { return url }
+        var items = (components.queryItems ?? []).filter { values[$0.name] == nil }
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            items.append(URLQueryItem(name: name, value: value))
+        }
+        components.queryItems = items
+        guard let result = components.url else { throw NetworkError(.invalidURL(NetworkError.redacting(url))) }
+        return result
+    }
+
+    /// Reads a page out of a successful response to the request for `token`.
+    func page(
+        from response: NetworkResponse, token: PageToken?, requestURL: URL, validators: PageValidators
+    ) throws -> Page<RawItem> {
+        let scanner: JSONScanner
+        let items: [RawItem]
+        do {
+            scanner = try JSONScanner(response.body)
+            items = try scanner.rawItems(
+                at: PaginationStyle.components(style.itemsKeyPath), idField: style.idField)
+        } catch {
+            throw NetworkError(decoding: error, body: response.body, url: requestURL)
+        }
+        let total =
+            PaginationStyle.components(style.totalKeyPath).isEmpty
+            ? nil : scanner.int(at: PaginationStyle.components(style.totalKeyPath))
+        let pageTotal = total ?? response.header("X-Total-Count").flatMap { Int($0) }
+        let next = try nextToken(
+            scanner: scanner, response: response, token: token, requestURL: requestURL,
+            itemCount: items.count, total: pageTotal)
+        return Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
+    }
+
+    private func nextToken(
+        scanner: JSONScanner, response: NetworkResponse, token: PageToken?, requestURL: URL,
+        itemCount: Int, total: Int?
+    ) throws -> PageToken? {
+        guard itemCount > 0 else { return nil }
+        switch style.kind {
+        case .pageNumber(_, let firstPage):
+            let number = try token.map(integer) ?? firstPage
+            let pagesSoFar = number - firstPage + 1
+            if let totalPages = scanner.int(at: ["total_pages"]), pagesSoFar >= totalPages { return nil }
+            if let pageSize = style.pageSize {
+                if itemCount < pageSize { return nil }
+                if let total, pagesSoFar * pageSize >= total { return nil }
+            }
+            return PageToken(number + 1)
+        case .offset:
+            let offset = try token.map(integer) ?? 0
+            let nextOffset = offset + itemCount
+            if let total, nextOffset >= total { return nil }
+            if let limit = style.pageSize, itemCount < limit { return nil }
+            return PageToken(nextOffset)
+        case .cursor(_, let keyPath):
+            if scanner.bool(at: ["has_more"]) == false { return nil }
+            guard let cursor = scanner.string(at: PaginationStyle.components(keyPath)), !cursor.isEmpty else {
+                return nil
+            }
+            guard cursor != token?.rawValue else {
+                throw NetworkError(.notAdvancing(token: cursor), url: requestURL)
+            }
+            return PageToken(cursor)
+        case .nextURL(let keyPath):
+            guard let text = scanner.string(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
+                return nil
+            }
+            return try advancingURL(text, from: requestURL, token: token)
+        case .linkHeader:
+            guard let header = response.header("Link"), let text = LinkHeader(header).url(rel: "next") else {
+                return nil
+            }
+            return try advancingURL(text, from: requestURL, token: token)
+        }
+    }
+
+    private func advancingURL(_ text: String, from requestURL: URL, token: PageToken?) throws -> PageToken {
+        guard let next = URL(string: text, relativeTo: requestURL)?.absoluteURL else {
+            throw NetworkError(.invalidURL(text), url: requestURL)
+        }
+        guard next.absoluteString != requestURL.absoluteString, next.absoluteString != token?.rawValue else {
+            throw NetworkError(.notAdvancing(token: NetworkError.redacting(next)), url: requestURL)
+        }
+        return PageToken(next.absoluteString)
+    }
+}
+
+extension HTTPPageSource {
+    /// A source of typed items, each decoded from its JSON bytes with `JsonProvider`.
+    ///
+    /// A decoding failure throws ``NetworkError`` of kind ``NetworkError/Kind/decoding(path:reason:bodySnippet:)``.
+    public func decoding<Item: Decodable & Sendable>(_ type: Item.Type) -> MappedPageSource<HTTPPageSource, Item> {
+        mapItems { raw in
+            do {
+                return try JsonProvider.decode(Item.self, from: raw.json)
+            } catch {
+                throw NetworkError(decoding: error, body: raw.json, url: nil)
+            }
+        }
+    }
+
+    /// Fetches the first page of a list, detects its pagination style, and returns a source for it with that page.
+    ///
+    /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
+    public static func detecting(
+        client: HTTPClient, url: URL, headers: [String: String] = [:]
+    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let response = try await client.send(request)
+        let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+        let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+        let validators = PageValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
+        let page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+        return (source, page)
+    }
+}
