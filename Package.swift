@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swift6

@@ -8,6 +8,8 @@ enum CommandFailure: Error, Equatable {
     case unknownCollectionOrType(String)
     /// The collection has no cached page at this index.
     case pageNotCached(index: Int, collection: String, pageCount: Int)
+    /// A sync would resume a collection with another pagination style than the one it was paged with.
+    case styleConflict(collection: String, stored: String, requested: String)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -19,6 +21,9 @@ extension CommandFailure: CustomStringConvertible {
             "No collection or item type \"\(name)\" in the cache"
         case .pageNotCached(let index, let collection, let count):
             "Page \(index) of \"\(collection)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
+        case .styleConflict(let collection, let stored, let requested):
+            "\"\(collection)\" was paged with --style \(stored), not \(requested); "
+                + "add --refresh to start it again with \(requested)"
         }
     }
 }
