@@ -6,6 +6,8 @@ import Testing
     static let commands: [[String]] = [
         ["collections"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
         ["invalidate", "--all"], ["evict", "--unreferenced"], ["vacuum"], ["export", "GET /posts"], ["doctor"],
+        // The file is checked before any request: the port is never asked.
+        ["sync", "http://127.0.0.1:9/posts"],
     ]
 
     @Test(arguments: commands)
