@@ -74,7 +74,15 @@ let package = Package(
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
-            dependencies: ["SlippersStore", "StoreWriter", "PagerWorker"],
+            dependencies: ["SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker"],
+            swiftSettings: swift6
+        ),
+        // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
+        .target(name: "SlippersTestSupport", path: "Tests/Support/SlippersTestSupport", swiftSettings: swift6),
+        // The cached pager over the HTTP page source and the fixture server: the layers together.
+        .testTarget(
+            name: "SlippersIntegrationTests",
+            dependencies: ["SlippersStore", "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         // A child process for the store tests: writes pages until it is killed.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 @Suite struct CacheStoreOpeningTests {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 @Suite struct SchemaTests {

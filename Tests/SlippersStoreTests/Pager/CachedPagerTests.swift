@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 private struct Post: Decodable, Sendable, Equatable {
@@ -9,53 +10,6 @@ private struct Post: Decodable, Sendable, Equatable {
 }
 
 private typealias Pager = CachedPager<Post, ScriptedSource>
-
-/// Collects a pager's snapshots as they are published.
-private final class Recorder: Sendable {
-    private let task: Task<Void, Never>
-    private let box: Box
-
-    private actor Box {
-        var states: [Pager.State] = []
-        var waiters: [(predicate: @Sendable (Pager.State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-
-        func append(_ state: Pager.State) {
-            states.append(state)
-            let (ready, waiting) = waiters.reduce(
-                into: (
-                    [CheckedContinuation<Void, Never>](),
-                    [(predicate: @Sendable (Pager.State) -> Bool, continuation: CheckedContinuation<Void, Never>)]()
-                )
-            ) { result, waiter in
-                if waiter.predicate(state) { result.0.append(waiter.continuation) } else { result.1.append(waiter) }
-            }
-            waiters = waiting
-            for continuation in ready { continuation.resume() }
-        }
-
-        func wait(for predicate: @escaping @Sendable (Pager.State) -> Bool) async {
-            if states.contains(where: predicate) { return }
-            await withCheckedContinuation { waiters.append((predicate, $0)) }
-        }
-    }
-
-    init(_ pager: Pager) async {
-        let box = Box()
-        let stream = await pager.states()
-        self.box = box
-        task = Task {
-            for await state in stream { await box.append(state) }
-        }
-    }
-
-    deinit { task.cancel() }
-
-    var states: [Pager.State] { get async { await box.states } }
-
-    func wait(for predicate: @escaping @Sendable (Pager.State) -> Bool) async {
-        await box.wait(for: predicate)
-    }
-}
 
 @Suite struct CachedPagerTests {
     let directory: TemporaryDirectory
@@ -83,22 +37,22 @@ private final class Recorder: Sendable {
         try await seed(seeded, pages: 2)
         let source = ScriptedSource(ids: [21] + Array(1...20), pageSize: 5)
         let pager = pager(source)
-        let recorder = await Recorder(pager)
+        let recorder = Recorder(await pager.states())
         await source.hold()
         let start = Task { await pager.start() }
 
         // The request is sent and held at the server: the cached pages must already be out.
         await source.waitForHeldRequest()
         await recorder.wait { $0.origin == .cache }
-        let cached = try #require(await recorder.states.first { $0.origin == .cache })
+        let cached = try #require(await recorder.values.first { $0.origin == .cache })
         #expect(cached.items.map(\.id.rawValue) == Array(1...10))
         #expect(cached.age != nil)
-        #expect(await !recorder.states.contains { $0.origin == .network })
+        #expect(await !recorder.values.contains { $0.origin == .network })
 
         await source.release()
         await start.value
         await recorder.wait { $0.origin == .network }
-        let origins = await recorder.states.map(\.origin)
+        let origins = await recorder.values.map(\.origin)
         #expect(origins.firstIndex(of: .cache)! < origins.firstIndex(of: .network)!)
         let fresh = await pager.state
         // The new first page pushed 5 onto page 2, not fetched yet; the stale page 2 still shows 6…10.
@@ -257,9 +211,9 @@ private final class Recorder: Sendable {
         let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
         try await seed(source, pages: 2)
         let pager = pager(source, policy: .networkFirst)
-        let recorder = await Recorder(pager)
+        let recorder = Recorder(await pager.states())
         await pager.start()
-        #expect(await !recorder.states.contains { $0.origin == .cache })
+        #expect(await !recorder.values.contains { $0.origin == .cache })
         #expect(await pager.state.origin == .network)
 
         source.failNext(1)
@@ -287,9 +241,9 @@ private final class Recorder: Sendable {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         try await seed(source, pages: 3)
         let pager = pager(source, policy: .networkOnly)
-        let recorder = await Recorder(pager)
+        let recorder = Recorder(await pager.states())
         await pager.start()
-        #expect(await !recorder.states.contains { $0.origin == .cache })
+        #expect(await !recorder.values.contains { $0.origin == .cache })
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == Array(1...5))
         #expect(state.pages.count == 1)

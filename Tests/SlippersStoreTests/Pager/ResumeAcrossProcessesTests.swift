@@ -1,12 +1,21 @@
 import Foundation
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 /// Two real processes page the same collection: the second continues where the first stopped.
 @Suite struct ResumeAcrossProcessesTests {
     /// Runs the pager worker to its end and returns its output lines.
-    private func runWorker(path: String, items: Int, pageSize: Int, loads: Int) throws -> [String] {
+    private func runWorker(path: String, items: Int, pageSize: Int, loads: Int) async throws -> [String] {
+        let (status, output) = try await blocking {
+            try Self.run(path: path, items: items, pageSize: pageSize, loads: loads)
+        }
+        #expect(status == 0)
+        return output
+    }
+
+    private static func run(path: String, items: Int, pageSize: Int, loads: Int) throws -> (Int32, [String]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("PagerWorker")
@@ -16,16 +25,17 @@ import Testing
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (
+            process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        )
     }
 
-    @Test func aSecondProcessFetchesOnlyThePagesTheFirstHadNot() throws {
+    @Test func aSecondProcessFetchesOnlyThePagesTheFirstHadNot() async throws {
         let directory = try TemporaryDirectory()
-        let first = try runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 3)
+        let first = try await runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 3)
         #expect(first == ["fetched 1", "fetched 2", "fetched 3", "fetched 4", "cached 20"])
 
-        let second = try runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 20)
+        let second = try await runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 20)
         #expect(second == ["fetched 5", "fetched 6", "fetched 7", "fetched 8", "fetched 9", "fetched 10", "cached 47"])
 
         let store = try CacheStore(path: directory.path(), mode: .readOnly)

@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 private struct Post: Codable, Identifiable, CacheIdentifiable, Equatable, Sendable {

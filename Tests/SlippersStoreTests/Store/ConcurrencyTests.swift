@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Synchronization
 import Testing
 
@@ -25,35 +26,41 @@ import Testing
         let key = Fixtures.posts.key
         let size = 40
         let done = Atomic(false)
-        async let writing: Void = Task.detached {
+        async let writing: Void = blocking {
             defer { done.store(true, ordering: .sequentiallyConsistent) }
             for index in 0..<150 {
                 let ids = Array(index * size + 1...index * size + size)
                 try writer.savePage(Fixtures.page(ids, next: PageToken(index + 1)), at: index, in: Fixtures.posts)
             }
-        }.value
-        var reads = 0
-        while !done.load(ordering: .sequentiallyConsistent) {
-            try Self.checkWholePages(reader, key: key, size: size)
-            reads += 1
+        }
+        let reads = try await blocking {
+            var reads = 0
+            while !done.load(ordering: .sequentiallyConsistent) {
+                try Self.checkWholePages(reader, key: key, size: size)
+                reads += 1
+            }
+            return reads
         }
         try await writing
         #expect(reads > 0)
         #expect(try reader.collection(key)?.pageCount == 150)
     }
 
-    @Test func thisProcessReadsWhileAnotherProcessWrites() throws {
+    @Test func thisProcessReadsWhileAnotherProcessWrites() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
-        let child = try StoreWriterProcess.start(path: path, collection: "live", pages: 200, size: 25)
-        defer { StoreWriterProcess.kill(child) }
-        let reader = try CacheStore(path: path)
-        var seenPages = 0
-        for _ in 0..<50 {
-            try Self.checkWholePages(reader, key: "live", size: 25)
-            seenPages = max(seenPages, try reader.collection("live")?.pageCount ?? 0)
+        let (seenPages, wasRunning) = try await blocking {
+            let child = try StoreWriterProcess.start(path: path, collection: "live", pages: 200, size: 25)
+            defer { StoreWriterProcess.kill(child) }
+            let reader = try CacheStore(path: path)
+            var seenPages = 0
+            for _ in 0..<50 {
+                try Self.checkWholePages(reader, key: "live", size: 25)
+                seenPages = max(seenPages, try reader.collection("live")?.pageCount ?? 0)
+            }
+            return (seenPages, child.isRunning)
         }
-        #expect(child.isRunning)
+        #expect(wasRunning)
         #expect(seenPages > 0)
     }
 }

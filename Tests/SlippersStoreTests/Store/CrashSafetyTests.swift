@@ -2,13 +2,17 @@ import Foundation
 import GRDB
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 /// A writer killed with SIGKILL at random points never leaves a damaged file, a partial page, or a gap.
 @Suite struct CrashSafetyTests {
-    @Test func killingTheWriterAtRandomPointsLosesNoCommittedPageAndLeavesNoPartialOne() throws {
+    @Test func killingTheWriterAtRandomPointsLosesNoCommittedPageAndLeavesNoPartialOne() async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path()
+        try await blocking { try Self.killRepeatedly(path: directory.path()) }
+    }
+
+    private static func killRepeatedly(path: String) throws {
         let size = 30
         var committed = 0
         var generator = SystemRandomNumberGenerator()

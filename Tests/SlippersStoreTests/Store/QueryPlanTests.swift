@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersTestSupport
 import Testing
 
 @testable import SlippersStore

@@ -1,11 +1,13 @@
 import Foundation
 
 /// A fresh directory for one test's database files, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
+public final class TemporaryDirectory: Sendable {
+    /// The directory.
+    public let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("slippers-store-\(UUID().uuidString)")
+    /// Creates the directory.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("slippers-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -14,7 +16,7 @@ final class TemporaryDirectory: Sendable {
     }
 
     /// The path of a file in the directory.
-    func path(_ name: String = "cache.sqlite") -> String {
+    public func path(_ name: String = "cache.sqlite") -> String {
         url.appendingPathComponent(name).path
     }
 }

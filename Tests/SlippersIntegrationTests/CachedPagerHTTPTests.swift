@@ -1,0 +1,119 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersNetworking
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// The cached pager over the HTTP page source, against the fixture API on 127.0.0.1.
+@Suite struct CachedPagerHTTPTests {
+    typealias Pager = CachedPager<FixtureItem, HTTPPageSource>
+
+    let directory: TemporaryDirectory
+    let store: CacheStore
+    let server: FixtureServer
+    let source: HTTPPageSource
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        store = try CacheStore(path: directory.path())
+        server = FixtureServer(configuration: .init(itemCount: 45, pageSize: 10))
+        try await server.start()
+        let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
+        let client = HTTPClient(configuration: configuration, retryPolicy: .none)
+        source = HTTPPageSource(
+            client: client, url: server.url(.page),
+            style: .pageNumber(firstPage: 1, pageSize: 10, itemsKeyPath: "results"))
+    }
+
+    private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> Pager {
+        Pager(store: store, source: source, collection: source.collectionKey, policy: policy)
+    }
+
+    /// Caches the first `pages` pages, as an earlier run would have.
+    private func seed(pages: Int) async throws {
+        try await CollectionSync(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
+        ).run(maxPages: pages)
+        server.resetRequests()
+    }
+
+    @Test func theCachedSnapshotIsPublishedWhileTheServerHoldsItsAnswer() async throws {
+        try await seed(pages: 2)
+        let pager = pager()
+        let recorder = Recorder(await pager.states())
+        server.hold()
+        let start = Task { await pager.start() }
+        await server.waitForRequests(1)
+        await recorder.wait { $0.origin == .cache }
+        #expect(await !recorder.values.contains { $0.origin == .network })
+        let cached = try #require(await recorder.values.first { $0.origin == .cache })
+        #expect(cached.items.map(\.id.rawValue) == Array(1...20))
+
+        server.release()
+        await start.value
+        let origins = await recorder.values.map(\.origin)
+        let cacheIndex = try #require(origins.firstIndex(of: .cache))
+        let networkIndex = try #require(origins.firstIndex(of: .network))
+        #expect(cacheIndex < networkIndex)
+        // The revalidation was conditional, and the unchanged page came back 304.
+        #expect(server.requests.first?.ifNoneMatch != nil)
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(await pager.state.refresh.error == nil)
+    }
+
+    @Test func withTheServerDownTheCachedItemsStayPublishedAndTheErrorIsReported() async throws {
+        try await seed(pages: 2)
+        await server.stop()
+        let pager = pager()
+        await pager.start()
+        let state = await pager.state
+        #expect(state.items.count == 20)
+        #expect(state.origin == .cache)
+        let error = try #require(state.refresh.error as? NetworkError)
+        #expect(error.kind == .transport(.cannotConnect))
+    }
+
+    @Test func aServerErrorKeepsTheCacheToo() async throws {
+        try await seed(pages: 1)
+        server.inject(.status(500), count: 1)
+        let pager = pager()
+        await pager.start()
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...10))
+        #expect((state.refresh.error as? NetworkError)?.status == 500)
+    }
+
+    @Test func cacheFirstSendsNoRequestWhileTheCacheIsFresh() async throws {
+        try await seed(pages: 2)
+        let pager = pager(.cacheFirst(maxAge: 3600))
+        await pager.start()
+        #expect(await pager.state.items.count == 20)
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func pagingToTheEndCachesEveryIdOnce() async throws {
+        let pager = pager()
+        await pager.start()
+        while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...45))
+        #expect(state.append.error == nil)
+        #expect(server.requestCount == 5)
+    }
+
+    @Test func refreshShowsItemsInsertedAtTheTopFirstWithoutDuplicates() async throws {
+        let pager = pager()
+        await pager.start()
+        await pager.loadNextPageIfNeeded()
+        server.insertAtTop(count: 3)
+        try await pager.refresh()
+        let ids = await pager.state.items.map(\.id.rawValue)
+        #expect(ids.prefix(3) == [48, 47, 46])
+        #expect(Set(ids).count == ids.count)
+        while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
+        #expect(await pager.state.items.map(\.id.rawValue) == [48, 47, 46] + Array(1...45))
+    }
+}
