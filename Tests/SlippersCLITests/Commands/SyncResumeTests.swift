@@ -17,6 +17,9 @@ import Testing
             let output = try TemporaryDirectory()
             let first = try BuiltBinary.slippers.start(["sync", url, "--db", path], outputDirectory: output.url)
 
+            // Once a few pages were asked for, hold every answer: the run cannot reach the end before the kill.
+            await fixture.server.waitForRequests(4)
+            fixture.server.hold()
             // Watch the file read-only, as another process would, until two pages are committed.
             var watched = 0
             for _ in 0..<3_000 where watched < 2 {
@@ -27,6 +30,7 @@ import Testing
             kill(first.processIdentifier, SIGKILL)
             await BuiltBinary.waitForExit(of: first)
             #expect(first.terminationReason == .uncaughtSignal)
+            fixture.server.release()
 
             let killed = try #require(try CacheStore(path: path, mode: .readOnly).collection(url))
             let committed = killed.currentPageCount
