@@ -112,9 +112,13 @@ let package = Package(
             dependencies: ["SlippersBench", "SlippersStore", "SlippersNetworking"],
             swiftSettings: swift6
         ),
+        // Runs the built `slippers` binary against databases seeded with the store.
         .testTarget(
             name: "SlippersCLITests",
-            dependencies: ["SlippersCLI"],
+            dependencies: [
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swift6
         ),
     ]

@@ -9,9 +9,17 @@ struct SlippersCommand: AsyncParsableCommand {
         discussion: """
             Every command works on one cache file, chosen with --db, else the SLIPPERS_DB \
             environment variable, else ./slippers.sqlite. Inspection commands print aligned \
-            tables, or stable JSON with --json.
+            tables, or stable JSON with --json; they open the file read-only and never change it.
+
+            Exit codes: 0 success, 1 failure (one line on stderr, `slippers: …`, names the problem; \
+            `doctor` also exits 1 when the cache is not healthy), 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Demo.self]
+        subcommands: [
+            Sync.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
+            Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
+            Demo.self,
+        ]
     )
+
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlippersStore
 
 /// The `--db` option shared by every command.
 struct DatabaseOptions: ParsableArguments {
@@ -18,5 +19,45 @@ struct DatabaseOptions: ParsableArguments {
         if let path, !path.isEmpty { return path }
         if let path = environment["SLIPPERS_DB"], !path.isEmpty { return path }
         return Self.defaultFileName
+    }
+
+    /// Opens the existing cache read-only, for commands that only look: the file is never changed.
+    ///
+    /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
+    func openForReading() throws -> CacheStore {
+        try CacheStore(path: resolvedPath(), mode: .readOnly)
+    }
+
+    /// Opens the existing cache to change it; a missing file is an error, not a new empty cache.
+    ///
+    /// When the change is to one collection, the file is first opened
+    /// read-only to check that the collection exists: a mistyped key then
+    /// fails before anything can write to the file. (Opening for writing is
+    /// itself a write: GRDB makes sure the write-ahead log exists.)
+    ///
+    /// - parameter collection: The key of the collection the command changes, if it is one.
+    /// - throws: `StoreError.fileNotFound` when there is no file,
+    ///   `StoreError.collectionNotFound` when there is no such collection, or what opening it throws.
+    func openForWriting(collection: String? = nil) throws -> CacheStore {
+        let path = resolvedPath()
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
+        if let collection {
+            let reader = try openForReading()
+            let exists = try reader.collection(collection) != nil
+            try reader.close()
+            guard exists else { throw StoreError.collectionNotFound(key: collection) }
+        }
+        return try CacheStore(path: path, mode: .readWrite)
+    }
+
+    /// Opens the cache, creating and migrating the file when it does not exist yet.
+    func openCreatingIfNeeded() throws -> CacheStore {
+        try CacheStore(path: resolvedPath(), mode: .readWrite)
+    }
+
+    /// Whether the file exists and holds something (an empty file still needs its schema).
+    var fileHasContent: Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: resolvedPath())
+        return ((attributes?[.size] as? NSNumber)?.int64Value ?? 0) > 0
     }
 }

@@ -37,3 +37,32 @@ enum Formatting {
         return date.formatted(.iso8601)
     }
 }
+
+extension Formatting {
+    /// `text` cut to `width` characters, ending with `…` when it was longer.
+    static func truncated(_ text: String, to width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+
+    /// The start of an item's JSON on one line, for a table cell.
+    static func preview(_ json: Data, width: Int = 60) -> String {
+        let text = String(decoding: json.prefix(width * 4), as: UTF8.self)
+            .map { $0.isNewline ? " " : $0 }
+        return truncated(String(text), to: width)
+    }
+
+    /// `yes` or `no`.
+    static func yesNo(_ value: Bool) -> String {
+        value ? "yes" : "no"
+    }
+
+    /// An optional number, or `-`.
+    static func number(_ value: Int?) -> String {
+        value.map(String.init) ?? "-"
+    }
+
+    /// `count` and a noun, plural unless the count is one: `1 page`, `3 pages`.
+    static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

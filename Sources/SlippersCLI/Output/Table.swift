@@ -50,3 +50,14 @@ extension String {
         return result
     }
 }
+
+extension Table {
+    /// Labelled values as aligned `label  value` lines, for one record.
+    static func fields(_ fields: [(label: String, value: String)]) -> String {
+        let width = fields.map(\.label.count).max() ?? 0
+        return fields.map { field in
+            field.label + String(repeating: " ", count: width - field.label.count) + "  " + field.value
+        }
+        .joined(separator: "\n")
+    }
+}

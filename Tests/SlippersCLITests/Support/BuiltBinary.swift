@@ -44,6 +44,35 @@ struct BuiltBinary {
         return process
     }
 
+    /// Runs the binary to its end without blocking a thread, and returns what it printed.
+    ///
+    /// Tests that serve the binary from an in-process fixture server use this
+    /// one: a thread blocked waiting for the child is a thread the server lacks.
+    func run(
+        _ arguments: [String],
+        in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) async throws -> Outcome {
+        let outputDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slippers-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outputDirectory) }
+        let process = try start(arguments, in: directory, environment: environment, outputDirectory: outputDirectory)
+        await Self.waitForExit(of: process)
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outputDirectory.appendingPathComponent("stdout"), encoding: .utf8),
+            stderr: try String(contentsOf: outputDirectory.appendingPathComponent("stderr"), encoding: .utf8))
+    }
+
+    /// Returns once `process` has exited, polling so that no thread is blocked.
+    static func waitForExit(of process: Process) async {
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        process.waitUntilExit()
+    }
+
     /// Runs the binary to its end and returns what it printed.
     func run(
         _ arguments: [String],

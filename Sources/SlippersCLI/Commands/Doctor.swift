@@ -1,0 +1,92 @@
+import ArgumentParser
+import SlippersStore
+
+extension SlippersCommand {
+    /// Checks the cache file's health.
+    struct Doctor: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the cache's health: integrity, schema version, orphan rows, page counts.",
+            discussion: """
+                Exits 0 when the cache is healthy and 1 when it is not, after printing what is \
+                wrong. A file that cannot be opened (not a database, damaged, written by a newer \
+                Slippers) also exits 1, with one line on stderr naming the problem. The file is \
+                opened read-only and never changed.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func execute() throws {
+            let store = try database.openForReading()
+            let diagnosis = try store.diagnose()
+            if output.json {
+                print(try JSONOutput.render(Record(diagnosis)))
+            } else {
+                print(report(diagnosis, path: store.path))
+            }
+            if !diagnosis.isHealthy { throw ExitCode.failure }
+        }
+
+        private func report(_ diagnosis: Diagnosis, path: String) -> String {
+            let applied = diagnosis.appliedMigrations
+            let known = diagnosis.knownMigrations
+            var schema = "\(applied.last ?? "none") (\(applied.count) of \(known.count) migrations applied)"
+            if applied != known {
+                schema += applied.count < known.count ? "; open it with a write command to migrate" : "; unexpected"
+            }
+            var fields: [(label: String, value: String)] = [("file", path)]
+            fields += lines("integrity", diagnosis.integrity, none: "ok")
+            fields.append(("schema", schema))
+            fields += lines("orphans", diagnosis.orphans, none: "none")
+            fields += lines("pages", diagnosis.inconsistentPages, none: "consistent")
+            fields.append(("verdict", diagnosis.isHealthy ? "healthy" : "NOT healthy"))
+            return Table.fields(fields)
+        }
+
+        /// One field per problem, the label on the first only.
+        private func lines(_ label: String, _ problems: [String], none: String) -> [(label: String, value: String)] {
+            let problems = problems == ["ok"] ? [] : problems
+            guard !problems.isEmpty else { return [(label, none)] }
+            return problems.enumerated().map { ($0.offset == 0 ? label : "", $0.element) }
+        }
+    }
+}
+
+extension SlippersCommand.Doctor {
+    /// The diagnosis in `--json` output.
+    struct Record: Encodable {
+        var healthy: Bool
+        var integrity: [String]
+        var schemaVersion: String?
+        var appliedMigrations: [String]
+        var knownMigrations: [String]
+        var orphans: [String]
+        var inconsistentPages: [String]
+
+        init(_ diagnosis: Diagnosis) {
+            healthy = diagnosis.isHealthy
+            integrity = diagnosis.integrity
+            schemaVersion = diagnosis.appliedMigrations.last
+            appliedMigrations = diagnosis.appliedMigrations
+            knownMigrations = diagnosis.knownMigrations
+            orphans = diagnosis.orphans
+            inconsistentPages = diagnosis.inconsistentPages
+        }
+
+        enum CodingKeys: CodingKey {
+            case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
+        }
+
+        // Written out so that absent values are `null` rather than missing keys.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(healthy, forKey: .healthy)
+            try container.encode(integrity, forKey: .integrity)
+            try container.encode(schemaVersion, forKey: .schemaVersion)
+            try container.encode(appliedMigrations, forKey: .appliedMigrations)
+            try container.encode(knownMigrations, forKey: .knownMigrations)
+            try container.encode(orphans, forKey: .orphans)
+            try container.encode(inconsistentPages, forKey: .inconsistentPages)
+        }
+    }
+}

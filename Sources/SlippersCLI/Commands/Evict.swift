@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import SlippersStore
+
+extension SlippersCommand {
+    /// Removes cached data.
+    struct Evict: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove old collections, one collection, or the items no page references.",
+            discussion: """
+                Collections go whole, with their pages, so a list that remains never has a gap. \
+                The space comes back to the file system with `slippers vacuum`.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(
+            help: ArgumentHelp(
+                "Remove the collections not written for this long: 90s, 30m, 12h, 7d, 2w.", valueName: "age"))
+        var olderThan: Age?
+
+        @Option(help: ArgumentHelp("Remove this collection.", valueName: "key"))
+        var collection: String?
+
+        @Flag(help: "Remove the items that no cached page references.")
+        var unreferenced = false
+
+        func validate() throws {
+            let chosen = [olderThan != nil, collection != nil, unreferenced].filter { $0 }.count
+            if chosen != 1 {
+                throw ValidationError("Give exactly one of --older-than, --collection, --unreferenced.")
+            }
+        }
+
+        func execute() throws {
+            let store = try database.openForWriting(collection: collection)
+            let report: EvictionReport
+            if let olderThan {
+                report = try store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
+            } else if let collection {
+                report = try store.evict(collection: collection)
+            } else {
+                report = EvictionReport(items: try store.collectUnreferencedItems())
+            }
+            if output.json {
+                print(try JSONOutput.render(report))
+            } else {
+                print(
+                    "evicted \(Formatting.count(report.collections, "collection")), "
+                        + "\(Formatting.count(report.pages, "page")), \(Formatting.count(report.items, "item"))")
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import SlippersStore
+
+extension SlippersCommand {
+    /// Writes a collection's items to standard output.
+    struct Export: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a collection's items, in list order and each id once, to standard output.",
+            discussion: """
+                Each item is written as the bytes the cache holds, never re-encoded. Items are \
+                streamed from the database: memory stays bounded however long the list.
+                """)
+
+        /// The shape of the output.
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            /// One JSON array.
+            case json
+            /// One item per line (newline-delimited JSON).
+            case ndjson
+        }
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The collection's key, as `slippers collections` lists it.")
+        var collection: String
+
+        @Option(help: "json: one array; ndjson: one item per line.")
+        var format: Format = .json
+
+        func execute() throws {
+            let store = try database.openForReading()
+            let out = ChunkedOutput()
+            switch format {
+            case .json:
+                var first = true
+                try store.forEachItem(in: collection) { item in
+                    try out.write(first ? "[\n" : ",\n")
+                    first = false
+                    try out.write(item.json)
+                }
+                try out.write(first ? "[]\n" : "\n]\n")
+            case .ndjson:
+                let newline = Data("\n".utf8)
+                try store.forEachItem(in: collection) { item in
+                    try out.write(item.json)
+                    try out.write(newline)
+                }
+            }
+            try out.flush()
+        }
+    }
+}

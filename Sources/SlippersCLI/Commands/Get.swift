@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Slippers
+import SlippersStore
+
+extension SlippersCommand {
+    /// Prints one cached item.
+    struct Get: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print one cached item, found by collection (or item type) and id.",
+            discussion: """
+                An id of digits only is an integer id; if no item has it, the same text is tried as \
+                a string id. With --json, prints {"id", "item", "type", "updated_at"}, the item's \
+                JSON exactly as the cache stores it.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "A collection's key (its item type is used), or an item type.")
+        var collectionOrType: String
+
+        @Argument(help: "The item's id.")
+        var id: String
+
+        func execute() throws {
+            let store = try database.openForReading()
+            let type = try itemType(in: store)
+            let key = ItemKey(commandLineArgument: id)
+            var found = try store.item(type: type ?? collectionOrType, key: key)
+            if found == nil, case .integer = key {
+                found = try store.item(type: type ?? collectionOrType, key: .string(id))
+            }
+            guard let found else {
+                if type == nil { throw CommandFailure.unknownCollectionOrType(collectionOrType) }
+                throw CommandFailure.itemNotFound(id: key, in: collectionOrType)
+            }
+            if output.json {
+                let object = JSONOutput.object([
+                    "id": try JSONOutput.fragment(found.item.key),
+                    "item": found.item.json,
+                    "type": try JSONOutput.fragment(found.type),
+                    "updated_at": try JSONOutput.fragment(found.updatedAt),
+                ])
+                print(String(decoding: object, as: UTF8.self))
+                return
+            }
+            print(
+                Table.fields([
+                    ("type", found.type),
+                    ("id", found.item.key.description),
+                    ("updated", "\(Formatting.date(found.updatedAt)) (\(Formatting.age(of: found.updatedAt)) ago)"),
+                ]))
+            print(String(decoding: found.item.json, as: UTF8.self))
+        }
+
+        /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
+        private func itemType(in store: CacheStore) throws -> String? {
+            if let collection = try store.collection(collectionOrType) { return collection.itemType }
+            if try store.collections().contains(where: { $0.itemType == collectionOrType }) { return collectionOrType }
+            return nil
+        }
+    }
+}

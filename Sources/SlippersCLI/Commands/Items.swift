@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Slippers
+import SlippersStore
+
+extension SlippersCommand {
+    /// Lists the items of a collection, or of one of its pages.
+    struct Items: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the items of a collection in list order, each id once, or the items of one page.",
+            discussion: """
+                With --json, prints an array of {"id": …, "item": …} objects, each item's JSON \
+                exactly as the cache stores it.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The collection's key, as `slippers collections` lists it.")
+        var collection: String
+
+        @Option(help: ArgumentHelp("Only the items of this page (from 0).", valueName: "index"))
+        var page: Int?
+
+        func validate() throws {
+            if let page, page < 0 { throw ValidationError("--page must be 0 or more, not \(page).") }
+        }
+
+        func execute() throws {
+            let store = try database.openForReading()
+            if output.json {
+                let out = ChunkedOutput()
+                var first = true
+                try out.write("[")
+                try forEachItem(in: store) { item in
+                    try out.write(first ? "\n  " : ",\n  ")
+                    first = false
+                    try out.write(JSONOutput.object(["id": JSONOutput.fragment(item.key), "item": item.json]))
+                }
+                try out.write(first ? "]\n" : "\n]\n")
+                try out.flush()
+                return
+            }
+            var table = Table([
+                .init(header: "#", alignment: .right), .init(header: "id", alignment: .right),
+                .init(header: "bytes", alignment: .right), .init(header: "json"),
+            ])
+            try forEachItem(in: store) { item in
+                table.append([
+                    String(table.rows.count), item.key.description, String(item.json.count),
+                    Formatting.preview(item.json),
+                ])
+            }
+            print(table.render())
+        }
+
+        /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
+        private func forEachItem(in store: CacheStore, _ body: (RawItem) throws -> Void) throws {
+            guard let page else {
+                try store.forEachItem(in: collection, body)
+                return
+            }
+            guard let info = try store.collection(collection) else {
+                throw StoreError.collectionNotFound(key: collection)
+            }
+            guard let stored = try store.page(at: page, in: collection) else {
+                throw CommandFailure.pageNotCached(index: page, collection: collection, pageCount: info.pageCount)
+            }
+            try stored.items.forEach(body)
+        }
+    }
+}

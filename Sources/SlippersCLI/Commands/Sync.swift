@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import Slippers
+import SlippersNetworking
+import SlippersStore
+
+extension SlippersCommand {
+    /// Pages an HTTP JSON API into the cache.
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Page an HTTP JSON API into the cache, resuming where the last run stopped.",
+            discussion: """
+                The pagination style (page numbers, offset and limit, a cursor, a next URL in the \
+                body, Link headers), the items array and the id field are detected from the first \
+                response unless given. Every page is saved in one transaction: a run killed at any \
+                moment and started again continues after the last saved page, without fetching the \
+                saved pages again. A list already complete is not fetched again without --refresh.
+
+                On a terminal, a progress bar is drawn on stderr; the summary line goes to stdout.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The URL of the list's first page (http or https).")
+        var url: String
+
+        @Option(help: "Force the pagination style instead of detecting it.")
+        var style: StyleOption?
+
+        @Option(
+            help: ArgumentHelp(
+                "The key path of the items array, such as results or data.items; \"\" for a bare array (default: detected).",
+                valueName: "path"))
+        var itemsPath: String?
+
+        @Option(help: ArgumentHelp("The member of each item that holds its id (default: id).", valueName: "name"))
+        var idField: String?
+
+        @Option(help: ArgumentHelp("Ask the server for this many items per page.", valueName: "count"))
+        var pageSize: Int?
+
+        @Option(
+            name: .customLong("header"),
+            help: ArgumentHelp(
+                "An HTTP header for every request, 'Name: value'; repeatable. Never stored.", valueName: "header"))
+        var headers: [String] = []
+
+        @Option(help: ArgumentHelp("Fetch at most this many pages in this run.", valueName: "count"))
+        var maxPages: Int?
+
+        @Flag(help: "Start again at the first page (a new generation) instead of resuming.")
+        var refresh = false
+
+        @Option(
+            help: ArgumentHelp(
+                "The name items are filed under (default: the URL's last path component).", valueName: "name"))
+        var itemType: String?
+
+        @Option(help: ArgumentHelp("How many times a failed request is tried again.", valueName: "count"))
+        var retries = 2
+
+        func validate() throws {
+            _ = try parsedURL()
+            _ = try parsedHeaders()
+            if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
+            if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
+            if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
+        }
+
+        func run() async throws {
+            try await ErrorReport.reportingAsync { try await sync() }
+        }
+
+        private func sync() async throws {
+            let url = try parsedURL()
+            guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
+            let client = HTTPClient(configuration: configuration, retryPolicy: RetryPolicy(maxAttempts: retries + 1))
+            let store = try database.openCreatingIfNeeded()
+            let plan = try await SyncPlan.make(
+                store: store, client: client, url: url, headers: try parsedHeaders(),
+                overrides: StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize),
+                itemType: itemType, refresh: refresh)
+
+            let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
+            let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
+            var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
+            let clock = ContinuousClock()
+            let start = clock.now
+            let sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            let progress: CollectionSync<PrimedPageSource>.Progress
+            do {
+                progress = try await sync.run(maxPages: maxPages, refresh: refresh) { progress in
+                    let seconds = Self.seconds(start.duration(to: clock.now))
+                    bar?.draw(
+                        ProgressBar.Figures(
+                            pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
+                            total: progress.total,
+                            itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
+                }
+            } catch {
+                bar?.finish()
+                throw error
+            }
+            bar?.finish()
+            let cached = try store.collection(plan.collection.key)
+            print(summary(progress, key: plan.collection.key, cachedItems: cached?.itemCount ?? 0))
+        }
+
+        /// The final line: what this run fetched, where it started, and whether the list is complete.
+        private func summary(
+            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, cachedItems: Int
+        ) -> String {
+            let path = database.resolvedPath()
+            if progress.pagesFetched == 0, progress.endReached {
+                return "\(key) is complete in \(path) (\(Formatting.count(progress.pagesCached, "page")), "
+                    + "\(Formatting.count(cachedItems, "item"))); nothing fetched, use --refresh to fetch it again"
+            }
+            var line =
+                "synced \(Formatting.count(progress.itemsFetched, "item")) in "
+                + "\(Formatting.count(progress.pagesFetched, "page"))"
+            if progress.resumed { line += " (resumed after \(Formatting.count(progress.startIndex, "cached page")))" }
+            line += " of \(key) into \(path)"
+            if progress.endReached {
+                line += " — end reached, \(Formatting.count(cachedItems, "item")) cached"
+            } else if let maxPages, progress.pagesFetched >= maxPages {
+                line += " — stopped after --max-pages \(maxPages); run again to continue"
+            } else {
+                line += " — stopped before the end; run again to continue"
+            }
+            return line
+        }
+
+        private func parsedURL() throws -> URL {
+            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https",
+                let host = url.host, !host.isEmpty
+            else { throw invalidURL() }
+            return url
+        }
+
+        private func invalidURL() -> ValidationError {
+            ValidationError("Not an http or https URL: \(url)")
+        }
+
+        /// The headers by name; the values are never echoed in an error.
+        private func parsedHeaders() throws -> [String: String] {
+            var parsed: [String: String] = [:]
+            for (position, text) in headers.enumerated() {
+                guard let header = HeaderArgument(argument: text) else {
+                    throw ValidationError("--header takes 'Name: value'; header \(position + 1) is not of that form.")
+                }
+                parsed[header.name] = header.value
+            }
+            return parsed
+        }
+
+        private static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+    }
+}

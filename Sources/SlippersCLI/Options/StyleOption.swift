@@ -1,0 +1,49 @@
+import ArgumentParser
+import SlippersNetworking
+
+/// The pagination styles `sync --style` can force, instead of detecting one.
+enum StyleOption: String, ExpressibleByArgument, CaseIterable {
+    /// `?page=N&per_page=M`.
+    case page
+    /// `?offset=N&limit=M`.
+    case offset
+    /// `?cursor=C`, the next cursor in the body.
+    case cursor
+    /// The full URL of the next page in the body.
+    case next
+    /// RFC 8288 `Link` headers.
+    case link
+
+    /// The way of asking for pages this option stands for, with the usual parameter names.
+    var kind: PaginationStyle.Kind {
+        switch self {
+        case .page: PaginationStyle.pageNumber().kind
+        case .offset: PaginationStyle.offset().kind
+        case .cursor: PaginationStyle.cursor().kind
+        case .next: PaginationStyle.nextURL().kind
+        case .link: PaginationStyle.linkHeader().kind
+        }
+    }
+
+    /// The option that names a style's kind.
+    init(_ kind: PaginationStyle.Kind) {
+        switch kind {
+        case .pageNumber: self = .page
+        case .offset: self = .offset
+        case .cursor: self = .cursor
+        case .nextURL: self = .next
+        case .linkHeader: self = .link
+        }
+    }
+
+    /// The query parameter that sets the page size in this style, when it has one.
+    var pageSizeParameter: String? {
+        switch self {
+        case .page: PaginationStyle.pageNumber().pageSizeParameter
+        case .offset: PaginationStyle.offset().pageSizeParameter
+        case .cursor: PaginationStyle.cursor().pageSizeParameter
+        case .next: nil
+        case .link: PaginationStyle.linkHeader().pageSizeParameter
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Slippers
+
+/// A failure of a command that is not the store's: what was asked for is not in the cache.
+enum CommandFailure: Error, Equatable {
+    /// No item with this id, of this type or in this collection.
+    case itemNotFound(id: ItemKey, in: String)
+    /// The name is neither a collection key nor an item type.
+    case unknownCollectionOrType(String)
+    /// The collection has no cached page at this index.
+    case pageNotCached(index: Int, collection: String, pageCount: Int)
+    /// A sync would resume a collection with another pagination style than the one it was paged with.
+    case styleConflict(collection: String, stored: String, requested: String)
+}
+
+extension CommandFailure: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .itemNotFound(let id, let name):
+            "No item with id \(id) in \"\(name)\""
+        case .unknownCollectionOrType(let name):
+            "No collection or item type \"\(name)\" in the cache"
+        case .pageNotCached(let index, let collection, let count):
+            "Page \(index) of \"\(collection)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
+        case .styleConflict(let collection, let stored, let requested):
+            "\"\(collection)\" was paged with --style \(stored), not \(requested); "
+                + "add --refresh to start it again with \(requested)"
+        }
+    }
+}

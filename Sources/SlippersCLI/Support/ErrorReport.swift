@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+
+/// Turns a command's failure into the one line a user reads on standard error.
+enum ErrorReport {
+    /// The line for `error`: `slippers: ` and the error's one-line description.
+    static func line(for error: any Error) -> String {
+        let description =
+            switch error {
+            case let error as any CustomStringConvertible: error.description
+            default: error.localizedDescription
+            }
+        let oneLine = description.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+        return "slippers: " + (oneLine.isEmpty ? "\(type(of: error))" : oneLine)
+    }
+
+    /// Writes the line for `error` to standard error.
+    static func print(_ error: any Error) {
+        StandardError.write(line(for: error))
+    }
+
+    /// Runs `body`; a failure other than an exit code or a usage error becomes one line on stderr and exit code 1.
+    static func reporting(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error where isArgumentParserOutcome(error) {
+            throw error
+        } catch {
+            print(error)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Runs `body`; a failure other than an exit code or a usage error becomes one line on stderr and exit code 1.
+    static func reportingAsync(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error where isArgumentParserOutcome(error) {
+            throw error
+        } catch {
+            print(error)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Whether `error` is one of swift-argument-parser's own outcomes (an exit
+    /// code, a clean exit, a validation error), which keep their usual handling.
+    private static func isArgumentParserOutcome(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || error is ValidationError
+    }
+}
+
+/// A subcommand whose failures are reported as one line on stderr, `slippers: …`, with exit code 1.
+protocol ReportingCommand: ParsableCommand {
+    /// The command's work; what it throws, `run()` reports.
+    func execute() throws
+}
+
+extension ReportingCommand {
+    func run() throws {
+        try ErrorReport.reporting(execute)
+    }
+}
+
+/// Standard error, for messages that are not the command's data.
+enum StandardError {
+    /// Writes `line` and a newline; a failure to write is ignored, as there is nowhere left to report it.
+    static func write(_ line: String) {
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@Suite struct CollectionsCommandTests {
+    static let keys = [
+        "created_at", "end_reached", "generation", "invalidated_at", "item_count", "item_type", "key",
+        "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token", "stale",
+        "stale_page_count", "style", "total",
+    ]
+
+    @Test func listsEachCollectionWithItsFiguresInAnAlignedTable() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        let lines = outcome.stdoutLines
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("collection  type  items  pages  total  end"))
+        #expect(lines[2].hasPrefix("GET /posts  Post    150      3    150  yes"))
+        #expect(lines[2].hasSuffix("no"))
+        #expect(lines[3].hasPrefix("GET /users  User      3      1      -  no"))
+    }
+
+    @Test func jsonHasEveryKeySortedWithNullsAndISODates() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+        #expect(outcome.status == 0)
+        let collections = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
+        #expect(collections.count == 2)
+        #expect(writtenKeys(ofFirstObjectIn: outcome.stdout) == Self.keys)
+        let posts = collections[0]
+        #expect(Set(posts.keys) == Set(Self.keys))
+        #expect(posts["key"] as? String == "GET /posts")
+        #expect(posts["item_count"] as? Int == 150)
+        #expect(posts["page_count"] as? Int == 3)
+        #expect(posts["total"] as? Int == 150)
+        #expect(posts["end_reached"] as? Bool == true)
+        #expect(posts["stale"] as? Bool == false)
+        #expect(posts["invalidated_at"] is NSNull)
+        #expect(posts["resume_token"] is NSNull)
+        let created = try #require(posts["created_at"] as? String)
+        #expect((try? Date(created, strategy: .iso8601)) != nil)
+        let users = collections[1]
+        #expect(Set(users.keys) == Set(Self.keys))
+        #expect(users["total"] is NSNull)
+        #expect(users["resume_token"] as? String == "cursor-abc")
+        #expect(users["next_page_index"] as? Int == 1)
+    }
+
+    @Test func anEmptyCacheListsNoRows() throws {
+        let directory = try TemporaryDirectory()
+        _ = try BuiltBinary.slippers.run(["stats", "--db", directory.path()])
+        let table = try BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+        #expect(table.status == 0)
+        #expect(table.stdoutLines.count == 2)
+        let json = try BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+        #expect(json.stdout == "[\n\n]\n" || json.stdout == "[]\n")
+    }
+
+    @Test func aMissingFileIsReportedAndNotCreated() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BuiltBinary.slippers.run(["collections", "--db", directory.path("missing.sqlite")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderrLines == ["slippers: No cache file at \(directory.path("missing.sqlite"))"])
+        #expect(!fileExists(directory.path("missing.sqlite")))
+    }
+
+    @Test func theDatabaseComesFromTheEnvironmentThenTheWorkingDirectory() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path("env.sqlite"))
+        try SeededCache.write(at: directory.path("slippers.sqlite"))
+        try SeededCache.execute(
+            "DELETE FROM collections WHERE key = 'GET /users'", at: directory.path("slippers.sqlite"))
+        let fromEnvironment = try BuiltBinary.slippers.run(
+            ["collections"], in: directory.url, environment: ["SLIPPERS_DB": directory.path("env.sqlite")])
+        #expect(fromEnvironment.stdoutLines.count == 4)
+        let fromDefault = try BuiltBinary.slippers.run(["collections"], in: directory.url)
+        #expect(fromDefault.status == 0)
+        #expect(fromDefault.stdoutLines.count == 3)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@Suite struct DoctorCommandTests {
+    @Test func aSoundCacheIsHealthyAndExitsZero() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stdout == """
+                file       \(directory.path())
+                integrity  ok
+                schema     0001_create_cache (1 of 1 migrations applied)
+                orphans    none
+                pages      consistent
+                verdict    healthy
+
+                """)
+        let json = try BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
+        #expect(json.status == 0)
+        #expect(
+            writtenKeys(ofFirstObjectIn: json.stdout) == [
+                "applied_migrations", "healthy", "inconsistent_pages", "integrity", "known_migrations", "orphans",
+                "schema_version",
+            ])
+        let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
+        #expect(diagnosis["healthy"] as? Bool == true)
+        #expect(diagnosis["schema_version"] as? String == "0001_create_cache")
+    }
+
+    @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        try SeededCache.execute(
+            """
+            UPDATE pages SET item_count = 7 WHERE idx = 1 AND collection_id = (SELECT id FROM collections WHERE key = 'GET /posts');
+            INSERT INTO page_items (page_id, position, item_id) VALUES ((SELECT min(id) FROM pages), 999, 424242);
+            """, at: directory.path())
+        let before = try contents(of: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains(#"page 1 of "GET /posts" lists 50 items but records 7"#))
+        #expect(outcome.stdout.contains("page_items row"))
+        #expect(outcome.stdout.contains("verdict    NOT healthy"))
+        let json = try BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
+        #expect(json.status == 1)
+        let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
+        #expect(diagnosis["healthy"] as? Bool == false)
+        #expect((diagnosis["orphans"] as? [String])?.count == 1)
+        #expect(try contents(of: directory.path()) == before)
+    }
+}

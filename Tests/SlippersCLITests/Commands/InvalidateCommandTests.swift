@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@Suite struct InvalidateCommandTests {
+    @Test func marksOneCollectionStale() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["invalidate", "GET /posts", "--db", directory.path()])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "invalidated \"GET /posts\"\n")
+        #expect(try staleness(at: directory.path()) == ["GET /posts": true, "GET /users": false])
+    }
+
+    @Test func marksEveryCollectionStale() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "invalidated 2 collections\n")
+        #expect(try staleness(at: directory.path()) == ["GET /posts": true, "GET /users": true])
+    }
+
+    @Test(arguments: [["invalidate"], ["invalidate", "GET /posts", "--all"]])
+    func takesACollectionOrAllButNotBoth(arguments: [String]) throws {
+        let outcome = try BuiltBinary.slippers.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--all"))
+    }
+
+    @Test func anUnknownCollectionChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let before = try contents(of: directory.path())
+        let outcome = try BuiltBinary.slippers.run(["invalidate", "nope", "--db", directory.path()])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
+        #expect(try contents(of: directory.path()) == before)
+    }
+
+    @Test func aMissingFileIsNotCreated() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderrLines == ["slippers: No cache file at \(directory.path())"])
+        #expect(!fileExists(directory.path()))
+    }
+
+    private func staleness(at path: String) throws -> [String: Bool] {
+        let outcome = try BuiltBinary.slippers.run(["collections", "--json", "--db", path])
+        let collections = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: collections.map { ($0["key"] as? String ?? "", $0["stale"] as? Bool ?? false) })
+    }
+}

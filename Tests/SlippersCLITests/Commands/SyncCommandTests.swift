@@ -1,0 +1,236 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersStore
+import Testing
+
+@Suite struct SyncCommandTests {
+    @Test func pagesAListIntoTheCacheAndPrintsOneSummaryLineOffATerminal() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty)
+            #expect(
+                outcome.stdout == "synced 230 items in 5 pages of \(fixture.url()) into \(directory.path()) "
+                    + "— end reached, 230 items cached\n")
+            let export = try await BuiltBinary.slippers.run([
+                "export", fixture.url(), "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...230))
+        }
+    }
+
+    @Test(arguments: FixtureServer.Route.allCases)
+    func detectsEachPaginationStyle(route: FixtureServer.Route) async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(route), "--db", directory.path()])
+            #expect(outcome.status == 0, "\(route): \(outcome.stderr)")
+            #expect(outcome.stdout.contains("synced 95 items in 5 pages"), "\(route): \(outcome.stdout)")
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let collection = try #require(try store.collections().first)
+            #expect(collection.endReached)
+            var ids: [Int] = []
+            try store.forEachItem(in: collection.key) { item in
+                if case .integer(let id) = item.key { ids.append(id) }
+            }
+            #expect(ids == Array(1...95), "\(route)")
+        }
+    }
+
+    @Test func itemsPathIdFieldAndStyleCanBeGiven() async throws {
+        try await RunningFixture.with(itemCount: 60, pageSize: 25, itemsKeyPath: "payload") { fixture in
+            let directory = try TemporaryDirectory()
+            let undetected = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(undetected.status == 1)
+            #expect(undetected.stderrLines.count == 1)
+            #expect(undetected.stderr.hasPrefix("slippers: Cannot decode the response"))
+            let given = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--style", "page", "--items-path", "payload", "--id-field", "id", "--page-size",
+                "10",
+                "--item-type", "Post", "--db", directory.path(),
+            ])
+            #expect(given.status == 0, "\(given.stderr)")
+            #expect(given.stdout.hasPrefix("synced 60 items in 6 pages"))
+            let requests = fixture.server.requests.filter { $0.query["per_page"] != nil }
+            #expect(requests.allSatisfy { $0.query["per_page"] == "10" })
+            let get = try await BuiltBinary.slippers.run(["get", "Post", "60", "--db", directory.path()])
+            #expect(get.status == 0)
+        }
+    }
+
+    @Test func maxPagesStopsARunAndTheNextRunResumes() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            let first = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--max-pages", "2", "--db", directory.path(),
+            ])
+            #expect(first.status == 0)
+            #expect(first.stdout.hasPrefix("synced 100 items in 2 pages of "))
+            #expect(first.stdout.hasSuffix("— stopped after --max-pages 2; run again to continue\n"))
+            fixture.server.resetRequests()
+            let second = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(second.status == 0)
+            #expect(second.stdout.hasPrefix("synced 130 items in 3 pages (resumed after 2 cached pages) of "))
+            #expect(fixture.server.requests.map { $0.query["page"] } == ["3", "4", "5"])
+
+            fixture.server.resetRequests()
+            let third = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(third.status == 0)
+            #expect(third.stdout.contains("is complete in"))
+            #expect(fixture.server.requestCount == 0)
+        }
+    }
+
+    @Test func refreshStartsAgainAtTheFirstPageWithoutDuplicates() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            _ = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            fixture.server.insertAtTop(count: 3)
+            let refresh = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--refresh", "--db", directory.path(),
+            ])
+            #expect(refresh.status == 0, "\(refresh.stderr)")
+            #expect(refresh.stdout.hasPrefix("synced 233 items in 5 pages of "))
+            let export = try await BuiltBinary.slippers.run([
+                "export", fixture.url(), "--format", "ndjson", "--db", directory.path(),
+            ])
+            let ids = try exportedIDs(export.stdout)
+            #expect(ids == [233, 232, 231] + Array(1...230))
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            #expect(try store.collection(fixture.url())?.generation == 2)
+        }
+    }
+
+    @Test func headersAreSentButNeverStored() async throws {
+        let secret = "SECRET-7f3a9c"
+        try await RunningFixture.with(bearerToken: secret) { fixture in
+            let directory = try TemporaryDirectory()
+            let refused = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(refused.status == 1)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.hasPrefix("slippers: HTTP 401"))
+
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--header", "Authorization: Bearer \(secret)", "--db", directory.path(),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(!outcome.stdout.contains(secret))
+            #expect(fixture.server.requests.last?.authorization == "Bearer \(secret)")
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+                let bytes = try contents(of: directory.path(name))
+                #expect(bytes.range(of: Data("SECRET".utf8)) == nil, "\(name)")
+            }
+            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+            #expect(!collections.stdout.contains("SECRET"))
+            #expect(!collections.stdout.contains("Authorization"))
+        }
+    }
+
+    @Test func aMalformedHeaderIsAUsageErrorThatDoesNotEchoIt() async throws {
+        let outcome = try await BuiltBinary.slippers.run(["sync", "http://127.0.0.1:1/x", "--header", "Bearer SECRET"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--header takes 'Name: value'"))
+        #expect(!outcome.stderr.contains("SECRET"))
+    }
+
+    @Test(arguments: ["not a url", "ftp://example.com/list", "http://", "/just/a/path"])
+    func aBadURLIsAUsageError(url: String) async throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("Not an http or https URL: \(url)"))
+        #expect(!fileExists(directory.path()))
+    }
+
+    @Test func anUnreachableServerIsOneLine() async throws {
+        let fixture = try await RunningFixture.start()
+        let url = fixture.url()
+        await fixture.stop()
+        let directory = try TemporaryDirectory()
+        let outcome = try await BuiltBinary.slippers.run(["sync", url, "--retries", "0", "--db", directory.path()])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderrLines.count == 1)
+        #expect(outcome.stderr.hasPrefix("slippers: Cannot connect to the server (GET \(url)"))
+    }
+
+    @Test func aNonJSONResponseIsOneLineAndKeepsTheCommittedPages() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            // Two good answers, then an HTML page where the third page should be.
+            fixture.server.inject(.delay(.zero), count: 2)
+            fixture.server.inject(.status(200, body: "<html><body>Maintenance</body></html>"))
+            let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderrLines.count == 1)
+            #expect(
+                outcome.stderr.hasPrefix(
+                    "slippers: Cannot decode the response (\(fixture.url(query: ["page": "3", "per_page": "50"]))): "))
+            #expect(outcome.stderr.contains("<html>"))
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            #expect(try store.collection(fixture.url())?.currentPageCount == 2)
+            try store.close()
+            let again = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(again.stdout.hasPrefix("synced 130 items in 3 pages (resumed after 2 cached pages)"))
+        }
+    }
+
+    @Test func anHTTPErrorAndANonAdvancingServerAreOneLine() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            fixture.server.inject(.status(503, body: #"{"error":"down"}"#))
+            let status = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--retries", "0", "--db", directory.path(),
+            ])
+            #expect(status.status == 1)
+            #expect(status.stderrLines == ["slippers: HTTP 503 (GET \(fixture.url())): {\"error\":\"down\"}"])
+
+            let cursor = fixture.url(.cursor)
+            fixture.server.inject(.delay(.zero), count: 1)
+            fixture.server.inject(.nonAdvancing, count: 5)
+            let looping = try await BuiltBinary.slippers.run(["sync", cursor, "--db", directory.path()])
+            #expect(looping.status == 1)
+            #expect(looping.stderrLines.count == 1)
+            #expect(looping.stderr.contains("instead of looping"))
+        }
+    }
+
+    @Test func aStyleThatContradictsTheStoredOneNeedsRefresh() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            _ = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--max-pages", "1", "--db", directory.path(),
+            ])
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--style", "offset", "--db", directory.path(),
+            ])
+            #expect(outcome.status == 1)
+            #expect(
+                outcome.stderrLines == [
+                    "slippers: \"\(fixture.url())\" was paged with --style page, not offset; add --refresh to start it again with offset"
+                ])
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func onATerminalAProgressBarIsRedrawnOnStderr() async throws {
+        try await RunningFixture.with { fixture in
+            let directory = try TemporaryDirectory()
+            // script(1) gives the command a terminal; stdout goes to a file, so only stderr is the terminal.
+            let command = [
+                BuiltBinary.slippers.url.path, "sync", "'\(fixture.url())'", "--db", directory.path(),
+                ">", directory.path("stdout.txt"),
+            ].joined(separator: " ")
+            let terminal = try await BuiltBinary(url: URL(fileURLWithPath: "/usr/bin/script"))
+                .run(["-q", "-e", "-c", command, "/dev/null"])
+            #expect(terminal.status == 0, "\(terminal.stdout)")
+            #expect(terminal.stdout.contains("\r[##"))
+            #expect(terminal.stdout.contains("230/230 items  5 pages"))
+            #expect(terminal.stdout.contains("items/s"))
+            let summary = try String(contentsOfFile: directory.path("stdout.txt"), encoding: .utf8)
+            #expect(summary.hasPrefix("synced 230 items in 5 pages"))
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersStore
+import Testing
+
+/// `sync` killed with SIGKILL mid-list, then run again.
+@Suite struct SyncResumeTests {
+    @Test func aKilledSyncResumesAfterItsLastCommittedPageAndEndsWithEveryItemOnce() async throws {
+        let itemCount = 3_000
+        try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
+            // Slow answers, so that the kill lands in the middle of the list.
+            fixture.server.inject(.delay(.milliseconds(40)), count: 10_000)
+            let directory = try TemporaryDirectory()
+            let path = directory.path()
+            let url = fixture.url()
+            let output = try TemporaryDirectory()
+            let first = try BuiltBinary.slippers.start(["sync", url, "--db", path], outputDirectory: output.url)
+
+            // Once a few pages were asked for, hold every answer: the run cannot reach the end before the kill.
+            await fixture.server.waitForRequests(4)
+            fixture.server.hold()
+            // Watch the file read-only, as another process would, until two pages are committed.
+            var watched = 0
+            for _ in 0..<3_000 where watched < 2 {
+                watched = (try? CacheStore(path: path, mode: .readOnly).collection(url)?.currentPageCount) ?? 0
+                if watched < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(watched >= 2)
+            kill(first.processIdentifier, SIGKILL)
+            await BuiltBinary.waitForExit(of: first)
+            #expect(first.terminationReason == .uncaughtSignal)
+            fixture.server.release()
+
+            let killed = try #require(try CacheStore(path: path, mode: .readOnly).collection(url))
+            let committed = killed.currentPageCount
+            #expect(committed >= 2)
+            #expect(!killed.endReached)
+            let requestsOfFirstRun = fixture.server.requestCount
+
+            let second = try await BuiltBinary.slippers.run(["sync", url, "--db", path])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("(resumed after \(committed) cached pages)"))
+            #expect(second.stdout.contains("end reached, \(itemCount) items cached"))
+
+            // Page numbers start at 1: the committed pages are 1…committed. None is asked for again,
+            // and the second run does not fetch the first page to detect the style either. The
+            // request the first run had in flight may reach the server late, so page committed + 1,
+            // the one it never committed, may be counted twice.
+            let afterKill = fixture.server.requests.dropFirst(requestsOfFirstRun)
+            let pages = afterKill.map { Int($0.query["page"] ?? "") ?? 0 }
+            #expect(pages.allSatisfy { $0 > committed })
+            let fetches = Dictionary(grouping: pages) { $0 }.mapValues(\.count)
+            #expect(fetches.keys.sorted() == Array((committed + 1)...(itemCount / 50)))
+            #expect(fetches.filter { $0.value > 1 }.keys.allSatisfy { $0 == committed + 1 })
+
+            let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", path])
+            let ids = try exportedIDs(export.stdout)
+            #expect(ids.count == itemCount)
+            #expect(ids == Array(1...itemCount))
+        }
+    }
+}

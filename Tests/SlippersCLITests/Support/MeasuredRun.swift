@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a measured run ended and the most memory it held.
+struct MeasuredRun {
+    var status: Int32
+    /// The peak resident set size of the child, as the kernel counted it.
+    var peakResidentBytes: Int
+}
+
+extension BuiltBinary {
+    /// Runs the binary to its end with standard output to `stdoutPath`, and measures its peak memory.
+    ///
+    /// The child is spawned and reaped here, with `wait4`, so that its own
+    /// resource usage is read, not that of every child of the test process.
+    func runMeasuringMemory(_ arguments: [String], stdoutPath: String) throws -> MeasuredRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SLIPPERS_DB"] = nil
+        let argv = ([url.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, url.path, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        // A normal exit has no signal number in the low 7 bits; its code is in the next 8.
+        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        // Linux counts ru_maxrss in kilobytes.
+        return MeasuredRun(status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
+    }
+}
