@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swift6

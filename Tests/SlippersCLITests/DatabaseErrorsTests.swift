@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 import Testing
 
 /// Every command on a file it cannot use: one line on stderr naming the problem, exit 1, the file unchanged.

@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 @Suite struct EvictCommandTests {

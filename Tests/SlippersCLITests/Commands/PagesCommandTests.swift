@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 import Testing
 
 @Suite struct PagesCommandTests {

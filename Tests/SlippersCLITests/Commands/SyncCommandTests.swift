@@ -2,6 +2,7 @@ import Foundation
 import Slippers
 import SlippersFixtures
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 @Suite struct SyncCommandTests {

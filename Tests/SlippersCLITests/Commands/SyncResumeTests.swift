@@ -2,6 +2,7 @@ import Foundation
 import Slippers
 import SlippersFixtures
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 /// `sync` killed with SIGKILL mid-list, then run again.

@@ -1,5 +1,6 @@
 import Foundation
 import SlippersStore
+import SlippersTestSupport
 import Testing
 
 @Suite struct VacuumCommandTests {

@@ -32,8 +32,3 @@ enum Fixtures {
         }
     }
 }
-
-/// The bytes of a file, for "left untouched" checks.
-func contents(of path: String) throws -> Data {
-    try Data(contentsOf: URL(fileURLWithPath: path))
-}

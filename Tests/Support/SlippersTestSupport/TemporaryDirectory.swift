@@ -20,3 +20,8 @@ public final class TemporaryDirectory: Sendable {
         url.appendingPathComponent(name).path
     }
 }
+
+/// The bytes of a file, for "left untouched" checks.
+public func contents(of path: String) throws -> Data {
+    try Data(contentsOf: URL(fileURLWithPath: path))
+}

@@ -1,0 +1,6 @@
+import Foundation
+
+/// Whether a file exists.
+func fileExists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path)
+}
