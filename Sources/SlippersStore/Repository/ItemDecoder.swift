@@ -21,6 +21,14 @@ enum ItemDecoder {
         }
         return decoder
     }()
+
+    /// Decodes one item as ``shared`` does, through a ``TapeDecoder`` when it can.
+    ///
+    /// - throws: `shared`'s `DecodingError` when the item does not decode.
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+        if let value = TapeDecoder.decode(type, from: json) { return value }
+        return try shared.decode(type, from: json)
+    }
 }
 
 /// A bounded memory of snake_case keys converted to camelCase, shared by every decode.

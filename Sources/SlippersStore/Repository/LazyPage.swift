@@ -13,7 +13,7 @@ import Slippers
 /// show(try page.items(10..<page.count)) // the rest, later
 /// ```
 ///
-/// A range is decoded in one decoder call (see `decoded(as:)` on an array of `RawItem`).
+/// A range is decoded as `decoded(as:)` on an array of `RawItem` decodes it: item by item.
 /// Nothing is kept: decoding the same range twice decodes it twice.
 public struct LazyPage<Item: Decodable>: Sendable {
     /// The page's row.

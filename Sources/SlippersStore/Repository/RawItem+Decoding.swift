@@ -2,16 +2,30 @@ import Foundation
 import Slippers
 
 extension Array where Element == RawItem {
-    /// Decodes every item with `JsonProvider`'s configuration, in one call.
+    /// Decodes every item with `JsonProvider`'s configuration.
     ///
-    /// The items' JSON is joined into one array document: one decoder pass
-    /// over the page costs less than one per item. Keys are converted from
-    /// snake_case exactly as `JsonProvider.decoder` converts them, but each
-    /// distinct key only once: the conversions are remembered.
+    /// Each item is decoded from its own bytes by a decoder that reads a
+    /// checked index of the JSON, with the results `JsonProvider.decoder`
+    /// gives: keys converted from snake_case (each distinct key converted
+    /// once, then remembered), ISO 8601 dates. An item it is not certain about
+    /// (a `Float`, `Data`, a mismatch, bad JSON) sends the page to
+    /// `JSONDecoder`, which gives the values or the error.
     ///
     /// - throws: `DecodingError` naming the index of an item that does not match.
     public func decoded<Value: Decodable>(as type: Value.Type) throws -> [Value] {
-        guard !isEmpty else { return [] }
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for item in self {
+            guard let value = TapeDecoder.decode(type, from: item.json) else {
+                return try decodedAsOneDocument(as: type)
+            }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Decodes the items with `JSONDecoder`, joined into one array document, so an error names the item's index.
+    private func decodedAsOneDocument<Value: Decodable>(as type: Value.Type) throws -> [Value] {
         var document = Data()
         document.reserveCapacity(reduce(2) { $0 + $1.json.count + 1 })
         document.append(UInt8(ascii: "["))

@@ -76,7 +76,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `DecodingError`, or a `DatabaseError`.
     public func item(key: ItemKey) throws -> Item? {
-        try store.item(type: itemType, key: key).map { try ItemDecoder.shared.decode(Item.self, from: $0.item.json) }
+        try store.item(type: itemType, key: key).map { try ItemDecoder.decode(Item.self, from: $0.item.json) }
     }
 
     /// Saves one item; every cached page that lists it sees the change.

@@ -1,0 +1,307 @@
+import Foundation
+import Slippers
+
+/// A `Decoder` over a ``JSONTape`` that decodes exactly as `ItemDecoder.shared` (a `JSONDecoder`) does, or refuses.
+///
+/// It follows `JsonProvider`'s configuration: object keys converted from
+/// snake_case (but not the keys of a `[String: Value]` dictionary, which
+/// `JSONDecoder` leaves as they are), dates through `JsonProvider.parseDate`,
+/// URLs from strings. Whatever it is not certain to decode as `JSONDecoder`
+/// would (a `Float`, `Data`, a `Decimal`, a number out of range, a type
+/// mismatch, a missing key, a super decoder), it refuses: it throws
+/// ``Refusal`` and remembers it in ``refused``, even when the model's own
+/// `init(from:)` catches the error. Its caller then decodes the item again
+/// with `JSONDecoder`, which gives the value or the error. So a success here
+/// is `JSONDecoder`'s success, and every error is `JSONDecoder`'s own.
+final class TapeDecoder: Decoder {
+    /// Thrown where `JSONDecoder` might decide otherwise; never reaches a caller of the store.
+    struct Refusal: Error {}
+
+    private let bytes: [UInt8]
+    private let entries: [JSONTape.Entry]
+    /// The entry the decoder stands on.
+    private var current = 0
+    /// The coding path of the current entry.
+    private var node: CodingPathNode?
+    /// Whether anything was refused during the decode, caught or not.
+    private(set) var refused = false
+
+    var codingPath: [any CodingKey] { node?.path ?? [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Decodes `bytes` as `T`, or returns `nil` when the tape parser or the decoder refuses.
+    ///
+    /// - throws: Nothing of its own; the model's errors turn into a refusal too, so
+    ///   that `JSONDecoder` throws them with its own coding path.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        let bytes = [UInt8](data)
+        guard let tape = bytes.withUnsafeBytes(JSONTape.parse) else { return nil }
+        let decoder = TapeDecoder(bytes: bytes, entries: tape.entries)
+        guard let value = try? decoder.unwrap(T.self, at: 0, node: nil), !decoder.refused else { return nil }
+        return value
+    }
+
+    private init(bytes: [UInt8], entries: [JSONTape.Entry]) {
+        self.bytes = bytes
+        self.entries = entries
+    }
+
+    func refuse() -> Refusal {
+        refused = true
+        return Refusal()
+    }
+
+    // MARK: - Containers
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try keyedContainer(keyedBy: type, at: current, node: node)
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try unkeyedContainer(at: current, node: node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValueContainer(decoder: self, index: current, node: node)
+    }
+
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, at index: Int, node: CodingPathNode?) throws
+        -> KeyedDecodingContainer<Key>
+    {
+        KeyedDecodingContainer(
+            KeyedContainer<Key>(decoder: self, members: try members(of: index, convertingKeys: true), node: node))
+    }
+
+    func unkeyedContainer(at index: Int, node: CodingPathNode?) throws -> any UnkeyedDecodingContainer {
+        let entry = entries[index]
+        guard entry.kind == .array else { throw refuse() }
+        return UnkeyedContainer(decoder: self, next: index + 1, count: Int(entry.count), node: node)
+    }
+
+    /// The members of the object at `index`: each key, converted from snake_case or not, and its value's entry.
+    func members(of index: Int, convertingKeys: Bool) throws -> [(key: String, value: Int)] {
+        let entry = entries[index]
+        guard entry.kind == .object else { throw refuse() }
+        var members: [(key: String, value: Int)] = []
+        members.reserveCapacity(Int(entry.count))
+        // Two members under one key: which one JSONDecoder keeps is its business.
+        // Small objects are checked pairwise, large ones (dictionaries) through a set.
+        var seen: Set<String> = []
+        let usesSet = entry.count > 16
+        var position = index + 1
+        for _ in 0..<entry.count {
+            let raw = string(at: position)
+            let key =
+                convertingKeys && hasUnderscore(at: position, raw: raw) ? SnakeCaseKeys.shared.converted(raw) : raw
+            let isDuplicate = usesSet ? !seen.insert(key).inserted : members.contains(where: { $0.key == key })
+            guard !isDuplicate else { throw refuse() }
+            members.append((key, position + 1))
+            position = skip(position + 1)
+        }
+        return members
+    }
+
+    /// Whether the key at `index`, read as `raw`, has a `_`.
+    ///
+    /// The snake_case strategy leaves a key without one as it is.
+    private func hasUnderscore(at index: Int, raw: String) -> Bool {
+        let entry = entries[index]
+        // An escaped key may spell its `_` as `\u005f`: look at the text, not the bytes.
+        if entry.flag { return raw.utf8.contains(UInt8(ascii: "_")) }
+        return bytes[Int(entry.start)..<Int(entry.end)].contains(UInt8(ascii: "_"))
+    }
+
+    /// The index of the entry after the value at `index`.
+    func skip(_ index: Int) -> Int {
+        let entry = entries[index]
+        switch entry.kind {
+        case .object, .array: return Int(entry.end)
+        default: return index + 1
+        }
+    }
+
+    func isNull(at index: Int) -> Bool {
+        entries[index].kind == .null
+    }
+
+    // MARK: - Values
+
+    /// Decodes the value at `index` as `T`, as `JSONDecoder`'s `unwrap` does: special types first.
+    func unwrap<T: Decodable>(_ type: T.Type, at index: Int, node: CodingPathNode?) throws -> T {
+        if T.self == String.self { return try cast(string(checkedAt: index)) }
+        if T.self == Int.self { return try cast(integer(Int.self, at: index)) }
+        if T.self == Bool.self { return try cast(bool(at: index)) }
+        if T.self == Double.self { return try cast(double(at: index)) }
+        if T.self == Date.self {
+            guard let date = JsonProvider.parseDate(try string(checkedAt: index)) else { throw refuse() }
+            return try cast(date)
+        }
+        if T.self == URL.self {
+            guard let url = URL(string: try string(checkedAt: index)) else { throw refuse() }
+            return try cast(url)
+        }
+        // Decoded by JSONDecoder in ways of its own: base64, or its decimal parser.
+        if T.self == Data.self || T.self == Decimal.self || T.self == Float.self { throw refuse() }
+        if let dictionary = T.self as? any StringKeyedDictionary.Type {
+            return try cast(dictionary.init(from: self, at: index, node: node))
+        }
+        let saved = (current, self.node)
+        defer { (current, self.node) = saved }
+        current = index
+        self.node = node
+        return try T(from: self)
+    }
+
+    private func cast<T>(_ value: some Any) throws -> T {
+        guard let value = value as? T else { throw refuse() }
+        return value
+    }
+
+    func bool(at index: Int) throws -> Bool {
+        switch entries[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw refuse()
+        }
+    }
+
+    func string(checkedAt index: Int) throws -> String {
+        guard entries[index].kind == .string else { throw refuse() }
+        return string(at: index)
+    }
+
+    /// The string at `index`, which the tape has checked: valid UTF-8, well-formed escapes.
+    private func string(at index: Int) -> String {
+        let entry = entries[index]
+        let range = Int(entry.start)..<Int(entry.end)
+        return bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            return entry.flag ? Self.unescaped(slice) : String(decoding: slice, as: UTF8.self)
+        }
+    }
+
+    private static func unescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var offset = 0
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                offset += 1
+                continue
+            }
+            let escape = bytes[offset + 1]
+            offset += 2
+            switch escape {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                let raw = UnsafeRawBufferPointer(bytes)
+                // The tape checked the digits and that a high surrogate has its low one.
+                var scalar = UInt32(JSONTape.hexUnit(raw, at: offset) ?? 0xFFFD)
+                offset += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    let low = UInt32(JSONTape.hexUnit(raw, at: offset + 2) ?? 0xDC00)
+                    scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
+                    offset += 6
+                }
+                if let scalar = Unicode.Scalar(scalar) { UTF8.encode(scalar) { output.append($0) } }
+            default: output.append(escape)  // " \ /
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    func double(at index: Int) throws -> Double {
+        let entry = entries[index]
+        guard entry.kind == .number else { throw refuse() }
+        let text = bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
+        }
+        // JSONDecoder refuses a number that does not fit; so does this, and lets it say so.
+        guard let value = Double(text), value.isFinite else { throw refuse() }
+        return value
+    }
+
+    /// An integer written as one (no fraction, no exponent) that fits `T`.
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int) throws -> T {
+        let entry = entries[index]
+        guard entry.kind == .number, !entry.flag else { throw refuse() }
+        var offset = Int(entry.start)
+        let end = Int(entry.end)
+        let negative = bytes[offset] == UInt8(ascii: "-")
+        if negative {
+            guard T.isSigned else { throw refuse() }
+            offset += 1
+        }
+        var value: T = 0
+        while offset < end {
+            let digit = T(bytes[offset] - UInt8(ascii: "0"))
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) =
+                negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowA, !overflowB else { throw refuse() }
+            value = next
+            offset += 1
+        }
+        return value
+    }
+}
+
+/// A coding path, linked from the innermost key outwards; built only when a nested value is decoded.
+final class CodingPathNode {
+    let parent: CodingPathNode?
+    let key: any CodingKey
+
+    init(parent: CodingPathNode?, key: any CodingKey) {
+        self.parent = parent
+        self.key = key
+    }
+
+    var path: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: CodingPathNode? = self
+        while let current = node {
+            keys.append(current.key)
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+}
+
+/// The key `JSONDecoder` puts in a coding path for an array element: "Index 3".
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+
+    init(_ index: Int) {
+        intValue = index
+    }
+
+    init?(stringValue: String) {
+        nil
+    }
+
+    init?(intValue: Int) {
+        self.intValue = intValue
+    }
+}
+
+/// `[String: Value]`, whose keys `JSONDecoder` does not convert from snake_case.
+protocol StringKeyedDictionary {
+    init(from decoder: TapeDecoder, at index: Int, node: CodingPathNode?) throws
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    init(from decoder: TapeDecoder, at index: Int, node: CodingPathNode?) throws {
+        self.init()
+        for member in try decoder.members(of: index, convertingKeys: false) {
+            let key = CodingPathNode(parent: node, key: SnakeCaseKeys.ConvertedKey(stringValue: member.key))
+            self[member.key] = try decoder.unwrap(Value.self, at: member.value, node: key)
+        }
+    }
+}
