@@ -40,25 +40,18 @@ enum ColdStartFigures {
                     dropWorked = FileCache.drop(file) && dropWorked
                 }
             }
-            let child = try ChildProcess.run(
-                context.executablePath,
-                ["cold-start-probe", "--path", path, "--key", ColdStartFixture.collectionKey],
-                in: directory)
+            let probe = ["cold-start-probe", "--path", path, "--key", ColdStartFixture.collectionKey]
+            let child = try ChildProcess.run(context.executablePath, probe, in: directory)
             let outcome = try JSONDecoder().decode(ColdStartProbe.Outcome.self, from: child.stdout)
             precondition(outcome.items == context.workload.pageSize, "the probe decoded a short first page")
             // The pager's first snapshot is its window, the first page: the same items, the file still warm.
-            let pagerOutcome =
-                dropsCache
-                ? nil
-                : try JSONDecoder().decode(
-                    ColdStartProbe.Outcome.self,
-                    from: ChildProcess.run(
-                        context.executablePath,
-                        ["cold-start-probe", "--path", path, "--key", ColdStartFixture.collectionKey, "--through-pager"],
-                        in: directory
-                    ).stdout)
-            if let pagerOutcome {
-                precondition(pagerOutcome.items == context.workload.pageSize, "the pager published a short first page")
+            var pagerOutcome: ColdStartProbe.Outcome?
+            if !dropsCache {
+                let pagerChild = try ChildProcess.run(
+                    context.executablePath, probe + ["--through-pager"], in: directory)
+                let decoded = try JSONDecoder().decode(ColdStartProbe.Outcome.self, from: pagerChild.stdout)
+                precondition(decoded.items == context.workload.pageSize, "the pager published a short first page")
+                pagerOutcome = decoded
             }
             // The first pair warms the binary and the file up and is not counted.
             guard round >= 2 else { continue }

@@ -32,7 +32,8 @@ extension CacheStore {
                         db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
                 else { break }
                 let info = Self.pageInfo(row)
-                pages.append(StoredPage(info: info, items: try Self.items(ofPage: row["id"], count: info.itemCount, in: db)))
+                let items = try Self.items(ofPage: row["id"], count: info.itemCount, in: db)
+                pages.append(StoredPage(info: info, items: items))
             }
             return CachedWindow(head: head, pages: pages)
         }
