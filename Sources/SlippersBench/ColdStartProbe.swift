@@ -22,7 +22,7 @@ struct ColdStartProbe: ParsableCommand {
         var openMicroseconds: Double
         /// Until the first page's items were decoded (the open included).
         var firstPageMicroseconds: Double
-        /// Items published: the first page's, or the pager's whole snapshot.
+        /// Items published: the first page's, or those of the pager's first snapshot (its window, the first page).
         var items: Int
     }
 

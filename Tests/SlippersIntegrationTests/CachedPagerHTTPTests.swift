@@ -49,8 +49,9 @@ import Testing
         await server.waitForRequests(1)
         await recorder.wait { $0.origin == .cache }
         #expect(await !recorder.values.contains { $0.origin == .network })
+        // The window: the first cached page only, though two are cached.
         let cached = try #require(await recorder.values.first { $0.origin == .cache })
-        #expect(cached.items.map(\.id.rawValue) == Array(1...20))
+        #expect(cached.items.map(\.id.rawValue) == Array(1...10))
 
         server.release()
         await start.value
@@ -60,8 +61,12 @@ import Testing
         #expect(cacheIndex < networkIndex)
         // The revalidation was conditional, and the unchanged page came back 304.
         #expect(server.requests.first?.ifNoneMatch != nil)
-        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
         #expect(await pager.state.refresh.error == nil)
+        // The second page is cached in the confirmed generation: it is read, not fetched.
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(server.requestCount == 1)
     }
 
     @Test func withTheServerDownTheCachedItemsStayPublishedAndTheErrorIsReported() async throws {
@@ -70,10 +75,14 @@ import Testing
         let pager = pager()
         await pager.start()
         let state = await pager.state
-        #expect(state.items.count == 20)
+        #expect(state.items.count == 10)
         #expect(state.origin == .cache)
         let error = try #require(state.refresh.error as? NetworkError)
         #expect(error.kind == .transport(.cannotConnect))
+        // Offline, the window still grows through the cached pages.
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(await pager.state.append.error == nil)
     }
 
     @Test func aServerErrorKeepsTheCacheToo() async throws {
@@ -90,6 +99,8 @@ import Testing
         try await seed(pages: 2)
         let pager = pager(.cacheFirst(maxAge: 3600))
         await pager.start()
+        #expect(await pager.state.items.count == 10)
+        await pager.loadNextPageIfNeeded()
         #expect(await pager.state.items.count == 20)
         #expect(server.requestCount == 0)
     }

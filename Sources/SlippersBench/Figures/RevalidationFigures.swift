@@ -60,7 +60,7 @@ enum RevalidationFigures {
                 baselineValue: nil, target: .information),
             Figure(
                 name: "revalidate through CachedPager as 304: time for the \(pagerRefreshes) revalidations, "
-                    + "each publishing the \(pageCount)-page list",
+                    + "each publishing the window (the first of \(pageCount) pages)",
                 unit: .milliseconds, value: pagerElapsed.milliseconds, baseline: nil, baselineValue: nil,
                 target: .information),
             Figure(

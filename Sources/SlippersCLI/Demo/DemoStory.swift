@@ -37,19 +37,21 @@ struct DemoStory {
             "1. Synced \(first.value.itemsFetched) items in \(first.value.pagesFetched) pages from \(postsURL.absoluteString) "
                 + "(style detected: \(style)) in \(first.seconds)")
 
-        // 2. A pager that trusts a fresh cache reads it without a request.
+        // 2. A pager that trusts a fresh cache reads it without a request, its window growing page by page.
         server.resetRequests()
         let reader = pager(store: store, plan: posts, policy: .cacheFirst(maxAge: 3600))
         await reader.start()
+        await Self.scrollToTheEnd(reader)
         let cached = await reader.state
         print(
             "2. Second pass: \(cached.items.count) items in \(cached.pages.count) pages from the cache, "
                 + "\(Formatting.count(server.requestCount, "network request"))")
 
-        // 3. With the server down, a cache-then-network pager still shows the cached list.
+        // 3. With the server down, a cache-then-network pager still pages through the cached list.
         await server.stop()
         let offline = pager(store: store, plan: posts, policy: .cacheThenNetwork)
         await offline.start()
+        await Self.scrollToTheEnd(offline)
         let offlineState = await offline.state
         // The first clause of the error is enough here: what failed, not the request it failed for.
         let failure = offlineState.refresh.error.map { error in
@@ -116,6 +118,18 @@ struct DemoStory {
             store: store, source: PrimedPageSource(base: plan.source.base, firstPage: nil),
             collection: plan.collection.key, itemType: plan.collection.itemType, style: plan.collection.style,
             policy: policy)
+    }
+
+    /// Shows the pager's pages one after the other, as a list scrolled to its end would.
+    private static func scrollToTheEnd(_ pager: CachedPager<FixtureItem, PrimedPageSource>) async {
+        var loads = 0
+        while await !pager.state.endReached, loads < 1000 {
+            let shown = await pager.state.pages.count
+            await pager.loadNextPageIfNeeded()
+            // Nothing more to show (offline, past the cached pages): stop.
+            guard await pager.state.pages.count > shown else { return }
+            loads += 1
+        }
     }
 
     private func timed<T>(_ body: () async throws -> T) async rethrows -> (value: T, seconds: String) {

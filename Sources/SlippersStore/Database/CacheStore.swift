@@ -47,7 +47,14 @@ public final class CacheStore: Sendable {
     /// - parameter path: The database file.
     /// - parameter mode: `.readWrite` (the default) or `.readOnly`.
     /// - throws: ``StoreError`` naming the problem, or a `DatabaseError`.
-    public init(path: String, mode: Mode = .readWrite) throws {
+    public convenience init(path: String, mode: Mode = .readWrite) throws {
+        try self.init(path: path, mode: mode, tracingStatements: nil)
+    }
+
+    /// Opens the cache at `path`; `trace`, when given, receives the SQL of every statement its connections run.
+    ///
+    /// For tests that check which queries a feature sends.
+    init(path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?) throws {
         self.path = path
         self.mode = mode
         let existed = DatabaseFile.exists(path)
@@ -71,6 +78,7 @@ public final class CacheStore: Sendable {
             // this cache guards against); a power loss may roll back the last
             // transactions, never leave one half-applied.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            if let trace { db.trace { event in trace(event.description) } }
         }
         do {
             switch mode {

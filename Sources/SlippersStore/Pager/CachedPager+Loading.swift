@@ -2,13 +2,16 @@ import Foundation
 import Slippers
 
 extension CachedPager {
-    /// Publishes what the cache holds and loads the first page as the policy says.
+    /// Publishes the first cached pages and loads the first page as the policy says.
     ///
-    /// With ``CachePolicy/cacheThenNetwork`` the cached pages are published
-    /// before any request is sent, then the first page is revalidated (a
-    /// conditional request when its validators are known). A failure is
-    /// recorded in ``State/refresh``; the cached items stay published.
-    /// Calls made while a first-page load runs wait for it instead of starting another.
+    /// With ``CachePolicy/cacheThenNetwork`` the window of cached pages (the
+    /// first page, or the pager's `initialWindow` pages) is published before
+    /// any request is sent, then the first page is revalidated (a conditional
+    /// request when its validators are known). A failure is recorded in
+    /// ``State/refresh``; the cached items stay published. Only the window's
+    /// pages are read, never the rest of the cache. Calling it again reads the
+    /// window again, keeping its size. Calls made while a first-page load runs
+    /// wait for it instead of starting another.
     public func start() async {
         _ = await runFirstPageLoad { pager in try await pager.loadFirstPage() }
     }
@@ -16,14 +19,14 @@ extension CachedPager {
     /// Marks the collection stale in the store and loads its first page again.
     ///
     /// The invalidation is visible to every process that opens the file. The
-    /// new first page starts a new generation in one transaction; the pages
-    /// of the old generation stay published, marked stale, until they are
-    /// replaced, and an id is never published twice. With
-    /// ``CachePolicy/cacheOnly`` only the invalidation happens.
+    /// new first page starts a new generation in one transaction; the window
+    /// keeps its size, and its pages of the old generation stay published,
+    /// marked stale, until they are replaced; an id is never published twice.
+    /// With ``CachePolicy/cacheOnly`` only the invalidation happens.
     ///
     /// - throws: The load's error, also recorded in ``State/refresh``.
     public func refresh() async throws {
-        if try store.collection(collection.key) != nil {
+        if try store.collectionHead(collection.key) != nil {
             try store.invalidate(collection.key, now: clock())
             state.isStale = true
             publish()
@@ -32,14 +35,27 @@ extension CachedPager {
         if let error = await runFirstPageLoad({ pager in try await pager.revalidateFirstPage() }) { throw error }
     }
 
-    /// Loads the next page unless one is loading, the end is reached, or the policy forbids the network.
+    /// Shows one more page: grows the window by a page, or replaces a stale page in it.
+    ///
+    /// The first rule that applies decides:
+    /// 1. When the window shows pages of an older generation and the policy
+    ///    uses the network, the first of them is fetched again and replaced.
+    /// 2. When the page after the window is cached in the current generation,
+    ///    the window grows by it, read from the cache: no request.
+    /// 3. When the policy uses the network and the end is not reached, the
+    ///    page after the window is fetched, saved, and the window grows by it.
+    ///    When that request fails and the page is cached from an older
+    ///    generation, the window still grows by the stale page, and the error
+    ///    is recorded in ``State/append``: offline, the cache stays browsable.
+    /// 4. When the page after the window is cached (a cache-only pager), the window grows by it.
     ///
     /// Safe to call many times: calls made while a load runs wait for it
-    /// instead of sending another request; at the end of the list it does
-    /// nothing. A failure is recorded in ``State/append``; calling again retries.
+    /// instead of sending another request; once the end is reached and the
+    /// window shows every cached page, it does nothing. A failure is recorded
+    /// in ``State/append``; calling again retries.
     public func loadNextPageIfNeeded() async {
         if let refreshTask { await refreshTask.value }
-        guard policy.usesNetwork, !state.endReached else { return }
+        guard !state.endReached else { return }
         if let appendTask {
             await Self.await(appendTask)
             return
@@ -50,7 +66,7 @@ extension CachedPager {
         appendTask = nil
     }
 
-    /// Loads the next page when `row` is within `distanceFromEnd` rows of the last current row.
+    /// Shows one more page when `row` is within `distanceFromEnd` rows of the last current row.
     ///
     /// Drive it from a list's "row displayed" callback, or from an `InfiniteListTrigger`.
     public func loadNextPageIfNeeded(displayedRow row: Int, distanceFromEnd: Int = 5) async {
@@ -83,22 +99,23 @@ extension CachedPager {
     }
 
     private func loadFirstPage() async throws {
-        let cached = policy.readsCache ? try store.cachedList(collection.key) : nil
+        if policy.readsCache { try readWindow(pageCount: max(windowPages.count, initialWindow)) }
+        let isCached = policy.readsCache && windowHead != nil
         switch policy {
         case .cacheOnly:
-            try publish(cached, origin: .cache)
+            try publishWindow(origin: .cache)
         case .cacheFirst(let maxAge):
-            if let cached { try publish(cached, origin: .cache) }
-            if let cached, isFresh(cached.collection, maxAge: maxAge) { return }
+            if isCached { try publishWindow(origin: .cache) }
+            if let windowHead, isCached, isFresh(windowHead, maxAge: maxAge) { return }
             try await revalidateFirstPage()
         case .cacheThenNetwork:
-            if let cached { try publish(cached, origin: .cache) }
+            if isCached { try publishWindow(origin: .cache) }
             try await revalidateFirstPage()
         case .networkFirst:
             do {
                 try await revalidateFirstPage()
             } catch {
-                if let cached, state.origin == .none { try publish(cached, origin: .cache) }
+                if isCached, state.origin == .none { try publishWindow(origin: .cache) }
                 throw error
             }
         case .networkOnly:
@@ -106,8 +123,8 @@ extension CachedPager {
         }
     }
 
-    private func isFresh(_ collection: CollectionInfo, maxAge: TimeInterval) -> Bool {
-        guard collection.invalidatedAt == nil, let refreshedAt = collection.refreshedAt else { return false }
+    private func isFresh(_ head: CollectionHead, maxAge: TimeInterval) -> Bool {
+        guard head.invalidatedAt == nil, let refreshedAt = head.refreshedAt else { return false }
         return clock().timeIntervalSince(refreshedAt) < maxAge
     }
 
@@ -128,7 +145,9 @@ extension CachedPager {
             }
             state.refresh = .idle
             state.append = .idle
-            try publishStoredList()
+            // The window keeps its size: its pages of the old generation stay shown until replaced.
+            try readWindow(pageCount: max(windowPages.count, 1))
+            try publishWindow(origin: .network)
         } catch {
             // A cancelled load is not a failure: the state goes back to where it was.
             state.refresh = error is CancellationError ? .idle : .failed(error)
@@ -140,16 +159,42 @@ extension CachedPager {
     // MARK: - Next pages
 
     private func appendNextPage() async {
-        guard let info = try? store.collection(collection.key), info.generation > 0 else {
-            // Nothing was ever loaded: the next page is the first.
-            _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() }
-            return
-        }
-        guard !info.endReached, let token = info.resumeToken else {
-            state.endReached = true
+        let head: CollectionHead?
+        do {
+            head = try store.collectionHead(collection.key)
+        } catch {
+            state.append = .failed(error)
             publish()
             return
         }
+        guard let head, head.generation > 0 else {
+            // Nothing was ever loaded: the next page is the first.
+            if policy.usesNetwork {
+                _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() }
+            }
+            return
+        }
+        let windowCount = windowPages.count
+        let token = head.endReached ? nil : head.resumeToken
+        if policy.usesNetwork, let token, head.nextPageIndex < windowCount {
+            await fetchPage(at: head.nextPageIndex, token: token, fallingBackToCache: false)
+        } else if head.nextPageIndex > windowCount {
+            growWindowFromCache()
+        } else if policy.usesNetwork, let token {
+            await fetchPage(at: windowCount, token: token, fallingBackToCache: policy.readsCache)
+        } else if policy.readsCache {
+            growWindowFromCache()
+        } else {
+            windowHead = head
+            publishHead()
+        }
+    }
+
+    /// Fetches the page at `index`, saves it and publishes the window grown to include it.
+    ///
+    /// - parameter fallingBackToCache: Whether a failed request grows the window by a
+    ///   cached page at `index` of an older generation.
+    private func fetchPage(at index: Int, token: PageToken, fallingBackToCache: Bool) async {
         state.append = .loading
         publish()
         do {
@@ -160,79 +205,35 @@ extension CachedPager {
                 if page.nextToken == token {
                     throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
                 }
-                try store.savePage(page, at: info.nextPageIndex, in: collection, now: clock())
+                try store.savePage(page, at: index, in: collection, now: clock())
             }
             state.append = .idle
-            try publishStoredList()
+            try readWindow(pageCount: max(windowPages.count, index + 1))
+            try publishWindow(origin: .network)
         } catch is CancellationError {
             state.append = .idle
             publish()
         } catch {
             state.append = .failed(error)
-            publish()
-        }
-    }
-
-    // MARK: - Publishing
-
-    /// Publishes the collection as the store now holds it, as delivered by the network.
-    private func publishStoredList() throws {
-        if policy.readsCache {
-            guard let list = try store.cachedList(collection.key) else { return }
-            try publish(list, origin: .network)
-        } else {
-            try publish(currentGenerationList(), origin: .network)
-        }
-    }
-
-    /// The collection's pages of the current generation only: what a network-only pager fetched.
-    private func currentGenerationList() throws -> CachedList? {
-        guard let info = try store.collection(collection.key) else { return nil }
-        var pages: [PageInfo] = []
-        var items: [RawItem] = []
-        var seen: Set<ItemKey> = []
-        for index in 0..<info.currentPageCount {
-            guard let page = try store.page(at: index, in: collection.key) else { break }
-            pages.append(page.info)
-            items += page.items.filter { seen.insert($0.key).inserted }
-        }
-        return CachedList(collection: info, pages: pages, items: items)
-    }
-
-    private func publish(_ list: CachedList?, origin: Origin) throws {
-        guard let list else {
-            publish()
-            return
-        }
-        state.items = try decode(list.items)
-        state.pages = list.pages
-        state.total = list.collection.total
-        state.endReached = list.collection.endReached
-        state.isStale = list.collection.isStale
-        state.cachedAt = list.collection.refreshedAt
-        state.origin = origin
-        publish()
-    }
-
-    /// Decodes the items, reusing the decoded value of every item whose JSON did not change.
-    private func decode(_ items: [RawItem]) throws -> [Item] {
-        var fresh: [RawItem] = []
-        for item in items where decodedItems[item.key]?.json != item.json { fresh.append(item) }
-        let decoded = try fresh.decoded(as: Item.self)
-        var kept: [ItemKey: (json: Data, item: Item)] = [:]
-        kept.reserveCapacity(items.count)
-        for (raw, item) in zip(fresh, decoded) { kept[raw.key] = (raw.json, item) }
-        var result: [Item] = []
-        result.reserveCapacity(items.count)
-        for raw in items {
-            let entry = kept[raw.key] ?? decodedItems[raw.key]
-            if let entry {
-                kept[raw.key] = entry
-                result.append(entry.item)
+            if fallingBackToCache, windowPages.count == index {
+                growWindowFromCache()
+            } else {
+                publish()
             }
         }
-        decodedItems = kept
-        return result
+    }
+
+    /// Grows the window by the cached page after it, if there is one, and publishes it.
+    ///
+    /// A read or decoding failure is recorded in ``State/append``.
+    private func growWindowFromCache() {
+        do {
+            try appendCachedPageToWindow()
+            try publishWindow(origin: state.origin == .network ? .network : .cache)
+        } catch {
+            state.append = .failed(error)
+            publish()
+        }
     }
 
     /// Waits for `task`, cancelling it when the waiting task is cancelled.

@@ -9,6 +9,13 @@ import Slippers
 /// the cached items published and records the error in the refresh or append
 /// state: the pager is offline-first.
 ///
+/// The pager publishes a *window*: the first pages of the cached list, never
+/// the whole of it. It starts with the first cached page (or
+/// `initialWindow` pages), and each ``loadNextPageIfNeeded()`` grows it by
+/// one page, from the cache when the page is cached in the current
+/// generation, from the network otherwise. Every read goes through a page's
+/// key, so a snapshot costs what its window holds, however large the cache.
+///
 /// Every fetched page is saved in one transaction before it is published, so
 /// a new process that opens the same collection continues from the stored
 /// resume token instead of the first page.
@@ -45,7 +52,14 @@ where Source.Item == RawItem {
     var refreshTask: Task<Void, Never>?
     var refreshError: (any Error)?
     var appendTask: Task<Void, Never>?
+    /// The decoded items of the window, with the JSON they were decoded from.
     var decodedItems: [ItemKey: (json: Data, item: Item)] = [:]
+    /// The number of cached pages the first snapshot shows.
+    let initialWindow: Int
+    /// The pages of the window as last read, stale ones included.
+    var windowPages: [StoredPage] = []
+    /// The collection's head as last read with the window.
+    var windowHead: CollectionHead?
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
     ///
@@ -57,6 +71,8 @@ where Source.Item == RawItem {
     /// - parameter itemType: The name items are filed under; the type's name unless given.
     /// - parameter style: The pagination style to record with the collection, if any.
     /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
+    /// - parameter initialWindow: The number of cached pages ``start()`` publishes, at least 1;
+    ///   1 unless given. Restore a scroll position with more.
     /// - parameter clock: The time source, for tests.
     public init(
         store: CacheStore,
@@ -65,12 +81,15 @@ where Source.Item == RawItem {
         itemType: String = String(describing: Item.self),
         style: String? = nil,
         policy: CachePolicy = .cacheThenNetwork,
+        initialWindow: Int = 1,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        precondition(initialWindow >= 1, "the initial window holds at least one page")
         self.store = store
         self.source = source
         self.collection = CollectionDescriptor(key: key, itemType: itemType, style: style)
         self.policy = policy
+        self.initialWindow = initialWindow
         self.clock = clock
     }
 

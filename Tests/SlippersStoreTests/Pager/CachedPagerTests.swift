@@ -28,15 +28,17 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         ).run(maxPages: pages)
     }
 
-    private func pager(_ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork) -> Pager {
-        Pager(store: store, source: source, collection: key, policy: policy)
+    private func pager(_ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1)
+        -> Pager
+    {
+        Pager(store: store, source: source, collection: key, policy: policy, initialWindow: initialWindow)
     }
 
     @Test func publishesTheCacheBeforeTheNetworkAnswers() async throws {
         let seeded = ScriptedSource(ids: Array(1...20), pageSize: 5)
         try await seed(seeded, pages: 2)
         let source = ScriptedSource(ids: [21] + Array(1...20), pageSize: 5)
-        let pager = pager(source)
+        let pager = pager(source, initialWindow: 2)
         let recorder = Recorder(await pager.states())
         await source.hold()
         let start = Task { await pager.start() }
@@ -68,10 +70,16 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         let pager = pager(source)
         await pager.start()
         let state = await pager.state
-        #expect(state.items.count == 10)
+        #expect(state.items.map(\.id.rawValue) == Array(1...5))
         #expect(state.origin == .cache)
         #expect(state.refresh.error is ScriptedSource.Failure)
         #expect(state.append.error == nil)
+
+        // The second page is cached in the current generation: it is read, not fetched.
+        let sent = source.requests.count
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(source.requests.count == sent)
     }
 
     @Test func revalidatesWithTheCachedValidatorsAndANotModifiedAnswerRewritesNothing() async throws {
@@ -83,7 +91,7 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         #expect(source.requests.last?.validators?.etag != nil)
         let state = await pager.state
         #expect(state.origin == .network)
-        #expect(state.items.count == 10)
+        #expect(state.items.count == 5)
         #expect(!state.isStale)
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == before)
         #expect(try store.collection(key)?.generation == 1)
@@ -221,7 +229,7 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         await failing.start()
         let state = await failing.state
         #expect(state.origin == .cache)
-        #expect(state.items.count == 10)
+        #expect(state.items.count == 5)
         #expect(state.refresh.error is ScriptedSource.Failure)
     }
 

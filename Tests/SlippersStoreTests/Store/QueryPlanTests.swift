@@ -9,17 +9,30 @@ import Testing
 /// Reading page k must cost the same at any depth: every table is reached through a key, never scanned.
 @Suite struct QueryPlanTests {
     @Test func readingAPageUsesAnIndexForEveryTableItTouches() throws {
+        let searched = try searchedTables(of: CacheStore.pageReadQueries)
+        #expect(searched == ["collections", "p", "pi", "i"])
+    }
+
+    /// The pager's cold path: the collection's head (where its current generation ends), then keyed pages.
+    @Test func readingACollectionsHeadUsesAnIndexForEveryTableItTouches() throws {
+        let searched = try searchedTables(of: [CacheStore.collectionHeadSQL])
+        #expect(searched == ["c", "p"])
+    }
+
+    /// Checks the plans of `queries` on a cache of 30 pages of two generations; returns the tables searched.
+    private func searchedTables(of queries: [String]) throws -> Set<String> {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         for index in 0..<30 {
             try store.savePage(
                 Fixtures.page(Array(index * 10 + 1...index * 10 + 10), next: "n"), at: index, in: Fixtures.posts)
         }
+        try store.savePage(Fixtures.page(Array(1...10), next: "n", label: "v2"), at: 0, in: Fixtures.posts)
         try store.close()
         let queue = try DatabaseQueue(path: directory.path())
         try queue.write { db in try db.execute(sql: "ANALYZE") }
         var searched: Set<String> = []
-        for sql in CacheStore.pageReadQueries {
+        for sql in queries {
             let plan = try queue.read { db in
                 let arguments = StatementArguments(Array(repeating: 1, count: sql.count(where: { $0 == "?" })))
                 return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
@@ -32,6 +45,6 @@ import Testing
                 searched.insert(String(step.split(separator: " ")[1]))
             }
         }
-        #expect(searched == ["collections", "p", "pi", "i"])
+        return searched
     }
 }
