@@ -42,7 +42,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `EncodingError`, ``StoreError``, or a `DatabaseError`.
     @discardableResult
-    public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionInfo {
+    public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionHead {
         try store.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
     }
 

@@ -23,7 +23,9 @@ extension CacheStore {
     /// - parameter index: The page's position, from 0.
     /// - parameter collection: The collection; it is created on its first page.
     /// - parameter now: The time to record as the page's fetch time.
-    /// - returns: The collection after the save.
+    /// - returns: The collection's head after the save: its row and the number
+    ///   of pages of its current generation. Its statistics, which sum over
+    ///   every page, are ``collection(_:)``'s.
     /// - throws: ``StoreError/pageOutOfOrder(collection:index:)`` when page
     ///   `index - 1` is not cached in the current generation,
     ///   ``StoreError/itemTypeMismatch(collection:stored:requested:)``, or a `DatabaseError`.
@@ -33,7 +35,7 @@ extension CacheStore {
         at index: Int,
         in collection: CollectionDescriptor,
         now: Date = Date()
-    ) throws -> CollectionInfo {
+    ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
         return try write { db in
             var row = try CollectionRow.fetchOrCreate(collection, now: now, in: db)
@@ -67,7 +69,10 @@ extension CacheStore {
             }
             if let total = page.total { row.total = total }
             try row.update(in: db)
-            return try Self.collectionInfo(id: row.id, in: db)
+            guard let head = try Self.collectionHead(collection.key, in: db) else {
+                throw StoreError.collectionNotFound(key: collection.key)
+            }
+            return head
         }
     }
 

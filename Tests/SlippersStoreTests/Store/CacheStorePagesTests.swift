@@ -38,8 +38,10 @@ import Testing
         let info = try store.savePage(Fixtures.page([3], token: "2", next: nil), at: 1, in: Fixtures.posts)
         #expect(info.endReached)
         #expect(info.resumeToken == nil)
-        #expect(info.pageCount == 2)
-        #expect(info.itemCount == 3)
+        #expect(info.currentPageCount == 2)
+        let stats = try #require(try store.collection(key))
+        #expect(stats.pageCount == 2)
+        #expect(stats.itemCount == 3)
         #expect(try Fixtures.ids(#require(try store.cachedList(key)).items) == [1, 2, 3])
     }
 
@@ -61,7 +63,7 @@ import Testing
         let info = try store.savePage(Fixtures.page([6, 5], next: "2", label: "v2"), at: 0, in: Fixtures.posts)
         #expect(info.generation == 2)
         #expect(info.invalidatedAt == nil)
-        #expect(info.stalePageCount == 1)
+        #expect(try store.collection(key)?.stalePageCount == 1)
         #expect(info.resumeToken == "2")
         #expect(info.nextPageIndex == 1)
         let pages = try store.pages(in: key)
@@ -89,7 +91,7 @@ import Testing
         try store.savePage(Fixtures.page([2], token: "2", next: "3"), at: 1, in: Fixtures.posts)
         try store.savePage(Fixtures.page([3], token: "3", next: nil), at: 2, in: Fixtures.posts)
         let info = try store.savePage(Fixtures.page([9], next: nil), at: 0, in: Fixtures.posts)
-        #expect(info.pageCount == 1)
+        #expect(info.currentPageCount == 1)
         #expect(info.endReached)
         #expect(try store.pages(in: key).count == 1)
     }
