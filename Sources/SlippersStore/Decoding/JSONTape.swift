@@ -195,12 +195,28 @@ struct JSONTape {
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             var position = offset
             let end = bytes.count
+            // Eight bytes at a time while none is a control character, non-ASCII, `"` or `\\`.
+            while position + 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                guard !Self.needsCheck(word) else { break }
+                position += 8
+            }
             while position < end {
                 let byte = base[position]
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
                 position += 1
             }
             offset = position
+        }
+
+        /// Whether one of the eight bytes of `word` is below 0x20, above 0x7F, `"` or `\\` (SWAR: no branch per byte).
+        private static func needsCheck(_ word: UInt64) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+            let control = (word &- ones &* 0x20) & ~word & highs
+            return word & highs != 0 || control != 0
+                || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) || hasZeroByte(word ^ (ones &* 0x5C))
         }
 
         /// Skips `\x` or `\uXXXX` (a surrogate pair as two, in order).

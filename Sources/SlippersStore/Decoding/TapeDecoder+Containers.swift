@@ -5,9 +5,9 @@ extension TapeDecoder {
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: TapeDecoder
         let members: [(key: String, value: Int)]
-        let node: CodingPathNode?
+        let path: CodingPath
 
-        var codingPath: [any CodingKey] { node?.path ?? [] }
+        var codingPath: [any CodingKey] { path.keys }
 
         var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
 
@@ -24,10 +24,6 @@ extension TapeDecoder {
         private func value(_ key: Key) throws -> Int {
             guard let index = index(of: key) else { throw decoder.refuse() }
             return index
-        }
-
-        private func child(_ key: Key) -> CodingPathNode {
-            CodingPathNode(parent: node, key: key)
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -68,23 +64,23 @@ extension TapeDecoder {
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            try decoder.unwrap(type, at: value(key), node: child(key))
+            try decoder.unwrap(type, at: value(key), path: path, appending: key)
         }
 
         /// A missing key or `null` is `nil`, as with `JSONDecoder`; one lookup instead of three.
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let index = index(of: key), !decoder.isNull(at: index) else { return nil }
-            return try decoder.unwrap(type, at: index, node: child(key))
+            return try decoder.unwrap(type, at: index, path: path, appending: key)
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
             -> KeyedDecodingContainer<NestedKey>
         {
-            try decoder.keyedContainer(keyedBy: type, at: value(key), node: child(key))
+            try decoder.keyedContainer(keyedBy: type, at: value(key), path: path.appending(key))
         }
 
         func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try decoder.unkeyedContainer(at: value(key), node: child(key))
+            try decoder.unkeyedContainer(at: value(key), path: path.appending(key))
         }
 
         func superDecoder() throws -> any Decoder {
@@ -102,24 +98,24 @@ extension TapeDecoder {
         /// The entry of the element at ``currentIndex``.
         var next: Int
         let elementCount: Int
-        let node: CodingPathNode?
+        let path: CodingPath
         var currentIndex = 0
 
-        init(decoder: TapeDecoder, next: Int, count: Int, node: CodingPathNode?) {
+        init(decoder: TapeDecoder, next: Int, count: Int, path: CodingPath) {
             self.decoder = decoder
             self.next = next
             self.elementCount = count
-            self.node = node
+            self.path = path
         }
 
-        var codingPath: [any CodingKey] { node?.path ?? [] }
+        var codingPath: [any CodingKey] { path.keys }
         var count: Int? { elementCount }
         var isAtEnd: Bool { currentIndex >= elementCount }
 
         /// The entry of the next element, which the call then moves past.
-        private mutating func advance() throws -> (index: Int, node: CodingPathNode) {
+        private mutating func advance() throws -> (index: Int, key: IndexKey) {
             guard !isAtEnd else { throw decoder.refuse() }
-            let element = (next, CodingPathNode(parent: node, key: IndexKey(currentIndex)))
+            let element = (next, IndexKey(currentIndex))
             next = decoder.skip(next)
             currentIndex += 1
             return element
@@ -158,19 +154,19 @@ extension TapeDecoder {
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let element = try advance()
-            return try decoder.unwrap(type, at: element.index, node: element.node)
+            return try decoder.unwrap(type, at: element.index, path: path, appending: element.key)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             let element = try advance()
-            return try decoder.keyedContainer(keyedBy: type, at: element.index, node: element.node)
+            return try decoder.keyedContainer(keyedBy: type, at: element.index, path: path.appending(element.key))
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
             let element = try advance()
-            return try decoder.unkeyedContainer(at: element.index, node: element.node)
+            return try decoder.unkeyedContainer(at: element.index, path: path.appending(element.key))
         }
 
         mutating func superDecoder() throws -> any Decoder {
@@ -182,9 +178,9 @@ extension TapeDecoder {
     struct SingleValueContainer: SingleValueDecodingContainer {
         let decoder: TapeDecoder
         let index: Int
-        let node: CodingPathNode?
+        let path: CodingPath
 
-        var codingPath: [any CodingKey] { node?.path ?? [] }
+        var codingPath: [any CodingKey] { path.keys }
 
         func decodeNil() -> Bool { decoder.isNull(at: index) }
         func decode(_ type: Bool.Type) throws -> Bool { try decoder.bool(at: index) }
@@ -203,7 +199,7 @@ extension TapeDecoder {
         func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(type, at: index) }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            try decoder.unwrap(type, at: index, node: node)
+            try decoder.unwrap(type, at: index, path: path)
         }
     }
 }

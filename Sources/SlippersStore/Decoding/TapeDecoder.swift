@@ -22,11 +22,11 @@ final class TapeDecoder: Decoder {
     /// The entry the decoder stands on.
     private var current = 0
     /// The coding path of the current entry.
-    private var node: CodingPathNode?
+    private var path = CodingPath()
     /// Whether anything was refused during the decode, caught or not.
     private(set) var refused = false
 
-    var codingPath: [any CodingKey] { node?.path ?? [] }
+    var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes `bytes` as `T`, or returns `nil` when the tape parser or the decoder refuses.
@@ -37,7 +37,7 @@ final class TapeDecoder: Decoder {
         let bytes = [UInt8](data)
         guard let tape = bytes.withUnsafeBytes(JSONTape.parse) else { return nil }
         let decoder = TapeDecoder(bytes: bytes, entries: tape.entries)
-        guard let value = try? decoder.unwrap(T.self, at: 0, node: nil), !decoder.refused else { return nil }
+        guard let value = try? decoder.unwrap(T.self, at: 0, path: CodingPath()), !decoder.refused else { return nil }
         return value
     }
 
@@ -54,28 +54,28 @@ final class TapeDecoder: Decoder {
     // MARK: - Containers
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try keyedContainer(keyedBy: type, at: current, node: node)
+        try keyedContainer(keyedBy: type, at: current, path: path)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try unkeyedContainer(at: current, node: node)
+        try unkeyedContainer(at: current, path: path)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueContainer(decoder: self, index: current, node: node)
+        SingleValueContainer(decoder: self, index: current, path: path)
     }
 
-    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, at index: Int, node: CodingPathNode?) throws
+    func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, at index: Int, path: CodingPath) throws
         -> KeyedDecodingContainer<Key>
     {
         KeyedDecodingContainer(
-            KeyedContainer<Key>(decoder: self, members: try members(of: index, convertingKeys: true), node: node))
+            KeyedContainer<Key>(decoder: self, members: try members(of: index, convertingKeys: true), path: path))
     }
 
-    func unkeyedContainer(at index: Int, node: CodingPathNode?) throws -> any UnkeyedDecodingContainer {
+    func unkeyedContainer(at index: Int, path: CodingPath) throws -> any UnkeyedDecodingContainer {
         let entry = entries[index]
         guard entry.kind == .array else { throw refuse() }
-        return UnkeyedContainer(decoder: self, next: index + 1, count: Int(entry.count), node: node)
+        return UnkeyedContainer(decoder: self, next: index + 1, count: Int(entry.count), path: path)
     }
 
     /// The members of the object at `index`: each key, converted from snake_case or not, and its value's entry.
@@ -127,34 +127,38 @@ final class TapeDecoder: Decoder {
     // MARK: - Values
 
     /// Decodes the value at `index` as `T`, as `JSONDecoder`'s `unwrap` does: special types first.
-    func unwrap<T: Decodable>(_ type: T.Type, at index: Int, node: CodingPathNode?) throws -> T {
-        if T.self == String.self { return try cast(string(checkedAt: index)) }
-        if T.self == Int.self { return try cast(integer(Int.self, at: index)) }
-        if T.self == Bool.self { return try cast(bool(at: index)) }
-        if T.self == Double.self { return try cast(double(at: index)) }
+    ///
+    /// `path` is the coding path of the container the value is in and `key` the value's key
+    /// there, if any: the path is only extended (which allocates) when `T` decodes itself.
+    func unwrap<T: Decodable>(
+        _ type: T.Type, at index: Int, path: CodingPath, appending key: (any CodingKey)? = nil
+    ) throws -> T {
+        // Each `unsafeBitCast` below follows a check that `T` is the value's own type.
+        if T.self == String.self { return unsafeBitCast(try string(checkedAt: index), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(at: index), to: T.self) }
         if T.self == Date.self {
             guard let date = JsonProvider.parseDate(try string(checkedAt: index)) else { throw refuse() }
-            return try cast(date)
+            return unsafeBitCast(date, to: T.self)
         }
         if T.self == URL.self {
             guard let url = URL(string: try string(checkedAt: index)) else { throw refuse() }
-            return try cast(url)
+            return unsafeBitCast(url, to: T.self)
         }
         // Decoded by JSONDecoder in ways of its own: base64, or its decimal parser.
         if T.self == Data.self || T.self == Decimal.self || T.self == Float.self { throw refuse() }
-        if let dictionary = T.self as? any StringKeyedDictionary.Type {
-            return try cast(dictionary.init(from: self, at: index, node: node))
+        let path = key.map(path.appending) ?? path
+        // Only an object can be a dictionary: the conformance lookup is skipped for other values.
+        if entries[index].kind == .object, let dictionary = T.self as? any StringKeyedDictionary.Type {
+            guard let value = try dictionary.init(from: self, at: index, path: path) as? T else { throw refuse() }
+            return value
         }
-        let saved = (current, self.node)
-        defer { (current, self.node) = saved }
+        let saved = (current, self.path)
+        defer { (current, self.path) = saved }
         current = index
-        self.node = node
+        self.path = path
         return try T(from: self)
-    }
-
-    private func cast<T>(_ value: some Any) throws -> T {
-        guard let value = value as? T else { throw refuse() }
-        return value
     }
 
     func bool(at index: Int) throws -> Bool {
@@ -252,7 +256,22 @@ final class TapeDecoder: Decoder {
     }
 }
 
-/// A coding path, linked from the innermost key outwards; built only when a nested value is decoded.
+/// A coding path: its last key, and the keys before it as linked nodes, built only when a path grows deeper.
+struct CodingPath {
+    var parent: CodingPathNode?
+    var last: (any CodingKey)?
+
+    var keys: [any CodingKey] {
+        (parent?.path ?? []) + (last.map { [$0] } ?? [])
+    }
+
+    /// The path one key deeper.
+    func appending(_ key: any CodingKey) -> CodingPath {
+        CodingPath(parent: last.map { CodingPathNode(parent: parent, key: $0) } ?? parent, last: key)
+    }
+}
+
+/// A coding path, linked from the innermost key outwards.
 final class CodingPathNode {
     let parent: CodingPathNode?
     let key: any CodingKey
@@ -293,15 +312,15 @@ struct IndexKey: CodingKey {
 
 /// `[String: Value]`, whose keys `JSONDecoder` does not convert from snake_case.
 protocol StringKeyedDictionary {
-    init(from decoder: TapeDecoder, at index: Int, node: CodingPathNode?) throws
+    init(from decoder: TapeDecoder, at index: Int, path: CodingPath) throws
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
-    init(from decoder: TapeDecoder, at index: Int, node: CodingPathNode?) throws {
+    init(from decoder: TapeDecoder, at index: Int, path: CodingPath) throws {
         self.init()
         for member in try decoder.members(of: index, convertingKeys: false) {
-            let key = CodingPathNode(parent: node, key: SnakeCaseKeys.ConvertedKey(stringValue: member.key))
-            self[member.key] = try decoder.unwrap(Value.self, at: member.value, node: key)
+            let key = SnakeCaseKeys.ConvertedKey(stringValue: member.key)
+            self[member.key] = try decoder.unwrap(Value.self, at: member.value, path: path, appending: key)
         }
     }
 }

@@ -53,6 +53,22 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self) }
     }
 
+    /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
+    ///
+    /// Only those rows are read and decoded: show the first rows of a page at
+    /// once, then read the rest.
+    ///
+    /// ```swift
+    /// let first = try posts.page(at: 0, in: "GET /posts", positions: 0..<10)
+    /// ```
+    ///
+    /// Positions past the page's end are ignored.
+    ///
+    /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
+    public func page(at index: Int, in key: String, positions: Range<Int>) throws -> [Item]? {
+        try store.page(at: index, in: key, positions: positions).map { try $0.items.decoded(as: Item.self) }
+    }
+
     /// The cached page at `index` with its items not yet decoded, or `nil` when it is not cached.
     ///
     /// Use it to show the first rows of a page before the others are decoded

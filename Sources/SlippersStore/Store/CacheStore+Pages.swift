@@ -122,6 +122,31 @@ extension CacheStore {
         }
     }
 
+    /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
+    ///
+    /// Only those rows are read: a keyed range of the page's membership, so a
+    /// screen can show its first rows before the rest are read at all, e.g.
+    /// `positions: 0..<10`, then `10..<page.info.itemCount`. Positions past the
+    /// page's end are ignored.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func page(at index: Int, in key: String, positions: Range<Int>) throws -> StoredPage? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
+            else { return nil }
+            let info = Self.pageInfo(row)
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: Self.pageItemRangeSQL),
+                arguments: [row["id"], positions.lowerBound, positions.upperBound])
+            var items: [RawItem] = []
+            items.reserveCapacity(min(positions.count, info.itemCount))
+            while let row = try rows.next() { items.append(Self.rawItem(row)) }
+            return StoredPage(info: info, items: items)
+        }
+    }
+
     /// The rows of a collection's cached pages, in order.
     ///
     /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
@@ -171,7 +196,7 @@ extension CacheStore {
     // MARK: - SQL
 
     /// The queries that read one page: its row by collection key and index, then its items.
-    static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL] }
+    static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL, pageItemRangeSQL] }
 
     /// The row of one page, by collection key and index.
     static let pageRowByIndexSQL = pageRowSQL + " AND p.idx = ?"
@@ -189,6 +214,12 @@ extension CacheStore {
     static let pageItemsSQL = """
         SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
         WHERE pi.page_id = ? ORDER BY pi.position
+        """
+
+    /// The items at a range of positions of one page, in order: a keyed range of `page_items`.
+    static let pageItemRangeSQL = """
+        SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
+        WHERE pi.page_id = ? AND pi.position >= ? AND pi.position < ? ORDER BY pi.position
         """
 
     /// The items of a collection in list order, each once: a row is skipped when

@@ -51,6 +51,27 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         #expect(try posts.lazyPage(at: 1, in: "GET /posts") == nil)
     }
 
+    @Test func aRangeOfAPageReadsAndDecodesOnlyThosePositions() throws {
+        let posts = Repository<Post>(store: store)
+        let items = (1...5).map { Post(id: ID($0), title: "Post \($0)", createdAt: date) }
+        try posts.save(Page(items: items, nextToken: "2"), at: 0, in: "GET /posts")
+        #expect(try posts.page(at: 0, in: "GET /posts", positions: 0..<2) == Array(items[0..<2]))
+        #expect(try posts.page(at: 0, in: "GET /posts", positions: 3..<10) == Array(items[3..<5]))
+        #expect(try posts.page(at: 0, in: "GET /posts", positions: 7..<9) == [])
+        #expect(try posts.page(at: 1, in: "GET /posts", positions: 0..<2) == nil)
+        let stored = try #require(try store.page(at: 0, in: "GET /posts", positions: 1..<2))
+        #expect(stored.info.itemCount == 5)
+        #expect(stored.items.map(\.key) == [.integer(2)])
+
+        // An undecodable item outside the range is never read.
+        try store.savePage(
+            Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
+            in: CollectionDescriptor(key: "p", itemType: "Post"))
+        let labelled = Repository<Fixtures.Labelled>(store: store, itemType: "Post")
+        #expect(try labelled.page(at: 0, in: "p", positions: 0..<1)?.map(\.label) == ["v1"])
+        #expect(throws: DecodingError.self) { try labelled.page(at: 0, in: "p", positions: 0..<2) }
+    }
+
     @Test func aLazyPageOnlyDecodesWhatItIsAskedFor() throws {
         try store.savePage(
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
