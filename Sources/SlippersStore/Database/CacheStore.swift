@@ -133,6 +133,12 @@ public final class CacheStore: Sendable {
         try reader.read(value)
     }
 
+    /// Runs `value` outside an explicit transaction: for a single statement, which SQLite
+    /// reads from one snapshot on its own, without the cost of `BEGIN` and `COMMIT`.
+    func readOneStatement<T>(_ value: (Database) throws -> T) throws -> T {
+        try reader.unsafeRead(value)
+    }
+
     /// Closes the database connections; the store cannot be used afterwards.
     public func close() throws {
         try reader.close()

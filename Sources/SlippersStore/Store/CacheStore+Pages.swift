@@ -131,20 +131,27 @@ extension CacheStore {
     ///
     /// - throws: A `DatabaseError`.
     public func page(at index: Int, in key: String, positions: Range<Int>) throws -> StoredPage? {
-        try read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
-            else { return nil }
-            let info = Self.pageInfo(row)
+        // One statement, the page's row on each of its item rows: it reads one snapshot without a transaction.
+        try readOneStatement { db in
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: Self.pageItemRangeSQL),
-                arguments: [row["id"], positions.lowerBound, positions.upperBound])
+                db.cachedStatement(sql: Self.pageWithItemRangeSQL),
+                arguments: [key, index, positions.lowerBound, positions.upperBound])
+            guard let first = try rows.next() else { return nil }
+            let info = Self.pageInfo(first)
             var items: [RawItem] = []
             items.reserveCapacity(min(positions.count, info.itemCount))
-            while let row = try rows.next() { items.append(Self.rawItem(row)) }
+            if let item = Self.rangeItem(first) { items.append(item) }
+            while let row = try rows.next() {
+                if let item = Self.rangeItem(row) { items.append(item) }
+            }
             return StoredPage(info: info, items: items)
         }
+    }
+
+    /// The item of a row of ``pageWithItemRangeSQL``; `nil` on the row of a page with no item in the range.
+    private static func rangeItem(_ row: Row) -> RawItem? {
+        guard let key = row["item_key"] as ItemKey? else { return nil }
+        return RawItem(key: key, json: row["item_json"])
     }
 
     /// The rows of a collection's cached pages, in order.
@@ -196,7 +203,7 @@ extension CacheStore {
     // MARK: - SQL
 
     /// The queries that read one page: its row by collection key and index, then its items.
-    static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL, pageItemRangeSQL] }
+    static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL, pageWithItemRangeSQL] }
 
     /// The row of one page, by collection key and index.
     static let pageRowByIndexSQL = pageRowSQL + " AND p.idx = ?"
@@ -216,10 +223,18 @@ extension CacheStore {
         WHERE pi.page_id = ? ORDER BY pi.position
         """
 
-    /// The items at a range of positions of one page, in order: a keyed range of `page_items`.
-    static let pageItemRangeSQL = """
-        SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
-        WHERE pi.page_id = ? AND pi.position >= ? AND pi.position < ? ORDER BY pi.position
+    /// One page's row, by collection key and index, on each of its items at a range of positions, in order;
+    /// on one row with no item when none is in the range. A keyed range of `page_items`.
+    static let pageWithItemRangeSQL = """
+        SELECT p.id, p.idx, p.generation, p.token, p.next_token, p.etag, p.last_modified,
+            p.fetched_at, p.item_count,
+            (SELECT generation FROM collections WHERE id = p.collection_id) AS current_generation,
+            i.key AS item_key, i.json AS item_json
+        FROM pages p
+        LEFT JOIN page_items pi ON pi.page_id = p.id AND pi.position >= ?3 AND pi.position < ?4
+        LEFT JOIN items i ON i.id = pi.item_id
+        WHERE p.collection_id = (SELECT id FROM collections WHERE key = ?1) AND p.idx = ?2
+        ORDER BY pi.position
         """
 
     /// The items of a collection in list order, each once: a row is skipped when
