@@ -84,54 +84,41 @@ struct JSONTape {
         }
 
         private mutating func parseObject(depth: Int) -> Bool {
-            let index = open(.object)
-            offset += 1
-            skipWhitespace()
-            var count: Int32 = 0
-            if current == UInt8(ascii: "}") {
-                offset += 1
-                return close(index, count: count)
-            }
-            while true {
-                guard current == UInt8(ascii: "\""), parseString() else { return false }
-                skipWhitespace()
-                guard current == UInt8(ascii: ":") else { return false }
-                offset += 1
-                skipWhitespace()
-                guard parseValue(depth: depth) else { return false }
-                count += 1
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    offset += 1
-                    skipWhitespace()
-                case UInt8(ascii: "}"):
-                    offset += 1
-                    return close(index, count: count)
-                default:
-                    return false
-                }
+            parseContainer(.object, closing: UInt8(ascii: "}")) { parser in
+                guard parser.current == UInt8(ascii: "\""), parser.parseString() else { return false }
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: ":") else { return false }
+                parser.offset += 1
+                parser.skipWhitespace()
+                return parser.parseValue(depth: depth)
             }
         }
 
         private mutating func parseArray(depth: Int) -> Bool {
-            let index = open(.array)
+            parseContainer(.array, closing: UInt8(ascii: "]")) { parser in parser.parseValue(depth: depth) }
+        }
+
+        /// An object or an array: its opening byte, then `parseMember` for each member up to `closing`.
+        private mutating func parseContainer(
+            _ kind: Kind, closing: UInt8, parseMember: (inout Parser) -> Bool
+        ) -> Bool {
+            let index = open(kind)
             offset += 1
             skipWhitespace()
             var count: Int32 = 0
-            if current == UInt8(ascii: "]") {
+            if current == closing {
                 offset += 1
                 return close(index, count: count)
             }
             while true {
-                guard parseValue(depth: depth) else { return false }
+                guard parseMember(&self) else { return false }
                 count += 1
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","):
                     offset += 1
                     skipWhitespace()
-                case UInt8(ascii: "]"):
+                case closing:
                     offset += 1
                     return close(index, count: count)
                 default:
