@@ -149,10 +149,15 @@ extension CacheStore {
     }
 
     /// The item of a row of ``pageWithItemRangeSQL``; `nil` on the row of a page with no item in the range.
+    ///
+    /// Read by column index: a name lookup compares names, once per row.
     private static func rangeItem(_ row: Row) -> RawItem? {
-        guard let key = row["item_key"] as ItemKey? else { return nil }
-        return RawItem(key: key, json: row["item_json"])
+        guard let key = row[rangeItemKeyColumn] as ItemKey? else { return nil }
+        return RawItem(key: key, json: row[rangeItemKeyColumn + 1])
     }
+
+    /// The index of `item_key` in ``pageWithItemRangeSQL``'s columns; `item_json` follows it.
+    private static let rangeItemKeyColumn = 10
 
     /// The rows of a collection's cached pages, in order.
     ///
