@@ -208,7 +208,7 @@ extension CachedPager {
                 try store.savePage(page, at: index, in: collection, now: clock())
             }
             state.append = .idle
-            try readWindow(pageCount: max(windowPages.count, index + 1))
+            try placeSavedPage(at: index)
             try publishWindow(origin: .network)
         } catch is CancellationError {
             state.append = .idle

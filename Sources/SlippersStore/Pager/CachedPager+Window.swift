@@ -29,6 +29,39 @@ extension CachedPager {
         }
     }
 
+    /// Puts the page just saved at `index` into the window without reading the window's other pages again.
+    ///
+    /// The store keeps one row per item, so the saved page's JSON is every
+    /// copy's: an item it shares with an earlier page of the window takes it
+    /// there too. The whole window is read again instead when a generation
+    /// started meanwhile (here or in another process), when the save ended the
+    /// list (it removed the pages after it), or when `index` is past the window.
+    func placeSavedPage(at index: Int) throws {
+        guard index <= windowPages.count, let windowHead,
+            let window = try store.window(collection.key, pages: index..<index + 1),
+            let page = window.pages.first,
+            window.head.generation == windowHead.generation, !window.head.endReached
+        else {
+            try readWindow(pageCount: max(windowPages.count, index + 1))
+            return
+        }
+        var latest: [ItemKey: Data] = [:]
+        for item in page.items { latest[item.key] = item.json }
+        for pageIndex in windowPages.indices {
+            for itemIndex in windowPages[pageIndex].items.indices {
+                if let json = latest[windowPages[pageIndex].items[itemIndex].key] {
+                    windowPages[pageIndex].items[itemIndex].json = json
+                }
+            }
+        }
+        if index == windowPages.count {
+            windowPages.append(page)
+        } else {
+            windowPages[index] = page
+        }
+        self.windowHead = window.head
+    }
+
     /// The pages of the window that are published: all of them, or the current ones when the cache is not read.
     private var publishedPages: ArraySlice<StoredPage> {
         policy.readsCache ? windowPages[...] : windowPages.prefix { !$0.info.isStale }

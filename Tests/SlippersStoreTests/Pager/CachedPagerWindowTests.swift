@@ -227,6 +227,33 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         #expect(await pager.decodedItems.count == 10)
     }
 
+    /// Scrolling through the network reads each new page once, not the whole window again.
+    @Test func aPageFetchedAtTheEndOfTheWindowIsTheOnlyPageReadAgain() async throws {
+        let log = StatementLog()
+        let traced = try CacheStore(path: directory.path(), mode: .readWrite, tracingStatements: { log.append($0) })
+        let pager = pager(ScriptedSource(ids: Array(1...100), pageSize: 5), store: traced)
+        await pager.start()
+        log.removeAll()
+        for _ in 0..<6 { await pager.loadNextPageIfNeeded() }
+        #expect(await ids(pager) == Array(1...35))
+        let pageReads = log.selects.filter {
+            $0 == CacheStore.pageRowByIndexSQL.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(pageReads.count == 6)
+    }
+
+    /// An item that a new page and an earlier page both list shows the JSON the new page brought.
+    @Test func anItemRepeatedOnAnEarlierPageTakesTheLatestJSON() async throws {
+        let source = ScriptedSource(ids: [1, 2, 3, 4, 5, 3, 6, 7, 8, 9], pageSize: 5)
+        let pager = pager(source, policy: .networkOnly)
+        await pager.start()
+        source.setIDs([1, 2, 3, 4, 5, 3, 6, 7, 8, 9], label: "v2")
+        await pager.loadNextPageIfNeeded()
+        let items = await pager.state.items
+        #expect(items.map(\.id.rawValue) == Array(1...9))
+        #expect(items.map(\.title) == ["v1 1", "v1 2", "v2 3", "v1 4", "v1 5", "v2 6", "v2 7", "v2 8", "v2 9"])
+    }
+
     /// The SQL of every statement a store's connections run.
     private final class StatementLog: Sendable {
         private let statements = Mutex<[String]>([])
