@@ -121,6 +121,8 @@ public final class FixtureServer: Sendable {
         }
         var boundPort = port
         if case .ip4(_, let listening) = await server.listeningAddress { boundPort = listening }
+        // Without it every response stalls ≈ 40 ms on the client's delayed acknowledgement.
+        ListenerNoDelay.enable(onPort: boundPort)
         state.withLock { state in
             state.server = server
             state.runTask = task

@@ -1,8 +1,9 @@
 import Foundation
 import Slippers
-import SlippersFixtures
 import SlippersNetworking
 import Testing
+
+@testable import SlippersFixtures
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -22,6 +23,19 @@ import Testing
             #expect(server.isRunning)
             let response = try await get(server.url(.page))
             #expect(response.statusCode == 200)
+        }
+    }
+
+    /// FlyingFox writes a response's head and body apart: with Nagle's algorithm on, each
+    /// response would wait for the client's delayed acknowledgement (≈ 40 ms).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
+    func itsListeningSocketHasNagleOffAgainAfterARestart() async throws {
+        try await withFixtureServer { server async throws in
+            let port = UInt16(server.port)
+            #expect(ListenerNoDelay.isEnabled(onPort: port) == true)
+            await server.stop()
+            try await server.start()
+            #expect(ListenerNoDelay.isEnabled(onPort: port) == true)
         }
     }
 
