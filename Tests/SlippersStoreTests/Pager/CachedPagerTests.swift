@@ -4,11 +4,7 @@ import SlippersStore
 import SlippersTestSupport
 import Testing
 
-private struct Post: Decodable, Sendable, Equatable {
-    let id: ID<Post>
-    let title: String
-}
-
+private typealias Post = ScriptedSource.Post
 private typealias Pager = CachedPager<Post, ScriptedSource>
 
 @Suite struct CachedPagerTests {

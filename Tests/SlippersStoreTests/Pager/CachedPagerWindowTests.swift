@@ -6,11 +6,7 @@ import Testing
 
 @testable import SlippersStore
 
-private struct Post: Decodable, Sendable, Equatable {
-    let id: ID<Post>
-    let title: String
-}
-
+private typealias Post = ScriptedSource.Post
 private typealias Pager = CachedPager<Post, ScriptedSource>
 
 /// The pager's window: a prefix of the cached pages, grown one page at a time.

@@ -6,6 +6,12 @@ import Synchronization
 ///
 /// Tokens are page numbers from 1; page 1 is asked for with no token.
 final class ScriptedSource: PageSource, Sendable {
+    /// The items the source serves, decoded: `{"id": 3, "title": "v1 3"}`.
+    struct Post: Decodable, Sendable, Equatable {
+        let id: ID<Post>
+        let title: String
+    }
+
     struct Failure: Error, Equatable, CustomStringConvertible {
         var description: String { "scripted failure" }
     }
