@@ -531,47 +531,6 @@ public struct JSONScanner: Sendable {
     private static func decodeString(_ bytes: Bytes, _ range: Range<Int>) -> String? {
         let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
         guard inner.lowerBound <= inner.upperBound else { return nil }
-        guard bytes[inner].contains(UInt8(ascii: "\\")) else {
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(inner.count)
-        var index = inner.lowerBound
-        while index < inner.upperBound {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < inner.upperBound else {
-                result.append(byte)
-                index += 1
-                continue
-            }
-            let escape = bytes[index + 1]
-            index += 2
-            switch escape {
-            case UInt8(ascii: "n"): result.append(0x0A)
-            case UInt8(ascii: "t"): result.append(0x09)
-            case UInt8(ascii: "r"): result.append(0x0D)
-            case UInt8(ascii: "b"): result.append(0x08)
-            case UInt8(ascii: "f"): result.append(0x0C)
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4(bytes, index, end: inner.upperBound) else { return nil }
-                index += 4
-                if (0xD800..<0xDC00).contains(scalar), index + 6 <= inner.upperBound,
-                    bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                    let low = hex4(bytes, index + 2, end: inner.upperBound), (0xDC00..<0xE000).contains(low)
-                {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                result.append(contentsOf: Array(String(Character(unicode)).utf8))
-            default: result.append(escape)
-            }
-        }
-        return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func hex4(_ bytes: Bytes, _ index: Int, end: Int) -> UInt32? {
-        guard index + 4 <= end else { return nil }
-        return UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+        return JSONStringContent.text(UnsafeBufferPointer(rebasing: bytes[inner]))
     }
 }

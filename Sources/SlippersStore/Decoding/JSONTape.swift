@@ -312,7 +312,7 @@ struct JSONTape {
     }
 
     /// The four hex digits at `offset` as a UTF-16 code unit, or `nil`.
-    static func hexUnit(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16? {
+    private static func hexUnit(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16? {
         guard offset + 4 <= bytes.count else { return nil }
         var unit: UInt16 = 0
         for position in offset..<offset + 4 {

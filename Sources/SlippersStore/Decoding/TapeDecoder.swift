@@ -90,7 +90,7 @@ final class TapeDecoder: Decoder {
         let usesSet = entry.count > 16
         var position = index + 1
         for _ in 0..<entry.count {
-            let raw = string(at: position)
+            let raw = try string(at: position)
             let key =
                 convertingKeys && hasUnderscore(at: position, raw: raw) ? SnakeCaseKeys.shared.converted(raw) : raw
             let isDuplicate = usesSet ? !seen.insert(key).inserted : members.contains(where: { $0.key == key })
@@ -171,53 +171,20 @@ final class TapeDecoder: Decoder {
 
     func string(checkedAt index: Int) throws -> String {
         guard entries[index].kind == .string else { throw refuse() }
-        return string(at: index)
+        return try string(at: index)
     }
 
     /// The string at `index`, which the tape has checked: valid UTF-8, well-formed escapes.
-    private func string(at index: Int) -> String {
+    private func string(at index: Int) throws -> String {
         let entry = entries[index]
         let range = Int(entry.start)..<Int(entry.end)
-        return bytes.withUnsafeBufferPointer { buffer in
+        let text = bytes.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            return entry.flag ? Self.unescaped(slice) : String(decoding: slice, as: UTF8.self)
+            return entry.flag ? JSONStringContent.text(slice) : String(decoding: slice, as: UTF8.self)
         }
-    }
-
-    private static func unescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var offset = 0
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            guard byte == UInt8(ascii: "\\") else {
-                output.append(byte)
-                offset += 1
-                continue
-            }
-            let escape = bytes[offset + 1]
-            offset += 2
-            switch escape {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                let raw = UnsafeRawBufferPointer(bytes)
-                // The tape checked the digits and that a high surrogate has its low one.
-                var scalar = UInt32(JSONTape.hexUnit(raw, at: offset) ?? 0xFFFD)
-                offset += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    let low = UInt32(JSONTape.hexUnit(raw, at: offset + 2) ?? 0xDC00)
-                    scalar = 0x10000 + (scalar - 0xD800) << 10 + (low - 0xDC00)
-                    offset += 6
-                }
-                if let scalar = Unicode.Scalar(scalar) { UTF8.encode(scalar) { output.append($0) } }
-            default: output.append(escape)  // " \ /
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        // The tape refused bad escapes already; a refusal here would only be defensive.
+        guard let text else { throw refuse() }
+        return text
     }
 
     func double(at index: Int) throws -> Double {
