@@ -43,20 +43,20 @@ extension SlippersCommand.Collections {
     struct Record: Encodable {
         var key: String
         var itemType: String
-        var style: String?
+        @NullWhenAbsent var style: String?
         var itemCount: Int
         var pageCount: Int
         var stalePageCount: Int
-        var total: Int?
+        @NullWhenAbsent var total: Int?
         var endReached: Bool
-        var resumeToken: String?
+        @NullWhenAbsent var resumeToken: String?
         var nextPageIndex: Int
         var generation: Int
         var stale: Bool
         var createdAt: Date
-        var refreshedAt: Date?
-        var invalidatedAt: Date?
-        var lastFetchedAt: Date?
+        @NullWhenAbsent var refreshedAt: Date?
+        @NullWhenAbsent var invalidatedAt: Date?
+        @NullWhenAbsent var lastFetchedAt: Date?
 
         init(_ collection: CollectionInfo) {
             key = collection.key
@@ -75,32 +75,6 @@ extension SlippersCommand.Collections {
             refreshedAt = collection.refreshedAt
             invalidatedAt = collection.invalidatedAt
             lastFetchedAt = collection.lastFetchedAt
-        }
-
-        enum CodingKeys: CodingKey {
-            case key, itemType, style, itemCount, pageCount, stalePageCount, total, endReached, resumeToken
-            case nextPageIndex, generation, stale, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
-        }
-
-        // Written out so that absent values are `null` rather than missing keys.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
-            try container.encode(itemType, forKey: .itemType)
-            try container.encode(style, forKey: .style)
-            try container.encode(itemCount, forKey: .itemCount)
-            try container.encode(pageCount, forKey: .pageCount)
-            try container.encode(stalePageCount, forKey: .stalePageCount)
-            try container.encode(total, forKey: .total)
-            try container.encode(endReached, forKey: .endReached)
-            try container.encode(resumeToken, forKey: .resumeToken)
-            try container.encode(nextPageIndex, forKey: .nextPageIndex)
-            try container.encode(generation, forKey: .generation)
-            try container.encode(stale, forKey: .stale)
-            try container.encode(createdAt, forKey: .createdAt)
-            try container.encode(refreshedAt, forKey: .refreshedAt)
-            try container.encode(invalidatedAt, forKey: .invalidatedAt)
-            try container.encode(lastFetchedAt, forKey: .lastFetchedAt)
         }
     }
 }

@@ -57,7 +57,7 @@ extension SlippersCommand.Doctor {
     struct Record: Encodable {
         var healthy: Bool
         var integrity: [String]
-        var schemaVersion: String?
+        @NullWhenAbsent var schemaVersion: String?
         var appliedMigrations: [String]
         var knownMigrations: [String]
         var orphans: [String]
@@ -71,22 +71,6 @@ extension SlippersCommand.Doctor {
             knownMigrations = diagnosis.knownMigrations
             orphans = diagnosis.orphans
             inconsistentPages = diagnosis.inconsistentPages
-        }
-
-        enum CodingKeys: CodingKey {
-            case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
-        }
-
-        // Written out so that absent values are `null` rather than missing keys.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(healthy, forKey: .healthy)
-            try container.encode(integrity, forKey: .integrity)
-            try container.encode(schemaVersion, forKey: .schemaVersion)
-            try container.encode(appliedMigrations, forKey: .appliedMigrations)
-            try container.encode(knownMigrations, forKey: .knownMigrations)
-            try container.encode(orphans, forKey: .orphans)
-            try container.encode(inconsistentPages, forKey: .inconsistentPages)
         }
     }
 }

@@ -48,10 +48,10 @@ extension SlippersCommand.Pages {
         var index: Int
         var generation: Int
         var itemCount: Int
-        var token: String?
-        var nextToken: String?
-        var etag: String?
-        var lastModified: String?
+        @NullWhenAbsent var token: String?
+        @NullWhenAbsent var nextToken: String?
+        @NullWhenAbsent var etag: String?
+        @NullWhenAbsent var lastModified: String?
         var fetchedAt: Date
         var stale: Bool
 
@@ -65,24 +65,6 @@ extension SlippersCommand.Pages {
             lastModified = page.validators.lastModified
             fetchedAt = page.fetchedAt
             stale = page.isStale
-        }
-
-        enum CodingKeys: CodingKey {
-            case index, generation, itemCount, token, nextToken, etag, lastModified, fetchedAt, stale
-        }
-
-        // Written out so that absent values are `null` rather than missing keys.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(generation, forKey: .generation)
-            try container.encode(itemCount, forKey: .itemCount)
-            try container.encode(token, forKey: .token)
-            try container.encode(nextToken, forKey: .nextToken)
-            try container.encode(etag, forKey: .etag)
-            try container.encode(lastModified, forKey: .lastModified)
-            try container.encode(fetchedAt, forKey: .fetchedAt)
-            try container.encode(stale, forKey: .stale)
         }
     }
 }

@@ -46,30 +46,28 @@ extension SlippersCommand {
 extension SlippersCommand.Stats {
     /// The figures in `--json` output.
     struct Record: Encodable {
-        var stats: StoreStats
+        var path: String
+        var fileSize: Int64
+        var collections: Int
+        var pages: Int
+        var items: Int
+        var unreferencedItems: Int
+        var itemBytes: Int64
+        @NullWhenAbsent var oldestPage: Date?
+        @NullWhenAbsent var newestPage: Date?
+        @NullWhenAbsent var schemaVersion: String?
 
         init(_ stats: StoreStats) {
-            self.stats = stats
-        }
-
-        enum CodingKeys: CodingKey {
-            case path, fileSize, collections, pages, items, unreferencedItems, itemBytes
-            case oldestPage, newestPage, schemaVersion
-        }
-
-        // Written out so that absent values are `null` rather than missing keys.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(stats.path, forKey: .path)
-            try container.encode(stats.fileSize, forKey: .fileSize)
-            try container.encode(stats.collections, forKey: .collections)
-            try container.encode(stats.pages, forKey: .pages)
-            try container.encode(stats.items, forKey: .items)
-            try container.encode(stats.unreferencedItems, forKey: .unreferencedItems)
-            try container.encode(stats.itemBytes, forKey: .itemBytes)
-            try container.encode(stats.oldestPage, forKey: .oldestPage)
-            try container.encode(stats.newestPage, forKey: .newestPage)
-            try container.encode(stats.schemaVersion, forKey: .schemaVersion)
+            path = stats.path
+            fileSize = stats.fileSize
+            collections = stats.collections
+            pages = stats.pages
+            items = stats.items
+            unreferencedItems = stats.unreferencedItems
+            itemBytes = stats.itemBytes
+            oldestPage = stats.oldestPage
+            newestPage = stats.newestPage
+            schemaVersion = stats.schemaVersion
         }
     }
 }
