@@ -17,7 +17,6 @@ enum StoreFigures {
             let items = try store.repository.page(at: page - 1, in: WorkloadStore.collectionKey)
             precondition(items?.count == pageSize, "our store returned a short page")
         }
-        let fastest = BaselineSuite.fastest(in: measured.baselines)
         // Where our time goes: the same page's rows from our store without decoding them,
         // against the floor's rows, in the same rounds.
         let floor = try context.baselines.floor()
@@ -30,11 +29,7 @@ enum StoreFigures {
             { round in _ = try floor.readRows(context.workload.page(forRound: round)) },
         ])
         return [
-            Figure(
-                name: "serve a cached page as typed items",
-                measured: measured.subject,
-                against: ("fastest baseline, \(fastest.kind.name)", fastest.measurement),
-                target: .ratioAtMost(1.0)),
+            againstFastest("serve a cached page as typed items", measured, target: .ratioAtMost(1.0)),
             Figure(
                 name: "our rows without decoding (CacheStore.page)",
                 measured: rows[0],
@@ -54,12 +49,9 @@ enum StoreFigures {
             let first = try store.repository.page(at: page - 1, in: WorkloadStore.collectionKey, positions: 0..<10)
             precondition(first?.count == 10, "our store returned a short prefix")
         }
-        let fastest = BaselineSuite.fastest(in: measured.baselines)
         return [
-            Figure(
-                name: "first 10 items of a cached page usable",
-                measured: measured.subject,
-                against: ("fastest baseline's whole page, \(fastest.kind.name)", fastest.measurement),
+            againstFastest(
+                "first 10 items of a cached page usable", measured, label: "fastest baseline's whole page",
                 target: .ratioAtMost(0.3))
         ]
     }
@@ -85,12 +77,9 @@ enum StoreFigures {
                 Page(items: items, token: WorkloadStore.token(page), nextToken: next, total: workload.itemCount),
                 at: page - 1, in: page == 1 ? refreshed : store.collection)
         }
-        let fastest = BaselineSuite.fastest(in: measured.baselines)
         return [
-            Figure(
-                name: "persist a fetched page (JSONScanner slices the response, savePage)",
-                measured: measured.subject,
-                against: ("fastest baseline, \(fastest.kind.name)", fastest.measurement),
+            againstFastest(
+                "persist a fetched page (JSONScanner slices the response, savePage)", measured,
                 target: .ratioAtMost(1.0))
         ]
     }
@@ -117,5 +106,16 @@ enum StoreFigures {
                 against: (BaselineKind.rowPerPage.name, measured.baselines[.rowPerPage]!),
                 target: .fasterBy(10))
         ]
+    }
+
+    /// Our measurement against the fastest of the baselines measured alongside it, named in the figure.
+    private static func againstFastest(
+        _ name: String, _ measured: (subject: Measurement, baselines: [BaselineKind: Measurement]),
+        label: String = "fastest baseline", target: Target
+    ) -> Figure {
+        let fastest = BaselineSuite.fastest(in: measured.baselines)
+        return Figure(
+            name: name, measured: measured.subject, against: ("\(label), \(fastest.kind.name)", fastest.measurement),
+            target: target)
     }
 }
