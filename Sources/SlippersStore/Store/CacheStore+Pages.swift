@@ -111,15 +111,15 @@ extension CacheStore {
     ///
     /// - throws: A `DatabaseError`.
     public func page(at index: Int, in key: String) throws -> StoredPage? {
-        try read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
-            else { return nil }
-            let info = Self.pageInfo(row)
-            let items = try Self.items(ofPage: row["id"], count: info.itemCount, in: db)
-            return StoredPage(info: info, items: items)
-        }
+        try read { db in try Self.storedPage(at: index, in: key, db) }
+    }
+
+    /// The cached page at `index` with its items, read through its key; `nil` when it is not cached.
+    static func storedPage(at index: Int, in key: String, _ db: Database) throws -> StoredPage? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: pageRowByIndexSQL), arguments: [key, index])
+        else { return nil }
+        let info = pageInfo(row)
+        return StoredPage(info: info, items: try items(ofPage: row["id"], count: info.itemCount, in: db))
     }
 
     /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.

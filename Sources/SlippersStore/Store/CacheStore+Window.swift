@@ -27,13 +27,8 @@ extension CacheStore {
             var pages: [StoredPage] = []
             pages.reserveCapacity(indices.count)
             for index in indices {
-                guard
-                    let row = try Row.fetchOne(
-                        db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index])
-                else { break }
-                let info = Self.pageInfo(row)
-                let items = try Self.items(ofPage: row["id"], count: info.itemCount, in: db)
-                pages.append(StoredPage(info: info, items: items))
+                guard let page = try Self.storedPage(at: index, in: key, db) else { break }
+                pages.append(page)
             }
             return CachedWindow(head: head, pages: pages)
         }
