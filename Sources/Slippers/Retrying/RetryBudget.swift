@@ -5,7 +5,7 @@
 /// the operation after each transient failure (see ``TransientError``), with
 /// exponential backoff and jitter, until it succeeds, fails with an error
 /// that is not transient, or ``duration`` has passed since its first failure.
-/// The budget is per call: every call of ``run(onRetry:_:)`` starts afresh.
+/// The budget is per call: every call of ``run(_:)`` starts afresh.
 ///
 /// For example, a page retried for up to five minutes:
 ///
@@ -37,17 +37,24 @@ public struct RetryBudget: Sendable, Equatable {
 
     /// Runs `operation`, retrying it after transient failures while the budget lasts.
     ///
-    /// - parameter onRetry: Called before each wait with the error that caused it.
     /// - returns: What `operation` returned.
     /// - throws: The last error of `operation` when it is not transient or the
     ///   budget is spent; `CancellationError` when the task is cancelled while waiting.
-    public func run<T>(
-        onRetry: (any Error) -> Void = { _ in },
-        _ operation: () async throws -> T
-    ) async throws -> T {
+    public func run<T>(_ operation: () async throws -> T) async throws -> T {
+        var retries = 0
+        return try await run(retries: &retries, operation)
+    }
+
+    /// Runs `operation`, retrying it after transient failures while the budget lasts, and counts the retries.
+    ///
+    /// - parameter retries: Incremented before each wait.
+    /// - returns: What `operation` returned.
+    /// - throws: The last error of `operation` when it is not transient or the
+    ///   budget is spent; `CancellationError` when the task is cancelled while waiting.
+    public func run<T>(retries: inout Int, _ operation: () async throws -> T) async throws -> T {
         let clock = ContinuousClock()
         var firstFailure: ContinuousClock.Instant?
-        var retries = 0
+        var attempt = 0
         while true {
             do {
                 return try await operation()
@@ -59,8 +66,8 @@ public struct RetryBudget: Sendable, Equatable {
                 firstFailure = start
                 let elapsed = start.duration(to: clock.now)
                 guard elapsed < duration else { throw error }
-                let wait = min(delay(afterRetries: retries), duration - elapsed)
-                onRetry(error)
+                let wait = min(delay(afterRetries: attempt), duration - elapsed)
+                attempt += 1
                 retries += 1
                 try await Task.sleep(for: wait)
             }

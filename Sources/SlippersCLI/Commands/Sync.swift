@@ -107,7 +107,7 @@ extension SlippersCommand {
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
             var planRetries = 0
-            let plan = try await retrying.pageBudget.run(onRetry: { _ in planRetries += 1 }) {
+            let plan = try await retrying.pageBudget.run(retries: &planRetries) {
                 try await SyncPlan.make(
                     store: store, client: client, url: url, headers: headers, overrides: overrides,
                     itemType: itemType, refresh: refresh)

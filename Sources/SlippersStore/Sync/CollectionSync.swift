@@ -136,7 +136,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         {
             try Task.checkCancellation()
             let request = PageRequest(token: token)
-            let result = try await retryBudget.run(onRetry: { _ in progress.pageRetries += 1 }) {
+            let result = try await retryBudget.run(retries: &progress.pageRetries) {
                 try await source.fetch(request)
             }
             // A request without validators cannot be answered "not modified"; a source that does has nothing new.
