@@ -20,6 +20,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var network: NetworkOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
@@ -74,7 +75,9 @@ extension SlippersCommand {
         private func sync() async throws {
             let url = try parsedURL()
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
-            let client = HTTPClient(configuration: configuration, retryPolicy: RetryPolicy(maxAttempts: retries + 1))
+            let client = HTTPClient(
+                configuration: configuration, transport: network.transport(),
+                retryPolicy: RetryPolicy(maxAttempts: retries + 1))
             let store = try database.openCreatingIfNeeded()
             let plan = try await SyncPlan.make(
                 store: store, client: client, url: url, headers: try parsedHeaders(),

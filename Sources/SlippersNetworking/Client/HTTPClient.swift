@@ -32,7 +32,7 @@ public struct HTTPClient: Sendable {
     /// Creates a client.
     public init(
         configuration: ServerConfiguration,
-        transport: any HTTPTransport = URLSessionTransport.shared,
+        transport: any HTTPTransport = HTTPClient.defaultTransport,
         retryPolicy: RetryPolicy = .default,
         authenticator: (any HTTPAuthenticator)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }

@@ -49,6 +49,10 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidToken(String)
         /// Stubbing is on, but the endpoint has no stubbed response.
         case missingStub(path: String)
+        /// The response body, as sent or once decompressed, is larger than the transport's limit in bytes.
+        ///
+        /// Not transient: the same request brings the same body again.
+        case responseTooLarge(limit: Int)
 
         /// A failure before any HTTP response arrived.
         public enum Transport: Sendable, Equatable {
@@ -113,6 +117,10 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
             return "Page token \"\(Self.oneLine(token))\" does not fit the pagination style\(suffix)"
         case .missingStub(let path):
             return "Stubbing is on but the endpoint \(path) has no stubbed response"
+        case .responseTooLarge(let limit):
+            return
+                "The response is larger than the limit of \(Self.byteCount(limit))\(suffix); "
+                + "raise the limit with --max-body-size (maxBodySize) if it is expected"
         }
     }
 }
@@ -211,6 +219,21 @@ extension NetworkError {
             }
         }
         return components.string ?? url.absoluteString
+    }
+
+    /// A byte count for people: `64 MB`, `1.5 GB`, `512 bytes` (powers of 1024, as `--max-body-size` reads them).
+    static func byteCount(_ bytes: Int) -> String {
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = -1
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        guard unit >= 0 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -1,0 +1,170 @@
+import Foundation
+import SlippersFixtures
+import SlippersNetworking
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The async-http-client transport against the fixture API: what a well-behaved server gets.
+@Suite struct AsyncHTTPClientTransportTests {
+    private let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(20)))
+
+    @Test func aPageComesBackWithItsStatusHeadersAndBody() async throws {
+        try await withFixtureServer { server async throws in
+            let response = try await transport.send(URLRequest(url: server.url(.link, query: ["page": "1"])))
+            #expect(response.statusCode == 200)
+            #expect(response.header("content-type") == "application/json")
+            #expect(response.header("Link")?.contains(#"rel="next""#) == true)
+            #expect(response.url == server.url(.link, query: ["page": "1"]))
+            let items = try JSONSerialization.jsonObject(with: response.body) as? [Any]
+            #expect(items?.count == 20)
+        }
+    }
+
+    @Test func errorStatusesAreReturnedNotThrown() async throws {
+        try await withFixtureServer { server async throws in
+            server.inject(.status(503, headers: ["Retry-After": "3"], body: "down"))
+            let response = try await transport.send(URLRequest(url: server.url(.page)))
+            #expect(response.statusCode == 503)
+            #expect(response.retryAfter == .seconds(3))
+            #expect(response.body == Data("down".utf8))
+        }
+    }
+
+    @Test func aMatchingETagIsAnsweredNotModified() async throws {
+        try await withFixtureServer { server async throws in
+            let first = try await transport.send(URLRequest(url: server.url(.page)))
+            let etag = try #require(first.header("ETag"))
+            var conditional = URLRequest(url: server.url(.page))
+            conditional.setValue(etag, forHTTPHeaderField: "If-None-Match")
+            let second = try await transport.send(conditional)
+            #expect(second.statusCode == 304)
+            #expect(second.body.isEmpty)
+            #expect(server.requests.last?.headers["If-None-Match"] == etag)
+        }
+    }
+
+    @Test func headersAndBodyOfTheRequestReachTheServer() async throws {
+        try await withFixtureServer { server async throws in
+            var request = URLRequest(url: server.url(.page))
+            request.httpMethod = "POST"
+            request.setValue("Bearer abc", forHTTPHeaderField: "Authorization")
+            request.httpBody = Data(repeating: 7, count: 1234)
+            _ = try await transport.send(request)
+            let received = try #require(server.requests.first)
+            #expect(received.method == "POST")
+            #expect(received.headers["Authorization"] == "Bearer abc")
+            #expect(received.bodyLength == 1234)
+        }
+    }
+
+    @Test func aRedirectIsReturnedWithItsLocationNotFollowed() async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let response = try await transport.send(URLRequest(url: server.url(.redirect)))
+        #expect(response.statusCode == 302)
+        #expect(response.header("Location") == "/json")
+        #expect(server.acceptedConnections == 1)
+    }
+
+    @Test func aRefusedConnectionIsCannotConnect() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        let url = server.url(.page)
+        await server.stop()
+        let error = await #expect(throws: NetworkError.self) { try await transport.send(URLRequest(url: url)) }
+        #expect(error?.kind == .transport(.cannotConnect))
+    }
+
+    @Test func cancellingTheCallerEndsAWaitingRequestWithCancellationError() async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let slow = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(60), deadline: .seconds(60)))
+        let task = Task { try await slow.send(URLRequest(url: server.url(.silent))) }
+        while server.acceptedConnections == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func aTaskCancelledBeforeSendingThrowsCancellationError() async throws {
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func aDroppedTransportShutsItsClientDownQuietly() async throws {
+        try await withFixtureServer { server async throws in
+            var transport: AsyncHTTPClientTransport? = AsyncHTTPClientTransport()
+            #expect(try await transport?.send(URLRequest(url: server.url(.page))).statusCode == 200)
+            transport = nil
+        }
+    }
+
+    @Test func theDefaultsAreDocumentedOnes() {
+        let defaults = AsyncHTTPClientTransport.Configuration.default
+        #expect(defaults.connectTimeout == .seconds(10))
+        #expect(defaults.idleTimeout == .seconds(30))
+        #expect(defaults.deadline == .seconds(120))
+        #expect(defaults.maxBodySize == 64 << 20)
+        #if !canImport(Darwin)
+            #expect(HTTPClient.defaultTransport is AsyncHTTPClientTransport)
+        #endif
+    }
+}
+
+/// The async-http-client transport against servers that stall, drip, lie and overflow.
+@Suite struct AsyncHTTPClientTransportLimitsTests {
+    private func expectFailure(
+        _ route: HostileServer.Route, _ configuration: AsyncHTTPClientTransport.Configuration,
+        server configuredServer: HostileServer.Configuration = .init()
+    ) async throws -> NetworkError? {
+        let server = try HostileServer(configuration: configuredServer)
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        return await #expect(throws: NetworkError.self) { try await transport.send(URLRequest(url: server.url(route))) }
+    }
+
+    @Test func aServerThatNeverAnswersFailsByTheIdleTimeout() async throws {
+        let error = try await expectFailure(.silent, .init(idleTimeout: .milliseconds(500), deadline: .seconds(60)))
+        #expect(error?.kind == .transport(.timeout))
+        #expect(error?.description.hasPrefix("The request timed out") == true)
+    }
+
+    @Test func aServerThatDripsFailsByTheTotalDeadline() async throws {
+        let error = try await expectFailure(
+            .drip, .init(idleTimeout: .seconds(30), deadline: .milliseconds(1500)),
+            server: .init(dripInterval: .milliseconds(200)))
+        #expect(error?.kind == .transport(.timeout))
+    }
+
+    @Test func aBodyShortOfItsContentLengthIsAConnectionLost() async throws {
+        let error = try await expectFailure(.truncated, .init())
+        #expect(error?.kind == .transport(.connectionLost))
+        #expect(error?.isTransient == true)
+    }
+
+    @Test func aChunkedBodyCutOffIsAConnectionLost() async throws {
+        let error = try await expectFailure(.dropped, .init())
+        #expect(error?.kind == .transport(.connectionLost))
+    }
+
+    @Test(arguments: [HostileServer.Route.huge, .hugeChunked])
+    func aBodyOverTheLimitIsTooLarge(route: HostileServer.Route) async throws {
+        let error = try await expectFailure(
+            route, .init(maxBodySize: 1 << 20), server: .init(hugeBodySize: 64 << 20))
+        #expect(error?.kind == .responseTooLarge(limit: 1 << 20))
+        #expect(error?.isTransient == false)
+        #expect(error?.description.contains("1 MB") == true)
+        #expect(error?.description.contains("--max-body-size") == true)
+    }
+
+    @Test func aCompressedBodyThatInflatesOverTheLimitIsTooLarge() async throws {
+        let error = try await expectFailure(
+            .gzipBomb, .init(maxBodySize: 1 << 20), server: .init(bombInflatedSize: 64 << 20))
+        #expect(error?.kind == .responseTooLarge(limit: 1 << 20))
+    }
+}
