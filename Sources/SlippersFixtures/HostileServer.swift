@@ -78,7 +78,8 @@ public final class HostileServer: Sendable {
     }
 
     /// The JSON page `/json` answers with, and `/truncated` starts.
-    public static let jsonPage = #"{"results":[{"id":1,"title":"one"},{"id":2,"title":"two"},{"id":3,"title":"three"}],"next":null}"#
+    public static let jsonPage =
+        #"{"results":[{"id":1,"title":"one"},{"id":2,"title":"two"},{"id":3,"title":"three"}],"next":null}"#
 
     private struct State {
         var listener: Int32
@@ -246,8 +247,8 @@ public final class HostileServer: Sendable {
             let body = Array(Self.jsonPage.utf8)
             let chunk = Array(body.prefix(body.count / 2))
             let head = Self.head(status: "200 OK", ["Transfer-Encoding": "chunked"])
-            _ = sendAll(connection, head) && sendAll(connection, Array(String(chunk.count, radix: 16).utf8) + [13, 10])
-                && sendAll(connection, chunk + [13, 10])
+            let size = Array(String(chunk.count, radix: 16).utf8) + [13, 10]
+            _ = sendAll(connection, head + size + chunk + [13, 10])
         case .json?:
             let body = Array(Self.jsonPage.utf8)
             _ = sendAll(connection, Self.head(status: "200 OK", ["Content-Length": String(body.count)]) + body)

@@ -76,7 +76,9 @@ struct ByteSize: ExpressibleByArgument, Equatable {
     }
 
     init?(argument: String) {
-        let units: [String: Int] = ["": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30]
+        let units: [String: Int] = [
+            "": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "G": 1 << 30, "GB": 1 << 30,
+        ]
         let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = text.prefix { $0.isNumber }
         guard let value = Int(digits), value > 0, let scale = units[String(text.dropFirst(digits.count))],

@@ -44,8 +44,10 @@ extension BuiltBinary {
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
         // A normal exit has no signal number in the low 7 bits; its code is in the next 8.
         let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let cpuSeconds = [usage.ru_utime, usage.ru_stime].reduce(0) {
+            $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6
+        }
         // Linux counts ru_maxrss in kilobytes.
-        let cpuSeconds = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
         return MeasuredRun(
             status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpuSeconds)
     }

@@ -60,6 +60,30 @@ import Testing
         }
     }
 
+    @Test func aBodyStreamedFromAFileReachesTheServerWhole() async throws {
+        try await withFixtureServer { server async throws in
+            struct Upload: Encodable {
+                var note: String
+                var file: MultipartFile
+            }
+            let form = try MultipartFormEncoder().encode(
+                Upload(note: "hello", file: MultipartFile(filename: "a.bin", data: Data(repeating: 1, count: 300_000))))
+            let endpoint = try Endpoint(.post, "page").withMultipartBody(form)
+            guard case .file(let bodyFile) = endpoint.body else {
+                Issue.record("expected a file body")
+                return
+            }
+            defer { try? FileManager.default.removeItem(at: bodyFile) }
+            let client = HTTPClient(
+                configuration: try #require(ServerConfiguration(baseURL: server.baseURL)), transport: transport)
+            let response = try await client.response(for: endpoint)
+            #expect(response.statusCode == 200)
+            let received = try #require(server.requests.first)
+            #expect(received.headers["Content-Type"] == form.contentType)
+            #expect(received.bodyLength == (try form.data()).count)
+        }
+    }
+
     @Test func aRedirectIsReturnedWithItsLocationNotFollowed() async throws {
         let server = try HostileServer()
         defer { server.stop() }
