@@ -27,7 +27,8 @@ import Synchronization
 /// | `/json` | a plain JSON page of three items under `results`, `next` null |
 /// | `/redirect` | `302 Found` to `/json` |
 ///
-/// Every answer that ends closes its connection (`Connection: close`).
+/// Every answer that ends closes its connection (`Connection: close`). The
+/// server runs until ``stop()``: call it when done.
 ///
 /// For example:
 ///
@@ -101,13 +102,14 @@ public final class HostileServer: Sendable {
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
         let listener = try Self.makeListener()
-        port = Int(try Self.boundPort(of: listener))
+        do {
+            port = Int(try Self.boundPort(of: listener))
+        } catch {
+            close(listener)
+            throw error
+        }
         state = Mutex(State(listener: listener))
         Thread.detachNewThread { [self] in acceptConnections(on: listener) }
-    }
-
-    deinit {
-        stop()
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -125,16 +127,15 @@ public final class HostileServer: Sendable {
 
     /// Stops listening and closes every open connection; their threads end soon after.
     public func stop() {
-        let (listener, connections) = state.withLock { state -> (Int32?, Set<Int32>) in
-            guard !state.isStopped else { return (nil, []) }
-            state.isStopped = true
-            defer { state.connections = [] }
-            return (state.listener, state.connections)
-        }
-        guard let listener else { return }
         // shutdown() wakes a thread blocked in accept() or recv() on Linux, where close() alone does not.
-        _ = shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections { _ = shutdown(connection, Int32(SHUT_RDWR)) }
+        // It runs under the lock, as the closing of connections does, so a descriptor number is never
+        // shut down after its connection closed it and something else reused it.
+        state.withLock { state in
+            guard !state.isStopped else { return }
+            state.isStopped = true
+            if state.listener >= 0 { _ = shutdown(state.listener, Int32(SHUT_RDWR)) }
+            for connection in state.connections { _ = shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     private var isStopped: Bool { state.withLock { $0.isStopped } }
@@ -204,11 +205,16 @@ public final class HostileServer: Sendable {
             #endif
             Thread.detachNewThread { [self] in
                 serve(connection)
-                state.withLock { _ = $0.connections.remove(connection) }
-                close(connection)
+                state.withLock { state in
+                    state.connections.remove(connection)
+                    close(connection)
+                }
             }
         }
-        close(listener)
+        state.withLock { state in
+            close(state.listener)
+            state.listener = -1
+        }
     }
 
     // MARK: Routes
