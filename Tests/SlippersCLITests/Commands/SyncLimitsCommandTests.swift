@@ -52,7 +52,7 @@ import Testing
         let server = try HostileServer()
         defer { server.stop() }
         let (run, stderr) = try measuredSync(
-            server.url(.silent), ["--idle-timeout", "6", "--deadline", "30", "--retries", "0"])
+            server.url(.silent), ["--idle-timeout", "6", "--deadline", "30", "--retries", "0", "--retry-for", "0"])
         #expect(run.status == 1)
         #expect(stderr.count == 1, "\(stderr)")
         #expect(stderr.first?.hasPrefix("slippers: The request timed out") == true)
@@ -64,7 +64,7 @@ import Testing
         let server = try HostileServer(configuration: .init(dripInterval: .milliseconds(200)))
         defer { server.stop() }
         let (run, stderr) = try measuredSync(
-            server.url(.drip), ["--idle-timeout", "5", "--deadline", "1.5", "--retries", "0"])
+            server.url(.drip), ["--idle-timeout", "5", "--deadline", "1.5", "--retries", "0", "--retry-for", "0"])
         #expect(run.status == 1)
         #expect(stderr.first?.hasPrefix("slippers: The request timed out") == true)
     }
@@ -72,7 +72,7 @@ import Testing
     @Test func aTruncatedBodyIsAConnectionLost() throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let (run, stderr) = try measuredSync(server.url(.truncated), ["--retries", "0"])
+        let (run, stderr) = try measuredSync(server.url(.truncated), ["--retries", "0", "--retry-for", "0"])
         #expect(run.status == 1)
         #expect(stderr.first?.hasPrefix("slippers: The connection was lost") == true, "\(stderr)")
     }
