@@ -7,6 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The async-http-client transport against the fixture API: what a well-behaved server gets.
 @Suite struct AsyncHTTPClientTransportTests {
     private let transport = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(20)))
@@ -152,6 +156,20 @@ import Testing
         return await #expect(throws: NetworkError.self) { try await transport.send(URLRequest(url: server.url(route))) }
     }
 
+    #if os(Linux)
+        @Test func aConnectionThatNeverOpensFailsByTheConnectTimeout() async throws {
+            let backlog = try FullBacklog()
+            defer { backlog.close() }
+            let transport = AsyncHTTPClientTransport(
+                configuration: .init(
+                    connectTimeout: .milliseconds(300), idleTimeout: .seconds(60), deadline: .seconds(60)))
+            let error = await #expect(throws: NetworkError.self) {
+                try await transport.send(URLRequest(url: URL(string: "http://127.0.0.1:\(backlog.port)/")!))
+            }
+            #expect(error?.kind == .transport(.timeout))
+        }
+    #endif
+
     @Test func aServerThatNeverAnswersFailsByTheIdleTimeout() async throws {
         let error = try await expectFailure(.silent, .init(idleTimeout: .milliseconds(500), deadline: .seconds(60)))
         #expect(error?.kind == .transport(.timeout))
@@ -192,3 +210,46 @@ import Testing
         #expect(error?.kind == .responseTooLarge(limit: 1 << 20))
     }
 }
+
+#if os(Linux)
+    /// A socket that listens on 127.0.0.1 with a backlog of one, never accepts, and is already full.
+    ///
+    /// Linux drops the SYN of any further connection, so a client's connect hangs
+    /// until its own timeout, as it would against a filtered address.
+    private struct FullBacklog {
+        let port: Int
+        private let descriptors: [Int32]
+
+        init() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, length) == 0 && listen(listener, 0) == 0
+                        && getsockname(listener, $0, &length) == 0
+                }
+            }
+            try #require(bound)
+            var descriptors = [listener]
+            for _ in 0..<3 {
+                let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+                _ = withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                descriptors.append(filler)
+            }
+            self.descriptors = descriptors
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        func close() {
+            for descriptor in descriptors { _ = Glibc.close(descriptor) }
+        }
+    }
+#endif
