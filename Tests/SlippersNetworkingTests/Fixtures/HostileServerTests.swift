@@ -74,11 +74,13 @@ import Testing
     @Test func theDripRouteSendsItsHeadThenAByteAtATime() throws {
         let server = try HostileServer(configuration: .init(dripInterval: .milliseconds(100)))
         defer { server.stop() }
-        let received = text(try rawExchange(server, .drip, wait: .milliseconds(450)))
+        let received = text(try rawExchange(server, .drip, wait: .seconds(1)))
         let parts = received.components(separatedBy: "\r\n\r\n")
+        #expect(parts.count == 2)
         #expect(parts.first?.hasPrefix("HTTP/1.1 200 OK") == true)
         #expect(parts.first?.contains("Content-Length: 1000000") == true)
-        #expect((1...10).contains(parts.last?.count ?? 0))
+        // About ten bytes in a second; far fewer than the million announced.
+        #expect((1...20).contains(parts.last?.count ?? 0))
     }
 
     @Test func theTruncatedRouteSendsLessThanItsContentLengthThenCloses() throws {
