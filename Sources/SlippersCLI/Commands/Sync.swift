@@ -31,6 +31,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var network: NetworkOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
@@ -101,7 +102,8 @@ extension SlippersCommand {
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
             let requestRetries = Mutex(0)
             var client = HTTPClient(
-                configuration: configuration, retryPolicy: retrying.requestPolicy, originPolicy: try origins.policy())
+                configuration: configuration, transport: network.transport(), retryPolicy: retrying.requestPolicy,
+                originPolicy: try origins.policy())
             client.onRetry = { _ in requestRetries.withLock { $0 += 1 } }
             let store = try database.openCreatingIfNeeded()
             let headers = try parsedHeaders()

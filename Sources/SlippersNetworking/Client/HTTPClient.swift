@@ -53,7 +53,7 @@ public struct HTTPClient: Sendable {
     /// Creates a client.
     public init(
         configuration: ServerConfiguration,
-        transport: any HTTPTransport = URLSessionTransport.shared,
+        transport: any HTTPTransport = HTTPClient.defaultTransport,
         retryPolicy: RetryPolicy = .default,
         authenticator: (any HTTPAuthenticator)? = nil,
         originPolicy: OriginPolicy = .sameOrigin,

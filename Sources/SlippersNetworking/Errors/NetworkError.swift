@@ -49,6 +49,10 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
         case invalidToken(String)
         /// Stubbing is on, but the endpoint has no stubbed response.
         case missingStub(path: String)
+        /// The response body, as sent or once decompressed, is larger than the transport's limit in bytes.
+        ///
+        /// Not transient: the same request brings the same body again.
+        case responseTooLarge(limit: Int)
         /// The origin policy refused to send a request: a next page or redirect
         /// to an origin that is not allowed, a step down from `https` to `http`,
         /// or a URL that is not `http` or `https`.
@@ -131,6 +135,10 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
             return "Page token \"\(Self.oneLine(Self.shortened(token)))\" does not fit the pagination style\(suffix)"
         case .missingStub(let path):
             return "Stubbing is on but the endpoint \(path) has no stubbed response"
+        case .responseTooLarge(let limit):
+            return
+                "The response is larger than the limit of \(Self.byteCount(limit))\(suffix); "
+                + "raise the limit with --max-body-size (maxBodySize) if it is expected"
         case .originRefused(.notAllowed(let origin)):
             return "Refused to follow the list to another origin, \(origin)\(suffix); allow it with "
                 + "--allow-origin \(origin) (OriginPolicy.allowed), or with credentials with --trust-origin"
@@ -249,6 +257,21 @@ extension NetworkError {
             }
         }
         return components.string ?? url.absoluteString
+    }
+
+    /// A byte count for people: `64 MB`, `1.5 GB`, `512 bytes` (powers of 1024, as `--max-body-size` reads them).
+    static func byteCount(_ bytes: Int) -> String {
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = -1
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        guard unit >= 0 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
     }
 
     /// The most characters of a URL or token an error keeps.
