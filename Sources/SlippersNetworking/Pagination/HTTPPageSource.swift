@@ -104,7 +104,11 @@ public struct HTTPPageSource: PageSource {
                     etag: validators.etag ?? request.validators?.etag,
                     lastModified: validators.lastModified ?? request.validators?.lastModified))
         }
-        return .page(try page(from: response, token: request.token, requestURL: pageURL, validators: validators))
+        var page = try page(from: response, token: request.token, requestURL: pageURL, validators: validators)
+        page.caching = PageCaching(header: response.header)
+        page.caching.varyKey = PageCaching.varyKey(
+            for: page.caching.vary, requestHeader: { urlRequest.value(forHTTPHeaderField: $0) })
+        return .page(page)
     }
 
     /// The URL that fetches the page at a token; the first page's for `nil`.
@@ -258,7 +262,10 @@ extension HTTPPageSource {
         let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
         let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
         let validators = PageValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-        let page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+        var page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+        page.caching = PageCaching(header: response.header)
+        page.caching.varyKey = PageCaching.varyKey(
+            for: page.caching.vary, requestHeader: { request.value(forHTTPHeaderField: $0) })
         return (source, page)
     }
 }
