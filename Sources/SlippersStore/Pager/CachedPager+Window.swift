@@ -16,9 +16,14 @@ extension CachedPager {
     /// Grows the window by the cached page after it, when there is one.
     func appendCachedPageToWindow() throws {
         let index = windowPages.count
-        guard let window = try store.window(collection.key, pages: index..<index + 1),
-            let page = window.pages.first
-        else { return }
+        guard let window = try store.window(collection.key, pages: index..<index + 1) else { return }
+        try appendToWindow(window)
+    }
+
+    /// Grows the window by the page of `window`, a read of the page after it, when it holds one.
+    func appendToWindow(_ window: CachedWindow) throws {
+        let index = windowPages.count
+        guard let page = window.pages.first, page.info.index == index else { return }
         if let windowHead, window.head.generation == windowHead.generation {
             windowPages.append(page)
             self.windowHead = window.head
@@ -67,22 +72,101 @@ extension CachedPager {
         policy.readsCache ? windowPages[...] : windowPages.prefix { !$0.info.isStale }
     }
 
+    /// The `maxAge` of the policy, which stands for the lifetime of pages whose server gave none.
+    var policyMaxAge: TimeInterval? {
+        if case .cacheFirst(let maxAge) = policy { return maxAge }
+        return nil
+    }
+
+    /// Whether a cached page must be revalidated before it counts as settled.
+    ///
+    /// Of an older generation, marked unverified by a refresh, `no-cache`, past its
+    /// lifetime (or the policy's `maxAge`), or no longer decodable and not fetched again yet.
+    func needsNetwork(_ page: PageInfo, at now: Date) -> Bool {
+        guard policy.usesNetwork else { return false }
+        if undecodable[page.index] == false { return true }
+        if page.isStale || page.isUnverified || page.requiresRevalidation { return true }
+        if let expiresAt = page.expiresAt(maxAge: policyMaxAge) { return now >= expiresAt }
+        return false
+    }
+
+    /// The index of the first page of the window that must be revalidated, if any.
+    func firstUnsettledIndex(at now: Date) -> Int? {
+        publishedPages.firstIndex { needsNetwork($0.info, at: now) }
+    }
+
+    /// Keeps the items a replaced page pushed down, so that they stay published until the page that now holds them is.
+    ///
+    /// The candidates are the leftovers of the page before and the replaced
+    /// copy's items; those after the last one the new page still lists are
+    /// kept (items before it were removed or moved up, and are not kept).
+    func keepLeftovers(ofPageAt index: Int, replacedBy items: [RawItem]) {
+        var candidates = index > 0 && leftoversAfter == index - 1 ? leftovers : []
+        if index < windowPages.count { candidates += windowPages[index].items }
+        let kept = Set(items.map(\.key))
+        let lastKept = candidates.lastIndex { kept.contains($0.key) }
+        leftovers = Array(candidates[(lastKept.map { $0 + 1 } ?? 0)...])
+        leftoversAfter = index
+    }
+
     /// Publishes the window: its pages, their items (each id once, its first occurrence wins) and its head.
+    ///
+    /// A page whose items no longer decode is left out, not the whole window:
+    /// its index is in ``State/undecodablePages``.
     func publishWindow(origin: Origin) throws {
         guard windowHead != nil else {
             publish()
             return
         }
         let pages = publishedPages
-        var seen: Set<ItemKey> = []
-        var items: [RawItem] = []
-        for page in pages {
-            for item in page.items where seen.insert(item.key).inserted { items.append(item) }
+        let now = clock()
+        if leftoversAfter + 1 >= pages.count, state.endReached || windowHead?.endReached == true {
+            leftovers = []
         }
-        state.items = try decode(items)
+        var seen: Set<ItemKey> = []
+        var pageItems: [[RawItem]] = []
+        pageItems.reserveCapacity(pages.count)
+        for page in pages {
+            var items: [RawItem] = []
+            items.reserveCapacity(page.items.count)
+            for item in page.items where seen.insert(item.key).inserted { items.append(item) }
+            if page.info.index == leftoversAfter, !leftovers.isEmpty {
+                for item in leftovers where seen.insert(item.key).inserted { items.append(item) }
+            }
+            pageItems.append(items)
+        }
+        var kept: [ItemKey: (json: Data, item: Item)] = [:]
+        var decoded: [Item] = []
+        if let all = try? decode(pageItems.flatMap { $0 }, into: &kept) {
+            decoded = all
+            undecodable = [:]
+        } else {
+            // Model drift: find the pages that no longer decode, and publish the others.
+            kept = [:]
+            for (page, items) in zip(pages, pageItems) {
+                if let values = try? decode(items, into: &kept) {
+                    decoded += values
+                    if undecodable[page.info.index] == true { undecodable[page.info.index] = nil }
+                } else if undecodable[page.info.index] == nil {
+                    undecodable[page.info.index] = false
+                }
+            }
+        }
+        decodedItems = kept
+        state.items = decoded
         state.pages = pages.map(\.info)
+        state.pageOrigins = pages.map { pageOrigin($0.info, at: now) }
+        state.undecodablePages = pages.map(\.info.index).filter { undecodable[$0] != nil }
+        state.settledPageCount = pages.prefix { !needsNetwork($0.info, at: now) }.count
         state.origin = origin
         publishHead()
+    }
+
+    /// Where a page of the window came from.
+    private func pageOrigin(_ page: PageInfo, at now: Date) -> PageOrigin {
+        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return .network }
+        if page.isWithinLifetime(at: now, maxAge: policyMaxAge) { return .fresh }
+        return .cache
     }
 
     /// Publishes what the collection's head says of the window: total, end, staleness, age.
@@ -90,32 +174,29 @@ extension CachedPager {
         if let head = windowHead {
             state.total = head.total
             state.endReached = head.endReached && windowPages.count >= head.currentPageCount
-            state.isStale = head.invalidatedAt != nil || publishedPages.contains { $0.info.isStale }
+            state.isStale =
+                head.invalidatedAt != nil || publishedPages.contains { $0.info.isStale || $0.info.isUnverified }
             state.cachedAt = head.refreshedAt
         }
         publish()
     }
 
-    /// Decodes the items, reusing the decoded value of every item whose JSON did not change.
-    ///
-    /// The memo keeps the window's items only.
-    private func decode(_ items: [RawItem]) throws -> [Item] {
+    /// Decodes the items, reusing the decoded value of every item whose JSON did not change; adds them to `kept`.
+    private func decode(_ items: [RawItem], into kept: inout [ItemKey: (json: Data, item: Item)]) throws -> [Item] {
         var fresh: [RawItem] = []
         for item in items where decodedItems[item.key]?.json != item.json { fresh.append(item) }
         let decoded = try fresh.decoded(as: Item.self)
-        var kept: [ItemKey: (json: Data, item: Item)] = [:]
-        kept.reserveCapacity(items.count)
-        for (raw, item) in zip(fresh, decoded) { kept[raw.key] = (raw.json, item) }
+        var added: [ItemKey: (json: Data, item: Item)] = [:]
+        added.reserveCapacity(fresh.count)
+        for (raw, item) in zip(fresh, decoded) { added[raw.key] = (raw.json, item) }
         var result: [Item] = []
         result.reserveCapacity(items.count)
         for raw in items {
-            let entry = kept[raw.key] ?? decodedItems[raw.key]
-            if let entry {
+            if let entry = added[raw.key] ?? decodedItems[raw.key] {
                 kept[raw.key] = entry
                 result.append(entry.item)
             }
         }
-        decodedItems = kept
         return result
     }
 }

@@ -60,6 +60,22 @@ where Source.Item == RawItem {
     var windowPages: [StoredPage] = []
     /// The collection's head as last read with the window.
     var windowHead: CollectionHead?
+    /// The indices of the pages the network delivered or confirmed in this session.
+    var verifiedThisSession: Set<Int> = []
+    /// Items pushed down from a replaced page, published after page `leftoversAfter`
+    /// until the page that now holds them is fetched: no item disappears in between.
+    var leftovers: [RawItem] = []
+    /// The index of the page the ``leftovers`` follow.
+    var leftoversAfter = 0
+    /// The indices of cached pages whose items no longer decode as `Item`, with whether
+    /// they were already fetched again in this session.
+    var undecodable: [Int: Bool] = [:]
+    /// How long to wait after failures before asking the network again.
+    let backoff: OfflineBackoff
+    /// The number of failed loads in a row.
+    var failureCount = 0
+    /// No request is sent before this time, unless ``retry()`` or ``refresh()`` is called.
+    var retryAt: Date?
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
     ///
@@ -73,6 +89,7 @@ where Source.Item == RawItem {
     /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
     /// - parameter initialWindow: The number of cached pages ``start()`` publishes, at least 1;
     ///   1 unless given. Restore a scroll position with more.
+    /// - parameter backoff: How long to wait before asking the network again after a failure.
     /// - parameter clock: The time source, for tests.
     public init(
         store: CacheStore,
@@ -82,6 +99,7 @@ where Source.Item == RawItem {
         style: String? = nil,
         policy: CachePolicy = .cacheThenNetwork,
         initialWindow: Int = 1,
+        backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(initialWindow >= 1, "the initial window holds at least one page")
@@ -90,6 +108,7 @@ where Source.Item == RawItem {
         self.collection = CollectionDescriptor(key: key, itemType: itemType, style: style)
         self.policy = policy
         self.initialWindow = initialWindow
+        self.backoff = backoff
         self.clock = clock
     }
 
