@@ -51,6 +51,12 @@ extension SlippersCommand {
         @Flag(help: "Start again at the first page (a new generation) instead of resuming.")
         var refresh = false
 
+        @Flag(
+            help: """
+                Walk the cached list with conditional requests, rewriting only the pages that changed;                 the summary counts pages unchanged, changed, new and removed.
+                """)
+        var revalidate = false
+
         @Option(
             help: ArgumentHelp(
                 "The name items are filed under (default: the URL's last path component).", valueName: "name"))
@@ -65,6 +71,7 @@ extension SlippersCommand {
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
             if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
             if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
+            if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
         }
 
         func run() async throws {
@@ -81,6 +88,10 @@ extension SlippersCommand {
                 overrides: StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize),
                 itemType: itemType, refresh: refresh)
 
+            if revalidate {
+                try await runRevalidation(plan, in: store)
+                return
+            }
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
             var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
