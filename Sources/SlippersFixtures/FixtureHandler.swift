@@ -9,7 +9,9 @@ struct FixtureHandler: HTTPHandler {
         var query: [String: String] = [:]
         for item in request.query { query[item.name] = item.value }
         var recorded: [String: String] = [:]
-        for name in ["If-None-Match", "If-Modified-Since", "Authorization", "Accept", "Content-Type"] {
+        for name in [
+            "If-None-Match", "If-Modified-Since", "Authorization", "Accept", "Accept-Language", "Content-Type",
+        ] {
             if let value = request.headers[HTTPHeader(name)] { recorded[name] = value }
         }
         let bodyLength = try await request.bodyData.count
@@ -50,9 +52,20 @@ struct FixtureHandler: HTTPHandler {
         let body = Data(rendered.body.utf8)
         var headers = HTTPHeaders()
         headers[.contentType] = "application/json"
-        headers[.eTag] = Self.etag(of: body)
+        let etag = Self.etag(of: body)
         if let link = rendered.link { headers[HTTPHeader("Link")] = link }
-        if request.headers[.ifNoneMatch] == headers[.eTag] {
+        for (name, value) in configuration.responseHeaders { headers[HTTPHeader(name)] = value }
+        var notModified = false
+        if configuration.validators == .etag || configuration.validators == .both {
+            headers[.eTag] = etag
+            notModified = request.headers[.ifNoneMatch] == etag
+        }
+        if configuration.validators == .lastModified || configuration.validators == .both {
+            let lastModified = server.lastModified(ofContent: etag)
+            headers[HTTPHeader("Last-Modified")] = lastModified
+            notModified = notModified || request.headers[HTTPHeader("If-Modified-Since")] == lastModified
+        }
+        if notModified {
             return HTTPResponse(statusCode: .notModified, headers: headers)
         }
         switch fault {
