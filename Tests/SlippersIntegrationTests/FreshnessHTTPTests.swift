@@ -206,4 +206,86 @@ import Testing
         #expect(found.removed == 1)
         #expect(try store.collection(source.collectionKey)?.pageCount == 9)
     }
+
+    // MARK: no-store and Vary
+
+    private func source(headers: [String: String]) throws -> HTTPPageSource {
+        var other = source
+        other.headers = headers
+        return other
+    }
+
+    @Test func noStorePagesAreHeldInMemoryAndNeverReachTheFile() async throws {
+        server.setResponseHeaders(["Cache-Control": "no-store"])
+        let pager = pager()
+        await pager.start()
+        await scroll(pager, toPages: 3)
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...30))
+        #expect(await pager.state.pageOrigins == [.network, .network, .network])
+        #expect(try store.collection(source.collectionKey) == nil)
+        #expect(try store.stats().items == 0)
+        await self.pager().start()
+        #expect(server.requestCount == 4)
+    }
+
+    @Test func anAppThatOptsOutKeepsNoStorePages() async throws {
+        server.setResponseHeaders(["Cache-Control": "no-store"])
+        let pager = Pager(
+            store: store, source: source, collection: source.collectionKey, keepsNoStorePages: true)
+        await pager.start()
+        await scroll(pager, toPages: 2)
+        #expect(try store.collection(source.collectionKey)?.pageCount == 2)
+    }
+
+    @Test func aPageThatVariesOnAHeaderIsServedOnlyToTheSameValue() async throws {
+        server.setResponseHeaders(["Vary": "Accept-Language"])
+        let french = try source(headers: ["Accept-Language": "fr"])
+        try await CollectionSync(store: store, source: french, collection: collection).run(maxPages: 2)
+        server.resetRequests()
+
+        let again = Pager(
+            store: store, source: french, collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600))
+        await again.start()
+        await scroll(again, toPages: 2)
+        #expect(server.requestCount == 0)
+
+        let german = try source(headers: ["Accept-Language": "de"])
+        let other = CachedPager<FixtureItem, HTTPPageSource>(
+            store: store, source: german, collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600))
+        let recorder = Recorder(await other.states())
+        await other.start()
+        // The French page was never shown, and it was not used to revalidate: a full request.
+        #expect(await recorder.values.allSatisfy { $0.origin != .cache || $0.items.isEmpty })
+        #expect(server.requestCount == 1)
+        #expect(server.requests.first?.isConditional == false)
+        #expect(server.requests.first?.headers["Accept-Language"] == "de")
+        #expect(await other.state.items.count == 10)
+    }
+
+    @Test func aPartitionKeepsItsCacheAcrossTokensAndApartFromOtherPartitions() async throws {
+        server.setResponseHeaders(["Vary": "Authorization"])
+        func pager(token: String, partition: String) throws -> Pager {
+            Pager(
+                store: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
+                collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600), partition: partition)
+        }
+        let alice = try pager(token: "t1", partition: "alice")
+        await alice.start()
+        await scroll(alice, toPages: 2)
+        server.resetRequests()
+
+        // The token rotated: the same partition keeps its cache.
+        let rotated = try pager(token: "t2", partition: "alice")
+        await rotated.start()
+        await scroll(rotated, toPages: 2)
+        #expect(await rotated.state.items.count == 20)
+        #expect(server.requestCount == 0)
+
+        let bob = try pager(token: "t3", partition: "bob")
+        await server.stop()
+        await bob.start()
+        #expect(await bob.state.items.isEmpty)
+        #expect(bob.collection.key != alice.collection.key)
+        #expect(bob.collection.itemType != alice.collection.itemType)
+    }
 }

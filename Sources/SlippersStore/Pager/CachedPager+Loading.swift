@@ -44,6 +44,7 @@ extension CachedPager {
         }
         guard policy.usesNetwork else { return }
         clearBackoff()
+        isEphemeral = false
         if let error = await runFirstPageLoad({ pager in try await pager.revalidateFirstPage() }) { throw error }
     }
 
@@ -140,7 +141,7 @@ extension CachedPager {
                 if mayAsk { try await revalidateFirstPage() }
                 return
             }
-            if first.isFresh(at: now, maxAge: maxAge) || !mayAsk {
+            if !needsNetwork(first, at: now) || !mayAsk {
                 try publishWindow(origin: .cache)
                 return
             }
@@ -162,7 +163,7 @@ extension CachedPager {
             }
         case .cacheThenNetwork:
             if first != nil { try publishWindow(origin: .cache) }
-            if let first, first.isWithinLifetime(at: now) { return }
+            if let first, first.isWithinLifetime(at: now), isServable(first) { return }
             if mayAsk { try await revalidateFirstPage() }
         case .networkFirst:
             guard mayAsk else {
@@ -202,7 +203,15 @@ extension CachedPager {
             case .notModified(let latest):
                 try store.markPageNotModified(at: 0, in: collection.key, validators: latest, now: now)
                 verifiedThisSession.insert(0)
+            case .page(let page) where page.caching.cacheControl.noStore && !keepsNoStorePages:
+                holdInMemory(page, at: 0, now: now)
+                state.refresh = .idle
+                state.append = .idle
+                clearBackoff()
+                try publishWindow(origin: .network)
+                return
             case .page(let page):
+                isEphemeral = false
                 let save = try store.savePageIfChanged(page, at: 0, in: collection, now: now)
                 if save.outcome == .unchanged {
                     verifiedThisSession.insert(0)
@@ -234,6 +243,10 @@ extension CachedPager {
     // MARK: - Next pages
 
     private func appendNextPage() async {
+        if isEphemeral {
+            await appendPageInMemory()
+            return
+        }
         let head: CollectionHead?
         do {
             head = try store.collectionHead(collection.key)
@@ -311,6 +324,13 @@ extension CachedPager {
                 if page.nextToken == token {
                     throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
                 }
+                if page.caching.cacheControl.noStore && !keepsNoStorePages {
+                    holdInMemory(page, at: index, now: now)
+                    state.append = .idle
+                    clearBackoff()
+                    try publishWindow(origin: state.origin == .none ? .network : state.origin)
+                    return
+                }
                 let save = try store.savePageIfChanged(page, at: index, in: collection, now: now)
                 if save.outcome != .unchanged {
                     keepLeftovers(ofPageAt: index, replacedBy: page.items)
@@ -338,11 +358,64 @@ extension CachedPager {
         }
     }
 
-    /// The validators to revalidate a cached page with; none for a page that no longer decodes,
-    /// whose copy must be sent again.
+    /// The validators to revalidate a cached page with; none for a page that no longer decodes
+    /// or that was fetched for another partition, whose copy must be sent again.
     private func validators(of cached: PageInfo?, at index: Int) -> PageValidators? {
-        guard let cached, undecodable[index] == nil, !cached.validators.isEmpty else { return nil }
+        guard let cached, undecodable[index] == nil, isServable(cached), !cached.validators.isEmpty else {
+            return nil
+        }
         return cached.validators
+    }
+
+    // MARK: - No-store pages
+
+    /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
+    private func appendPageInMemory() async {
+        guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
+            publishHead()
+            return
+        }
+        state.append = .loading
+        publish()
+        do {
+            guard var page = try await source.fetch(PageRequest(token: token)).page else { return }
+            try Task.checkCancellation()
+            if page.items.isEmpty { page.nextToken = nil }
+            if page.nextToken == token {
+                throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+            }
+            holdInMemory(page, at: windowPages.count, now: clock())
+            state.append = .idle
+            clearBackoff()
+            try publishWindow(origin: .network)
+        } catch is CancellationError {
+            state.append = .idle
+            publish()
+        } catch {
+            state.append = .failed(error)
+            startBackoff()
+            publish()
+        }
+    }
+
+    /// Puts a fetched page at `index` of the window without storing it; the window is held in memory from now on.
+    ///
+    /// The server said `no-store`: the page must not reach the file. Later pages
+    /// of the session are held in memory too (a stored page needs the one before it stored).
+    private func holdInMemory(_ page: Page<RawItem>, at index: Int, now: Date) {
+        isEphemeral = true
+        let generation = windowHead?.generation ?? 0
+        let info = PageInfo(
+            index: index, generation: generation, token: page.token, nextToken: page.nextToken,
+            validators: page.validators, fetchedAt: now, itemCount: page.items.count, isStale: false,
+            verifiedAt: now, digest: nil, lifetime: nil, requiresRevalidation: false, staleWhileRevalidate: nil,
+            staleIfError: nil, vary: page.caching.vary, varyKey: page.caching.varyKey, isUnverified: false)
+        windowPages = Array(windowPages.prefix(index)) + [StoredPage(info: info, items: page.items)]
+        windowHead = CollectionHead(
+            key: collection.key, resumeToken: page.nextToken, endReached: page.nextToken == nil,
+            total: page.total ?? windowHead?.total, refreshedAt: index == 0 ? now : windowHead?.refreshedAt,
+            invalidatedAt: nil, generation: generation, currentPageCount: index + 1, cachedPageCount: index + 1)
+        verifiedThisSession.insert(index)
     }
 
     /// Grows the window by the cached page after it, if there is one, and publishes it.

@@ -80,14 +80,31 @@ extension CachedPager {
 
     /// Whether a cached page must be revalidated before it counts as settled.
     ///
-    /// Of an older generation, marked unverified by a refresh, `no-cache`, past its
-    /// lifetime (or the policy's `maxAge`), or no longer decodable and not fetched again yet.
+    /// Of an older generation, marked unverified by a refresh, withheld (another
+    /// partition's), no longer decodable and not fetched again yet; or, unless the
+    /// network confirmed it in this session, `no-cache` or past its lifetime (or the
+    /// policy's `maxAge`).
     func needsNetwork(_ page: PageInfo, at now: Date) -> Bool {
         guard policy.usesNetwork else { return false }
-        if undecodable[page.index] == false { return true }
-        if page.isStale || page.isUnverified || page.requiresRevalidation { return true }
+        if undecodable[page.index] == false || !isServable(page) { return true }
+        if page.isStale || page.isUnverified { return true }
+        // Confirmed in this session: shown as it is until a refresh, whatever its lifetime.
+        if verifiedThisSession.contains(page.index) { return false }
+        if page.requiresRevalidation { return true }
         if let expiresAt = page.expiresAt(maxAge: policyMaxAge) { return now >= expiresAt }
         return false
+    }
+
+    /// Whether a cached page may be shown to this pager's requests.
+    ///
+    /// Not a page whose response varied on `*`, nor — without a partition — one
+    /// that varied on a request header this source sends with another value.
+    /// A page fetched in this session always may.
+    func isServable(_ page: PageInfo) -> Bool {
+        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return true }
+        if page.vary.contains("*") { return false }
+        guard partition == nil, !page.vary.isEmpty else { return true }
+        return source.varyKey(for: page.vary) == page.varyKey
     }
 
     /// The index of the first page of the window that must be revalidated, if any.
@@ -129,7 +146,9 @@ extension CachedPager {
         for page in pages {
             var items: [RawItem] = []
             items.reserveCapacity(page.items.count)
-            for item in page.items where seen.insert(item.key).inserted { items.append(item) }
+            // A page for another partition is withheld: as if it were not cached.
+            let servable = isServable(page.info)
+            for item in page.items where servable && seen.insert(item.key).inserted { items.append(item) }
             if page.info.index == leftoversAfter, !leftovers.isEmpty {
                 for item in leftovers where seen.insert(item.key).inserted { items.append(item) }
             }
