@@ -28,3 +28,6 @@ UPDATE pages SET verified_at = fetched_at;
 ALTER TABLE collections ADD COLUMN unverified_before REAL;
 
 UPDATE collections SET unverified_before = invalidated_at;
+
+-- Items saved locally (an edit not yet confirmed by a page fetch): a snapshot marks them.
+ALTER TABLE items ADD COLUMN edited_locally INTEGER NOT NULL DEFAULT 0;

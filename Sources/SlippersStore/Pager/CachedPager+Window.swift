@@ -176,6 +176,9 @@ extension CachedPager {
         state.pages = pages.map(\.info)
         state.pageOrigins = pages.map { pageOrigin($0.info, at: now) }
         state.undecodablePages = pages.map(\.info.index).filter { undecodable[$0] != nil }
+        state.locallyEditedKeys = pages.reduce(into: Set<ItemKey>()) { keys, page in
+            if !page.editedKeys.isEmpty, isServable(page.info) { keys.formUnion(page.editedKeys) }
+        }
         state.settledPageCount = pages.prefix { !needsNetwork($0.info, at: now) }.count
         state.origin = origin
         publishHead()

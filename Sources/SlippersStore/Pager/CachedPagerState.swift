@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 
 extension CachedPager {
     /// Where the published items came from: the network or the cache (each page's own is in ``State/pageOrigins``).
@@ -25,6 +26,9 @@ extension CachedPager {
         /// The indices of the window's pages whose cached items no longer decode as `Item`:
         /// their items are left out (the page is refetched when the network allows).
         public var undecodablePages: [Int] = []
+        /// The keys of the published items edited locally since a fetched page last brought them:
+        /// no server has confirmed them.
+        public var locallyEditedKeys: Set<ItemKey> = []
         /// When the pager will ask the network again after a failure, unless ``CachedPager/retry()`` is called.
         public var nextRetryAt: Date?
         /// The number of pages at the start of the window that need no request: the others are

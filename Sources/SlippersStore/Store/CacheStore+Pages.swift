@@ -130,7 +130,9 @@ extension CacheStore {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: pageRowByIndexSQL), arguments: [key, index])
         else { return nil }
         let info = pageInfo(row)
-        return StoredPage(info: info, items: try items(ofPage: row["id"], count: info.itemCount, in: db))
+        var edited: Set<ItemKey> = []
+        let items = try items(ofPage: row["id"], count: info.itemCount, editedKeys: &edited, in: db)
+        return StoredPage(info: info, items: items, editedKeys: edited)
     }
 
     /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
@@ -242,7 +244,7 @@ extension CacheStore {
 
     /// The items of one page, in order: a keyed range of `page_items`, a keyed lookup per item.
     static let pageItemsSQL = """
-        SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
+        SELECT i.key, i.json, i.edited_locally FROM page_items pi JOIN items i ON i.id = pi.item_id
         WHERE pi.page_id = ? ORDER BY pi.position
         """
 
@@ -273,10 +275,22 @@ extension CacheStore {
 
     /// The items of a page, read through a cursor: its row is reused from item to item, not copied.
     static func items(ofPage pageID: Int64, count: Int = 0, in db: Database) throws -> [RawItem] {
+        var edited: Set<ItemKey> = []
+        return try items(ofPage: pageID, count: count, editedKeys: &edited, in: db)
+    }
+
+    /// The items of a page, and the keys of those edited locally.
+    static func items(
+        ofPage pageID: Int64, count: Int = 0, editedKeys: inout Set<ItemKey>, in db: Database
+    ) throws -> [RawItem] {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: pageItemsSQL), arguments: [pageID])
         var items: [RawItem] = []
         items.reserveCapacity(count)
-        while let row = try rows.next() { items.append(rawItem(row)) }
+        while let row = try rows.next() {
+            let item = rawItem(row)
+            if row[2] as Bool { editedKeys.insert(item.key) }
+            items.append(item)
+        }
         return items
     }
 
@@ -389,9 +403,10 @@ extension CacheStore {
     static func upsertItems(_ items: [RawItem], type: String, now: Date, in db: Database) throws -> [Int64] {
         var stored: [ItemKey: (id: Int64, json: Data)] = [:]
         stored.reserveCapacity(items.count)
+        var edited: Set<Int64> = []
         for chunk in items.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
-                sql: "SELECT key, id, json FROM items WHERE type = ? AND key IN ("
+                sql: "SELECT key, id, json, edited_locally FROM items WHERE type = ? AND key IN ("
                     + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
             var arguments: [(any DatabaseValueConvertible)?] = [type]
             arguments.reserveCapacity(chunk.count + 1)
@@ -399,9 +414,15 @@ extension CacheStore {
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 stored[row[0] as ItemKey] = (row[1], row[2])
+                if row[3] as Bool { edited.insert(row[1]) }
             }
         }
-        let update = try db.cachedStatement(sql: "UPDATE items SET json = ?, updated_at = ? WHERE id = ?")
+        // A fetched page confirms its items: a local edit it brings back, or overrides, is no longer one.
+        for id in edited {
+            try db.cachedStatement(sql: "UPDATE items SET edited_locally = 0 WHERE id = ?").execute(arguments: [id])
+        }
+        let update = try db.cachedStatement(
+            sql: "UPDATE items SET json = ?, updated_at = ?, edited_locally = 0 WHERE id = ?")
         let insert = try db.cachedStatement(
             sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)")
         var ids: [Int64] = []
@@ -430,7 +451,7 @@ extension CacheStore {
         // Unchanged (nothing to do) or new.
         try db.cachedStatement(
             sql:
-                "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (type, key) DO NOTHING"
+                "INSERT INTO items (type, key, json, updated_at, edited_locally) VALUES (?, ?, ?, ?, 1) ON CONFLICT (type, key) DO NOTHING"
         ).execute(arguments: [type, item.key, item.json, now.storedValue])
     }
 
@@ -440,7 +461,8 @@ extension CacheStore {
     /// where an `INSERT … ON CONFLICT DO UPDATE` opens one (and allocates it) every time.
     static func updateItemIfChanged(_ item: RawItem, type: String, now: Date, in db: Database) throws -> Bool {
         try db.cachedStatement(
-            sql: "UPDATE items SET json = ?, updated_at = ? WHERE type = ? AND key = ? AND json IS NOT ?"
+            sql:
+                "UPDATE items SET json = ?, updated_at = ?, edited_locally = 1 WHERE type = ? AND key = ? AND json IS NOT ?"
         ).execute(arguments: [item.json, now.storedValue, type, item.key, item.json])
         return db.changesCount > 0
     }

@@ -275,6 +275,34 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         #expect(source.requests.first?.validators == nil)
     }
 
+    @Test func aLocalEditIsMarkedUntilAFetchedPageBringsTheItemAgain() async throws {
+        let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
+        try await seed(source, pages: 2)
+        try store.saveItem(
+            RawItem(key: .integer(7), json: Data(#"{"id":7,"title":"mine"}"#.utf8)), type: "Post")
+        let clock = TestClock()
+        let pager = pager(source, clock: clock)
+        await pager.start()
+        await pager.loadNextPageIfNeeded()
+        var state = await pager.state
+        #expect(state.locallyEditedKeys == [.integer(7)])
+        #expect(state.items.first { $0.id.rawValue == 7 }?.title == "mine")
+        // Page 2 did not change on the server: revalidating it keeps the local edit.
+        clock.advance(by: 1)
+        try await pager.refresh()
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.pageOrigins == [.network, .network])
+        #expect(await pager.state.locallyEditedKeys == [.integer(7)])
+        // The server changed page 2: its copy of 7 replaces the edit.
+        source.edit(6, title: "theirs")
+        clock.advance(by: 1)
+        try await pager.refresh()
+        await pager.loadNextPageIfNeeded()
+        state = await pager.state
+        #expect(state.locallyEditedKeys.isEmpty)
+        #expect(state.items.first { $0.id.rawValue == 7 }?.title == "v1 7")
+    }
+
     /// The app's new model: a field the cached JSON of older pages lacks.
     struct Strict: Decodable, Sendable {
         let id: ID<Strict>
