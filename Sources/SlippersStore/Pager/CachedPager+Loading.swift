@@ -318,7 +318,7 @@ extension CachedPager {
             case .notModified(let latest):
                 try store.markPageNotModified(at: index, in: collection.key, validators: latest, now: now)
                 // Nothing was pushed onto an unchanged page: the items left over before it were removed.
-                if leftoversAfter == index - 1 { leftovers = [] }
+                dropLeftovers(after: index - 1)
             case .page(var page):
                 if page.items.isEmpty { page.nextToken = nil }
                 if page.nextToken == token {
@@ -334,8 +334,8 @@ extension CachedPager {
                 let save = try store.savePageIfChanged(page, at: index, in: collection, now: now)
                 if save.outcome != .unchanged {
                     keepLeftovers(ofPageAt: index, replacedBy: page.items)
-                } else if leftoversAfter == index - 1 {
-                    leftovers = []
+                } else {
+                    dropLeftovers(after: index - 1)
                 }
             }
             verifiedThisSession.insert(index)
@@ -343,7 +343,7 @@ extension CachedPager {
             state.append = .idle
             clearBackoff()
             try placeSavedPage(at: index)
-            try publishWindow(origin: state.origin == .none ? .network : state.origin)
+            try publishAppendedPage(origin: state.origin == .none ? .network : state.origin)
         } catch is CancellationError {
             state.append = .idle
             publish()
@@ -387,7 +387,7 @@ extension CachedPager {
             holdInMemory(page, at: windowPages.count, now: clock())
             state.append = .idle
             clearBackoff()
-            try publishWindow(origin: .network)
+            try publishAppendedPage(origin: .network)
         } catch is CancellationError {
             state.append = .idle
             publish()
@@ -410,6 +410,7 @@ extension CachedPager {
             validators: page.validators, fetchedAt: now, itemCount: page.items.count, isStale: false,
             verifiedAt: now, digest: nil, lifetime: nil, requiresRevalidation: false, staleWhileRevalidate: nil,
             staleIfError: nil, vary: page.caching.vary, varyKey: page.caching.varyKey, isUnverified: false)
+        if index < windowPages.count { publishedThrough = nil }
         windowPages = Array(windowPages.prefix(index)) + [StoredPage(info: info, items: page.items)]
         windowHead = CollectionHead(
             key: collection.key, resumeToken: page.nextToken, endReached: page.nextToken == nil,
@@ -424,7 +425,7 @@ extension CachedPager {
     private func growWindowFromCache() {
         do {
             try appendCachedPageToWindow()
-            try publishWindow(origin: state.origin == .network ? .network : .cache)
+            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
         } catch {
             state.append = .failed(error)
             publish()
@@ -435,7 +436,7 @@ extension CachedPager {
     private func growWindow(with window: CachedWindow) {
         do {
             try appendToWindow(window)
-            try publishWindow(origin: state.origin == .network ? .network : .cache)
+            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
         } catch {
             state.append = .failed(error)
             publish()

@@ -11,6 +11,7 @@ extension CachedPager {
         let window = try store.window(collection.key, pages: 0..<pageCount)
         windowPages = window?.pages ?? []
         windowHead = window?.head
+        publishedThrough = nil
     }
 
     /// Grows the window by the cached page after it, when there is one.
@@ -54,8 +55,11 @@ extension CachedPager {
         for item in page.items { latest[item.key] = item.json }
         for pageIndex in windowPages.indices {
             for itemIndex in windowPages[pageIndex].items.indices {
-                if let json = latest[windowPages[pageIndex].items[itemIndex].key] {
+                if let json = latest[windowPages[pageIndex].items[itemIndex].key],
+                    json != windowPages[pageIndex].items[itemIndex].json
+                {
                     windowPages[pageIndex].items[itemIndex].json = json
+                    publishedThrough = nil
                 }
             }
         }
@@ -63,6 +67,7 @@ extension CachedPager {
             windowPages.append(page)
         } else {
             windowPages[index] = page
+            publishedThrough = nil
         }
         self.windowHead = window.head
     }
@@ -122,8 +127,51 @@ extension CachedPager {
         if index < windowPages.count { candidates += windowPages[index].items }
         let kept = Set(items.map(\.key))
         let lastKept = candidates.lastIndex { kept.contains($0.key) }
+        if !leftovers.isEmpty || lastKept.map({ $0 + 1 < candidates.count }) ?? !candidates.isEmpty {
+            publishedThrough = nil
+        }
         leftovers = Array(candidates[(lastKept.map { $0 + 1 } ?? 0)...])
         leftoversAfter = index
+    }
+
+    /// Drops the leftovers shown after the page at `index`: the page after it did not change, so they were removed.
+    func dropLeftovers(after index: Int) {
+        guard leftoversAfter == index, !leftovers.isEmpty else { return }
+        leftovers = []
+        publishedThrough = nil
+    }
+
+    /// Publishes the window after its last page was appended, adding that page alone when everything
+    /// before it is published as it is: growing a long window costs its new page, not the whole window.
+    func publishAppendedPage(origin: Origin) throws {
+        let count = windowPages.count
+        guard let through = publishedThrough, through == count - 1, let page = windowPages.last,
+            page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isStale,
+            leftovers.isEmpty || leftoversAfter < through
+        else {
+            try publishWindow(origin: origin)
+            return
+        }
+        let now = clock()
+        let servable = isServable(page.info)
+        var added: [RawItem] = []
+        added.reserveCapacity(page.items.count)
+        for item in page.items where servable && publishedKeys.insert(item.key).inserted { added.append(item) }
+        let fresh = added.filter { decodedItems[$0.key]?.json != $0.json }
+        if let decoded = try? fresh.decoded(as: Item.self) {
+            for (raw, item) in zip(fresh, decoded) { decodedItems[raw.key] = (raw.json, item) }
+            state.items += added.compactMap { decodedItems[$0.key]?.item }
+        } else if undecodable[page.info.index] == nil {
+            undecodable[page.info.index] = false
+        }
+        state.pages.append(page.info)
+        state.pageOrigins.append(pageOrigin(page.info, at: now))
+        if undecodable[page.info.index] != nil { state.undecodablePages.append(page.info.index) }
+        if state.settledPageCount == through, !needsNetwork(page.info, at: now) { state.settledPageCount += 1 }
+        if servable { state.locallyEditedKeys.formUnion(page.editedKeys) }
+        state.origin = origin
+        publishedThrough = count
+        publishHead()
     }
 
     /// Publishes the window: its pages, their items (each id once, its first occurrence wins) and its head.
@@ -172,6 +220,8 @@ extension CachedPager {
             }
         }
         decodedItems = kept
+        publishedKeys = seen
+        publishedThrough = pages.count == windowPages.count ? pages.count : nil
         state.items = decoded
         state.pages = pages.map(\.info)
         state.pageOrigins = pages.map { pageOrigin($0.info, at: now) }

@@ -82,6 +82,10 @@ where Source.Item == RawItem {
     public nonisolated let keepsNoStorePages: Bool
     /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
     var isEphemeral = false
+    /// The number of window pages the published snapshot shows as they are; `nil` once one of them changed.
+    var publishedThrough: Int?
+    /// The keys of the items the published snapshot shows (or withheld as undecodable).
+    var publishedKeys: Set<ItemKey> = []
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
     ///

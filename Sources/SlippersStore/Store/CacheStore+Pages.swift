@@ -95,14 +95,16 @@ extension CacheStore {
                     now.storedValue, validators.etag, validators.lastModified,
                     joins ? row.generation : stored.generation, stored.id,
                 ])
+            let joinsNow = joins && stored.generation != row.generation
+            if joinsNow {
+                try Self.moveResumePoint(after: index, nextToken: stored.nextToken, row: &row, db)
+            }
             if index == 0 {
                 row.invalidatedAt = nil
                 row.refreshedAt = now.storedValue
             }
-            if joins, stored.generation != row.generation {
-                try Self.moveResumePoint(after: index, nextToken: stored.nextToken, row: &row, db)
-            }
-            try row.update(in: db)
+            // A later page confirmed where it was leaves the collection's row as it is.
+            if index == 0 || joinsNow { try row.update(in: db) }
         }
     }
 
