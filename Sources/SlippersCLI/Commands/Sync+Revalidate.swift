@@ -5,7 +5,8 @@ extension SlippersCommand.Sync {
     /// Walks the cached list with conditional requests and prints what changed.
     func runRevalidation(_ plan: SyncPlan, in store: CacheStore) async throws {
         var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
-        let sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        sync.keepsNoStorePages = keepNoStore
         let found: CollectionSync<PrimedPageSource>.Revalidation
         do {
             found = try await sync.revalidate(maxPages: maxPages) { found in

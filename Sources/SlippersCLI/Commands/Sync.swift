@@ -57,6 +57,9 @@ extension SlippersCommand {
                 """)
         var revalidate = false
 
+        @Flag(help: "Cache pages the server marked Cache-Control: no-store (sensitive data) all the same.")
+        var keepNoStore = false
+
         @Option(
             help: ArgumentHelp(
                 "The name items are filed under (default: the URL's last path component).", valueName: "name"))
@@ -97,7 +100,8 @@ extension SlippersCommand {
             var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
             let clock = ContinuousClock()
             let start = clock.now
-            let sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            sync.keepsNoStorePages = keepNoStore
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
                 progress = try await sync.run(maxPages: maxPages, refresh: refresh) { progress in

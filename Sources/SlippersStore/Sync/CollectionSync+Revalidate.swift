@@ -41,7 +41,7 @@ extension CollectionSync {
     /// - parameter onPage: Called after each page.
     /// - returns: What the walk found.
     /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   a store error, or `CancellationError`. Pages revalidated before the error stay so.
+    ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages revalidated before the error stay so.
     @discardableResult
     public func revalidate(
         maxPages: Int? = nil,
@@ -68,6 +68,9 @@ extension CollectionSync {
                 if page.items.isEmpty && index > 0 { page.nextToken = nil }
                 if let following = page.nextToken, following == token || !seen.insert(following).inserted {
                     throw StoreError.tokenDidNotAdvance(collection: collection.key, token: following.rawValue)
+                }
+                if page.caching.cacheControl.noStore, !keepsNoStorePages {
+                    throw NoStorePageError(collection: collection.key, index: index)
                 }
                 let save = try store.savePageIfChanged(page, at: index, in: collection, now: Date())
                 switch save.outcome {

@@ -39,6 +39,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     public let source: Source
     /// The collection the pages are filed under.
     public let collection: CollectionDescriptor
+    /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
+    /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
+    public var keepsNoStorePages = false
 
     /// Creates a sync of `source` into `collection` of `store`.
     public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
@@ -54,7 +57,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// - parameter onPage: Called after each saved page.
     /// - returns: What the run did.
     /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   a store error, or `CancellationError`. Pages saved before the error stay saved.
+    ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
         maxPages: Int? = nil,
@@ -83,6 +86,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             if page.items.isEmpty && index > 0 { page.nextToken = nil }
             if let next = page.nextToken, !seen.insert(next).inserted {
                 throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
+            }
+            if page.caching.cacheControl.noStore, !keepsNoStorePages {
+                throw NoStorePageError(collection: collection.key, index: index)
             }
             let info = try store.savePage(page, at: index, in: collection)
             progress.pagesFetched += 1

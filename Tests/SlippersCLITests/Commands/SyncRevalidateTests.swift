@@ -53,4 +53,20 @@ import Testing
             #expect(outcome.stdoutLines.dropFirst(2).allSatisfy { $0.contains(" etag ") })
         }
     }
+
+    @Test func noStorePagesAreNotCachedUnlessAsked() async throws {
+        try await RunningFixture.with(itemCount: 100, pageSize: 50) { fixture in
+            fixture.server.setResponseHeaders(["Cache-Control": "no-store"])
+            let directory = try TemporaryDirectory()
+            let refused = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(refused.status == 1)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.contains("no-store"))
+            let kept = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--keep-no-store", "--db", directory.path(),
+            ])
+            #expect(kept.status == 0, "\(kept.stderr)")
+            #expect(kept.stdout.contains("synced 100 items in 2 pages"))
+        }
+    }
 }
