@@ -290,7 +290,8 @@ extension CachedPager {
             await fetchPage(at: next, cached: cached?.info, fallingBackToCache: policy.readsCache)
         } else if let window, cached != nil, policy.readsCache {
             growWindow(with: window)
-        } else {
+        } else if windowHead != head {
+            // Nothing to show or ask: only what the head says may have changed (another process wrote).
             windowHead = head
             publishHead()
         }

@@ -17,6 +17,10 @@ extension CachedPager {
     /// The window is a prefix of the cached list: pages `0..<pages.count`.
     public struct State: Sendable {
         /// The items of the window's pages, in order, each id once (its first occurrence wins).
+        ///
+        /// Items a replaced page pushed down stay after it until the page that now holds
+        /// them is fetched; the items of a page withheld (another partition's, or no
+        /// longer decodable) are left out.
         public var items: [Item] = []
         /// The window's pages, in order; stale ones are of an older generation.
         public var pages: [PageInfo] = []
@@ -44,7 +48,8 @@ extension CachedPager {
         public var append: LoadState = .idle
         /// Where the items came from.
         public var origin: Origin = .none
-        /// Whether the collection is invalidated or the window shows pages of an older generation.
+        /// Whether the collection is invalidated, or the window shows pages of an older generation
+        /// or pages a refresh marked unverified and not revalidated yet.
         public var isStale = false
         /// When the first page was fetched from, or confirmed by, the network.
         public var cachedAt: Date?
