@@ -84,7 +84,8 @@ final class ScriptedSource: PageSource, Sendable {
         let ids = Array(state.ids.page(number, size: pageSize))
         let items = ids.map { item($0, state.titles[$0] ?? "\(state.label) \($0)", extra: state.extraJSON) }
         let body = items.map { String(decoding: $0.json, as: UTF8.self) }.joined(separator: ",")
-        let etag = state.sendsValidators ? "\"\(number)-\(body.hashValue)\"" : nil
+        // Like a real body's, the ETag covers the list's length too (its total, its next link).
+        let etag = state.sendsValidators ? "\"\(number)-\(state.ids.count)-\(body.hashValue)\"" : nil
         if let validators = request.validators, let etag, validators.etag == etag {
             return .notModified(validators)
         }
