@@ -52,6 +52,7 @@ extension CacheStore {
     static let collectionInfoSQL = """
         SELECT c.*, count(p.id) AS page_count,
             coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
+            coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
             coalesce(sum(p.item_count), 0) AS item_count, max(p.fetched_at) AS last_fetched_at
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
@@ -79,7 +80,8 @@ extension CacheStore {
             pageCount: row["page_count"],
             stalePageCount: row["stale_page_count"],
             itemCount: row["item_count"],
-            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?))
+            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
+            unverifiedPageCount: row["unverified_page_count"])
     }
 }
 

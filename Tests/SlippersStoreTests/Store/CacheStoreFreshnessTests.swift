@@ -104,6 +104,11 @@ import Testing
         #expect(try store.pages(in: key).map(\.isUnverified) == [true, true])
         try store.markPageNotModified(at: 0, in: key, now: then.addingTimeInterval(20))
         #expect(try store.pages(in: key).map(\.isUnverified) == [false, true])
+        // The first page's revalidation ends the invalidation; the unverified page keeps the collection stale.
+        let info = try #require(try store.collection(key))
+        #expect(info.invalidatedAt == nil)
+        #expect(info.unverifiedPageCount == 1)
+        #expect(info.isStale)
         let other = try CacheStore(path: directory.path(), mode: .readOnly)
         #expect(try other.pages(in: key).map(\.isUnverified) == [false, true])
     }
