@@ -17,8 +17,11 @@ import Synchronization
 /// | `/link` | `page`, `per_page` | a bare array, and `Link: <…>; rel="next", <…>; rel="last"` |
 ///
 /// Every answer has an `ETag` of its content and honours `If-None-Match`
-/// with `304`. A test can change the list while the server runs
-/// (``insertAtTop(count:)``, ``update(id:title:)``), inject faults
+/// with `304` — or, as servers differ, a `Last-Modified` date honouring
+/// `If-Modified-Since`, both, or no validator at all (``Configuration/validators``,
+/// ``setValidators(_:)``); ``setResponseHeaders(_:)`` adds `Cache-Control`,
+/// `Expires` or `Vary`. A test can change the list while the server runs
+/// (``insertAtTop(count:)``, ``update(id:title:)``, ``remove(id:)``), inject faults
 /// (``inject(_:count:)``), hold answers until it releases them
 /// (``hold()``, ``release()``), and look at what the server received
 /// (``requests``, ``waitForRequests(_:)``).

@@ -99,6 +99,7 @@ public struct PageCaching: Hashable, Sendable, Codable {
 enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = parseIMFFixdate(trimmed) { return date }
         for format in formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -108,6 +109,31 @@ enum HTTPDate {
         }
         return nil
     }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`, the form servers send, parsed by hand: a `DateFormatter` costs more
+    /// to create than a page costs to store, and every response carries a `Date`.
+    private static func parseIMFFixdate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
+            let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+        else { return nil }
+        let time = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
+            (0...60).contains(time[2])
+        else { return nil }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
+        let y = month < 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = (month + 10) % 12
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     private static let formats = [
         "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",

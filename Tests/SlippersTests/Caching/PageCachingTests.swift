@@ -45,4 +45,15 @@ import Testing
         #expect(!alice.contains("alice"))
         #expect(PageCaching.varyKey(for: []) { _ in "x" } == nil)
     }
+
+    @Test func httpDatesOfEveryFormReadTheSameInstant() {
+        let instant = Date(timeIntervalSince1970: 784_111_777)
+        for text in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+            #expect(PageCaching(headers: ["Date": text]).date == instant, "\(text)")
+        }
+        #expect(
+            PageCaching(headers: ["Date": "Thu, 29 Feb 2024 23:59:59 GMT"]).date?.timeIntervalSince1970 == 1_709_251_199
+        )
+        #expect(PageCaching(headers: ["Date": "Sun, 06 Nov 1994 25:49:37 GMT"]).date == nil)
+    }
 }
