@@ -153,7 +153,7 @@ extension CachedPager {
                 try await revalidateFirstPage()
             } catch {
                 if !showsStale { try publishWindow(origin: .cache) }
-                if Self.isWithin(first.staleIfError, pastExpiryOf: first, maxAge: maxAge, at: now, unset: false) {
+                if isWithinStaleIfError(first, at: now) {
                     // Within stale-if-error the cached page stands in for the answer: not a failure.
                     state.refresh = .idle
                     publish()
@@ -283,8 +283,9 @@ extension CachedPager {
         let cached = window?.pages.first
         let previous = windowPages[next - 1].info
         if let window, let cached, policy.readsCache || !cached.info.isStale,
-            !(mayAsk && needsNetwork(cached.info, at: now))
+            !(mayAsk && needsNetwork(cached.info, at: now)) || isWithinStaleWhileRevalidate(cached.info, at: now)
         {
+            // Within stale-while-revalidate the page is shown now; being unsettled, the next call revalidates it.
             growWindow(with: window)
         } else if mayAsk, !previous.isStale, previous.nextToken != nil {
             await fetchPage(at: next, cached: cached?.info, fallingBackToCache: policy.readsCache)
@@ -349,7 +350,8 @@ extension CachedPager {
             state.append = .idle
             publish()
         } catch {
-            state.append = .failed(error)
+            // Within stale-if-error the cached copy stands in for the answer: not a failure to report.
+            state.append = cached.map { isWithinStaleIfError($0, at: clock()) } == true ? .idle : .failed(error)
             startBackoff()
             if fallingBackToCache, windowPages.count == index {
                 growWindowFromCache()
@@ -357,6 +359,22 @@ extension CachedPager {
                 publish()
             }
         }
+    }
+
+    /// Whether a cached page past its lifetime may be shown before it is revalidated: under
+    /// ``CachePolicy/cacheFirst(maxAge:)``, within the `stale-while-revalidate` its server set.
+    private func isWithinStaleWhileRevalidate(_ page: PageInfo, at now: Date) -> Bool {
+        guard case .cacheFirst(let maxAge) = policy, page.staleWhileRevalidate != nil, !page.isStale,
+            !page.isUnverified, isServable(page), undecodable[page.index] == nil
+        else { return false }
+        return Self.isWithin(page.staleWhileRevalidate, pastExpiryOf: page, maxAge: maxAge, at: now)
+    }
+
+    /// Whether a failed revalidation of a cached page is covered by the `stale-if-error` its
+    /// server set, under ``CachePolicy/cacheFirst(maxAge:)``.
+    private func isWithinStaleIfError(_ page: PageInfo, at now: Date) -> Bool {
+        guard case .cacheFirst(let maxAge) = policy, !page.isStale, !page.isUnverified else { return false }
+        return Self.isWithin(page.staleIfError, pastExpiryOf: page, maxAge: maxAge, at: now, unset: false)
     }
 
     /// The validators to revalidate a cached page with; none for a page that no longer decodes

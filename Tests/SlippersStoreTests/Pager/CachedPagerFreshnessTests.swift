@@ -220,6 +220,39 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         }
     }
 
+    @Test func laterPagesHonourStaleWhileRevalidateAndStaleIfErrorToo() async throws {
+        let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
+        source.setCaching(
+            PageCaching(headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60, stale-if-error=600"]))
+        try await seed(source, pages: 2)
+
+        let revalidating = pager(source, policy: .cacheFirst(maxAge: 0), clock: TestClock(offset: 30))
+        await revalidating.start()
+        let sent = source.requests.count
+        await revalidating.loadNextPageIfNeeded()
+        // Shown at once, within stale-while-revalidate; the next call revalidates it.
+        #expect(source.requests.count == sent)
+        #expect(await ids(revalidating) == Array(1...10))
+        #expect(await revalidating.state.settledPageCount == 1)
+        await revalidating.loadNextPageIfNeeded()
+        #expect(source.requests.count == sent + 1)
+        #expect(source.requests.last?.validators != nil)
+        #expect(await revalidating.state.settledPageCount == 2)
+
+        // Past stale-while-revalidate but within stale-if-error, a failed revalidation is not reported.
+        let late = pager(source, policy: .cacheFirst(maxAge: 0), clock: TestClock(offset: 300))
+        await late.start()
+        source.setOffline(true)
+        let failedSoFar = source.requests.count
+        await late.loadNextPageIfNeeded()
+        let state = await late.state
+        #expect(source.requests.count == failedSoFar + 1)
+        #expect(state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(state.append.error == nil)
+        #expect(state.nextRetryAt != nil)
+        #expect(state.pageOrigins == [.network, .cache])
+    }
+
     // MARK: Origins and drift
 
     @Test func originsArePerPageAndANotModifiedFirstPageConfirmsOnlyItself() async throws {
