@@ -52,9 +52,9 @@ extension SlippersCommand {
         var refresh = false
 
         @Flag(
-            help: """
-                Walk the cached list with conditional requests, rewriting only the pages that changed;                 the summary counts pages unchanged, changed, new and removed.
-                """)
+            help: ArgumentHelp(
+                "Walk the cached list with conditional requests and rewrite only the pages that changed.",
+                discussion: "The summary counts the pages unchanged, changed, new and removed."))
         var revalidate = false
 
         @Flag(help: "Cache pages the server marked Cache-Control: no-store (sensitive data) all the same.")
