@@ -118,8 +118,9 @@ enum HTTPDate {
             let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
-            (0...60).contains(time[2])
+        // Bounded, so that the arithmetic below cannot overflow whatever the header says.
+        guard time.count == 3, (1...31).contains(day), (1...9999).contains(year), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
         else { return nil }
         // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
         let y = month < 2 ? year - 1 : year

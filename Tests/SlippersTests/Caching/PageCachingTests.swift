@@ -55,5 +55,7 @@ import Testing
             PageCaching(headers: ["Date": "Thu, 29 Feb 2024 23:59:59 GMT"]).date?.timeIntervalSince1970 == 1_709_251_199
         )
         #expect(PageCaching(headers: ["Date": "Sun, 06 Nov 1994 25:49:37 GMT"]).date == nil)
+        #expect(PageCaching(headers: ["Date": "Sun, 06 Nov 99999999999999999 08:49:37 GMT"]).date == nil)
+        #expect(PageCaching(headers: ["Expires": "Sun, 06 Nov -99999999999999999 08:49:37 GMT"]).lifetime() == 0)
     }
 }
