@@ -288,4 +288,53 @@ import Testing
         #expect(bob.collection.key != alice.collection.key)
         #expect(bob.collection.itemType != alice.collection.itemType)
     }
+
+    // MARK: Model drift
+
+    /// The app's new model: it refuses a title its older version accepted.
+    struct Strict: Decodable, Sendable {
+        let id: ID<Strict>
+        let title: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(ID<Strict>.self, forKey: .id)
+            title = try container.decode(String.self, forKey: .title)
+            guard title != "old shape" else {
+                throw DecodingError.dataCorruptedError(forKey: .title, in: container, debugDescription: "old shape")
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case id, title }
+    }
+
+    @Test func aCachedPageThatNoLongerDecodesIsSkippedOfflineAndRefetchedOnline() async throws {
+        server.update(id: 15, title: "old shape")
+        try await seed(pages: 3)
+        server.update(id: 15, title: "new shape")
+        func pager(_ policy: CachePolicy) -> CachedPager<Strict, HTTPPageSource> {
+            CachedPager(
+                store: store, source: source, collection: source.collectionKey, itemType: "FixtureItem",
+                policy: policy)
+        }
+
+        let offline = pager(.cacheOnly)
+        await offline.start()
+        await offline.loadNextPageIfNeeded()
+        await offline.loadNextPageIfNeeded()
+        var state = await offline.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...10) + Array(21...30))
+        #expect(state.undecodablePages == [1])
+
+        let online = pager(.cacheFirst(maxAge: 3600))
+        await online.start()
+        await online.loadNextPageIfNeeded()
+        await online.loadNextPageIfNeeded()
+        state = await online.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(state.items.first { $0.id.rawValue == 15 }?.title == "new shape")
+        #expect(state.undecodablePages.isEmpty)
+        #expect(server.requests.map { $0.query["page"] } == ["2"])
+        #expect(server.requests.first?.isConditional == false)
+    }
 }
