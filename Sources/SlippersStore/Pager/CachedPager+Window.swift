@@ -109,7 +109,15 @@ extension CachedPager {
         if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return true }
         if page.vary.contains("*") { return false }
         guard partition == nil, !page.vary.isEmpty else { return true }
-        return source.varyKey(for: page.vary) == page.varyKey
+        return sourceVaryKey(for: page.vary) == page.varyKey
+    }
+
+    /// The source's fingerprint for the headers `names`, computed once per set of names.
+    private func sourceVaryKey(for names: [String]) -> String? {
+        if let known = sourceVaryKeys[names] { return known }
+        let key = source.varyKey(for: names)
+        sourceVaryKeys[names] = .some(key)
+        return key
     }
 
     /// The index of the first page of the window that must be revalidated, if any.

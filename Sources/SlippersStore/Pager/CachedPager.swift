@@ -86,6 +86,8 @@ where Source.Item == RawItem {
     var publishedThrough: Int?
     /// The keys of the items the published snapshot shows (or withheld as undecodable).
     var publishedKeys: Set<ItemKey> = []
+    /// The source's `Vary` fingerprints by header names: its headers do not change.
+    var sourceVaryKeys: [[String]: String?] = [:]
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
     ///
