@@ -23,6 +23,8 @@ public struct CollectionHead: Hashable, Sendable {
     public var generation: Int
     /// The number of pages of the current generation: pages `0..<currentPageCount`.
     public var currentPageCount: Int
+    /// One past the index of the last cached page, of any generation: no page at or after it is cached.
+    public var cachedPageCount: Int = 0
 
     /// The index of the next page to fetch: the pages of the current generation come first.
     public var nextPageIndex: Int { currentPageCount }
