@@ -153,7 +153,9 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
 
     @Test func errorsOfLaterPagesAreKeptApartAndAFailedAppendCanBeRetried() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
-        let pager = pager(source)
+        // A backoff longer than any test run, so that a loaded machine cannot let it expire.
+        let pager = Pager(
+            store: store, source: source, collection: key, backoff: OfflineBackoff(initial: 3600, maximum: 3600))
         await pager.start()
         source.failNext(1)
         await pager.loadNextPageIfNeeded()
