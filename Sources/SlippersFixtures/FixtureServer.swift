@@ -111,7 +111,7 @@ public final class FixtureServer: Sendable {
         var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var scripts: [String: @Sendable (ReceivedRequest) -> ScriptedResponse] = [:]
         var randomFaults: [(Fault, Double)] = []
-        var random = SeededRandom(seed: 0)
+        var random = SplitMix64(seed: 0)
         /// When each content (by its ETag) was first served: its `Last-Modified`.
         var firstServed: [String: Int] = [:]
     }
