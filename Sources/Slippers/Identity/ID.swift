@@ -17,6 +17,15 @@
 /// ```
 ///
 /// An id deliberately has no arithmetic: ids name things, they do not count them.
+///
+/// Inside a model that is `Identifiable`, a bare `ID` names the protocol's
+/// associated type (`Self.ID`, here `ID<Post>` itself), not this generic type;
+/// with its argument, `ID<Post>`, it names this type. Where the two still
+/// clash (a nested type, an extension), write the module's name:
+/// `Slippers.ID<Post>`.
+///
+/// As a dictionary key an id encodes as the JSON object key `"42"`
+/// (`CodingKeyRepresentable`), so `[ID<Post>: Int]` is a JSON object.
 public struct ID<Subject>: RawRepresentable, Sendable {
     /// The server's integer value.
     public var rawValue: Int
@@ -75,5 +84,32 @@ extension ID: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
+    }
+}
+
+extension ID: CodingKeyRepresentable {
+    /// The id as a dictionary key in JSON: its decimal text.
+    public var codingKey: any CodingKey { IDCodingKey(intValue: rawValue) }
+
+    /// Reads an id from a dictionary key: its decimal text, or its integer value.
+    public init?<T: CodingKey>(codingKey: T) {
+        guard let value = codingKey.intValue ?? Int(codingKey.stringValue) else { return nil }
+        self.rawValue = value
+    }
+}
+
+/// The coding key of an ``ID`` used as a dictionary key.
+private struct IDCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+
+    init?(stringValue: String) {
+        guard let value = Int(stringValue) else { return nil }
+        self.init(intValue: value)
     }
 }

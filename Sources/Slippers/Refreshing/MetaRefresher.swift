@@ -66,15 +66,24 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
         }
     }
 
-    /// Refreshes every synchronous member, and starts no asynchronous one.
+    /// Refreshes every synchronous member, and starts the refresh of every asynchronous one.
     ///
-    /// Call the asynchronous `refresh()` from an asynchronous context to refresh all members.
-    /// - throws: ``Failure`` when one or more members failed.
+    /// The asynchronous members are refreshed in tasks of their own, so this
+    /// call returns before they finish and cannot report their failures. From
+    /// an asynchronous context, call the asynchronous `refresh()` to wait for
+    /// every member and hear of every failure.
+    /// - throws: ``Failure`` when one or more synchronous members failed.
     public func refresh() throws {
         var errors: [any Error] = []
         for member in alive() {
-            guard case .sync(let box) = member, let object = box.object else { continue }
-            do { try object.refresh() } catch { errors.append(error) }
+            switch member {
+            case .sync(let box):
+                guard let object = box.object else { continue }
+                do { try object.refresh() } catch { errors.append(error) }
+            case .async(let box):
+                guard let object = box.object else { continue }
+                Task { try? await object.refresh() }
+            }
         }
         if !errors.isEmpty { throw Failure(errors: errors) }
     }

@@ -63,4 +63,17 @@ private struct Holder: Codable { let id: ID<BlogPost> }
         #expect(ID<Author>.self != ID<BlogPost>.self)
         #expect(!(ID<Author>(1) as Any is ID<BlogPost>))
     }
+
+    @Test func aDictionaryKeyedByIDsIsAJSONObject() throws {
+        struct Post {}
+        let counts: [ID<Post>: Int] = [1: 10, 42: 3]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(counts), as: UTF8.self)
+        #expect(json == #"{"1":10,"42":3}"#)
+        #expect(try JSONDecoder().decode([ID<Post>: Int].self, from: Data(json.utf8)) == counts)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([ID<Post>: Int].self, from: Data(#"{"x":1}"#.utf8))
+        }
+    }
 }

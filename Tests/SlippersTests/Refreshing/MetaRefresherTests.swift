@@ -80,4 +80,15 @@ private final class Member: Refreshable {
         #expect(group.count == 0)
         try group.refresh()
     }
+
+    @Test func theSynchronousRefreshAlsoStartsTheAsynchronousMembers() async throws {
+        let refreshed = AsyncStream.makeStream(of: Void.self)
+        let member = AsyncRefresher { refreshed.continuation.yield() }
+        let group = MetaRefresher()
+        group.add(member)
+        let synchronous: any Refreshable = group
+        try synchronous.refresh()
+        var iterator = refreshed.stream.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+    }
 }
