@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0002_index_pages_by_generation (2 of 2 migrations applied)
+                schema     0003_items_per_origin (3 of 3 migrations applied)
                 orphans    none
                 pages      consistent
                 verdict    healthy
@@ -27,7 +27,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0002_index_pages_by_generation")
+        #expect(diagnosis["schema_version"] as? String == "0003_items_per_origin")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() throws {
