@@ -51,8 +51,14 @@ extension CacheStore {
                     throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
                 }
             }
-            let pageID = try Self.upsertPageRow(page, index: index, collection: row, now: now, in: db)
-            try Self.replaceMembership(of: pageID, with: page.items, type: row.itemType, now: now, in: db)
+            // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
+            let itemIDs = Self.uniqued(try Self.upsertItems(page.items, type: row.itemType, now: now, in: db))
+            let pageID = try Self.upsertPageRow(
+                page, index: index, itemCount: itemIDs.count, collection: row, now: now, in: db)
+            try Self.replaceMembership(of: pageID, with: itemIDs, in: db)
+            let repeated =
+                page.items.count - itemIDs.count
+                + (index == 0 ? 0 : try Self.countListed(itemIDs, before: index, in: row, db: db))
 
             let lastCurrentIndex =
                 try Int.fetchOne(
@@ -69,11 +75,38 @@ extension CacheStore {
             }
             if let total = page.total { row.total = total }
             try row.update(in: db)
-            guard let head = try Self.collectionHead(collection.key, in: db) else {
+            guard var head = try Self.collectionHead(collection.key, in: db) else {
                 throw StoreError.collectionNotFound(key: collection.key)
             }
+            head.repeatedItemCount = repeated
             return head
         }
+    }
+
+    /// The ids in order, each once, at its first position.
+    private static func uniqued(_ ids: [Int64]) -> [Int64] {
+        var seen: Set<Int64> = []
+        seen.reserveCapacity(ids.count)
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    /// How many of `itemIDs` a page before `index` of the collection's current generation lists.
+    private static func countListed(
+        _ itemIDs: [Int64], before index: Int, in collection: CollectionRow, db: Database
+    ) throws -> Int {
+        var count = 0
+        for chunk in itemIDs.chunks(of: itemsPerLookup) {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT count(DISTINCT pi.item_id) FROM page_items pi JOIN pages p ON p.id = pi.page_id
+                    WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
+                    """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
+            arguments.reserveCapacity(chunk.count + 3)
+            for id in chunk { arguments.append(id) }
+            count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
+        }
+        return count
     }
 
     /// Records that a cached page is still current (the server answered `304 Not Modified`).
@@ -290,7 +323,7 @@ extension CacheStore {
     }
 
     private static func upsertPageRow(
-        _ page: Page<RawItem>, index: Int, collection: CollectionRow, now: Date, in db: Database
+        _ page: Page<RawItem>, index: Int, itemCount: Int, collection: CollectionRow, now: Date, in db: Database
     ) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: """
@@ -306,7 +339,7 @@ extension CacheStore {
                 """)
         let arguments: StatementArguments = [
             collection.id, index, collection.generation, page.token?.rawValue, page.nextToken?.rawValue,
-            page.validators.etag, page.validators.lastModified, now.storedValue, page.items.count,
+            page.validators.etag, page.validators.lastModified, now.storedValue, itemCount,
         ]
         guard let id = try Int64.fetchOne(statement, arguments: arguments) else {
             fatalError("INSERT … RETURNING returned no row")
@@ -314,11 +347,8 @@ extension CacheStore {
         return id
     }
 
-    /// Makes `items` the page's members, in order; membership rows are only rewritten when they change.
-    private static func replaceMembership(
-        of pageID: Int64, with items: [RawItem], type: String, now: Date, in db: Database
-    ) throws {
-        let itemIDs = try upsertItems(items, type: type, now: now, in: db)
+    /// Makes the items of `itemIDs` the page's members, in order; membership rows are only rewritten when they change.
+    private static func replaceMembership(of pageID: Int64, with itemIDs: [Int64], in db: Database) throws {
         let current = try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT item_id FROM page_items WHERE page_id = ? ORDER BY position"),
             arguments: [pageID])

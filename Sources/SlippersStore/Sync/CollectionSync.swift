@@ -20,8 +20,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var startIndex: Int
         /// The number of pages this run fetched.
         public var pagesFetched = 0
-        /// The number of items on the pages this run fetched.
+        /// The number of distinct items on the pages this run fetched: an id already listed counts once.
         public var itemsFetched = 0
+        /// The number of items this run fetched whose id was already listed: twice on one page,
+        /// or on an earlier page (an offset list that shifted). Each id is stored once.
+        public var repeatedItems = 0
         /// The number of pages the collection holds in its current generation.
         public var pagesCached = 0
         /// The number of items in the whole list, when the source said.
@@ -86,7 +89,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             let info = try store.savePage(page, at: index, in: collection)
             progress.pagesFetched += 1
-            progress.itemsFetched += page.items.count
+            progress.itemsFetched += page.items.count - info.repeatedItemCount
+            progress.repeatedItems += info.repeatedItemCount
             progress.pagesCached = info.currentPageCount
             progress.total = info.total
             progress.endReached = info.endReached
