@@ -75,7 +75,7 @@ public final class CacheStore: Sendable {
             if DatabaseFile.exists(path) {
                 try DatabaseFile.validate(path, busyTimeout: Self.busyTimeout)
             } else {
-                try DatabaseFile.createPrivateFile(at: path)
+                try DatabaseFile.createMigrated(at: path, busyTimeout: Self.busyTimeout)
             }
         }
 

@@ -141,6 +141,43 @@ enum DatabaseFile {
         }
     }
 
+    /// Creates the cache at `path`, migrated, in one step: other processes see no file or a whole cache.
+    ///
+    /// The cache is built under a temporary name beside `path`, then linked
+    /// to `path`, which never replaces a file: when another process created
+    /// the cache first, this one's copy is discarded and theirs is used. Where
+    /// the filesystem has no hard links, an empty file is created in place
+    /// (`O_EXCL`) and migrated there, under the lock.
+    static func createMigrated(at path: String, busyTimeout: TimeInterval) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            .path
+        try createPrivateFile(at: temporary)
+        defer {
+            unlink(temporary)
+            unlink(temporary + "-journal")
+        }
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(busyTimeout)
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            try Schema.migrator.migrate(queue)
+            try queue.close()
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+        guard link(temporary, path) != 0 else { return }
+        switch errno {
+        case EEXIST: return
+        case ENOENT, ENOTDIR: throw StoreError.directoryNotFound(path: path)
+        case EROFS: throw StoreError.readOnlyFileSystem(path: path)
+        case EACCES: throw StoreError.permissionDenied(path: path)
+        case ENOSPC, EDQUOT: throw StoreError.diskFull(path: path)
+        default: try createPrivateFile(at: path)
+        }
+    }
+
     /// Throws unless the existing file at `path` is empty or starts with the SQLite header.
     static func checkHeader(of path: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.permissionDenied(path: path) }

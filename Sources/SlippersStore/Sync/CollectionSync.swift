@@ -43,6 +43,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// The collection the pages are filed under.
     public let collection: CollectionDescriptor
 
+    /// How many times a run follows another process that started the list again before it gives up.
+    static var maxRestarts: Int { 100 }
+
     /// Creates a sync of `source` into `collection` of `store`.
     public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
         self.store = store
@@ -78,6 +81,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
         var seen: Set<PageToken> = token.map { [$0] } ?? []
+        var restarts = 0
         while maxPages.map({ progress.pagesFetched < $0 }) ?? true {
             try Task.checkCancellation()
             // A request without validators cannot be answered "not modified"; a source that does has nothing new.
@@ -87,7 +91,20 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             if let next = page.nextToken, !seen.insert(next).inserted {
                 throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
             }
-            let info = try store.savePage(page, at: index, in: collection)
+            let info: CollectionHead
+            do {
+                info = try store.savePage(page, at: index, in: collection)
+            } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
+                // Another process started the list again meanwhile: go on from where the cache now stands.
+                restarts += 1
+                guard let current = try store.collection(collection.key), !current.endReached else {
+                    progress.endReached = true
+                    break
+                }
+                (index, token) = (current.nextPageIndex, current.resumeToken)
+                seen = token.map { [$0] } ?? []
+                continue
+            }
             progress.pagesFetched += 1
             progress.itemsFetched += page.items.count - info.repeatedItemCount
             progress.repeatedItems += info.repeatedItemCount
