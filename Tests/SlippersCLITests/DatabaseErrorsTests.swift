@@ -114,9 +114,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["folder"])
     }
 
-    @Test(.enabled(if: ReadOnlyMount.isAvailable, "needs root and tmpfs mounts"))
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
     func onAReadOnlyFileSystemInspectionWorksAndWritesSayWhy() throws {
-        let mount = try ReadOnlyMount()
+        let mount = try ScratchMount()
         let path = mount.directory + "/cache.sqlite"
         try SeededCache.write(at: path)
         try mount.makeReadOnly()

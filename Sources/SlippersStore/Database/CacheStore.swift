@@ -53,8 +53,12 @@ public final class CacheStore: Sendable {
 
     /// Opens the cache at `path`; `trace`, when given, receives the SQL of every statement its connections run.
     ///
-    /// For tests that check which queries a feature sends.
-    init(path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?) throws {
+    /// For tests: `trace` shows which queries a feature sends, and
+    /// `maxPageCount` caps the file's size in SQLite pages, so that a test
+    /// fills the "disk" where it wants.
+    init(
+        path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?, maxPageCount: Int? = nil
+    ) throws {
         self.path = path
         self.mode = mode
         // A directory, a device or a FIFO never reaches SQLite, which would create files beside it.
@@ -88,6 +92,7 @@ public final class CacheStore: Sendable {
             // transactions, never leave one half-applied.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             if let trace { db.trace { event in trace(event.description) } }
+            if let maxPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
         }
         do {
             switch mode {

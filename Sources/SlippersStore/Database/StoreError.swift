@@ -70,7 +70,7 @@ extension StoreError: CustomStringConvertible {
             "The cache \(path) is in a read-only place and \(path)-wal holds changes not checkpointed; "
                 + "run any slippers command on it where it can be written, then read it here"
         case .diskFull(let path):
-            "The disk holding the cache \(path) is full; the pages saved before stay saved, "
+            "Disk full: cannot write the cache \(path); the pages saved before stay saved, "
                 + "free some space and run again to continue"
         case .busy(let path):
             "The cache \(path) stayed locked by another process for too long; try again"

@@ -281,4 +281,37 @@ import Testing
             #expect(try exportedIDs(export.stdout) == Array(1...230))
         }
     }
+
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
+    func aFullDiskIsOneLineKeepsTheSavedPagesAndTheNextRunCompletesTheList() async throws {
+        try await RunningFixture.with(itemCount: 20000, pageSize: 100) { fixture in
+            let mount = try ScratchMount(megabytes: 1)
+            let path = mount.directory + "/cache.sqlite"
+            let full = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
+            #expect(full.status == 1)
+            #expect(
+                full.stderrLines == [
+                    "slippers: Disk full: cannot write the cache \(path); the pages saved before stay saved, "
+                        + "free some space and run again to continue"
+                ])
+            let saved = try #require(try CacheStore(path: path, mode: .readOnly).collection(fixture.url()))
+            #expect(saved.currentPageCount > 0 && saved.currentPageCount < 200)
+            let firstRun = fixture.server.requestCount
+
+            try mount.resize(megabytes: 64)
+            let rest = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(rest.stdout.contains("(resumed after \(saved.currentPageCount) cached page"))
+            // The second run asked for no page the first had saved.
+            let asked = fixture.server.requests.dropFirst(firstRun).compactMap { $0.query["page"].flatMap(Int.init) }
+            #expect(asked.first == saved.currentPageCount + 1)
+            #expect(asked.count == 200 - saved.currentPageCount)
+            let export = try await BuiltBinary.slippers.run([
+                "export", fixture.url(), "--format", "ndjson", "--db", path,
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...20000))
+            let doctor = try await BuiltBinary.slippers.run(["doctor", "--db", path])
+            #expect(doctor.status == 0)
+        }
+    }
 }

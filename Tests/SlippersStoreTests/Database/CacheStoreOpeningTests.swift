@@ -231,9 +231,9 @@ import Testing
                 + "where the -wal and -shm files go")
     }
 
-    @Test(.enabled(if: ReadOnlyMount.isAvailable, "needs root and tmpfs mounts"))
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
     func aCacheOnAReadOnlyFileSystemIsReadAndWritesSayWhy() throws {
-        let mount = try ReadOnlyMount()
+        let mount = try ScratchMount()
         let path = mount.directory + "/cache.sqlite"
         let store = try CacheStore(path: path)
         try store.savePage(Fixtures.page([1, 2, 3], next: "2"), at: 0, in: Fixtures.posts)
@@ -253,9 +253,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: mount.directory) == ["cache.sqlite"])
     }
 
-    @Test(.enabled(if: ReadOnlyMount.isAvailable, "needs root and tmpfs mounts"))
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
     func aReadOnlyCacheWhoseLogWasNotCheckpointedSaysSo() throws {
-        let mount = try ReadOnlyMount()
+        let mount = try ScratchMount()
         let path = mount.directory + "/cache.sqlite"
         let store = try CacheStore(path: mount.directory + "/live.sqlite")
         try store.savePage(Fixtures.page([1, 2, 3], next: "2"), at: 0, in: Fixtures.posts)
