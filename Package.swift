@@ -16,6 +16,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -26,7 +29,15 @@ let package = Package(
         .target(name: "Slippers", swiftSettings: swift6),
         .target(
             name: "SlippersNetworking",
-            dependencies: ["Slippers"],
+            dependencies: [
+                "Slippers",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Named for their types in the transport's errors and buffers; async-http-client builds them anyway.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
             swiftSettings: swift6
         ),
         .target(

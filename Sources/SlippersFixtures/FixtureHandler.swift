@@ -9,14 +9,12 @@ struct FixtureHandler: HTTPHandler {
         var query: [String: String] = [:]
         for item in request.query { query[item.name] = item.value }
         var recorded: [String: String] = [:]
-        for name in ["If-None-Match", "If-Modified-Since", "Authorization", "Accept", "Content-Type"] {
-            if let value = request.headers[HTTPHeader(name)] { recorded[name] = value }
-        }
+        for (header, value) in request.headers { recorded[Self.canonicalName(header.rawValue)] = value }
         let bodyLength = try await request.bodyData.count
-        let fault = server.receive(
-            FixtureServer.ReceivedRequest(
-                method: request.method.rawValue, path: request.path, query: query, headers: recorded,
-                bodyLength: bodyLength))
+        let received = FixtureServer.ReceivedRequest(
+            method: request.method.rawValue, path: request.path, query: query, headers: recorded,
+            bodyLength: bodyLength)
+        let fault = server.receive(received)
         await server.passGate()
 
         switch fault {
@@ -30,6 +28,10 @@ struct FixtureHandler: HTTPHandler {
             try await Task.sleep(for: duration)
         default:
             break
+        }
+
+        if let respond = server.scripted(request.path) {
+            return Self.response(respond(received), fault: fault)
         }
 
         let (configuration, catalog, port) = server.state.withLock { ($0.configuration, $0.catalog, $0.port) }
@@ -65,6 +67,33 @@ struct FixtureHandler: HTTPHandler {
         default:
             return HTTPResponse(statusCode: .ok, headers: headers, body: body)
         }
+    }
+
+    /// A scripted response as FlyingFox sends it, with a fault that cuts its body applied.
+    private static func response(_ scripted: FixtureServer.ScriptedResponse, fault: FixtureServer.Fault?)
+        -> HTTPResponse
+    {
+        var headers = HTTPHeaders()
+        for (name, value) in scripted.headers { headers[HTTPHeader(name)] = value }
+        let status = HTTPStatusCode(scripted.status, phrase: "Scripted")
+        switch fault {
+        case .truncatedJSON?:
+            return HTTPResponse(
+                statusCode: status, headers: headers, body: scripted.body.prefix(scripted.body.count / 2))
+        case .dropConnection?:
+            let sent = FailingByteSequence(prefix: Array(scripted.body.prefix(scripted.body.count / 2)))
+            return HTTPResponse(
+                statusCode: status, headers: headers, body: HTTPBodySequence(from: sent, count: scripted.body.count))
+        default:
+            return HTTPResponse(statusCode: status, headers: headers, body: scripted.body)
+        }
+    }
+
+    /// A header name with each word capitalised, as `If-None-Match`, whatever case the client sent.
+    static func canonicalName(_ name: String) -> String {
+        name.split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+            .joined(separator: "-")
     }
 
     /// A strong ETag of the content: FNV-1a, 64 bits, in hex.

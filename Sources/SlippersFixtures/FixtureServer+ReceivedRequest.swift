@@ -7,8 +7,7 @@ extension FixtureServer {
         public var path: String
         /// The query items, by name (the last one wins).
         public var query: [String: String]
-        /// The request headers the fixture records: `If-None-Match`, `If-Modified-Since`,
-        /// `Authorization`, `Accept`, `Content-Type`, keyed by these names.
+        /// The request headers, each name with its words capitalised (`If-None-Match`, `X-Api-Key`).
         public var headers: [String: String]
         /// The number of bytes in the request body.
         public var bodyLength: Int

@@ -20,8 +20,9 @@ import Synchronization
 /// with `304`. A test can change the list while the server runs
 /// (``insertAtTop(count:)``, ``update(id:title:)``), inject faults
 /// (``inject(_:count:)``), hold answers until it releases them
-/// (``hold()``, ``release()``), and look at what the server received
-/// (``requests``, ``waitForRequests(_:)``).
+/// (``hold()``, ``release()``), script paths of its own (``script(_:_:)``),
+/// make requests fail at random (``injectRandomly(_:seed:)``), and look at
+/// what the server received (``requests``, ``waitForRequests(_:)``).
 ///
 /// For example:
 ///
@@ -88,6 +89,9 @@ public final class FixtureServer: Sendable {
         var isHeld = false
         var heldResponses: [CheckedContinuation<Void, Never>] = []
         var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var scripts: [String: @Sendable (ReceivedRequest) -> ScriptedResponse] = [:]
+        var randomFaults: [(Fault, Double)] = []
+        var random = SeededRandom(seed: 0)
     }
 
     let state: Mutex<State>
@@ -264,6 +268,11 @@ public final class FixtureServer: Sendable {
         }
     }
 
+    /// The scripted answer for a path, if a test gave one.
+    func scripted(_ path: String) -> (@Sendable (ReceivedRequest) -> ScriptedResponse)? {
+        state.withLock { $0.scripts[path] }
+    }
+
     /// Records a request and wakes the waiters it satisfies; returns the fault to apply, if any.
     func receive(_ request: ReceivedRequest) -> Fault? {
         let (fault, due) = state.withLock { state in
@@ -271,7 +280,17 @@ public final class FixtureServer: Sendable {
             let count = state.requests.count
             let due = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
             state.requestWaiters.removeAll { $0.count <= count }
-            let fault = state.faults.isEmpty ? nil : state.faults.removeFirst()
+            var fault = state.faults.isEmpty ? nil : state.faults.removeFirst()
+            if fault == nil, !state.randomFaults.isEmpty {
+                var draw = Double.random(in: 0..<1, using: &state.random)
+                for (candidate, probability) in state.randomFaults {
+                    if draw < probability {
+                        fault = candidate
+                        break
+                    }
+                    draw -= probability
+                }
+            }
             return (fault, due)
         }
         for continuation in due { continuation.resume() }

@@ -3,6 +3,7 @@ import Foundation
 import Slippers
 import SlippersNetworking
 import SlippersStore
+import Synchronization
 
 extension SlippersCommand {
     /// Pages an HTTP JSON API into the cache.
@@ -16,10 +17,21 @@ extension SlippersCommand {
                 moment and started again continues after the last saved page, without fetching the \
                 saved pages again. A list already complete is not fetched again without --refresh.
 
+                The --header values (and any Authorization or Cookie) go only to the origin of URL \
+                (its scheme, host and port). A next page or redirect to another origin is refused \
+                unless --allow-origin names it, and then sent without the headers unless \
+                --trust-origin names it; https to http is always refused. A transient failure (a \
+                dropped connection, a body cut short, 408, 429, 5xx, a timeout) is retried with \
+                exponential backoff and full jitter, honouring Retry-After: 5 attempts per request, \
+                then the page is fetched again for up to --retry-for seconds. A page that fails is \
+                never saved. A list that cycles, repeats a page, or brings no new item for \
+                --stall-limit pages in a row is stopped with an error, and a rerun adds nothing.
+
                 On a terminal, a progress bar is drawn on stderr; the summary line goes to stdout.
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var network: NetworkOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
@@ -48,6 +60,18 @@ extension SlippersCommand {
         @Option(help: ArgumentHelp("Fetch at most this many pages in this run.", valueName: "count"))
         var maxPages: Int?
 
+        @Option(
+            help: ArgumentHelp(
+                "Fetch at most this many items in this run (the page that reaches it is kept whole).",
+                valueName: "count"))
+        var maxItems: Int?
+
+        @Option(
+            help: ArgumentHelp(
+                "Stop when this many pages in a row bring no item not already listed (default: 3).",
+                valueName: "count"))
+        var stallLimit = 3
+
         @Flag(help: "Start again at the first page (a new generation) instead of resuming.")
         var refresh = false
 
@@ -57,15 +81,17 @@ extension SlippersCommand {
                     + "posts@https://api.example.com); lists that name one type share its items.", valueName: "name"))
         var itemType: String?
 
-        @Option(help: ArgumentHelp("How many times a failed request is tried again.", valueName: "count"))
-        var retries = 2
+        @OptionGroup var origins: OriginOptions
+
+        @OptionGroup var retrying: RetryOptions
 
         func validate() throws {
             _ = try parsedURL()
             _ = try parsedHeaders()
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
+            if let maxItems, maxItems < 1 { throw ValidationError("--max-items must be 1 or more.") }
+            if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
             if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
-            if retries < 0 { throw ValidationError("--retries must be 0 or more.") }
         }
 
         func run() async throws {
@@ -75,12 +101,20 @@ extension SlippersCommand {
         private func sync() async throws {
             let url = try parsedURL()
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
-            let client = HTTPClient(configuration: configuration, retryPolicy: RetryPolicy(maxAttempts: retries + 1))
+            let requestRetries = Mutex(0)
+            var client = HTTPClient(
+                configuration: configuration, transport: network.transport(), retryPolicy: retrying.requestPolicy,
+                originPolicy: try origins.policy())
+            client.onRetry = { _ in requestRetries.withLock { $0 += 1 } }
             let store = try database.openCreatingIfNeeded()
-            let plan = try await SyncPlan.make(
-                store: store, client: client, url: url, headers: try parsedHeaders(),
-                overrides: StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize),
-                itemType: itemType, refresh: refresh)
+            let headers = try parsedHeaders()
+            let overrides = StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
+            var planRetries = 0
+            let plan = try await retrying.pageBudget.run(retries: &planRetries) {
+                try await SyncPlan.make(
+                    store: store, client: client, url: url, headers: headers, overrides: overrides,
+                    itemType: itemType, refresh: refresh)
+            }
 
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
@@ -90,7 +124,11 @@ extension SlippersCommand {
             let sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
-                progress = try await sync.run(maxPages: maxPages, refresh: refresh) { progress in
+                let limits = CollectionSync<PrimedPageSource>.Limits(
+                    maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
+                progress = try await sync.run(
+                    limits: limits, refresh: refresh, retryBudget: retrying.pageBudget
+                ) { progress in
                     let seconds = Self.seconds(start.duration(to: clock.now))
                     bar?.draw(
                         ProgressBar.Figures(
@@ -104,11 +142,19 @@ extension SlippersCommand {
             }
             bar?.finish()
             let cached = try store.collection(plan.collection.key)
-            print(summary(progress, key: plan.collection.key, cachedItems: cached?.itemCount ?? 0))
+            let retries = requestRetries.withLock { $0 } + planRetries + progress.pageRetries
+            print(summary(progress, key: plan.collection.key, cachedItems: cached?.itemCount ?? 0, retries: retries))
         }
 
-        /// The final line: what this run fetched, where it started, and whether the list is complete.
+        /// The final line: what this run fetched, where it started, whether the list is complete, and the retries.
         private func summary(
+            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, cachedItems: Int, retries: Int
+        ) -> String {
+            let line = summaryWithoutRetries(progress, key: key, cachedItems: cachedItems)
+            return retries == 0 ? line : line + " (\(Formatting.count(retries, "retry", plural: "retries")))"
+        }
+
+        private func summaryWithoutRetries(
             _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, cachedItems: Int
         ) -> String {
             let path = database.resolvedPath()
@@ -128,6 +174,8 @@ extension SlippersCommand {
                 line += " — end reached, \(Formatting.count(cachedItems, "item")) cached"
             } else if let maxPages, progress.pagesFetched >= maxPages {
                 line += " — stopped after --max-pages \(maxPages); run again to continue"
+            } else if let maxItems, progress.itemsFetched >= maxItems {
+                line += " — stopped after --max-items \(maxItems); run again to continue"
             } else {
                 line += " — stopped before the end; run again to continue"
             }
@@ -143,7 +191,7 @@ extension SlippersCommand {
         }
 
         private func invalidURL() -> ValidationError {
-            ValidationError("Not an http or https URL: \(url)")
+            ValidationError("Not an http or https URL: \(url.count > 200 ? url.prefix(199) + "…" : url)")
         }
 
         /// The headers by name; the values are never echoed in an error.

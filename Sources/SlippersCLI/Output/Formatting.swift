@@ -62,7 +62,7 @@ extension Formatting {
     }
 
     /// `count` and a noun, plural unless the count is one: `1 page`, `3 pages`.
-    static func count(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 }

@@ -76,7 +76,14 @@ struct SyncPlan {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let response = try await client.send(request)
+        let response = try await client.send(request, home: Origin(url)) { response in
+            do {
+                _ = try JSONScanner(response.body)
+            } catch {
+                throw NetworkError(decoding: error, body: response.body, url: url)
+            }
+            return response
+        }
         let detected = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
         let style = overrides.applied(to: detected)
         return PrimedPageSource(

@@ -5,7 +5,7 @@ import Slippers
     import FoundationNetworking
 #endif
 
-/// Loads resources from an API: configuration, transport, retries, authentication and stubs in one value.
+/// Loads resources from an API: configuration, transport, retries, authentication, origin policy and stubs in one value.
 ///
 /// For example:
 ///
@@ -17,6 +17,11 @@ import Slippers
 /// A request answered with a status of 400 or more throws ``NetworkError``
 /// (after the retries the ``RetryPolicy`` allows); `304 Not Modified` is an
 /// answer, not an error.
+///
+/// The client follows redirects itself, at most ``maxRedirects`` in a row, under
+/// its ``originPolicy``: the caller's headers and credentials go only to the
+/// origin the request started at (or a trusted one), and a redirect to an
+/// origin that is not allowed fails with ``NetworkError/Kind/originRefused(_:)``.
 public struct HTTPClient: Sendable {
     /// Where the API lives, and whether to stub it.
     public var configuration: ServerConfiguration
@@ -24,38 +29,62 @@ public struct HTTPClient: Sendable {
     public var transport: any HTTPTransport
     /// How failed requests are retried.
     public var retryPolicy: RetryPolicy
-    /// What adds credentials and renews them on `401`.
+    /// What adds credentials and renews them on `401`; it is asked only for the home origin and trusted ones.
     public var authenticator: (any HTTPAuthenticator)?
+    /// Which other origins requests may be redirected to, and which of them get credentials.
+    public var originPolicy: OriginPolicy
+    /// The most redirects followed in a row for one request.
+    public var maxRedirects: Int
+    /// Called before each retry with the attempt that failed, its error and the wait; for counting and logging.
+    public var onRetry: (@Sendable (RetryEvent) -> Void)?
     /// How the client waits between attempts; `Task.sleep` unless a test replaces it.
     public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// A retry about to happen.
+    public struct RetryEvent: Sendable {
+        /// The number of the attempt that failed, from 1.
+        public var attempt: Int
+        /// Why it failed.
+        public var error: NetworkError
+        /// How long the client waits before the next attempt.
+        public var delay: Duration
+    }
 
     /// Creates a client.
     public init(
         configuration: ServerConfiguration,
-        transport: any HTTPTransport = URLSessionTransport.shared,
+        transport: any HTTPTransport = HTTPClient.defaultTransport,
         retryPolicy: RetryPolicy = .default,
         authenticator: (any HTTPAuthenticator)? = nil,
+        originPolicy: OriginPolicy = .sameOrigin,
+        maxRedirects: Int = 20,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
         self.transport = transport
         self.retryPolicy = retryPolicy
         self.authenticator = authenticator
+        self.originPolicy = originPolicy
+        self.maxRedirects = max(0, maxRedirects)
         self.sleep = sleep
     }
 
     /// Loads a resource: calls its endpoint (or its stub) and parses the response.
     ///
+    /// The response is parsed inside the retries, so a body cut short (see
+    /// ``NetworkError/Kind/truncatedBody(bodySnippet:)``) is fetched again.
+    ///
     /// - throws: ``NetworkError``; a parse failure becomes ``NetworkError/Kind/decoding(path:reason:bodySnippet:)``.
     ///   `CancellationError` when the task is cancelled.
     public func load<A>(_ resource: Resource<A>) async throws -> A {
-        let response = try await response(for: resource.endpoint)
-        do {
-            return try resource.parse(response)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw NetworkError(decoding: error, body: response.body, url: response.url)
+        try await response(for: resource.endpoint) { response in
+            do {
+                return try resource.parse(response)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw NetworkError(decoding: error, body: response.body, url: response.url)
+            }
         }
     }
 
@@ -64,35 +93,64 @@ public struct HTTPClient: Sendable {
     /// When stubbing is on for the configuration or the endpoint, the
     /// endpoint's stub is returned and nothing reaches the transport. The
     /// request is built again for every attempt, so a body streamed from a
-    /// file is sent whole each time.
+    /// file is sent whole each time. The configuration's origin is the home origin.
     ///
     /// - throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
     public func response(for endpoint: Endpoint) async throws -> NetworkResponse {
-        let configuration = self.configuration
-        let makeRequest = { try endpoint.urlRequest(in: configuration) }
-        if configuration.shouldStub || endpoint.shouldStub {
-            guard let stub = endpoint.stub else { throw NetworkError(.missingStub(path: endpoint.path)) }
-            return try await send(through: StubTransport(stub), isRepeatable: true, makeRequest)
-        }
-        return try await send(through: transport, isRepeatable: true, makeRequest)
+        try await response(for: endpoint) { $0 }
     }
 
-    /// Sends a prepared request with authentication and retries; answers with a status of 400 or more throw.
+    private func response<T>(
+        for endpoint: Endpoint, reading read: (NetworkResponse) throws -> T
+    ) async throws -> T {
+        let configuration = self.configuration
+        let makeRequest = { try endpoint.urlRequest(in: configuration) }
+        let home = try Origin(makeRequest().url ?? URL(fileURLWithPath: "/"))
+        if configuration.shouldStub || endpoint.shouldStub {
+            guard let stub = endpoint.stub else { throw NetworkError(.missingStub(path: endpoint.path)) }
+            return try await send(
+                through: StubTransport(stub), home: home, isRepeatable: true, makeRequest, reading: read)
+        }
+        return try await send(through: transport, home: home, isRepeatable: true, makeRequest, reading: read)
+    }
+
+    /// Sends a prepared request with authentication, redirects and retries; answers with a status of 400 or more throw.
     ///
-    /// A request whose body is a stream (`httpBodyStream`) is sent once: a
-    /// stream cannot be read twice. Use ``response(for:)`` with an
-    /// ``Endpoint/Body/file(_:)`` body to have such requests retried.
+    /// The request's own origin is the home origin. A request whose body is a
+    /// stream (`httpBodyStream`) is sent once: a stream cannot be read twice.
+    /// Use ``response(for:)`` with an ``Endpoint/Body/file(_:)`` body to have such requests retried.
     ///
     /// - throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
     public func send(_ request: URLRequest) async throws -> NetworkResponse {
-        try await send(through: transport, isRepeatable: request.httpBodyStream == nil) { request }
+        try await send(request, home: nil) { $0 }
     }
 
-    private func send(
+    /// Sends a prepared request and reads its response, both inside the retries.
+    ///
+    /// `read` runs on every successful response; when it throws a transient
+    /// ``NetworkError`` (a body cut short) the request is tried again like a
+    /// dropped connection. Credentials and the caller's headers go only to
+    /// `home` (the request's own origin when `nil`) and trusted origins; a URL
+    /// on another origin is sent without them when allowed and refused otherwise.
+    ///
+    /// - throws: ``NetworkError``, what `read` throws, or `CancellationError` when the task is cancelled.
+    public func send<T>(
+        _ request: URLRequest, home: Origin?, reading read: (NetworkResponse) throws -> T
+    ) async throws -> T {
+        guard let url = request.url, let home = home ?? Origin(url) else {
+            throw NetworkError(.invalidURL(request.url.map(NetworkError.redacting) ?? "(none)"))
+        }
+        return try await send(
+            through: transport, home: home, isRepeatable: request.httpBodyStream == nil, { request }, reading: read)
+    }
+
+    private func send<T>(
         through transport: any HTTPTransport,
+        home: Origin?,
         isRepeatable: Bool,
-        _ makeRequest: () throws -> URLRequest
-    ) async throws -> NetworkResponse {
+        _ makeRequest: () throws -> URLRequest,
+        reading read: (NetworkResponse) throws -> T
+    ) async throws -> T {
         var attempt = 0
         var refreshedCredentials = false
         while true {
@@ -100,10 +158,10 @@ public struct HTTPClient: Sendable {
             try Task.checkCancellation()
             let request = try makeRequest()
             do {
-                var prepared = request
-                if let authenticator { prepared = try await authenticator.authorize(request) }
-                let response = try await transport.send(prepared)
-                if response.statusCode == 401, let authenticator, !refreshedCredentials, isRepeatable {
+                let (response, hadCredentials) = try await exchange(request, home: home, through: transport)
+                if response.statusCode == 401, let authenticator, hadCredentials, !refreshedCredentials,
+                    isRepeatable
+                {
                     refreshedCredentials = true
                     try await authenticator.refresh()
                     attempt -= 1
@@ -112,13 +170,79 @@ public struct HTTPClient: Sendable {
                 guard response.statusCode < 400 else {
                     throw NetworkError(response: response, method: request.httpMethod)
                 }
-                return response
+                return try read(response)
             } catch let error as NetworkError {
                 guard isRepeatable, let wait = retryPolicy.delay(afterAttempt: attempt, error: error) else {
                     throw error
                 }
+                onRetry?(RetryEvent(attempt: attempt, error: error, delay: wait))
                 try await sleep(wait)
             }
         }
+    }
+
+    /// Sends a request and follows its redirects under the origin policy.
+    ///
+    /// - returns: The final response, and whether it was sent with credentials.
+    private func exchange(
+        _ request: URLRequest, home: Origin?, through transport: any HTTPTransport
+    ) async throws -> (NetworkResponse, hadCredentials: Bool) {
+        guard let firstURL = request.url, let home = home ?? Origin(firstURL) else {
+            throw NetworkError(.invalidURL(request.url.map(NetworkError.redacting) ?? "(none)"))
+        }
+        var current = request
+        var visited: Set<String> = [firstURL.absoluteString]
+        var redirects = 0
+        while true {
+            let url = current.url ?? firstURL
+            var prepared = current
+            let hadCredentials: Bool
+            switch originPolicy.decision(for: url, home: home) {
+            case .refused(let refusal):
+                throw NetworkError(.originRefused(refusal), url: url, method: current.httpMethod)
+            case .withoutCredentials:
+                prepared = OriginPolicy.strippingCredentials(current)
+                hadCredentials = false
+            case .withCredentials:
+                if let authenticator { prepared = try await authenticator.authorize(current) }
+                hadCredentials = true
+            }
+            let response = try await transport.send(prepared)
+            guard Self.redirectStatuses.contains(response.statusCode) else { return (response, hadCredentials) }
+            guard let location = response.header("Location") else {
+                throw NetworkError(
+                    .redirectFailed(.missingLocation(status: response.statusCode)), url: url,
+                    method: current.httpMethod)
+            }
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                throw NetworkError(.invalidURL(location), url: url, method: current.httpMethod)
+            }
+            guard redirects < maxRedirects else {
+                throw NetworkError(
+                    .redirectFailed(.tooMany(limit: maxRedirects)), url: next, method: current.httpMethod)
+            }
+            guard visited.insert(next.absoluteString).inserted else {
+                throw NetworkError(.redirectFailed(.loop), url: next, method: current.httpMethod)
+            }
+            redirects += 1
+            current = Self.redirected(current, to: next, status: response.statusCode)
+        }
+    }
+
+    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The request a redirect asks for: `303`, and `301`/`302` after a `POST`, become a `GET` without a body.
+    private static func redirected(_ request: URLRequest, to url: URL, status: Int) -> URLRequest {
+        var next = request
+        next.url = url
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        }
+        return next
     }
 }

@@ -15,7 +15,7 @@ import Slippers
 /// Cancelling the task that makes a request throws `CancellationError`, as is,
 /// rather than this type; ``Kind/Transport/cancelled`` is a cancellation that
 /// did not come from the task (the system cancelled the request).
-public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct NetworkError: TransientError, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public var kind: Kind
     /// The URL of the request, with secret-looking query values masked.
@@ -28,7 +28,7 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Creates an error.
     public init(_ kind: Kind, url: URL? = nil, method: String? = nil, retryAfter: Duration? = nil) {
         self.kind = kind
-        self.url = url.map(Self.redacting)
+        self.url = url.map { Self.shortened(Self.redacting($0)) }
         self.method = method
         self.retryAfter = retryAfter
     }
@@ -49,6 +49,28 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidToken(String)
         /// Stubbing is on, but the endpoint has no stubbed response.
         case missingStub(path: String)
+        /// The response body, as sent or once decompressed, is larger than the transport's limit in bytes.
+        ///
+        /// Not transient: the same request brings the same body again.
+        case responseTooLarge(limit: Int)
+        /// The origin policy refused to send a request: a next page or redirect
+        /// to an origin that is not allowed, a step down from `https` to `http`,
+        /// or a URL that is not `http` or `https`.
+        case originRefused(OriginPolicy.Refusal)
+        /// Following the server's redirects failed: a loop, too many, or a redirect without a `Location`.
+        case redirectFailed(RedirectFailure)
+        /// The body ends before its JSON does: the response was cut short. Transient.
+        case truncatedBody(bodySnippet: String)
+
+        /// Why following redirects failed.
+        public enum RedirectFailure: Sendable, Equatable {
+            /// A redirect led back to a URL already visited while following this request.
+            case loop
+            /// More redirects than the client follows in a row.
+            case tooMany(limit: Int)
+            /// A redirect status came without a `Location` header.
+            case missingLocation(status: Int)
+        }
 
         /// A failure before any HTTP response arrived.
         public enum Transport: Sendable, Equatable {
@@ -72,11 +94,11 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Whether trying the same request again may succeed: transport failures
-    /// other than cancellation, `408`, `429` and `5xx`.
+    /// other than cancellation, a body cut short, `408`, `429` and `5xx`.
     public var isTransient: Bool {
         switch kind {
         case .transport(.cancelled): false
-        case .transport: true
+        case .transport, .truncatedBody: true
         case .http(let status, _): status == 408 || status == 429 || (500...599).contains(status)
         default: false
         }
@@ -106,13 +128,33 @@ public struct NetworkError: Error, Sendable, Equatable, CustomStringConvertible 
                 "Cannot decode the response\(suffix)\(at): \(Self.oneLine(reason)); body starts \(Self.oneLine(snippet))"
         case .notAdvancing(let token):
             return
-                "The server's next page is the current one (\(Self.oneLine(token))), stopping instead of looping\(suffix)"
+                "The server's next page is the current one (\(Self.oneLine(Self.shortened(token)))), stopping instead of looping\(suffix)"
         case .invalidURL(let text):
-            return "Invalid URL \(Self.oneLine(text))"
+            return "Invalid URL \(Self.oneLine(Self.shortened(text)))"
         case .invalidToken(let token):
-            return "Page token \"\(Self.oneLine(token))\" does not fit the pagination style\(suffix)"
+            return "Page token \"\(Self.oneLine(Self.shortened(token)))\" does not fit the pagination style\(suffix)"
         case .missingStub(let path):
             return "Stubbing is on but the endpoint \(path) has no stubbed response"
+        case .responseTooLarge(let limit):
+            return
+                "The response is larger than the limit of \(Self.byteCount(limit))\(suffix); "
+                + "raise the limit with --max-body-size (maxBodySize) if it is expected"
+        case .originRefused(.notAllowed(let origin)):
+            return "Refused to follow the list to another origin, \(origin)\(suffix); allow it with "
+                + "--allow-origin \(origin) (OriginPolicy.allowed), or with credentials with --trust-origin"
+        case .originRefused(.downgrade(let origin)):
+            return "Refused to follow from https down to http, \(origin)\(suffix)"
+        case .originRefused(.notHTTP(let scheme)):
+            let name = scheme.isEmpty ? "no scheme" : "scheme \"\(Self.oneLine(Self.shortened(scheme)))\""
+            return "Refused to follow a URL that is not http or https (\(name))\(suffix)"
+        case .redirectFailed(.loop):
+            return "The server's redirects loop\(suffix)"
+        case .redirectFailed(.tooMany(let limit)):
+            return "More than \(limit) redirects in a row\(suffix)"
+        case .redirectFailed(.missingLocation(let status)):
+            return "HTTP \(status) redirect without a Location header\(suffix)"
+        case .truncatedBody(let snippet):
+            return "The response was cut short before its JSON ended\(suffix); body starts \(Self.oneLine(snippet))"
         }
     }
 }
@@ -178,6 +220,10 @@ extension NetworkError {
                 reason = String(describing: error)
             }
         case let error as JSONScanner.ScanError:
+            if error.isTruncated {
+                self.init(.truncatedBody(bodySnippet: Self.snippet(of: body)), url: url)
+                return
+            }
             path = error.path
             reason = error.reason
         default:
@@ -211,6 +257,29 @@ extension NetworkError {
             }
         }
         return components.string ?? url.absoluteString
+    }
+
+    /// A byte count for people: `64 MB`, `1.5 GB`, `512 bytes` (powers of 1024, as `--max-body-size` reads them).
+    static func byteCount(_ bytes: Int) -> String {
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = -1
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        guard unit >= 0 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
+    }
+
+    /// The most characters of a URL or token an error keeps.
+    static let urlLength = 200
+
+    /// The text cut to ``urlLength`` characters, with `…` where it was cut.
+    static func shortened(_ text: String) -> String {
+        text.count > urlLength ? String(text.prefix(urlLength - 1)) + "…" : text
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -28,7 +28,7 @@ public struct JSONScanner: Sendable {
     ///
     /// - throws: ``ScanError`` when the bytes are not JSON or are truncated.
     public init(_ data: Data) throws {
-        let bytes = [UInt8](data)
+        let bytes = try Self.checkedText(data)
         root = try bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             Self.skipWhitespace(buffer, &index)
@@ -74,12 +74,15 @@ public struct JSONScanner: Sendable {
         public var reason: String
         /// The byte offset of the problem, when it is about the syntax.
         public var offset: Int?
+        /// Whether the document ends before its JSON does: cut short, rather than malformed.
+        public var isTruncated: Bool
 
         /// Creates an error.
-        public init(path: String, reason: String, offset: Int? = nil) {
+        public init(path: String, reason: String, offset: Int? = nil, isTruncated: Bool = false) {
             self.path = path
             self.reason = reason
             self.offset = offset
+            self.isTruncated = isTruncated
         }
 
         /// One line: path, reason and offset.
@@ -389,7 +392,32 @@ public struct JSONScanner: Sendable {
     }
 
     private static func truncated(_ index: Int) -> ScanError {
-        ScanError(path: "", reason: "the JSON ends too early (truncated?)", offset: index)
+        ScanError(path: "", reason: "the JSON ends too early (truncated?)", offset: index, isTruncated: true)
+    }
+
+    /// The document's bytes without a leading UTF-8 byte order mark, once they are known to be valid UTF-8.
+    ///
+    /// Judging the bytes here, once, means that what the store keeps (each
+    /// item's bytes as they came) is always valid JSON text when exported.
+    private static func checkedText(_ data: Data) throws -> [UInt8] {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
+        throw ScanError(path: "", reason: "the body is not valid UTF-8", offset: firstInvalidUTF8(bytes))
+    }
+
+    /// The offset of the first byte that does not start a valid UTF-8 sequence.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     private static func unexpected(_ bytes: Bytes, _ index: Int, expecting: String) -> ScanError {

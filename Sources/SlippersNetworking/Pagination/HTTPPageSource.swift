@@ -96,16 +96,21 @@ public struct HTTPPageSource: PageSource {
                 urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
             }
         }
-        let response = try await client.send(urlRequest)
-        let validators = PageValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-        if response.statusCode == 304 {
-            return .notModified(
-                PageValidators(
-                    etag: validators.etag ?? request.validators?.etag,
-                    lastModified: validators.lastModified ?? request.validators?.lastModified))
+        return try await client.send(urlRequest, home: homeOrigin) { response in
+            let validators = PageValidators(
+                etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
+            if response.statusCode == 304 {
+                return .notModified(
+                    PageValidators(
+                        etag: validators.etag ?? request.validators?.etag,
+                        lastModified: validators.lastModified ?? request.validators?.lastModified))
+            }
+            return .page(try page(from: response, token: request.token, requestURL: pageURL, validators: validators))
         }
-        return .page(try page(from: response, token: request.token, requestURL: pageURL, validators: validators))
     }
+
+    /// The origin of the list's first URL: the only one that gets the headers and credentials, unless trusted.
+    public var homeOrigin: Origin? { Origin(url) }
 
     /// The URL that fetches the page at a token; the first page's for `nil`.
     ///
@@ -254,11 +259,13 @@ extension HTTPPageSource {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let response = try await client.send(request)
-        let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
-        let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
-        let validators = PageValidators(etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-        let page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
-        return (source, page)
+        return try await client.send(request, home: Origin(url)) { response in
+            let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+            let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+            let validators = PageValidators(
+                etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
+            let page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+            return (source, page)
+        }
     }
 }

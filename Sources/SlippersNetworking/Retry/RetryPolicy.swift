@@ -7,13 +7,20 @@ import Slippers
 
 /// How many times, and how long apart, ``HTTPClient`` tries a request again.
 ///
-/// Transport failures (except cancellation), `408`, `429` and `5xx` answers
-/// are retried, up to ``maxAttempts`` attempts in all, after an exponential
-/// backoff with jitter: attempt *n* waits `baseDelay × 2ⁿ⁻¹`, at most
-/// ``maxDelay``, less a random share of up to ``jitter`` of it. A
-/// `Retry-After` header is honoured as the wait when it is longer; one longer
-/// than ``maxRetryAfter`` ends the retries. Other `4xx` answers are never
-/// retried, and cancelling the task stops the waiting at once.
+/// Transient failures are retried: transport failures (a refused or dropped
+/// connection, a timeout, a body short of its `Content-Length`) except
+/// cancellation, a body whose JSON was cut short, `408`, `429` and `5xx`
+/// answers. They are tried up to ``maxAttempts`` times in all, after an
+/// exponential backoff with jitter: attempt *n* waits up to
+/// `baseDelay × 2ⁿ⁻¹`, at most ``maxDelay``, less a random share of up to
+/// ``jitter`` of it (with the default jitter of 1, "full jitter": anywhere
+/// between zero and that ceiling). A `Retry-After` header is honoured as the
+/// wait when it is longer; one longer than ``maxRetryAfter`` ends the retries.
+/// Other `4xx` answers, a complete body that is not the expected JSON and a
+/// refused origin are never retried, and cancelling the task stops the waiting at once.
+///
+/// The defaults: 5 attempts, waits of at most 0.5 s, 1 s, 2 s and 4 s
+/// (at most 7.5 s in all before jitter), `Retry-After` up to 60 s.
 ///
 /// For example, quick retries for tests:
 ///
@@ -36,10 +43,10 @@ public struct RetryPolicy: Sendable, Equatable {
     ///
     /// - precondition: `maxAttempts >= 1`.
     public init(
-        maxAttempts: Int = 3,
-        baseDelay: Duration = .milliseconds(250),
+        maxAttempts: Int = 5,
+        baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(10),
-        jitter: Double = 0.2,
+        jitter: Double = 1,
         maxRetryAfter: Duration = .seconds(60)
     ) {
         precondition(maxAttempts >= 1, "maxAttempts must be at least 1")
@@ -50,7 +57,7 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxRetryAfter = maxRetryAfter
     }
 
-    /// Three attempts, 250 ms apart at first, doubling up to 10 s.
+    /// Five attempts, up to 0.5 s apart at first, doubling up to 10 s, with full jitter.
     public static let `default` = RetryPolicy()
 
     /// A single attempt: no retry.

@@ -7,9 +7,10 @@ import Slippers
 
 /// Sends one HTTP request and returns its response, whatever the status.
 ///
-/// This is the seam under ``HTTPClient``: ``URLSessionTransport`` talks to the
-/// network, ``StubTransport`` answers from memory. A transport does not retry,
-/// authenticate or judge statuses; the client does.
+/// This is the seam under ``HTTPClient``: ``AsyncHTTPClientTransport`` and
+/// ``URLSessionTransport`` talk to the network, ``StubTransport`` answers from
+/// memory. A transport does not retry, authenticate, judge statuses or follow
+/// redirects (a `3xx` is returned as a response); the client does.
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the response, including `4xx` and `5xx` ones.
     ///

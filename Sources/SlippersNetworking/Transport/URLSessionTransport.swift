@@ -6,12 +6,17 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// The default transport: Foundation's `URLSession`.
+/// A transport on Foundation's `URLSession`: the default on Apple platforms.
 ///
 /// The session does not cache responses and keeps no cookies, so that
 /// conditional requests and `304` answers are the caller's, not the cache's.
-/// Cancelling the calling task cancels the data task at once and throws
-/// `CancellationError`.
+/// It follows no redirect: a `3xx` answer comes back as a response with its
+/// `Location` header, for ``HTTPClient`` to judge. Cancelling the calling
+/// task cancels the data task at once and throws `CancellationError`.
+///
+/// On Linux, prefer ``AsyncHTTPClientTransport`` (the default there): the
+/// Linux `URLSession` busy-polls while it waits for a response, has no total
+/// deadline and holds whole bodies in memory without a limit.
 public final class URLSessionTransport: HTTPTransport {
     /// A transport shared by clients that do not bring their own, with a 60-second timeout.
     public static let shared = URLSessionTransport()
@@ -33,7 +38,8 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         self.timeout = timeout
-        self.session = URLSession(configuration: configuration)
+        self.session = URLSession(
+            configuration: configuration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }
 
     deinit {
@@ -81,6 +87,16 @@ public final class URLSessionTransport: HTTPTransport {
             }
             throw NetworkError(.transport(.other(String(describing: error))), url: request.url)
         }
+    }
+}
+
+/// Refuses every redirect, so that the `3xx` response itself reaches the caller.
+private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }
 

@@ -38,6 +38,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case pageOutOfOrder(collection: String, index: Int)
     /// A source answered with a next token it had already given: following it would loop forever.
     case tokenDidNotAdvance(collection: String, token: String)
+    /// A page listed the same ids as the page before it: the server ignores the page asked for.
+    case pageRepeated(collection: String, index: Int)
+    /// Several pages in a row brought no item the walk had not met: the list does not end by itself.
+    case listStalled(collection: String, pages: Int)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -81,7 +85,21 @@ extension StoreError: CustomStringConvertible {
         case .pageOutOfOrder(let collection, let index):
             "Cannot save page \(index) of \"\(collection)\" before page \(index - 1)"
         case .tokenDidNotAdvance(let collection, let token):
-            "The source of \"\(collection)\" repeated the page token \"\(token)\"; stopped instead of looping"
+            "The source of \"\(collection)\" repeated the page token \"\(Self.shortened(token))\"; "
+                + "stopped instead of looping"
+        case .pageRepeated(let collection, let index):
+            "The server sent the same items for page \(index + 1) of \"\(collection)\" as for the page before; "
+                + "stopped instead of paging forever (check the pagination style)"
+        case .listStalled(let collection, let pages):
+            "The last \(pages) pages of \"\(collection)\" brought no item not already listed; "
+                + "stopped instead of paging forever (they were not saved)"
         }
+    }
+}
+
+extension StoreError {
+    /// A token or key cut to 200 characters, so that an error stays one readable line.
+    fileprivate static func shortened(_ text: String) -> String {
+        text.count > 200 ? String(text.prefix(199)) + "…" : text
     }
 }

@@ -6,25 +6,30 @@ import Foundation
     import Darwin
 #endif
 
-/// How a measured run ended and the most memory it held.
+/// How a measured run ended, the most memory it held and the processor time it used.
 struct MeasuredRun {
     var status: Int32
     /// The peak resident set size of the child, as the kernel counted it.
     var peakResidentBytes: Int
+    /// The processor time of the child, user and system together, in seconds.
+    var cpuSeconds: Double = 0
 }
 
 extension BuiltBinary {
-    /// Runs the binary to its end with standard output to `stdoutPath`, and measures its peak memory.
+    /// Runs the binary to its end with standard output to `stdoutPath`, and measures its peak memory and CPU time.
     ///
     /// The child is spawned and reaped here, with `wait4`, so that its own
     /// resource usage is read, not that of every child of the test process.
-    func runMeasuringMemory(_ arguments: [String], stdoutPath: String) throws -> MeasuredRun {
+    func runMeasuringMemory(
+        _ arguments: [String], stdoutPath: String, stderrPath: String = "/dev/null"
+    ) throws -> MeasuredRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        Self.closeInheritedDescriptors(&actions)
         var environment = ProcessInfo.processInfo.environment
         environment["SLIPPERS_DB"] = nil
         let argv = ([url.path] + arguments).map { strdup($0) } + [nil]
@@ -40,7 +45,26 @@ extension BuiltBinary {
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
         // A normal exit has no signal number in the low 7 bits; its code is in the next 8.
         let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let cpuSeconds = [usage.ru_utime, usage.ru_stime].reduce(0) {
+            $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6
+        }
         // Linux counts ru_maxrss in kilobytes.
-        return MeasuredRun(status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024)
+        return MeasuredRun(
+            status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpuSeconds)
+    }
+
+    /// Closes every descriptor above stderr in the child, as `Process` does.
+    ///
+    /// Otherwise the child inherits whatever other tests hold open at that
+    /// moment, such as a binary being copied for writing, and keeps it for its
+    /// whole life: running that copy then fails with "Text file busy".
+    /// glibc has `posix_spawn_file_actions_addclosefrom_np` since 2.34, but
+    /// does not declare it to Swift.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        #if os(Linux)
+            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        #endif
     }
 }

@@ -39,6 +39,7 @@ import Testing
             NetworkError(.invalidToken("x"), url: url), NetworkError(.missingStub(path: "posts")),
             NetworkError(.transport(.other("boom")), url: url), NetworkError(.transport(.cannotConnect), url: url),
             NetworkError(.transport(.connectionLost)), NetworkError(.transport(.cancelled)),
+            NetworkError(.responseTooLarge(limit: 64 << 20), url: url),
         ]
         for error in errors {
             #expect(!error.description.contains("\n"), "\(error)")
@@ -48,6 +49,15 @@ import Testing
         #expect(errors[0].description.contains("page=2"))
         #expect(errors[1].description.hasPrefix("HTTP 503"))
         #expect(errors[2].description.contains("results[3].id"))
+    }
+
+    @Test func aResponseTooLargeNamesTheLimitAndTheOptionAndIsNotRetried() {
+        let error = NetworkError(.responseTooLarge(limit: 64 << 20), url: url, method: "GET")
+        #expect(!error.isTransient)
+        #expect(error.description.hasPrefix("The response is larger than the limit of 64 MB (GET https://api.test/"))
+        #expect(error.description.contains("--max-body-size"))
+        #expect(NetworkError(.responseTooLarge(limit: 1536)).description.contains("1.5 KB"))
+        #expect(NetworkError(.responseTooLarge(limit: 100)).description.contains("100 bytes"))
     }
 
     @Test func httpErrorsKeepTheStatusABoundedSnippetAndRetryAfter() {

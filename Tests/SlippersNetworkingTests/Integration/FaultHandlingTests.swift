@@ -82,17 +82,41 @@ import Testing
         }
     }
 
-    @Test func truncatedJSONIsADecodingErrorAndIsNotRetried() async throws {
+    @Test func jsonCutShortIsRetriedAsTransient() async throws {
         try await withFixtureServer(configuration) { server async throws in
-            server.inject(.truncatedJSON)
+            server.inject(.truncatedJSON, count: 2)
+            let page = try #require(try await source(server, client(for: server)).fetch(.first).page)
+            #expect(integerIDs(page.items) == Array(1...10))
+            #expect(server.requestCount == 3)
+        }
+    }
+
+    @Test func jsonCutShortEveryTimeFailsAsATruncatedBody() async throws {
+        try await withFixtureServer(configuration) { server async throws in
+            server.inject(.truncatedJSON, count: 10)
             let error = await #expect(throws: NetworkError.self) {
                 try await source(server, client(for: server)).fetch(.first)
             }
-            guard case .decoding(_, let reason, _) = error?.kind else {
+            guard case .truncatedBody = error?.kind else {
+                Issue.record("expected a truncated body, got \(String(describing: error))")
+                return
+            }
+            #expect(error?.isTransient == true)
+            #expect(error?.description.contains("cut short") == true)
+            #expect(server.requestCount == quickRetries.maxAttempts)
+        }
+    }
+
+    @Test func aCompleteBodyThatIsNotTheExpectedJSONIsNotRetried() async throws {
+        try await withFixtureServer(configuration) { server async throws in
+            server.script("/odd") { _ in .json(#"{"unexpected": true}"#) }
+            let source = HTTPPageSource(
+                client: client(for: server), url: server.url(path: "/odd"), style: .offset(limit: 10))
+            let error = await #expect(throws: NetworkError.self) { try await source.fetch(.first) }
+            guard case .decoding = error?.kind else {
                 Issue.record("expected a decoding error, got \(String(describing: error))")
                 return
             }
-            #expect(reason.contains("truncated"))
             #expect(server.requestCount == 1)
         }
     }

@@ -17,6 +17,15 @@ import Testing
         }
     }
 
+    @Test func aRedirectIsReturnedWithItsLocationNotFollowed() async throws {
+        let server = try HostileServer()
+        defer { server.stop() }
+        let response = try await loopbackTransport.send(URLRequest(url: server.url(.redirect)))
+        #expect(response.statusCode == 302)
+        #expect(response.header("Location") == "/json")
+        #expect(server.acceptedConnections == 1)
+    }
+
     @Test func aRefusedConnectionIsCannotConnect() async throws {
         let server = FixtureServer()
         try await server.start()
