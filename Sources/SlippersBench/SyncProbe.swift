@@ -47,7 +47,7 @@ struct SyncProbe: ParsableCommand {
         let path = path
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
-            let client = HTTPClient(configuration: server, transport: URLSessionTransport(timeout: 30))
+            let client = HTTPClient(configuration: server)
             let http = HTTPPageSource(
                 client: client, url: url, style: .pageNumber(pageSize: pageSize, itemsKeyPath: "results"))
             let source = TimedSource(http)

@@ -52,9 +52,20 @@ struct FixtureHandler: HTTPHandler {
         let body = Data(rendered.body.utf8)
         var headers = HTTPHeaders()
         headers[.contentType] = "application/json"
-        headers[.eTag] = Self.etag(of: body)
+        let etag = Self.etag(of: body)
         if let link = rendered.link { headers[HTTPHeader("Link")] = link }
-        if request.headers[.ifNoneMatch] == headers[.eTag] {
+        for (name, value) in configuration.responseHeaders { headers[HTTPHeader(name)] = value }
+        var notModified = false
+        if configuration.validators == .etag || configuration.validators == .both {
+            headers[.eTag] = etag
+            notModified = request.headers[.ifNoneMatch] == etag
+        }
+        if configuration.validators == .lastModified || configuration.validators == .both {
+            let lastModified = server.lastModified(ofContent: etag)
+            headers[HTTPHeader("Last-Modified")] = lastModified
+            notModified = notModified || request.headers[HTTPHeader("If-Modified-Since")] == lastModified
+        }
+        if notModified {
             return HTTPResponse(statusCode: .notModified, headers: headers)
         }
         switch fault {

@@ -25,6 +25,10 @@ extension FixtureServer {
 
         /// The `If-None-Match` header, if any.
         public var ifNoneMatch: String? { headers["If-None-Match"] }
+        /// The `If-Modified-Since` header, if any.
+        public var ifModifiedSince: String? { headers["If-Modified-Since"] }
+        /// Whether the request was conditional (`If-None-Match` or `If-Modified-Since`).
+        public var isConditional: Bool { ifNoneMatch != nil || ifModifiedSince != nil }
         /// The `Authorization` header, if any.
         public var authorization: String? { headers["Authorization"] }
     }

@@ -54,24 +54,7 @@ extension FixtureServer {
     public func injectRandomly(_ faults: [(Fault, Double)], seed: UInt64) {
         state.withLock { state in
             state.randomFaults = faults
-            state.random = SeededRandom(seed: seed)
+            state.random = SplitMix64(seed: seed)
         }
-    }
-}
-
-/// SplitMix64: a small, seeded generator, so that a run of random faults can be repeated.
-struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

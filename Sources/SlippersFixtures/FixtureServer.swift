@@ -17,8 +17,11 @@ import Synchronization
 /// | `/link` | `page`, `per_page` | a bare array, and `Link: <…>; rel="next", <…>; rel="last"` |
 ///
 /// Every answer has an `ETag` of its content and honours `If-None-Match`
-/// with `304`. A test can change the list while the server runs
-/// (``insertAtTop(count:)``, ``update(id:title:)``), inject faults
+/// with `304` — or, as servers differ, a `Last-Modified` date honouring
+/// `If-Modified-Since`, both, or no validator at all (``Configuration/validators``,
+/// ``setValidators(_:)``); ``setResponseHeaders(_:)`` adds `Cache-Control`,
+/// `Expires` or `Vary`. A test can change the list while the server runs
+/// (``insertAtTop(count:)``, ``update(id:title:)``, ``remove(id:)``), inject faults
 /// (``inject(_:count:)``), hold answers until it releases them
 /// (``hold()``, ``release()``), script paths of its own (``script(_:_:)``),
 /// make requests fail at random (``injectRandomly(_:seed:)``), and look at
@@ -47,6 +50,11 @@ public final class FixtureServer: Sendable {
         public var itemsKeyPath: String?
         /// A token that requests must carry as `Authorization: Bearer <token>`, or `nil` for none.
         public var requiredBearerToken: String?
+        /// The validators answers carry, and honour in conditional requests.
+        public var validators: Validators = .etag
+        /// Headers added to every answer of the list (`200` and `304`), such as
+        /// `Cache-Control`, `Expires` or `Vary`.
+        public var responseHeaders: [String: String] = [:]
 
         /// Creates a configuration.
         public init(
@@ -62,6 +70,18 @@ public final class FixtureServer: Sendable {
             self.itemsKeyPath = itemsKeyPath
             self.requiredBearerToken = requiredBearerToken
         }
+    }
+
+    /// The validators the fixture API sends, as servers differ.
+    public enum Validators: String, Sendable, CaseIterable {
+        /// An `ETag` of the content, honouring `If-None-Match` (Django REST Framework with ConditionalGetMiddleware).
+        case etag
+        /// A `Last-Modified` date of the content, honouring `If-Modified-Since`.
+        case lastModified
+        /// Both, each honoured.
+        case both
+        /// Neither (Datasette): every answer is a `200`.
+        case none
     }
 
     /// The routes of the fixture API, one per pagination style.
@@ -91,7 +111,9 @@ public final class FixtureServer: Sendable {
         var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var scripts: [String: @Sendable (ReceivedRequest) -> ScriptedResponse] = [:]
         var randomFaults: [(Fault, Double)] = []
-        var random = SeededRandom(seed: 0)
+        var random = SplitMix64(seed: 0)
+        /// When each content (by its ETag) was first served: its `Last-Modified`.
+        var firstServed: [String: Int] = [:]
     }
 
     let state: Mutex<State>
@@ -207,6 +229,39 @@ public final class FixtureServer: Sendable {
     @discardableResult
     public func update(id: Int, title: String) -> Bool {
         state.withLock { $0.catalog.update(id: id, title: title) }
+    }
+
+    /// Removes an item from the list; returns `false` when there is no such item.
+    ///
+    /// The items below it move up by one position.
+    @discardableResult
+    public func remove(id: Int) -> Bool {
+        state.withLock { $0.catalog.remove(id: id) }
+    }
+
+    /// Sends these validators from now on.
+    public func setValidators(_ validators: Validators) {
+        state.withLock { $0.configuration.validators = validators }
+    }
+
+    /// Adds these headers to every answer from now on (replacing those set before).
+    public func setResponseHeaders(_ headers: [String: String]) {
+        state.withLock { $0.configuration.responseHeaders = headers }
+    }
+
+    /// The `Last-Modified` of a content, by its ETag: a minute later for each new content served.
+    func lastModified(ofContent etag: String) -> String {
+        let order = state.withLock { state in
+            if let order = state.firstServed[etag] { return order }
+            let order = state.firstServed.count
+            state.firstServed[etag] = order
+            return order
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date(timeIntervalSince1970: 1_767_225_600 + Double(order) * 60))
     }
 
     /// Requires `Authorization: Bearer <token>` from now on, or nothing when `nil`.

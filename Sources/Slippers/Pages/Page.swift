@@ -10,6 +10,8 @@ public struct Page<Item> {
     public var total: Int?
     /// The validators to revalidate this page with later.
     public var validators: PageValidators
+    /// What the response said about caching the page: lifetime, directives, `Vary`.
+    public var caching: PageCaching
 
     /// Creates a page.
     public init(
@@ -17,13 +19,15 @@ public struct Page<Item> {
         token: PageToken? = nil,
         nextToken: PageToken? = nil,
         total: Int? = nil,
-        validators: PageValidators = PageValidators()
+        validators: PageValidators = PageValidators(),
+        caching: PageCaching = PageCaching()
     ) {
         self.items = items
         self.token = token
         self.nextToken = nextToken
         self.total = total
         self.validators = validators
+        self.caching = caching
     }
 
     /// Whether the list ends with this page.
@@ -36,7 +40,8 @@ public struct Page<Item> {
             token: token,
             nextToken: nextToken,
             total: total,
-            validators: validators
+            validators: validators,
+            caching: caching
         )
     }
 }

@@ -15,6 +15,11 @@ public struct MappedPageSource<Base: PageSource, Item: Sendable>: PageSource {
         case .notModified(let validators): .notModified(validators)
         }
     }
+
+    /// The base source's fingerprint: mapping items does not change the requests.
+    public func varyKey(for headerNames: [String]) -> String? {
+        base.varyKey(for: headerNames)
+    }
 }
 
 extension PageSource {

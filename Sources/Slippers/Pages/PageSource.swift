@@ -55,4 +55,19 @@ public protocol PageSource<Item>: Sendable {
     /// - throws: Whatever the source fails with (a transport or HTTP error,
     ///   a decoding error); `CancellationError` when the task is cancelled.
     func fetch(_ request: PageRequest) async throws -> PageResult<Item>
+
+    /// The fingerprint of the values this source sends for the request headers `headerNames`,
+    /// as ``PageCaching/varyKey(for:requestHeader:)`` computes it.
+    ///
+    /// A cache compares it with a page's ``PageCaching/varyKey`` to serve a page
+    /// that `Vary`s on those headers only to requests that send the same values.
+    /// The default sends none of them.
+    func varyKey(for headerNames: [String]) -> String?
+}
+
+extension PageSource {
+    /// The fingerprint of a source that sends none of the headers.
+    public func varyKey(for headerNames: [String]) -> String? {
+        PageCaching.varyKey(for: headerNames) { _ in nil }
+    }
 }

@@ -16,6 +16,7 @@ enum FigureCatalog {
         DeepPageFigures.deepPage,
         ColdStartFigures.coldStart,
         RevalidationFigures.notModified,
+        FreshnessFigures.relaunch,
         SyncFigures.sync,
     ]
 

@@ -18,6 +18,7 @@ struct Figure: Sendable {
         case milliseconds = "ms"
         case megabytes = "MB"
         case rows
+        case requests
         case times = "x"
         case yesNo = "bool"
     }

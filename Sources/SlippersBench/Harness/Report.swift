@@ -54,6 +54,7 @@ struct Report: Sendable, Encodable {
         case .milliseconds: "\(number(value)) ms"
         case .megabytes: "\(number(value)) MB"
         case .rows: "\(Int(value)) rows"
+        case .requests: "\(Int(value)) requests"
         case .times: String(format: "%.2fx", value)
         case .yesNo: value == 1 ? "yes" : "no"
         }

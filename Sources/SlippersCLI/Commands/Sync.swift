@@ -75,6 +75,15 @@ extension SlippersCommand {
         @Flag(help: "Start again at the first page (a new generation) instead of resuming.")
         var refresh = false
 
+        @Flag(
+            help: ArgumentHelp(
+                "Walk the cached list with conditional requests and rewrite only the pages that changed.",
+                discussion: "The summary counts the pages unchanged, changed, new and removed."))
+        var revalidate = false
+
+        @Flag(help: "Cache pages the server marked Cache-Control: no-store (sensitive data) all the same.")
+        var keepNoStore = false
+
         @Option(
             help: ArgumentHelp(
                 "The name items are filed under (default: the URL's last path component and its origin, as "
@@ -92,6 +101,7 @@ extension SlippersCommand {
             if let maxItems, maxItems < 1 { throw ValidationError("--max-items must be 1 or more.") }
             if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
             if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
+            if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
         }
 
         func run() async throws {
@@ -116,12 +126,17 @@ extension SlippersCommand {
                     itemType: itemType, refresh: refresh)
             }
 
+            if revalidate {
+                try await runRevalidation(plan, in: store)
+                return
+            }
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
             var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
             let clock = ContinuousClock()
             let start = clock.now
-            let sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            sync.keepsNoStorePages = keepNoStore
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
                 let limits = CollectionSync<PrimedPageSource>.Limits(

@@ -403,7 +403,9 @@ public struct JSONScanner: Sendable {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
-        throw ScanError(path: "", reason: "the body is not valid UTF-8", offset: firstInvalidUTF8(bytes))
+        let offset = firstInvalidUTF8(bytes)
+        throw ScanError(
+            path: "", reason: "the body is not valid UTF-8" + (offset.map { " at byte \($0)" } ?? ""))
     }
 
     /// The offset of the first byte that does not start a valid UTF-8 sequence.

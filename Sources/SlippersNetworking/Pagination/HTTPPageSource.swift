@@ -105,7 +105,11 @@ public struct HTTPPageSource: PageSource {
                         etag: validators.etag ?? request.validators?.etag,
                         lastModified: validators.lastModified ?? request.validators?.lastModified))
             }
-            return .page(try page(from: response, token: request.token, requestURL: pageURL, validators: validators))
+            var page = try page(from: response, token: request.token, requestURL: pageURL, validators: validators)
+            page.caching = PageCaching(header: response.header)
+            page.caching.varyKey = PageCaching.varyKey(
+                for: page.caching.vary, requestHeader: { urlRequest.value(forHTTPHeaderField: $0) })
+            return .page(page)
         }
     }
 
@@ -264,7 +268,10 @@ extension HTTPPageSource {
             let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-            let page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+            var page = try source.page(from: response, token: nil, requestURL: url, validators: validators)
+            page.caching = PageCaching(header: response.header)
+            page.caching.varyKey = PageCaching.varyKey(
+                for: page.caching.vary, requestHeader: { request.value(forHTTPHeaderField: $0) })
             return (source, page)
         }
     }

@@ -20,12 +20,12 @@ struct CollectionRow {
     ///   the collection exists with another item type.
     static func fetchOrCreate(_ descriptor: CollectionDescriptor, now: Date, in db: Database) throws -> CollectionRow {
         // Looked up first: every page but a collection's first finds its row without writing.
-        var found = try fetch(key: descriptor.key, in: db)
+        var found = try fetchOptional(key: descriptor.key, in: db)
         if found == nil {
             try db.cachedStatement(
                 sql: "INSERT INTO collections (key, item_type, style, created_at) VALUES (?, ?, ?, ?)"
             ).execute(arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
-            found = try fetch(key: descriptor.key, in: db)
+            found = try fetchOptional(key: descriptor.key, in: db)
         }
         guard var row = found else { throw StoreError.collectionNotFound(key: descriptor.key) }
         guard row.itemType == descriptor.itemType else {
@@ -33,6 +33,14 @@ struct CollectionRow {
                 collection: descriptor.key, stored: row.itemType, requested: descriptor.itemType)
         }
         if let style = descriptor.style { row.style = style }
+        return row
+    }
+
+    /// The row of the collection with `key`.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``.
+    static func fetch(key: String, in db: Database) throws -> CollectionRow {
+        guard let row = try fetchOptional(key: key, in: db) else { throw StoreError.collectionNotFound(key: key) }
         return row
     }
 
@@ -60,7 +68,7 @@ struct CollectionRow {
         ).execute(arguments: [style, resumeToken, endReached, total, refreshedAt, invalidatedAt, generation, id])
     }
 
-    private static func fetch(key: String, in db: Database) throws -> CollectionRow? {
+    private static func fetchOptional(key: String, in db: Database) throws -> CollectionRow? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM collections WHERE key = ?"), arguments: [key]).map {
             row in
             CollectionRow(

@@ -23,6 +23,8 @@ public struct CollectionHead: Hashable, Sendable {
     public var generation: Int
     /// The number of pages of the current generation: pages `0..<currentPageCount`.
     public var currentPageCount: Int
+    /// One past the index of the last cached page, of any generation: no page at or after it is cached.
+    public var cachedPageCount: Int = 0
     /// How many items of the page just saved repeated an id: listed twice on the page, or by an earlier page
     /// of the current generation. Each id is stored once; `0` when the head was not returned by a save.
     public var repeatedItemCount = 0

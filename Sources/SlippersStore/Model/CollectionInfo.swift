@@ -31,9 +31,11 @@ public struct CollectionInfo: Hashable, Sendable {
     public var itemCount: Int
     /// When the most recent page was fetched.
     public var lastFetchedAt: Date?
+    /// The number of cached pages a refresh marked unverified that the network has not confirmed since.
+    public var unverifiedPageCount = 0
 
-    /// Whether the collection was invalidated, or holds pages of an older generation.
-    public var isStale: Bool { invalidatedAt != nil || stalePageCount > 0 }
+    /// Whether the collection was invalidated, or holds pages of an older generation or unverified ones.
+    public var isStale: Bool { invalidatedAt != nil || stalePageCount > 0 || unverifiedPageCount > 0 }
 
     /// The number of pages of the current generation.
     public var currentPageCount: Int { pageCount - stalePageCount }

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-/// One cached page's row: where it came from and when.
+/// One cached page's row: where it came from, when, and how fresh it is.
 public struct PageInfo: Hashable, Sendable {
     /// The position of the page in its collection, from 0.
     public var index: Int
@@ -19,6 +19,69 @@ public struct PageInfo: Hashable, Sendable {
     public var itemCount: Int
     /// Whether the page belongs to an older generation than its collection's.
     public var isStale: Bool
+    /// When the network last confirmed the page: fetched it, or answered that it had not changed.
+    public var verifiedAt: Date?
+    /// A digest of the page's items (keys and JSON bytes); `nil` for a page saved by an older version.
+    public var digest: String?
+    /// How long after ``verifiedAt`` the page is fresh, in seconds, when its response said
+    /// (`Cache-Control: max-age`, `Expires`); 0 for `no-cache`.
+    public var lifetime: TimeInterval?
+    /// Whether the response said `Cache-Control: no-cache`: revalidate before every use.
+    public var requiresRevalidation: Bool
+    /// How long past its lifetime the page may be served while it is revalidated (RFC 5861).
+    public var staleWhileRevalidate: TimeInterval?
+    /// How long past its lifetime the page may be served when revalidating it fails (RFC 5861).
+    public var staleIfError: TimeInterval?
+    /// The request headers the response varied on, lowercased.
+    public var vary: [String]
+    /// The fingerprint of the request's values of the ``vary`` headers.
+    public var varyKey: String?
+    /// Whether a refresh marked the page unverified since the network last confirmed it.
+    public var isUnverified: Bool
+
+    /// How a later request can ask whether the page changed.
+    public var validatorKind: ValidatorKind {
+        if validators.etag != nil { return .etag }
+        if validators.lastModified != nil { return .lastModified }
+        return .digest
+    }
+
+    /// How a cached page is revalidated.
+    public enum ValidatorKind: String, Hashable, Sendable, CaseIterable {
+        /// A conditional request with `If-None-Match`.
+        case etag
+        /// A conditional request with `If-Modified-Since`.
+        case lastModified = "last-modified"
+        /// A plain request whose items are compared by digest.
+        case digest
+    }
+
+    /// When the page stops being fresh: ``verifiedAt`` plus its lifetime, or `maxAge` when it has none.
+    ///
+    /// `nil` when neither is known: such a page is served as it is until a refresh.
+    public func expiresAt(maxAge: TimeInterval? = nil) -> Date? {
+        guard let verifiedAt, let lifetime = lifetime ?? maxAge else { return nil }
+        return verifiedAt.addingTimeInterval(lifetime)
+    }
+
+    /// Whether the page may be served at `now` without asking the network.
+    ///
+    /// Not when a refresh marked it unverified, when its generation is older,
+    /// when its response said `no-cache`, or when it is older than its lifetime
+    /// (or `maxAge` when it has no lifetime). A page with neither is fresh until a refresh.
+    public func isFresh(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
+        guard !isStale, !isUnverified, !requiresRevalidation else { return false }
+        guard let expiresAt = expiresAt(maxAge: maxAge) else { return true }
+        return now < expiresAt
+    }
+
+    /// Whether the page has a known lifetime (or `maxAge`) and is within it at `now`.
+    public func isWithinLifetime(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
+        guard !isStale, !isUnverified, !requiresRevalidation, let expiresAt = expiresAt(maxAge: maxAge) else {
+            return false
+        }
+        return now < expiresAt
+    }
 }
 
 /// A cached page with its items, in the server's order.
@@ -27,6 +90,9 @@ public struct StoredPage: Hashable, Sendable {
     public var info: PageInfo
     /// The items, in order.
     public var items: [RawItem]
+    /// The keys of the items edited locally (saved with ``CacheStore/saveItem(_:type:now:)``)
+    /// since a fetched page last brought them; empty for a page read by a range of positions.
+    public var editedKeys: Set<ItemKey> = []
 
     /// The page as the core's `Page`, as its source once delivered it.
     public var page: Page<RawItem> {

@@ -7,55 +7,85 @@ extension CachedPager {
     /// With ``CachePolicy/cacheThenNetwork`` the window of cached pages (the
     /// first page, or the pager's `initialWindow` pages) is published before
     /// any request is sent, then the first page is revalidated (a conditional
-    /// request when its validators are known). A failure is recorded in
-    /// ``State/refresh``; the cached items stay published. Only the window's
-    /// pages are read, never the rest of the cache. Calling it again reads the
-    /// window again, keeping its size. Calls made while a first-page load runs
-    /// wait for it instead of starting another.
+    /// request when its validators are known, a comparison of its items'
+    /// digest otherwise) unless it is within its freshness lifetime. An
+    /// unchanged first page starts no new generation: the other cached pages
+    /// are served as they are and paging resumes after them. A failure is
+    /// recorded in ``State/refresh``; the cached items stay published. Only the
+    /// window's pages are read, never the rest of the cache. Calling it again
+    /// reads the window again, keeping its size. Calls made while a first-page
+    /// load runs wait for it instead of starting another.
     public func start() async {
         _ = await runFirstPageLoad { pager in try await pager.loadFirstPage() }
     }
 
-    /// Marks the collection stale in the store and loads its first page again.
+    /// Marks every page of the collection unverified in the store and revalidates the first page at once.
     ///
-    /// The invalidation is visible to every process that opens the file. The
-    /// new first page starts a new generation in one transaction; the window
-    /// keeps its size, and its pages of the old generation stay published,
-    /// marked stale, until they are replaced; an id is never published twice.
-    /// With ``CachePolicy/cacheOnly`` only the invalidation happens.
+    /// The mark is visible to every process that opens the file. The first
+    /// page is revalidated now, whatever the backoff; each later page is
+    /// revalidated (conditionally) when ``loadNextPageIfNeeded()`` reaches it,
+    /// so a change on page 3 shows as soon as page 3 is in the window. A
+    /// changed first page starts a new generation in one transaction; the
+    /// window keeps its size, its older pages stay published until they are
+    /// replaced, and an id is never published twice.
+    /// With ``CachePolicy/cacheOnly`` only the mark happens.
     ///
     /// - throws: The load's error, also recorded in ``State/refresh``.
     public func refresh() async throws {
         if try store.collectionHead(collection.key) != nil {
             try store.invalidate(collection.key, now: clock())
+            verifiedThisSession = []
+            if windowHead != nil {
+                try readWindow(pageCount: windowPages.count)
+                try publishWindow(origin: state.origin)
+            }
             state.isStale = true
             publish()
         }
         guard policy.usesNetwork else { return }
+        clearBackoff()
+        isEphemeral = false
         if let error = await runFirstPageLoad({ pager in try await pager.revalidateFirstPage() }) { throw error }
     }
 
-    /// Shows one more page: grows the window by a page, or replaces a stale page in it.
+    /// Asks the network again now, without waiting for the backoff: the failed loads are run again.
+    ///
+    /// The Paging 3 `retry()`: a failed first-page load is retried, then a failed
+    /// later page. Without a failure it only ends the backoff.
+    public func retry() async {
+        clearBackoff()
+        guard policy.usesNetwork else { return }
+        if state.refresh.error != nil || windowHead == nil {
+            _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() }
+        }
+        if state.append.error != nil { await loadNextPageIfNeeded() }
+    }
+
+    /// Shows one more page: revalidates the first page of the window that needs it, or grows the window by a page.
     ///
     /// The first rule that applies decides:
-    /// 1. When the window shows pages of an older generation and the policy
-    ///    uses the network, the first of them is fetched again and replaced.
-    /// 2. When the page after the window is cached in the current generation,
-    ///    the window grows by it, read from the cache: no request.
-    /// 3. When the policy uses the network and the end is not reached, the
-    ///    page after the window is fetched, saved, and the window grows by it.
-    ///    When that request fails and the page is cached from an older
-    ///    generation, the window still grows by the stale page, and the error
-    ///    is recorded in ``State/append``: offline, the cache stays browsable.
-    /// 4. When the page after the window is cached (a cache-only pager), the window grows by it.
+    /// 1. When the network may be asked (the policy uses it and no backoff
+    ///    runs) and a page of the window needs it — of an older generation,
+    ///    marked unverified by a refresh, past its lifetime, `no-cache`, or no
+    ///    longer decodable — the first such page is revalidated (conditionally)
+    ///    and replaced only when it changed.
+    /// 2. When the page after the window is cached and needs no request, the
+    ///    window grows by it, read from the cache.
+    /// 3. When the network may be asked, the page after the window is fetched
+    ///    (conditionally when a copy is cached), saved unless unchanged, and the
+    ///    window grows by it.
+    /// 4. Otherwise — offline, in a backoff, or cache-only — the window grows by
+    ///    the cached page after it, whatever its generation or age, marked by its origin.
     ///
+    /// A failed request is recorded in ``State/append`` and starts a backoff
+    /// (``State/nextRetryAt``): until it ends or ``retry()`` is called, no
+    /// request is sent and the window grows through the cached pages only.
     /// Safe to call many times: calls made while a load runs wait for it
     /// instead of sending another request; once the end is reached and the
-    /// window shows every cached page, it does nothing. A failure is recorded
-    /// in ``State/append``; calling again retries.
+    /// window shows every cached page, settled, it does nothing.
     public func loadNextPageIfNeeded() async {
         if let refreshTask { await refreshTask.value }
-        guard !state.endReached else { return }
+        guard !state.endReached || state.settledPageCount < state.pages.count else { return }
         if let appendTask {
             await Self.await(appendTask)
             return
@@ -66,7 +96,7 @@ extension CachedPager {
         appendTask = nil
     }
 
-    /// Shows one more page when `row` is within `distanceFromEnd` rows of the last current row.
+    /// Shows one more page when `row` is within `distanceFromEnd` rows of the last settled row.
     ///
     /// Drive it from a list's "row displayed" callback, or from an `InfiniteListTrigger`.
     public func loadNextPageIfNeeded(displayedRow row: Int, distanceFromEnd: Int = 5) async {
@@ -100,57 +130,111 @@ extension CachedPager {
 
     private func loadFirstPage() async throws {
         if policy.readsCache { try readWindow(pageCount: max(windowPages.count, initialWindow)) }
-        let isCached = policy.readsCache && windowHead != nil
+        let first = policy.readsCache ? windowPages.first?.info : nil
+        let now = clock()
+        let mayAsk = policy.usesNetwork && !isBackingOff(at: now)
         switch policy {
         case .cacheOnly:
             try publishWindow(origin: .cache)
         case .cacheFirst(let maxAge):
-            if isCached { try publishWindow(origin: .cache) }
-            if let windowHead, isCached, isFresh(windowHead, maxAge: maxAge) { return }
-            try await revalidateFirstPage()
-        case .cacheThenNetwork:
-            if isCached { try publishWindow(origin: .cache) }
-            try await revalidateFirstPage()
-        case .networkFirst:
+            guard let first else {
+                if mayAsk { try await revalidateFirstPage() }
+                return
+            }
+            if !needsNetwork(first, at: now) || !mayAsk {
+                try publishWindow(origin: .cache)
+                return
+            }
+            // Past its lifetime, a page is shown while it is revalidated only within
+            // stale-while-revalidate when the server set one (RFC 5861).
+            let showsStale = Self.isWithin(first.staleWhileRevalidate, pastExpiryOf: first, maxAge: maxAge, at: now)
+            if showsStale { try publishWindow(origin: .cache) }
             do {
                 try await revalidateFirstPage()
             } catch {
-                if isCached, state.origin == .none { try publishWindow(origin: .cache) }
+                if !showsStale { try publishWindow(origin: .cache) }
+                if isWithinStaleIfError(first, at: now) {
+                    // Within stale-if-error the cached page stands in for the answer: not a failure.
+                    state.refresh = .idle
+                    publish()
+                    return
+                }
+                throw error
+            }
+        case .cacheThenNetwork:
+            if first != nil { try publishWindow(origin: .cache) }
+            if let first, first.isWithinLifetime(at: now), isServable(first) { return }
+            if mayAsk { try await revalidateFirstPage() }
+        case .networkFirst:
+            guard mayAsk else {
+                if first != nil { try publishWindow(origin: .cache) }
+                return
+            }
+            do {
+                try await revalidateFirstPage()
+            } catch {
+                if first != nil, state.origin == .none { try publishWindow(origin: .cache) }
                 throw error
             }
         case .networkOnly:
-            try await revalidateFirstPage()
+            if mayAsk { try await revalidateFirstPage() }
         }
     }
 
-    private func isFresh(_ head: CollectionHead, maxAge: TimeInterval) -> Bool {
-        guard head.invalidatedAt == nil, let refreshedAt = head.refreshedAt else { return false }
-        return clock().timeIntervalSince(refreshedAt) < maxAge
+    /// Whether `now` is within `window` seconds past the page's expiry; `unset` when the server gave no window.
+    private static func isWithin(
+        _ window: TimeInterval?, pastExpiryOf page: PageInfo, maxAge: TimeInterval, at now: Date, unset: Bool = true
+    ) -> Bool {
+        guard let window else { return unset }
+        guard let expiresAt = page.expiresAt(maxAge: maxAge) else { return true }
+        return now < expiresAt.addingTimeInterval(window)
     }
 
-    /// Fetches the first page (conditionally when its validators are known) and publishes the result.
+    /// Revalidates the first page (conditionally when its validators are known) and publishes the result.
     private func revalidateFirstPage() async throws {
         state.refresh = .loading
         publish()
         do {
-            let cachedFirst = policy.readsCache ? try store.page(at: 0, in: collection.key)?.info : nil
-            let validators = cachedFirst.flatMap { $0.isStale || $0.validators.isEmpty ? nil : $0.validators }
-            let result = try await source.fetch(PageRequest(token: nil, validators: validators))
+            let cachedFirst = policy.readsCache ? try store.pageInfo(at: 0, in: collection.key) : nil
+            let result = try await source.fetch(PageRequest(token: nil, validators: validators(of: cachedFirst, at: 0)))
             try Task.checkCancellation()
+            let now = clock()
             switch result {
             case .notModified(let latest):
-                try store.markPageNotModified(at: 0, in: collection.key, validators: latest, now: clock())
+                try store.markPageNotModified(at: 0, in: collection.key, validators: latest, now: now)
+                verifiedThisSession.insert(0)
+            case .page(let page) where page.caching.cacheControl.noStore && !keepsNoStorePages:
+                holdInMemory(page, at: 0, now: now)
+                state.refresh = .idle
+                state.append = .idle
+                clearBackoff()
+                try publishWindow(origin: .network)
+                return
             case .page(let page):
-                try store.savePage(page, at: 0, in: collection, now: clock())
+                isEphemeral = false
+                let save = try store.savePageIfChanged(page, at: 0, in: collection, now: now)
+                if save.outcome == .unchanged {
+                    verifiedThisSession.insert(0)
+                } else {
+                    keepLeftovers(ofPageAt: 0, replacedBy: page.items)
+                    verifiedThisSession = [0]
+                }
             }
+            undecodable[0] = undecodable[0].map { _ in true }
             state.refresh = .idle
             state.append = .idle
+            clearBackoff()
             // The window keeps its size: its pages of the old generation stay shown until replaced.
             try readWindow(pageCount: max(windowPages.count, 1))
             try publishWindow(origin: .network)
         } catch {
             // A cancelled load is not a failure: the state goes back to where it was.
-            state.refresh = error is CancellationError ? .idle : .failed(error)
+            if error is CancellationError {
+                state.refresh = .idle
+            } else {
+                state.refresh = .failed(error)
+                startBackoff()
+            }
             publish()
             throw error
         }
@@ -159,6 +243,10 @@ extension CachedPager {
     // MARK: - Next pages
 
     private func appendNextPage() async {
+        if isEphemeral {
+            await appendPageInMemory()
+            return
+        }
         let head: CollectionHead?
         do {
             head = try store.collectionHead(collection.key)
@@ -167,54 +255,104 @@ extension CachedPager {
             publish()
             return
         }
-        guard let head, head.generation > 0 else {
+        let now = clock()
+        let mayAsk = policy.usesNetwork && !isBackingOff(at: now)
+        guard let head, head.generation > 0, !windowPages.isEmpty else {
             // Nothing was ever loaded: the next page is the first.
-            if policy.usesNetwork {
+            if mayAsk { _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() } }
+            return
+        }
+        if mayAsk, let index = firstUnsettledIndex(at: now) {
+            if index == 0 {
                 _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() }
+            } else {
+                await fetchPage(at: index, cached: windowPages[index].info, fallingBackToCache: false)
             }
             return
         }
-        let windowCount = windowPages.count
-        let token = head.endReached ? nil : head.resumeToken
-        if policy.usesNetwork, let token, head.nextPageIndex < windowCount {
-            await fetchPage(at: head.nextPageIndex, token: token, fallingBackToCache: false)
-        } else if head.nextPageIndex > windowCount {
-            growWindowFromCache()
-        } else if policy.usesNetwork, let token {
-            await fetchPage(at: windowCount, token: token, fallingBackToCache: policy.readsCache)
-        } else if policy.readsCache {
-            growWindowFromCache()
-        } else {
+        let next = windowPages.count
+        // Read only when the page may be cached: a page past every cached one costs no read.
+        let window: CachedWindow?
+        do {
+            window = next < head.cachedPageCount ? try store.window(collection.key, pages: next..<next + 1) : nil
+        } catch {
+            state.append = .failed(error)
+            publish()
+            return
+        }
+        let cached = window?.pages.first
+        let previous = windowPages[next - 1].info
+        if let window, let cached, policy.readsCache || !cached.info.isStale,
+            !(mayAsk && needsNetwork(cached.info, at: now)) || isWithinStaleWhileRevalidate(cached.info, at: now)
+        {
+            // Within stale-while-revalidate the page is shown now; being unsettled, the next call revalidates it.
+            growWindow(with: window)
+        } else if mayAsk, !previous.isStale, previous.nextToken != nil {
+            await fetchPage(at: next, cached: cached?.info, fallingBackToCache: policy.readsCache)
+        } else if let window, cached != nil, policy.readsCache {
+            growWindow(with: window)
+        } else if windowHead != head {
+            // Nothing to show or ask: only what the head says may have changed (another process wrote).
             windowHead = head
             publishHead()
         }
     }
 
-    /// Fetches the page at `index`, saves it and publishes the window grown to include it.
+    /// Fetches the page at `index` (conditionally when a copy is cached), saves it unless unchanged,
+    /// and publishes the window with it.
     ///
-    /// - parameter fallingBackToCache: Whether a failed request grows the window by a
-    ///   cached page at `index` of an older generation.
-    private func fetchPage(at index: Int, token: PageToken, fallingBackToCache: Bool) async {
+    /// The page before it is a settled page of the current generation: its next token names this one.
+    ///
+    /// - parameter cached: The cached copy of the page, if any.
+    /// - parameter fallingBackToCache: Whether a failed request grows the window by the
+    ///   cached page at `index`, whatever its generation.
+    private func fetchPage(at index: Int, cached: PageInfo?, fallingBackToCache: Bool) async {
+        guard let token = windowPages[index - 1].info.nextToken else { return }
         state.append = .loading
         publish()
         do {
-            let result = try await source.fetch(PageRequest(token: token))
+            let sameRequest = cached?.token == token ? cached : nil
+            let result = try await source.fetch(
+                PageRequest(token: token, validators: validators(of: sameRequest, at: index)))
             try Task.checkCancellation()
-            if var page = result.page {
+            let now = clock()
+            switch result {
+            case .notModified(let latest):
+                try store.markPageNotModified(at: index, in: collection.key, validators: latest, now: now)
+                // Nothing was pushed onto an unchanged page: the items left over before it were removed.
+                dropLeftovers(after: index - 1)
+            case .page(var page):
                 if page.items.isEmpty { page.nextToken = nil }
                 if page.nextToken == token {
                     throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
                 }
-                try store.savePage(page, at: index, in: collection, now: clock())
+                if page.caching.cacheControl.noStore && !keepsNoStorePages {
+                    holdInMemory(page, at: index, now: now)
+                    state.append = .idle
+                    clearBackoff()
+                    try publishWindow(origin: state.origin == .none ? .network : state.origin)
+                    return
+                }
+                let save = try store.savePageIfChanged(page, at: index, in: collection, now: now)
+                if save.outcome != .unchanged {
+                    keepLeftovers(ofPageAt: index, replacedBy: page.items)
+                } else {
+                    dropLeftovers(after: index - 1)
+                }
             }
+            verifiedThisSession.insert(index)
+            undecodable[index] = undecodable[index].map { _ in true }
             state.append = .idle
+            clearBackoff()
             try placeSavedPage(at: index)
-            try publishWindow(origin: .network)
+            try publishAppendedPage(origin: state.origin == .none ? .network : state.origin)
         } catch is CancellationError {
             state.append = .idle
             publish()
         } catch {
-            state.append = .failed(error)
+            // Within stale-if-error the cached copy stands in for the answer: not a failure to report.
+            state.append = cached.map { isWithinStaleIfError($0, at: clock()) } == true ? .idle : .failed(error)
+            startBackoff()
             if fallingBackToCache, windowPages.count == index {
                 growWindowFromCache()
             } else {
@@ -223,17 +361,124 @@ extension CachedPager {
         }
     }
 
+    /// Whether a cached page past its lifetime may be shown before it is revalidated: under
+    /// ``CachePolicy/cacheFirst(maxAge:)``, within the `stale-while-revalidate` its server set.
+    private func isWithinStaleWhileRevalidate(_ page: PageInfo, at now: Date) -> Bool {
+        guard case .cacheFirst(let maxAge) = policy, page.staleWhileRevalidate != nil, !page.isStale,
+            !page.isUnverified, isServable(page), undecodable[page.index] == nil
+        else { return false }
+        return Self.isWithin(page.staleWhileRevalidate, pastExpiryOf: page, maxAge: maxAge, at: now)
+    }
+
+    /// Whether a failed revalidation of a cached page is covered by the `stale-if-error` its
+    /// server set, under ``CachePolicy/cacheFirst(maxAge:)``.
+    private func isWithinStaleIfError(_ page: PageInfo, at now: Date) -> Bool {
+        guard case .cacheFirst(let maxAge) = policy, !page.isStale, !page.isUnverified else { return false }
+        return Self.isWithin(page.staleIfError, pastExpiryOf: page, maxAge: maxAge, at: now, unset: false)
+    }
+
+    /// The validators to revalidate a cached page with; none for a page that no longer decodes
+    /// or that was fetched for another partition, whose copy must be sent again.
+    private func validators(of cached: PageInfo?, at index: Int) -> PageValidators? {
+        guard let cached, undecodable[index] == nil, isServable(cached), !cached.validators.isEmpty else {
+            return nil
+        }
+        return cached.validators
+    }
+
+    // MARK: - No-store pages
+
+    /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
+    private func appendPageInMemory() async {
+        guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
+            publishHead()
+            return
+        }
+        state.append = .loading
+        publish()
+        do {
+            guard var page = try await source.fetch(PageRequest(token: token)).page else { return }
+            try Task.checkCancellation()
+            if page.items.isEmpty { page.nextToken = nil }
+            if page.nextToken == token {
+                throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+            }
+            holdInMemory(page, at: windowPages.count, now: clock())
+            state.append = .idle
+            clearBackoff()
+            try publishAppendedPage(origin: .network)
+        } catch is CancellationError {
+            state.append = .idle
+            publish()
+        } catch {
+            state.append = .failed(error)
+            startBackoff()
+            publish()
+        }
+    }
+
+    /// Puts a fetched page at `index` of the window without storing it; the window is held in memory from now on.
+    ///
+    /// The server said `no-store`: the page must not reach the file. Later pages
+    /// of the session are held in memory too (a stored page needs the one before it stored).
+    private func holdInMemory(_ page: Page<RawItem>, at index: Int, now: Date) {
+        isEphemeral = true
+        let generation = windowHead?.generation ?? 0
+        let info = PageInfo(
+            index: index, generation: generation, token: page.token, nextToken: page.nextToken,
+            validators: page.validators, fetchedAt: now, itemCount: page.items.count, isStale: false,
+            verifiedAt: now, digest: nil, lifetime: nil, requiresRevalidation: false, staleWhileRevalidate: nil,
+            staleIfError: nil, vary: page.caching.vary, varyKey: page.caching.varyKey, isUnverified: false)
+        if index < windowPages.count { publishedThrough = nil }
+        windowPages = Array(windowPages.prefix(index)) + [StoredPage(info: info, items: page.items)]
+        windowHead = CollectionHead(
+            key: collection.key, resumeToken: page.nextToken, endReached: page.nextToken == nil,
+            total: page.total ?? windowHead?.total, refreshedAt: index == 0 ? now : windowHead?.refreshedAt,
+            invalidatedAt: nil, generation: generation, currentPageCount: index + 1, cachedPageCount: index + 1)
+        verifiedThisSession.insert(index)
+    }
+
     /// Grows the window by the cached page after it, if there is one, and publishes it.
     ///
-    /// A read or decoding failure is recorded in ``State/append``.
+    /// A read failure is recorded in ``State/append``.
     private func growWindowFromCache() {
         do {
             try appendCachedPageToWindow()
-            try publishWindow(origin: state.origin == .network ? .network : .cache)
+            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
         } catch {
             state.append = .failed(error)
             publish()
         }
+    }
+
+    /// Grows the window by the page of `window`, read just now, and publishes it.
+    private func growWindow(with window: CachedWindow) {
+        do {
+            try appendToWindow(window)
+            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
+        } catch {
+            state.append = .failed(error)
+            publish()
+        }
+    }
+
+    // MARK: - Backoff
+
+    func isBackingOff(at now: Date) -> Bool {
+        guard let retryAt else { return false }
+        return now < retryAt
+    }
+
+    private func startBackoff() {
+        failureCount += 1
+        retryAt = clock().addingTimeInterval(backoff.delay(afterFailures: failureCount))
+        state.nextRetryAt = retryAt
+    }
+
+    private func clearBackoff() {
+        failureCount = 0
+        retryAt = nil
+        state.nextRetryAt = nil
     }
 
     /// Waits for `task`, cancelling it when the waiting task is cancelled.

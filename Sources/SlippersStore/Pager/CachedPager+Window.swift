@@ -11,14 +11,20 @@ extension CachedPager {
         let window = try store.window(collection.key, pages: 0..<pageCount)
         windowPages = window?.pages ?? []
         windowHead = window?.head
+        publishedThrough = nil
     }
 
     /// Grows the window by the cached page after it, when there is one.
     func appendCachedPageToWindow() throws {
         let index = windowPages.count
-        guard let window = try store.window(collection.key, pages: index..<index + 1),
-            let page = window.pages.first
-        else { return }
+        guard let window = try store.window(collection.key, pages: index..<index + 1) else { return }
+        try appendToWindow(window)
+    }
+
+    /// Grows the window by the page of `window`, a read of the page after it, when it holds one.
+    func appendToWindow(_ window: CachedWindow) throws {
+        let index = windowPages.count
+        guard let page = window.pages.first, page.info.index == index else { return }
         if let windowHead, window.head.generation == windowHead.generation {
             windowPages.append(page)
             self.windowHead = window.head
@@ -49,8 +55,11 @@ extension CachedPager {
         for item in page.items { latest[item.key] = item.json }
         for pageIndex in windowPages.indices {
             for itemIndex in windowPages[pageIndex].items.indices {
-                if let json = latest[windowPages[pageIndex].items[itemIndex].key] {
+                if let json = latest[windowPages[pageIndex].items[itemIndex].key],
+                    json != windowPages[pageIndex].items[itemIndex].json
+                {
                     windowPages[pageIndex].items[itemIndex].json = json
+                    publishedThrough = nil
                 }
             }
         }
@@ -58,6 +67,7 @@ extension CachedPager {
             windowPages.append(page)
         } else {
             windowPages[index] = page
+            publishedThrough = nil
         }
         self.windowHead = window.head
     }
@@ -67,22 +77,176 @@ extension CachedPager {
         policy.readsCache ? windowPages[...] : windowPages.prefix { !$0.info.isStale }
     }
 
+    /// The `maxAge` of the policy, which stands for the lifetime of pages whose server gave none.
+    var policyMaxAge: TimeInterval? {
+        if case .cacheFirst(let maxAge) = policy { return maxAge }
+        return nil
+    }
+
+    /// Whether a cached page must be revalidated before it counts as settled.
+    ///
+    /// Of an older generation, marked unverified by a refresh, withheld (another
+    /// partition's), no longer decodable and not fetched again yet; or, unless the
+    /// network confirmed it in this session, `no-cache` or past its lifetime (or the
+    /// policy's `maxAge`).
+    func needsNetwork(_ page: PageInfo, at now: Date) -> Bool {
+        guard policy.usesNetwork else { return false }
+        if undecodable[page.index] == false || !isServable(page) { return true }
+        if page.isStale || page.isUnverified { return true }
+        // Confirmed in this session: shown as it is until a refresh, whatever its lifetime.
+        if verifiedThisSession.contains(page.index) { return false }
+        if page.requiresRevalidation { return true }
+        if let expiresAt = page.expiresAt(maxAge: policyMaxAge) { return now >= expiresAt }
+        return false
+    }
+
+    /// Whether a cached page may be shown to this pager's requests.
+    ///
+    /// Not a page whose response varied on `*`, nor — without a partition — one
+    /// that varied on a request header this source sends with another value.
+    /// A page fetched in this session always may.
+    func isServable(_ page: PageInfo) -> Bool {
+        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return true }
+        if page.vary.contains("*") { return false }
+        guard partition == nil, !page.vary.isEmpty else { return true }
+        return sourceVaryKey(for: page.vary) == page.varyKey
+    }
+
+    /// The source's fingerprint for the headers `names`, computed once per set of names.
+    private func sourceVaryKey(for names: [String]) -> String? {
+        if let known = sourceVaryKeys[names] { return known }
+        let key = source.varyKey(for: names)
+        sourceVaryKeys[names] = .some(key)
+        return key
+    }
+
+    /// The index of the first page of the window that must be revalidated, if any.
+    func firstUnsettledIndex(at now: Date) -> Int? {
+        publishedPages.firstIndex { needsNetwork($0.info, at: now) }
+    }
+
+    /// Keeps the items a replaced page pushed down, so that they stay published until the page that now holds them is.
+    ///
+    /// The candidates are the leftovers of the page before and the replaced
+    /// copy's items; those after the last one the new page still lists are
+    /// kept (items before it were removed or moved up, and are not kept).
+    func keepLeftovers(ofPageAt index: Int, replacedBy items: [RawItem]) {
+        var candidates = index > 0 && leftoversAfter == index - 1 ? leftovers : []
+        if index < windowPages.count { candidates += windowPages[index].items }
+        let kept = Set(items.map(\.key))
+        let lastKept = candidates.lastIndex { kept.contains($0.key) }
+        if !leftovers.isEmpty || lastKept.map({ $0 + 1 < candidates.count }) ?? !candidates.isEmpty {
+            publishedThrough = nil
+        }
+        leftovers = Array(candidates[(lastKept.map { $0 + 1 } ?? 0)...])
+        leftoversAfter = index
+    }
+
+    /// Drops the leftovers shown after the page at `index`: the page after it did not change, so they were removed.
+    func dropLeftovers(after index: Int) {
+        guard leftoversAfter == index, !leftovers.isEmpty else { return }
+        leftovers = []
+        publishedThrough = nil
+    }
+
+    /// Publishes the window after its last page was appended, adding that page alone when everything
+    /// before it is published as it is: growing a long window costs its new page, not the whole window.
+    func publishAppendedPage(origin: Origin) throws {
+        let count = windowPages.count
+        guard let through = publishedThrough, through == count - 1, let page = windowPages.last,
+            page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isStale,
+            leftovers.isEmpty || leftoversAfter < through
+        else {
+            try publishWindow(origin: origin)
+            return
+        }
+        let now = clock()
+        let servable = isServable(page.info)
+        var added: [RawItem] = []
+        added.reserveCapacity(page.items.count)
+        for item in page.items where servable && publishedKeys.insert(item.key).inserted { added.append(item) }
+        let fresh = added.filter { decodedItems[$0.key]?.json != $0.json }
+        if let decoded = try? fresh.decoded(as: Item.self) {
+            for (raw, item) in zip(fresh, decoded) { decodedItems[raw.key] = (raw.json, item) }
+            state.items += added.compactMap { decodedItems[$0.key]?.item }
+        } else if undecodable[page.info.index] == nil {
+            undecodable[page.info.index] = false
+        }
+        state.pages.append(page.info)
+        state.pageOrigins.append(pageOrigin(page.info, at: now))
+        if undecodable[page.info.index] != nil { state.undecodablePages.append(page.info.index) }
+        if state.settledPageCount == through, !needsNetwork(page.info, at: now) { state.settledPageCount += 1 }
+        if servable { state.locallyEditedKeys.formUnion(page.editedKeys) }
+        state.origin = origin
+        publishedThrough = count
+        publishHead()
+    }
+
     /// Publishes the window: its pages, their items (each id once, its first occurrence wins) and its head.
+    ///
+    /// A page whose items no longer decode is left out, not the whole window:
+    /// its index is in ``State/undecodablePages``.
     func publishWindow(origin: Origin) throws {
         guard windowHead != nil else {
             publish()
             return
         }
         let pages = publishedPages
-        var seen: Set<ItemKey> = []
-        var items: [RawItem] = []
-        for page in pages {
-            for item in page.items where seen.insert(item.key).inserted { items.append(item) }
+        let now = clock()
+        if leftoversAfter + 1 >= pages.count, state.endReached || windowHead?.endReached == true {
+            leftovers = []
         }
-        state.items = try decode(items)
+        var seen: Set<ItemKey> = []
+        var pageItems: [[RawItem]] = []
+        pageItems.reserveCapacity(pages.count)
+        for page in pages {
+            var items: [RawItem] = []
+            items.reserveCapacity(page.items.count)
+            // A page for another partition is withheld: as if it were not cached.
+            let servable = isServable(page.info)
+            for item in page.items where servable && seen.insert(item.key).inserted { items.append(item) }
+            if page.info.index == leftoversAfter, !leftovers.isEmpty {
+                for item in leftovers where seen.insert(item.key).inserted { items.append(item) }
+            }
+            pageItems.append(items)
+        }
+        var kept: [ItemKey: (json: Data, item: Item)] = [:]
+        var decoded: [Item] = []
+        if let all = try? decode(pageItems.flatMap { $0 }, into: &kept) {
+            decoded = all
+            undecodable = [:]
+        } else {
+            // Model drift: find the pages that no longer decode, and publish the others.
+            kept = [:]
+            for (page, items) in zip(pages, pageItems) {
+                if let values = try? decode(items, into: &kept) {
+                    decoded += values
+                    if undecodable[page.info.index] == true { undecodable[page.info.index] = nil }
+                } else if undecodable[page.info.index] == nil {
+                    undecodable[page.info.index] = false
+                }
+            }
+        }
+        decodedItems = kept
+        publishedKeys = seen
+        publishedThrough = pages.count == windowPages.count ? pages.count : nil
+        state.items = decoded
         state.pages = pages.map(\.info)
+        state.pageOrigins = pages.map { pageOrigin($0.info, at: now) }
+        state.undecodablePages = pages.map(\.info.index).filter { undecodable[$0] != nil }
+        state.locallyEditedKeys = pages.reduce(into: Set<ItemKey>()) { keys, page in
+            if !page.editedKeys.isEmpty, isServable(page.info) { keys.formUnion(page.editedKeys) }
+        }
+        state.settledPageCount = pages.prefix { !needsNetwork($0.info, at: now) }.count
         state.origin = origin
         publishHead()
+    }
+
+    /// Where a page of the window came from.
+    private func pageOrigin(_ page: PageInfo, at now: Date) -> PageOrigin {
+        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return .network }
+        if page.isWithinLifetime(at: now, maxAge: policyMaxAge) { return .fresh }
+        return .cache
     }
 
     /// Publishes what the collection's head says of the window: total, end, staleness, age.
@@ -90,32 +254,29 @@ extension CachedPager {
         if let head = windowHead {
             state.total = head.total
             state.endReached = head.endReached && windowPages.count >= head.currentPageCount
-            state.isStale = head.invalidatedAt != nil || publishedPages.contains { $0.info.isStale }
+            state.isStale =
+                head.invalidatedAt != nil || publishedPages.contains { $0.info.isStale || $0.info.isUnverified }
             state.cachedAt = head.refreshedAt
         }
         publish()
     }
 
-    /// Decodes the items, reusing the decoded value of every item whose JSON did not change.
-    ///
-    /// The memo keeps the window's items only.
-    private func decode(_ items: [RawItem]) throws -> [Item] {
+    /// Decodes the items, reusing the decoded value of every item whose JSON did not change; adds them to `kept`.
+    private func decode(_ items: [RawItem], into kept: inout [ItemKey: (json: Data, item: Item)]) throws -> [Item] {
         var fresh: [RawItem] = []
         for item in items where decodedItems[item.key]?.json != item.json { fresh.append(item) }
         let decoded = try fresh.decoded(as: Item.self)
-        var kept: [ItemKey: (json: Data, item: Item)] = [:]
-        kept.reserveCapacity(items.count)
-        for (raw, item) in zip(fresh, decoded) { kept[raw.key] = (raw.json, item) }
+        var added: [ItemKey: (json: Data, item: Item)] = [:]
+        added.reserveCapacity(fresh.count)
+        for (raw, item) in zip(fresh, decoded) { added[raw.key] = (raw.json, item) }
         var result: [Item] = []
         result.reserveCapacity(items.count)
         for raw in items {
-            let entry = kept[raw.key] ?? decodedItems[raw.key]
-            if let entry {
+            if let entry = added[raw.key] ?? decodedItems[raw.key] {
                 kept[raw.key] = entry
                 result.append(entry.item)
             }
         }
-        decodedItems = kept
         return result
     }
 }

@@ -35,7 +35,7 @@ import Slippers
 /// load cancels its request; the store is then unchanged for that page.
 public actor CachedPager<Item: Decodable & Sendable, Source: PageSource>: AsyncRefreshable
 where Source.Item == RawItem {
-    /// The collection the pager reads and writes.
+    /// The collection the pager reads and writes; its key and item type carry the partition, if any.
     public nonisolated let collection: CollectionDescriptor
     /// How the pager weighs the cache against the network.
     public nonisolated let policy: CachePolicy
@@ -60,6 +60,34 @@ where Source.Item == RawItem {
     var windowPages: [StoredPage] = []
     /// The collection's head as last read with the window.
     var windowHead: CollectionHead?
+    /// The indices of the pages the network delivered or confirmed in this session.
+    var verifiedThisSession: Set<Int> = []
+    /// Items pushed down from a replaced page, published after page `leftoversAfter`
+    /// until the page that now holds them is fetched: no item disappears in between.
+    var leftovers: [RawItem] = []
+    /// The index of the page the ``leftovers`` follow.
+    var leftoversAfter = 0
+    /// The indices of cached pages whose items no longer decode as `Item`, with whether
+    /// they were already fetched again in this session.
+    var undecodable: [Int: Bool] = [:]
+    /// How long to wait after failures before asking the network again.
+    let backoff: OfflineBackoff
+    /// The number of failed loads in a row.
+    var failureCount = 0
+    /// No request is sent before this time, unless ``retry()`` or ``refresh()`` is called.
+    var retryAt: Date?
+    /// The partition the caller declared: pages are kept apart per partition.
+    public nonisolated let partition: String?
+    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same.
+    public nonisolated let keepsNoStorePages: Bool
+    /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
+    var isEphemeral = false
+    /// The number of window pages the published snapshot shows as they are; `nil` once one of them changed.
+    var publishedThrough: Int?
+    /// The keys of the items the published snapshot shows (or withheld as undecodable).
+    var publishedKeys: Set<ItemKey> = []
+    /// The source's `Vary` fingerprints by header names: its headers do not change.
+    var sourceVaryKeys: [[String]: String?] = [:]
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
     ///
@@ -73,6 +101,17 @@ where Source.Item == RawItem {
     /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
     /// - parameter initialWindow: The number of cached pages ``start()`` publishes, at least 1;
     ///   1 unless given. Restore a scroll position with more.
+    /// - parameter partition: Who the pages are for, such as the signed-in user's id, when the
+    ///   responses depend on it (they `Vary` on `Authorization`, `Cookie` or `Accept-Language`).
+    ///   Each partition is cached apart (its collection key and item type carry it) and never
+    ///   served to another; a rotating token within one partition keeps its cache. Without a
+    ///   partition, a page that `Vary`s on a request header is served only to a source that
+    ///   sends the same value for it.
+    /// - parameter keepsNoStorePages: Whether to store pages whose response says
+    ///   `Cache-Control: no-store`; `false` unless given, so such pages are held in memory for
+    ///   the session only. Pass `true` only for an offline-first app that must keep them
+    ///   (the server said the data is sensitive: protect the file accordingly).
+    /// - parameter backoff: How long to wait before asking the network again after a failure.
     /// - parameter clock: The time source, for tests.
     public init(
         store: CacheStore,
@@ -82,14 +121,23 @@ where Source.Item == RawItem {
         style: String? = nil,
         policy: CachePolicy = .cacheThenNetwork,
         initialWindow: Int = 1,
+        partition: String? = nil,
+        keepsNoStorePages: Bool = false,
+        backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(initialWindow >= 1, "the initial window holds at least one page")
         self.store = store
         self.source = source
-        self.collection = CollectionDescriptor(key: key, itemType: itemType, style: style)
+        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
+        self.collection = CollectionDescriptor(
+            key: partition.map { "\(key) [partition: \($0)]" } ?? key,
+            itemType: partition.map { "\(itemType) [partition: \($0)]" } ?? itemType, style: style)
+        self.partition = partition
+        self.keepsNoStorePages = keepsNoStorePages
         self.policy = policy
         self.initialWindow = initialWindow
+        self.backoff = backoff
         self.clock = clock
     }
 

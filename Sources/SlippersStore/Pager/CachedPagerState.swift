@@ -1,7 +1,8 @@
 import Foundation
+import Slippers
 
 extension CachedPager {
-    /// Where the published items came from.
+    /// Where the published items came from: the network or the cache (each page's own is in ``State/pageOrigins``).
     public enum Origin: Hashable, Sendable {
         /// Nothing is published yet.
         case none
@@ -16,9 +17,27 @@ extension CachedPager {
     /// The window is a prefix of the cached list: pages `0..<pages.count`.
     public struct State: Sendable {
         /// The items of the window's pages, in order, each id once (its first occurrence wins).
+        ///
+        /// Items a replaced page pushed down stay after it until the page that now holds
+        /// them is fetched; the items of a page withheld (another partition's, or no
+        /// longer decodable) are left out.
         public var items: [Item] = []
         /// The window's pages, in order; stale ones are of an older generation.
         public var pages: [PageInfo] = []
+        /// Where each of the window's pages came from, in the order of ``pages``:
+        /// confirmed by the network in this session, fresh by its lifetime, or unverified from the cache.
+        public var pageOrigins: [PageOrigin] = []
+        /// The indices of the window's pages whose cached items no longer decode as `Item`:
+        /// their items are left out (the page is refetched when the network allows).
+        public var undecodablePages: [Int] = []
+        /// The keys of the published items edited locally since a fetched page last brought them:
+        /// no server has confirmed them.
+        public var locallyEditedKeys: Set<ItemKey> = []
+        /// When the pager will ask the network again after a failure, unless ``CachedPager/retry()`` is called.
+        public var nextRetryAt: Date?
+        /// The number of pages at the start of the window that need no request: the others are
+        /// stale, unverified or expired, and are revalidated one by one as the window grows.
+        public var settledPageCount = 0
         /// The number of items in the whole list, when the server said.
         public var total: Int?
         /// Whether the last page has been loaded and the window shows every cached page.
@@ -29,7 +48,8 @@ extension CachedPager {
         public var append: LoadState = .idle
         /// Where the items came from.
         public var origin: Origin = .none
-        /// Whether the collection is invalidated or the window shows pages of an older generation.
+        /// Whether the collection is invalidated, or the window shows pages of an older generation
+        /// or pages a refresh marked unverified and not revalidated yet.
         public var isStale = false
         /// When the first page was fetched from, or confirmed by, the network.
         public var cachedAt: Date?
@@ -39,9 +59,9 @@ extension CachedPager {
         /// Whether a load is running.
         public var isLoading: Bool { refresh.isLoading || append.isLoading }
 
-        /// The number of items on the window's pages of the current generation: the rows that will not be replaced.
+        /// The number of items on the settled pages at the start of the window: the rows that will not be replaced.
         public var currentItemCount: Int {
-            pages.lazy.filter { !$0.isStale }.map(\.itemCount).reduce(0, +)
+            pages.prefix(settledPageCount).lazy.map(\.itemCount).reduce(0, +)
         }
     }
 }

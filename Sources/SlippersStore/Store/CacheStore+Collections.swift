@@ -21,27 +21,30 @@ extension CacheStore {
         }
     }
 
-    /// Marks a collection stale, for this process and every other that opens the file.
+    /// Marks a collection stale and every one of its pages unverified, for this process and every other that opens the file.
     ///
-    /// Its pages stay readable; the next load refreshes them.
+    /// Its pages stay readable; each is revalidated when it is next used
+    /// (``PageInfo/isUnverified`` until then). One write, however many pages.
     ///
     /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
     public func invalidate(_ key: String, now: Date = Date()) throws {
         try write { db in
             let id = try CollectionRow.id(forKey: key, in: db)
             try db.execute(
-                sql: "UPDATE collections SET invalidated_at = ? WHERE id = ?", arguments: [now.storedValue, id])
+                sql: "UPDATE collections SET invalidated_at = ?1, unverified_before = ?1 WHERE id = ?2",
+                arguments: [now.storedValue, id])
         }
     }
 
-    /// Marks every collection stale.
+    /// Marks every collection stale and every page unverified.
     ///
     /// - returns: The number of collections marked.
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func invalidateAll(now: Date = Date()) throws -> Int {
         try write { db in
-            try db.execute(sql: "UPDATE collections SET invalidated_at = ?", arguments: [now.storedValue])
+            try db.execute(
+                sql: "UPDATE collections SET invalidated_at = ?1, unverified_before = ?1", arguments: [now.storedValue])
             return db.changesCount
         }
     }
@@ -49,6 +52,7 @@ extension CacheStore {
     static let collectionInfoSQL = """
         SELECT c.*, count(p.id) AS page_count,
             coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
+            coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
             (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
                 WHERE p2.collection_id = c.id) AS item_count,
             max(p.fetched_at) AS last_fetched_at
@@ -78,7 +82,8 @@ extension CacheStore {
             pageCount: row["page_count"],
             stalePageCount: row["stale_page_count"],
             itemCount: row["item_count"],
-            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?))
+            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
+            unverifiedPageCount: row["unverified_page_count"])
     }
 }
 

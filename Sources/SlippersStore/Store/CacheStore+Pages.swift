@@ -38,81 +38,41 @@ extension CacheStore {
     ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
         return try write { db in
-            var row = try CollectionRow.fetchOrCreate(collection, now: now, in: db)
-            if index == 0 {
-                row.generation += 1
-                row.invalidatedAt = nil
-                row.refreshedAt = now.storedValue
-            } else {
-                let previous = try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT generation FROM pages WHERE collection_id = ? AND idx = ?"),
-                    arguments: [row.id, index - 1])
-                guard previous == row.generation else {
-                    throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
-                }
-            }
-            // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
-            let itemIDs = Self.uniqued(try Self.upsertItems(page.items, type: row.itemType, now: now, in: db))
-            let pageID = try Self.upsertPageRow(
-                page, index: index, itemCount: itemIDs.count, collection: row, now: now, in: db)
-            try Self.replaceMembership(of: pageID, with: itemIDs, in: db)
-            let repeated =
-                page.items.count - itemIDs.count
-                + (index == 0 ? 0 : try Self.countListed(itemIDs, before: index, in: row, db: db))
-
-            let lastCurrentIndex =
-                try Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT max(idx) FROM pages WHERE collection_id = ? AND generation = ?"),
-                    arguments: [row.id, row.generation]) ?? index
-            if page.isLast {
-                try db.execute(
-                    sql: "DELETE FROM pages WHERE collection_id = ? AND idx > ?", arguments: [row.id, index])
-                row.resumeToken = nil
-                row.endReached = true
-            } else if index >= lastCurrentIndex {
-                row.resumeToken = page.nextToken?.rawValue
-                row.endReached = false
-            }
-            if let total = page.total { row.total = total }
-            try row.update(in: db)
-            guard var head = try Self.collectionHead(collection.key, in: db) else {
-                throw StoreError.collectionNotFound(key: collection.key)
-            }
-            head.repeatedItemCount = repeated
-            return head
+            try Self.writePage(page, at: index, in: collection, comparingDigest: false, now: now, db).head
         }
     }
 
-    /// The ids in order, each once, at its first position.
-    private static func uniqued(_ ids: [Int64]) -> [Int64] {
-        var seen: Set<Int64> = []
-        seen.reserveCapacity(ids.count)
-        return ids.filter { seen.insert($0).inserted }
-    }
-
-    /// How many of `itemIDs` a page before `index` of the collection's current generation lists.
-    private static func countListed(
-        _ itemIDs: [Int64], before index: Int, in collection: CollectionRow, db: Database
-    ) throws -> Int {
-        var count = 0
-        for chunk in itemIDs.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT count(DISTINCT pi.item_id) FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                    WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
-                    """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
-            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
-            arguments.reserveCapacity(chunk.count + 3)
-            for id in chunk { arguments.append(id) }
-            count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
+    /// Saves a fetched page unless it holds the same items as the cached copy, in one transaction.
+    ///
+    /// This is revalidation for servers that send no validator: a page whose
+    /// items (keys and JSON bytes) are those of the cached page at `index`,
+    /// with the same next token, is "not modified" — no item or membership row
+    /// is written, no new generation starts, and the resume point stays. Only
+    /// the page row records the verification (and the response's validators and
+    /// caching headers). A page of an older generation that is unchanged joins
+    /// the current one. Any other page is saved as ``savePage(_:at:in:now:)`` saves it.
+    ///
+    /// - returns: The collection's head after the save, and whether the page was new, changed or unchanged.
+    /// - throws: As ``savePage(_:at:in:now:)``.
+    @discardableResult
+    public func savePageIfChanged(
+        _ page: Page<RawItem>,
+        at index: Int,
+        in collection: CollectionDescriptor,
+        now: Date = Date()
+    ) throws -> PageSave {
+        precondition(index >= 0, "page index must not be negative")
+        return try write { db in
+            try Self.writePage(page, at: index, in: collection, comparingDigest: true, now: now, db)
         }
-        return count
     }
 
     /// Records that a cached page is still current (the server answered `304 Not Modified`).
     ///
-    /// Only the page row changes: its fetch time and validators. No item row is
-    /// rewritten. Revalidating page 0 also ends the collection's invalidation.
+    /// Only the page row changes: its verification time and validators. No item
+    /// row is rewritten. Revalidating page 0 also ends the collection's
+    /// invalidation; a page of an older generation joins the current one when
+    /// the page before it is current.
     ///
     /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
     public func markPageNotModified(
@@ -122,19 +82,29 @@ extension CacheStore {
         now: Date = Date()
     ) throws {
         try write { db in
-            let id = try CollectionRow.id(forKey: key, in: db)
+            var row = try CollectionRow.fetch(key: key, in: db)
+            guard let stored = try PageRow.fetch(collectionID: row.id, index: index, in: db) else { return }
+            let joins = try index == 0 || Self.generation(ofPage: index - 1, in: row.id, db) == row.generation
             try db.execute(
                 sql: """
-                    UPDATE pages SET fetched_at = ?, etag = coalesce(?, etag),
-                        last_modified = coalesce(?, last_modified)
-                    WHERE collection_id = ? AND idx = ?
+                    UPDATE pages SET fetched_at = ?1, verified_at = ?1, etag = coalesce(?2, etag),
+                        last_modified = coalesce(?3, last_modified), generation = ?4
+                    WHERE id = ?5
                     """,
-                arguments: [now.storedValue, validators.etag, validators.lastModified, id, index])
-            if index == 0 {
-                try db.execute(
-                    sql: "UPDATE collections SET invalidated_at = NULL, refreshed_at = ? WHERE id = ?",
-                    arguments: [now.storedValue, id])
+                arguments: [
+                    now.storedValue, validators.etag, validators.lastModified,
+                    joins ? row.generation : stored.generation, stored.id,
+                ])
+            let joinsNow = joins && stored.generation != row.generation
+            if joinsNow {
+                try Self.moveResumePoint(after: index, nextToken: stored.nextToken, row: &row, db)
             }
+            if index == 0 {
+                row.invalidatedAt = nil
+                row.refreshedAt = now.storedValue
+            }
+            // A later page confirmed where it was leaves the collection's row as it is.
+            if index == 0 || joinsNow { try row.update(in: db) }
         }
     }
 
@@ -147,12 +117,24 @@ extension CacheStore {
         try read { db in try Self.storedPage(at: index, in: key, db) }
     }
 
+    /// The row of the cached page at `index` of a collection, without its items; `nil` when it is not cached.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func pageInfo(at index: Int, in key: String) throws -> PageInfo? {
+        try read { db in
+            try Row.fetchOne(db.cachedStatement(sql: Self.pageRowByIndexSQL), arguments: [key, index]).map(
+                Self.pageInfo)
+        }
+    }
+
     /// The cached page at `index` with its items, read through its key; `nil` when it is not cached.
     static func storedPage(at index: Int, in key: String, _ db: Database) throws -> StoredPage? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: pageRowByIndexSQL), arguments: [key, index])
         else { return nil }
         let info = pageInfo(row)
-        return StoredPage(info: info, items: try items(ofPage: row["id"], count: info.itemCount, in: db))
+        var edited: Set<ItemKey> = []
+        let items = try items(ofPage: row["id"], count: info.itemCount, editedKeys: &edited, in: db)
+        return StoredPage(info: info, items: items, editedKeys: edited)
     }
 
     /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
@@ -190,7 +172,7 @@ extension CacheStore {
     }
 
     /// The index of `item_key` in ``pageWithItemRangeSQL``'s columns; `item_json` follows it.
-    private static let rangeItemKeyColumn = 10
+    private static let rangeItemKeyColumn = 19
 
     /// The rows of a collection's cached pages, in order.
     ///
@@ -246,27 +228,32 @@ extension CacheStore {
     /// The row of one page, by collection key and index.
     static let pageRowByIndexSQL = pageRowSQL + " AND p.idx = ?"
 
+    /// The columns of a page row that ``pageInfo(_:)`` reads: 18 of them.
+    static let pageColumnsSQL = """
+        p.id, p.idx, p.generation, p.token, p.next_token, p.etag, p.last_modified,
+            p.fetched_at, p.item_count, p.verified_at, p.digest, p.lifetime, p.no_cache,
+            p.stale_while_revalidate, p.stale_if_error, p.vary, p.vary_key,
+            (SELECT generation FROM collections WHERE id = p.collection_id) AS current_generation,
+            (SELECT unverified_before FROM collections WHERE id = p.collection_id) AS unverified_before
+        """
+
     /// A page row with its collection's current generation; the collection is found by key, through its index.
     static let pageRowSQL = """
-        SELECT p.id, p.idx, p.generation, p.token, p.next_token, p.etag, p.last_modified,
-            p.fetched_at, p.item_count,
-            (SELECT generation FROM collections WHERE id = p.collection_id) AS current_generation
+        SELECT \(pageColumnsSQL)
         FROM pages p
         WHERE p.collection_id = (SELECT id FROM collections WHERE key = ?)
         """
 
     /// The items of one page, in order: a keyed range of `page_items`, a keyed lookup per item.
     static let pageItemsSQL = """
-        SELECT i.key, i.json FROM page_items pi JOIN items i ON i.id = pi.item_id
+        SELECT i.key, i.json, i.edited_locally FROM page_items pi JOIN items i ON i.id = pi.item_id
         WHERE pi.page_id = ? ORDER BY pi.position
         """
 
     /// One page's row, by collection key and index, on each of its items at a range of positions, in order;
     /// on one row with no item when none is in the range. A keyed range of `page_items`.
     static let pageWithItemRangeSQL = """
-        SELECT p.id, p.idx, p.generation, p.token, p.next_token, p.etag, p.last_modified,
-            p.fetched_at, p.item_count,
-            (SELECT generation FROM collections WHERE id = p.collection_id) AS current_generation,
+        SELECT \(pageColumnsSQL),
             i.key AS item_key, i.json AS item_json
         FROM pages p
         LEFT JOIN page_items pi ON pi.page_id = p.id AND pi.position >= ?3 AND pi.position < ?4
@@ -290,10 +277,22 @@ extension CacheStore {
 
     /// The items of a page, read through a cursor: its row is reused from item to item, not copied.
     static func items(ofPage pageID: Int64, count: Int = 0, in db: Database) throws -> [RawItem] {
+        var edited: Set<ItemKey> = []
+        return try items(ofPage: pageID, count: count, editedKeys: &edited, in: db)
+    }
+
+    /// The items of a page, and the keys of those edited locally.
+    static func items(
+        ofPage pageID: Int64, count: Int = 0, editedKeys: inout Set<ItemKey>, in db: Database
+    ) throws -> [RawItem] {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: pageItemsSQL), arguments: [pageID])
         var items: [RawItem] = []
         items.reserveCapacity(count)
-        while let row = try rows.next() { items.append(rawItem(row)) }
+        while let row = try rows.next() {
+            let item = rawItem(row)
+            if row[2] as Bool { editedKeys.insert(item.key) }
+            items.append(item)
+        }
         return items
     }
 
@@ -307,7 +306,9 @@ extension CacheStore {
     }
 
     static func pageInfo(_ row: Row) -> PageInfo {
-        PageInfo(
+        let verifiedAt = row["verified_at"] as Double?
+        let unverifiedBefore = row["unverified_before"] as Double?
+        return PageInfo(
             index: row["idx"],
             generation: row["generation"],
             token: (row["token"] as String?).map(PageToken.init(rawValue:)),
@@ -315,31 +316,50 @@ extension CacheStore {
             validators: PageValidators(etag: row["etag"], lastModified: row["last_modified"]),
             fetchedAt: Date(storedValue: row["fetched_at"]),
             itemCount: row["item_count"],
-            isStale: (row["generation"] as Int) < (row["current_generation"] as Int))
+            isStale: (row["generation"] as Int) < (row["current_generation"] as Int),
+            verifiedAt: Date(storedValue: verifiedAt),
+            digest: row["digest"],
+            lifetime: row["lifetime"],
+            requiresRevalidation: row["no_cache"],
+            staleWhileRevalidate: row["stale_while_revalidate"],
+            staleIfError: row["stale_if_error"],
+            vary: (row["vary"] as String?).map { $0.split(separator: ",").map(String.init) } ?? [],
+            varyKey: row["vary_key"],
+            isUnverified: unverifiedBefore.map { before in verifiedAt.map { $0 < before } ?? true } ?? false)
     }
 
     static func pageInfos(key: String, in db: Database) throws -> [PageInfo] {
         try Row.fetchAll(db, sql: pageRowSQL + " ORDER BY p.idx", arguments: [key]).map(pageInfo)
     }
 
-    private static func upsertPageRow(
-        _ page: Page<RawItem>, index: Int, itemCount: Int, collection: CollectionRow, now: Date, in db: Database
+    /// Writes the row of a page that lists `itemCount` distinct items, and returns its id.
+    static func upsertPageRow(
+        _ page: Page<RawItem>, index: Int, itemCount: Int, generation: Int, collectionID: Int64, digest: String,
+        now: Date, in db: Database
     ) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO pages (collection_id, idx, generation, token, next_token, etag, last_modified,
-                    fetched_at, item_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    fetched_at, item_count, verified_at, digest, lifetime, no_cache, stale_while_revalidate,
+                    stale_if_error, vary, vary_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (collection_id, idx) DO UPDATE SET
                     generation = excluded.generation, token = excluded.token,
                     next_token = excluded.next_token, etag = excluded.etag,
                     last_modified = excluded.last_modified, fetched_at = excluded.fetched_at,
-                    item_count = excluded.item_count
+                    item_count = excluded.item_count, verified_at = excluded.verified_at,
+                    digest = excluded.digest, lifetime = excluded.lifetime, no_cache = excluded.no_cache,
+                    stale_while_revalidate = excluded.stale_while_revalidate,
+                    stale_if_error = excluded.stale_if_error, vary = excluded.vary, vary_key = excluded.vary_key
                 RETURNING id
                 """)
+        let caching = page.caching
         let arguments: StatementArguments = [
-            collection.id, index, collection.generation, page.token?.rawValue, page.nextToken?.rawValue,
+            collectionID, index, generation, page.token?.rawValue, page.nextToken?.rawValue,
             page.validators.etag, page.validators.lastModified, now.storedValue, itemCount,
+            now.storedValue, digest, caching.lifetime(now: now), caching.cacheControl.noCache,
+            caching.cacheControl.staleWhileRevalidate, caching.cacheControl.staleIfError,
+            caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","), caching.varyKey,
         ]
         guard let id = try Int64.fetchOne(statement, arguments: arguments) else {
             fatalError("INSERT … RETURNING returned no row")
@@ -348,7 +368,7 @@ extension CacheStore {
     }
 
     /// Makes the items of `itemIDs` the page's members, in order; membership rows are only rewritten when they change.
-    private static func replaceMembership(of pageID: Int64, with itemIDs: [Int64], in db: Database) throws {
+    static func replaceMembership(of pageID: Int64, with itemIDs: [Int64], in db: Database) throws {
         let current = try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT item_id FROM page_items WHERE page_id = ? ORDER BY position"),
             arguments: [pageID])
@@ -370,6 +390,32 @@ extension CacheStore {
         }
     }
 
+    /// The ids in order, each once, at its first position.
+    static func uniqued(_ ids: [Int64]) -> [Int64] {
+        var seen: Set<Int64> = []
+        seen.reserveCapacity(ids.count)
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    /// How many of `itemIDs` a page before `index` of the collection's current generation lists.
+    static func countListed(_ itemIDs: [Int64], before index: Int, in collection: CollectionRow, db: Database) throws
+        -> Int
+    {
+        var count = 0
+        for chunk in itemIDs.chunks(of: itemsPerLookup) {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT count(DISTINCT pi.item_id) FROM page_items pi JOIN pages p ON p.id = pi.page_id
+                    WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
+                    """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
+            arguments.reserveCapacity(chunk.count + 3)
+            for id in chunk { arguments.append(id) }
+            count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
+        }
+        return count
+    }
+
     /// Rows per multi-row `INSERT` of membership: 3 parameters each, far below SQLite's limit.
     private static let membershipRowsPerInsert = 100
 
@@ -383,9 +429,10 @@ extension CacheStore {
     static func upsertItems(_ items: [RawItem], type: String, now: Date, in db: Database) throws -> [Int64] {
         var stored: [ItemKey: (id: Int64, json: Data)] = [:]
         stored.reserveCapacity(items.count)
+        var edited: Set<Int64> = []
         for chunk in items.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
-                sql: "SELECT key, id, json FROM items WHERE type = ? AND key IN ("
+                sql: "SELECT key, id, json, edited_locally FROM items WHERE type = ? AND key IN ("
                     + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
             var arguments: [(any DatabaseValueConvertible)?] = [type]
             arguments.reserveCapacity(chunk.count + 1)
@@ -393,9 +440,15 @@ extension CacheStore {
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 stored[row[0] as ItemKey] = (row[1], row[2])
+                if row[3] as Bool { edited.insert(row[1]) }
             }
         }
-        let update = try db.cachedStatement(sql: "UPDATE items SET json = ?, updated_at = ? WHERE id = ?")
+        // A fetched page confirms its items: a local edit it brings back, or overrides, is no longer one.
+        for id in edited {
+            try db.cachedStatement(sql: "UPDATE items SET edited_locally = 0 WHERE id = ?").execute(arguments: [id])
+        }
+        let update = try db.cachedStatement(
+            sql: "UPDATE items SET json = ?, updated_at = ?, edited_locally = 0 WHERE id = ?")
         let insert = try db.cachedStatement(
             sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)")
         var ids: [Int64] = []
@@ -424,7 +477,7 @@ extension CacheStore {
         // Unchanged (nothing to do) or new.
         try db.cachedStatement(
             sql:
-                "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (type, key) DO NOTHING"
+                "INSERT INTO items (type, key, json, updated_at, edited_locally) VALUES (?, ?, ?, ?, 1) ON CONFLICT (type, key) DO NOTHING"
         ).execute(arguments: [type, item.key, item.json, now.storedValue])
     }
 
@@ -434,7 +487,8 @@ extension CacheStore {
     /// where an `INSERT … ON CONFLICT DO UPDATE` opens one (and allocates it) every time.
     static func updateItemIfChanged(_ item: RawItem, type: String, now: Date, in db: Database) throws -> Bool {
         try db.cachedStatement(
-            sql: "UPDATE items SET json = ?, updated_at = ? WHERE type = ? AND key = ? AND json IS NOT ?"
+            sql:
+                "UPDATE items SET json = ?, updated_at = ?, edited_locally = 1 WHERE type = ? AND key = ? AND json IS NOT ?"
         ).execute(arguments: [item.json, now.storedValue, type, item.key, item.json])
         return db.changesCount > 0
     }

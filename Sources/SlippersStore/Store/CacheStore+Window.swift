@@ -43,11 +43,13 @@ extension CacheStore {
     ///
     /// `max(idx)` over `pages_by_generation` (collection, generation, idx) is
     /// one step down the index; the pages of the current generation form a
-    /// prefix, so one past it is their number.
+    /// prefix, so one past it is their number. The last page of any generation
+    /// is one step down the (collection, idx) key.
     static let collectionHeadSQL = """
         SELECT c.key, c.resume_token, c.end_reached, c.total, c.refreshed_at, c.invalidated_at, c.generation,
             (SELECT max(p.idx) FROM pages p WHERE p.collection_id = c.id AND p.generation = c.generation)
-                AS last_current_index
+                AS last_current_index,
+            (SELECT max(p.idx) FROM pages p WHERE p.collection_id = c.id) AS last_index
         FROM collections c WHERE c.key = ?
         """
 
@@ -61,7 +63,8 @@ extension CacheStore {
                 refreshedAt: Date(storedValue: row["refreshed_at"] as Double?),
                 invalidatedAt: Date(storedValue: row["invalidated_at"] as Double?),
                 generation: row["generation"],
-                currentPageCount: (row["last_current_index"] as Int?).map { $0 + 1 } ?? 0)
+                currentPageCount: (row["last_current_index"] as Int?).map { $0 + 1 } ?? 0,
+                cachedPageCount: (row["last_index"] as Int?).map { $0 + 1 } ?? 0)
         }
     }
 }

@@ -68,6 +68,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     public let source: Source
     /// The collection the pages are filed under.
     public let collection: CollectionDescriptor
+    /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
+    /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
+    public var keepsNoStorePages = false
 
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
@@ -86,7 +89,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// - parameter onPage: Called after each saved page.
     /// - returns: What the run did.
     /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   a store error, or `CancellationError`. Pages saved before the error stay saved.
+    ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
         maxPages: Int? = nil,
@@ -159,6 +162,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
             }
             previousKeys = keys
+            if page.caching.cacheControl.noStore, !keepsNoStorePages {
+                throw NoStorePageError(collection: collection.key, index: pageIndex)
+            }
             if trail.recordItems(keys) == 0, !keys.isEmpty, !page.isLast {
                 held.append(page)
                 guard held.count < limits.stallLimit else {

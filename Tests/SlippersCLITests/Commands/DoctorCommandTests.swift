@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0003_items_per_origin (3 of 3 migrations applied)
+                schema     0004_page_freshness (4 of 4 migrations applied)
                 orphans    none
                 pages      consistent
                 verdict    healthy
@@ -27,7 +27,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0003_items_per_origin")
+        #expect(diagnosis["schema_version"] as? String == "0004_page_freshness")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() throws {

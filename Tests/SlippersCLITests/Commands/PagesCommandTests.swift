@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct PagesCommandTests {
     static let keys = [
-        "etag", "fetched_at", "generation", "index", "item_count", "last_modified", "next_token", "stale", "token",
+        "digest", "etag", "fetched_at", "generation", "index", "item_count", "last_modified", "lifetime",
+        "next_token", "no_cache", "stale", "token", "unverified", "validator", "verified_at",
     ]
 
     @Test func listsTheCachedPagesInOrder() throws {

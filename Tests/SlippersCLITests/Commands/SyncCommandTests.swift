@@ -150,7 +150,9 @@ import Testing
         let url = fixture.url()
         await fixture.stop()
         let directory = try TemporaryDirectory()
-        let outcome = try await BuiltBinary.slippers.run(["sync", url, "--retries", "0", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run([
+            "sync", url, "--retries", "0", "--retry-for", "0", "--db", directory.path(),
+        ])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderrLines.count == 1)
@@ -183,7 +185,7 @@ import Testing
             let directory = try TemporaryDirectory()
             fixture.server.inject(.status(503, body: #"{"error":"down"}"#))
             let status = try await BuiltBinary.slippers.run([
-                "sync", fixture.url(), "--retries", "0", "--db", directory.path(),
+                "sync", fixture.url(), "--retries", "0", "--retry-for", "0", "--db", directory.path(),
             ])
             #expect(status.status == 1)
             #expect(status.stderrLines == ["slippers: HTTP 503 (GET \(fixture.url())): {\"error\":\"down\"}"])

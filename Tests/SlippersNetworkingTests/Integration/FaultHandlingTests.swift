@@ -123,7 +123,7 @@ import Testing
 
     @Test func aSlowResponseTimesOutAndIsRetried() async throws {
         try await withFixtureServer(configuration) { server async throws in
-            let impatient = URLSessionTransport(timeout: 1)
+            let impatient = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(1)))
             server.inject(.delay(.seconds(4)))
             let once = HTTPClient(
                 configuration: ServerConfiguration(host: "127.0.0.1"), transport: impatient, retryPolicy: .none)
@@ -133,7 +133,8 @@ import Testing
             // The retry must answer within the timeout even on a loaded machine: give it room.
             server.inject(.delay(.seconds(10)))
             let retrying = HTTPClient(
-                configuration: ServerConfiguration(host: "127.0.0.1"), transport: URLSessionTransport(timeout: 3),
+                configuration: ServerConfiguration(host: "127.0.0.1"),
+                transport: AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(3))),
                 retryPolicy: quickRetries)
             let page = try #require(try await source(server, retrying).fetch(.first).page)
             #expect(page.items.count == 10)

@@ -114,4 +114,25 @@ import Testing
             }
         }
     }
+
+    @Test func aByteOrderMarkBeforeTheJSONIsSkipped() throws {
+        let scanner = try JSONScanner(Data([0xEF, 0xBB, 0xBF]) + Data(#"[{"id": 1}]"#.utf8))
+        let items = try scanner.rawItems(at: [])
+        #expect(items.map(\.key) == [.integer(1)])
+        #expect(String(decoding: items[0].json, as: UTF8.self) == #"{"id": 1}"#)
+    }
+
+    @Test func invalidUTF8IsRejectedWithItsOffset() {
+        let body = Data(#"[{"id": 1, "t": ""#.utf8) + Data([0xE9]) + Data(#""}]"#.utf8)
+        let error = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(body) }
+        #expect(error?.reason == "the body is not valid UTF-8 at byte 17")
+        #expect(error?.isTruncated == false)
+    }
+
+    @Test func jsonCutShortIsTruncatedAndMalformedJSONIsNot() {
+        let cut = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(Data(#"{"results": [{"id": 1"#.utf8)) }
+        #expect(cut?.isTruncated == true)
+        let malformed = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(Data(#"{"results": ]}"#.utf8)) }
+        #expect(malformed?.isTruncated == false)
+    }
 }

@@ -101,14 +101,14 @@ import Testing
         #expect(page.validators == PageValidators(etag: #"W/"abc""#, lastModified: "Tue, 02 Jan 2024 00:00:00 GMT"))
     }
 
-    @Test func truncatedJSONIsADecodingError() async throws {
+    @Test func jsonCutShortIsATruncatedBody() async throws {
         let transport = ScriptedTransport(.json(#"{"results": [{"id": 1}, {"id"#))
         let error = await #expect(throws: NetworkError.self) { try await source(.offset(), transport).fetch(.first) }
-        guard case .decoding(_, let reason, let snippet) = error?.kind else {
-            Issue.record("expected a decoding error, got \(String(describing: error))")
+        guard case .truncatedBody(let snippet) = error?.kind else {
+            Issue.record("expected a truncated body, got \(String(describing: error))")
             return
         }
-        #expect(reason.contains("truncated"))
+        #expect(error?.isTransient == true)
         #expect(snippet.hasPrefix(#"{"results""#))
     }
 

@@ -11,8 +11,11 @@ import Synchronization
 /// Quick retries, so that fault tests finish fast.
 let quickRetries = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20), jitter: 0.5)
 
-/// A transport for the integration tests: real URLSession, generous timeout.
-let loopbackTransport = URLSessionTransport(timeout: 20)
+/// A transport for the integration tests: the default one on this platform, over real sockets.
+let loopbackTransport: any HTTPTransport = HTTPClient.defaultTransport
+
+/// Foundation's URLSession, for the tests of its transport.
+let urlSessionTransport = URLSessionTransport(timeout: 20)
 
 /// Starts a fixture server, runs the body, and stops the server whatever happens.
 func withFixtureServer<T>(
@@ -31,7 +34,7 @@ func withFixtureServer<T>(
     }
 }
 
-/// A client of a fixture server over the real URLSession transport.
+/// A client of a fixture server over the platform's default transport.
 func client(for server: FixtureServer, retryPolicy: RetryPolicy = quickRetries) -> HTTPClient {
     HTTPClient(
         configuration: ServerConfiguration(baseURL: server.baseURL) ?? ServerConfiguration(host: "127.0.0.1"),

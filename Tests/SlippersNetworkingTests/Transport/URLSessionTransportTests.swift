@@ -11,7 +11,7 @@ import Testing
     @Test func errorStatusesAreReturnedNotThrown() async throws {
         try await withFixtureServer { server async throws in
             server.inject(.status(418, body: "teapot"))
-            let response = try await loopbackTransport.send(URLRequest(url: server.url(.page)))
+            let response = try await urlSessionTransport.send(URLRequest(url: server.url(.page)))
             #expect(response.statusCode == 418)
             #expect(response.body == Data("teapot".utf8))
         }
@@ -20,7 +20,7 @@ import Testing
     @Test func aRedirectIsReturnedWithItsLocationNotFollowed() async throws {
         let server = try HostileServer()
         defer { server.stop() }
-        let response = try await loopbackTransport.send(URLRequest(url: server.url(.redirect)))
+        let response = try await urlSessionTransport.send(URLRequest(url: server.url(.redirect)))
         #expect(response.statusCode == 302)
         #expect(response.header("Location") == "/json")
         #expect(server.acceptedConnections == 1)
@@ -31,14 +31,16 @@ import Testing
         try await server.start()
         let url = server.url(.page)
         await server.stop()
-        let error = await #expect(throws: NetworkError.self) { try await loopbackTransport.send(URLRequest(url: url)) }
+        let error = await #expect(throws: NetworkError.self) {
+            try await urlSessionTransport.send(URLRequest(url: url))
+        }
         #expect(error?.kind == .transport(.cannotConnect))
     }
 
     @Test func aTaskCancelledBeforeSendingThrowsCancellationError() async throws {
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await loopbackTransport.send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!))
+            return try await urlSessionTransport.send(URLRequest(url: URL(string: "http://127.0.0.1:9/")!))
         }
         await #expect(throws: CancellationError.self) { try await task.value }
     }

@@ -53,8 +53,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         let origins = await recorder.values.map(\.origin)
         #expect(origins.firstIndex(of: .cache)! < origins.firstIndex(of: .network)!)
         let fresh = await pager.state
-        // The new first page pushed 5 onto page 2, not fetched yet; the stale page 2 still shows 6…10.
-        #expect(fresh.items.map(\.id.rawValue) == [21, 1, 2, 3, 4, 6, 7, 8, 9, 10])
+        // The new first page pushed 5 onto page 2, not fetched yet: 5 stays shown, then the stale page 2's 6…10.
+        #expect(fresh.items.map(\.id.rawValue) == [21] + Array(1...10))
         #expect(fresh.isStale)
         #expect(fresh.pages.map(\.isStale) == [false, true])
     }
@@ -111,13 +111,14 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         try await refresh.value
 
         let state = await pager.state
-        #expect(state.items.map(\.id.rawValue) == [23, 22, 21, 1, 2, 6, 7, 8, 9, 10])
+        #expect(state.items.map(\.id.rawValue) == [23, 22, 21] + Array(1...10))
         #expect(Set(state.items.map(\.id)).count == state.items.count)
         #expect(state.pages.map(\.isStale) == [false, true])
         #expect(try otherProcess.collection(key)?.invalidatedAt == nil)
         await pager.loadNextPageIfNeeded()
         let next = await pager.state
-        #expect(next.items.map(\.id.rawValue) == [23, 22, 21, 1, 2, 3, 4, 5, 6, 7])
+        // 8, 9 and 10 were pushed onto page 3, not fetched yet: they stay shown until it is.
+        #expect(next.items.map(\.id.rawValue) == [23, 22, 21] + Array(1...10))
         #expect(next.pages.map(\.isStale) == [false, false])
         #expect(source.pagesAskedFor.suffix(2) == [1, 2])
     }
@@ -152,7 +153,9 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
 
     @Test func errorsOfLaterPagesAreKeptApartAndAFailedAppendCanBeRetried() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
-        let pager = pager(source)
+        // A backoff longer than any test run, so that a loaded machine cannot let it expire.
+        let pager = Pager(
+            store: store, source: source, collection: key, backoff: OfflineBackoff(initial: 3600, maximum: 3600))
         await pager.start()
         source.failNext(1)
         await pager.loadNextPageIfNeeded()
@@ -160,7 +163,10 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         #expect(state.append.error is ScriptedSource.Failure)
         #expect(state.refresh.error == nil)
         #expect(state.items.count == 5)
+        // No request while the backoff runs; retry() asks at once.
         await pager.loadNextPageIfNeeded()
+        #expect(source.requests.count == 2)
+        await pager.retry()
         state = await pager.state
         #expect(state.append.error == nil)
         #expect(state.items.count == 10)

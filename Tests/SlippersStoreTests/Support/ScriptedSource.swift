@@ -23,6 +23,11 @@ final class ScriptedSource: PageSource, Sendable {
         var requests: [PageRequest] = []
         var etag: (Int) -> String? = { "\"p\($0)\"" }
         var repeatToken = false
+        var sendsValidators = true
+        var caching = PageCaching()
+        var isOffline = false
+        var titles: [Int: String] = [:]
+        var extraJSON = ""
     }
 
     let pageSize: Int
@@ -46,6 +51,16 @@ final class ScriptedSource: PageSource, Sendable {
         }
     }
     func failNext(_ count: Int) { script.withLock { $0.failuresLeft = count } }
+    /// Fails every request while offline.
+    func setOffline(_ offline: Bool) { script.withLock { $0.isOffline = offline } }
+    /// Sends no ETag and answers every request with a `200`, as a server without validators does.
+    func sendNoValidators() { script.withLock { $0.sendsValidators = false } }
+    /// Attaches these caching headers to every page from now on.
+    func setCaching(_ caching: PageCaching) { script.withLock { $0.caching = caching } }
+    /// Changes the title of one item, on whatever page it is.
+    func edit(_ id: Int, title: String) { script.withLock { $0.titles[id] = title } }
+    /// Adds members to every item's JSON from now on, such as `,"body":"b"`.
+    func setExtraJSON(_ json: String) { script.withLock { $0.extraJSON = json } }
     func repeatTokens() { script.withLock { $0.repeatToken = true } }
     /// Holds every response until ``release()``.
     func hold() async { await gate.setOpen(false) }
@@ -60,27 +75,30 @@ final class ScriptedSource: PageSource, Sendable {
         }
         await gate.pass()
         try Task.checkCancellation()
+        if state.isOffline { throw Failure() }
         if state.failuresLeft > 0 {
             script.withLock { $0.failuresLeft -= 1 }
             throw Failure()
         }
         let number = request.token?.intValue ?? 1
         let ids = Array(state.ids.page(number, size: pageSize))
-        let body = ids.map(String.init).joined(separator: ",")
-        let etag = "\"\(state.label)-\(number)-\(body.hashValue)\""
-        if let validators = request.validators, validators.etag == etag {
+        let items = ids.map { item($0, state.titles[$0] ?? "\(state.label) \($0)", extra: state.extraJSON) }
+        let body = items.map { String(decoding: $0.json, as: UTF8.self) }.joined(separator: ",")
+        // Like a real body's, the ETag covers the list's length too (its total, its next link).
+        let etag = state.sendsValidators ? "\"\(number)-\(state.ids.count)-\(body.hashValue)\"" : nil
+        if let validators = request.validators, let etag, validators.etag == etag {
             return .notModified(validators)
         }
         let isLast = number >= state.ids.pageCount(size: pageSize)
         let next = state.repeatToken ? request.token ?? PageToken(2) : (isLast ? nil : PageToken(number + 1))
         return .page(
             Page(
-                items: ids.map { item($0, state.label) }, token: request.token, nextToken: next,
-                total: state.ids.count, validators: PageValidators(etag: etag)))
+                items: items, token: request.token, nextToken: next,
+                total: state.ids.count, validators: PageValidators(etag: etag), caching: state.caching))
     }
 
-    private func item(_ id: Int, _ label: String) -> RawItem {
-        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"title":"\#(label) \#(id)"}"#.utf8))
+    private func item(_ id: Int, _ title: String, extra: String) -> RawItem {
+        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"title":"\#(title)"\#(extra)}"#.utf8))
     }
 }
 

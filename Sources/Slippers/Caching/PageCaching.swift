@@ -1,0 +1,143 @@
+import Foundation
+
+/// What a page's response said about caching it: `Cache-Control`, `Expires`, `Date` and `Vary`.
+///
+/// A ``PageSource`` fills it from the response's headers; the store turns it
+/// into the page's freshness lifetime and decides whether to keep the page at
+/// all. A source without HTTP leaves it empty: no lifetime, no directive.
+///
+/// For example:
+///
+/// ```swift
+/// let caching = PageCaching(headers: ["Cache-Control": "max-age=60", "Vary": "Accept-Language"])
+/// caching.lifetime   // 60
+/// caching.vary       // ["accept-language"]
+/// ```
+public struct PageCaching: Hashable, Sendable, Codable {
+    /// The response's `Cache-Control` directives.
+    public var cacheControl: CacheControl
+    /// The response's `Expires` date, when it sent a valid one.
+    public var expires: Date?
+    /// The response's `Date`, when it sent a valid one.
+    public var date: Date?
+    /// The request headers the response varies on (`Vary`), lowercased; `*` varies on everything.
+    public var vary: [String]
+    /// A fingerprint of the request's values of the ``vary`` headers, set by the source that sent it.
+    ///
+    /// It is a digest, never the values themselves: a credential never reaches the store.
+    public var varyKey: String?
+
+    /// Creates caching information; nothing is set unless given.
+    public init(
+        cacheControl: CacheControl = CacheControl(),
+        expires: Date? = nil,
+        date: Date? = nil,
+        vary: [String] = [],
+        varyKey: String? = nil
+    ) {
+        self.cacheControl = cacheControl
+        self.expires = expires
+        self.date = date
+        self.vary = vary
+        self.varyKey = varyKey
+    }
+
+    /// Reads the caching headers of a response; names are matched case-insensitively.
+    ///
+    /// An `Expires` that is not a valid HTTP date (such as `0`) means "already expired".
+    public init(headers: [String: String]) {
+        var lowercased: [String: String] = [:]
+        for (name, value) in headers { lowercased[name.lowercased()] = value }
+        self.init(header: { lowercased[$0] })
+    }
+
+    /// Reads the caching headers of a response through a lookup by lowercased name.
+    public init(header: (String) -> String?) {
+        self.init(cacheControl: CacheControl(parsing: header("cache-control")))
+        date = header("date").flatMap(HTTPDate.parse)
+        if let text = header("expires") {
+            expires = HTTPDate.parse(text) ?? .distantPast
+        }
+        vary = (header("vary") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
+    }
+
+    /// How long the response is fresh from when it was received, in seconds, when it says.
+    ///
+    /// `max-age` wins over `Expires` (RFC 9111 § 4.2.1); `Expires` counts from
+    /// the response's `Date`, or from `now` when it sent none. `no-cache` and
+    /// `no-store` make it 0: the page must be revalidated before each use.
+    public func lifetime(now: Date = Date()) -> TimeInterval? {
+        if cacheControl.noCache || cacheControl.noStore { return 0 }
+        if let maxAge = cacheControl.maxAge { return maxAge }
+        if let expires { return max(0, expires.timeIntervalSince(date ?? now)) }
+        return nil
+    }
+
+    /// Whether the response varies on `*`: it can never be served from a cache.
+    public var variesOnEverything: Bool { vary.contains("*") }
+
+    /// The fingerprint of a request's values of the headers `names`, looked up by name; `nil` for no name.
+    ///
+    /// Two requests with the same values have the same fingerprint; the values
+    /// cannot be read back from it (FNV-1a, 64 bits, over names and values).
+    public static func varyKey(for names: [String], requestHeader: (String) -> String?) -> String? {
+        guard !names.isEmpty else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for name in names.map({ $0.lowercased() }).sorted() {
+            for byte in Array(name.utf8) + [0] + Array((requestHeader(name) ?? "").utf8) + [1] {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// HTTP dates (RFC 9110 § 5.6.7): the IMF-fixdate form, and the two obsolete forms.
+enum HTTPDate {
+    static func parse(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = parseIMFFixdate(trimmed) { return date }
+        for format in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`, the form servers send, parsed by hand: a `DateFormatter` costs more
+    /// to create than a page costs to store, and every response carries a `Date`.
+    private static func parseIMFFixdate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
+            let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+        else { return nil }
+        let time = parts[4].split(separator: ":").compactMap { Int($0) }
+        // Bounded, so that the arithmetic below cannot overflow whatever the header says.
+        guard time.count == 3, (1...31).contains(day), (1...9999).contains(year), (0...23).contains(time[0]),
+            (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
+        let y = month < 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = (month + 10) % 12
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = days * 86_400 + time[0] * 3_600 + time[1] * 60 + time[2]
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ]
+
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SlippersStore
+
+extension SlippersCommand.Sync {
+    /// Walks the cached list with conditional requests and prints what changed.
+    func runRevalidation(_ plan: SyncPlan, in store: CacheStore) async throws {
+        var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
+        var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        sync.keepsNoStorePages = keepNoStore
+        let found: CollectionSync<PrimedPageSource>.Revalidation
+        do {
+            found = try await sync.revalidate(maxPages: maxPages) { found in
+                bar?.draw(
+                    ProgressBar.Figures(
+                        pages: found.pagesWalked, items: found.itemsWritten, total: nil, itemsPerSecond: 0))
+            }
+        } catch {
+            bar?.finish()
+            throw error
+        }
+        bar?.finish()
+        print(Self.revalidationSummary(found, key: plan.collection.key, path: database.resolvedPath()))
+    }
+
+    /// The final line of `sync --revalidate`.
+    static func revalidationSummary(
+        _ found: CollectionSync<PrimedPageSource>.Revalidation, key: String, path: String
+    ) -> String {
+        var line =
+            "revalidated \(Formatting.count(found.pagesWalked, "page")) of \(key) in \(path): "
+            + "\(found.unchanged) unchanged, \(found.changed) changed, \(found.new) new, \(found.removed) removed"
+        if !found.endReached { line += " — stopped before the end" }
+        return line
+    }
+}

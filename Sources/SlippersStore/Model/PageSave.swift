@@ -1,0 +1,17 @@
+/// What ``CacheStore/savePageIfChanged(_:at:in:now:)`` did with a fetched page.
+public struct PageSave: Hashable, Sendable {
+    /// Whether the page was new to the cache, replaced a different copy, or matched the cached one.
+    public enum Outcome: String, Hashable, Sendable {
+        /// No page was cached at its index.
+        case new
+        /// The cached page held other items (or led to another next page): it was rewritten.
+        case changed
+        /// The cached page held the same items: only its row recorded the verification.
+        case unchanged
+    }
+
+    /// The collection's head after the save.
+    public var head: CollectionHead
+    /// What happened to the page.
+    public var outcome: Outcome
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// How long a ``CachedPager`` waits before it asks the network again after a failed load.
+///
+/// After the n-th failure in a row the pager sends no request for
+/// `min(maximum, initial × 2^(n-1))` seconds: offline, scrolling grows the
+/// window through the cached pages without a request per row. A success
+/// resets the count; ``CachedPager/retry()`` and ``CachedPager/refresh()`` ask at once.
+public struct OfflineBackoff: Hashable, Sendable {
+    /// The wait after the first failure, in seconds.
+    public var initial: TimeInterval
+    /// The longest wait, in seconds.
+    public var maximum: TimeInterval
+
+    /// Creates a backoff; 2 seconds after a first failure, doubling up to 5 minutes unless given.
+    public init(initial: TimeInterval = 2, maximum: TimeInterval = 300) {
+        self.initial = max(0, initial)
+        self.maximum = max(self.initial, maximum)
+    }
+
+    /// The wait after `failures` failures in a row (at least 1).
+    public func delay(afterFailures failures: Int) -> TimeInterval {
+        let exponent = Double(min(max(failures, 1) - 1, 30))
+        return min(maximum, initial * pow(2, exponent))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// `sync --revalidate`: a cached list walked with conditional requests, only changed pages rewritten.
+@Suite struct SyncRevalidateTests {
+    @Test func anUnchangedListIsConfirmedPageByPageAndAnEditRewritesOnlyItsPage() async throws {
+        try await RunningFixture.with(itemCount: 230, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url()
+            let first = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(first.status == 0, "\(first.stderr)")
+            fixture.server.resetRequests()
+
+            let unchanged = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", directory.path()])
+            #expect(unchanged.status == 0, "\(unchanged.stderr)")
+            #expect(
+                unchanged.stdout == "revalidated 5 pages of \(url) in \(directory.path()): "
+                    + "5 unchanged, 0 changed, 0 new, 0 removed\n")
+            #expect(fixture.server.requests.count == 5)
+            #expect(fixture.server.requests.allSatisfy { $0.isConditional })
+
+            fixture.server.update(id: 120, title: "edited")
+            let edited = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", directory.path()])
+            #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"))
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            #expect(try store.collection(url)?.generation == 1)
+            #expect(try store.item(type: "page", key: .integer(120))?.item.json.count ?? 0 > 0)
+        }
+    }
+
+    @Test func revalidateAndRefreshTogetherIsAUsageError() async throws {
+        let outcome = try await BuiltBinary.slippers.run([
+            "sync", "http://127.0.0.1:1/page", "--revalidate", "--refresh", "--db", "/nonexistent/x.sqlite",
+        ])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--revalidate and --refresh cannot be used together."))
+    }
+
+    @Test func pagesShowsEachPagesFreshness() async throws {
+        try await RunningFixture.with(itemCount: 100, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            _ = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run(["pages", fixture.url(), "--db", directory.path()])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let header = try #require(outcome.stdoutLines.first)
+            #expect(header.contains("verified"))
+            #expect(header.contains("lifetime"))
+            #expect(header.contains("validator"))
+            #expect(outcome.stdoutLines.dropFirst(2).allSatisfy { $0.contains(" etag ") })
+        }
+    }
+
+    @Test func noStorePagesAreNotCachedUnlessAsked() async throws {
+        try await RunningFixture.with(itemCount: 100, pageSize: 50) { fixture in
+            fixture.server.setResponseHeaders(["Cache-Control": "no-store"])
+            let directory = try TemporaryDirectory()
+            let refused = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            #expect(refused.status == 1)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.contains("no-store"))
+            let kept = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--keep-no-store", "--db", directory.path(),
+            ])
+            #expect(kept.status == 0, "\(kept.stderr)")
+            #expect(kept.stdout.contains("synced 100 items in 2 pages"))
+        }
+    }
+}
