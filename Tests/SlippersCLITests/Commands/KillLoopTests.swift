@@ -28,10 +28,22 @@ import Testing
 
     /// Starts `arguments`, kills the process after `delay` if it still runs, and waits for it.
     ///
+    /// With `server`, the delay counts from the first request the process sends it, so that
+    /// the kill lands while the list is being paged, not while the process is starting.
+    ///
     /// - returns: Whether the kill landed (the process was still running).
-    private static func run(_ arguments: [String], killingAfter delay: Duration) async throws -> Bool {
+    private static func run(
+        _ arguments: [String], killingAfter delay: Duration, countingFromARequestTo server: FixtureServer? = nil
+    ) async throws -> Bool {
         let output = try TemporaryDirectory()
+        let requestsBefore = server?.requestCount ?? 0
         let process = try BuiltBinary.slippers.start(arguments, outputDirectory: output.url)
+        if let server {
+            let startDeadline = ContinuousClock.now + .seconds(30)
+            while process.isRunning, server.requestCount == requestsBefore, ContinuousClock.now < startDeadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
         let deadline = ContinuousClock.now + delay
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         let landed = process.isRunning
@@ -57,8 +69,12 @@ import Testing
             while kills < 25, attempts < 100 {
                 attempts += 1
                 let before = fixture.server.requestCount
-                let delay = Duration.milliseconds(Int.random(in: 30...350, using: &generator))
-                if try await Self.run(["sync", url, "--db", path], killingAfter: delay) { kills += 1 }
+                let delay = Duration.milliseconds(Int.random(in: 0...200, using: &generator))
+                if try await Self.run(
+                    ["sync", url, "--db", path], killingAfter: delay, countingFromARequestTo: fixture.server)
+                {
+                    kills += 1
+                }
                 guard FileManager.default.fileExists(atPath: path) else { continue }
                 #expect(try Self.isHealthy(path), "after kill \(kills)")
                 // Every page this run asked for lies after the pages committed before it (numbers start at 1).
