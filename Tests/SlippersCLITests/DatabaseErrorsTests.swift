@@ -62,4 +62,115 @@ import Testing
         }
         #expect(try contents(of: path) == bytes)
     }
+
+    /// The commands that only look at a file.
+    static let inspections: [[String]] = [
+        ["collections"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
+        ["export", "GET /posts"], ["doctor"],
+    ]
+
+    /// The commands that change a file.
+    static let writes: [[String]] = [
+        ["invalidate", "--all"], ["evict", "--unreferenced"], ["vacuum"], ["sync", "http://127.0.0.1:9/posts"],
+    ]
+
+    @Test func aDatabaseOfAnotherApplicationIsRefusedUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        try SeededCache.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)", at: path)
+        let before = try contents(of: path)
+        for command in Self.commands {
+            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            #expect(outcome.status == 1)
+            #expect(
+                outcome.stderrLines == [
+                    "slippers: \(path) is an SQLite database of another application (tables: users); it was left untouched"
+                ], "\(command)")
+        }
+        #expect(try contents(of: path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.sqlite"])
+    }
+
+    @Test func aDeviceOrADirectoryIsRefusedAndNothingIsCreatedBesideIt() throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.path("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        for command in Self.commands {
+            let outcome = try BuiltBinary.slippers.run(command + ["--db", "/dev/null"])
+            #expect(outcome.status == 1)
+            #expect(
+                outcome.stderrLines == [
+                    "slippers: /dev/null is a device, not a cache file; nothing was opened or created"
+                ])
+            #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal"))
+            #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+            let onFolder = try BuiltBinary.slippers.run(command + ["--db", folder])
+            #expect(onFolder.status == 1)
+            #expect(
+                onFolder.stderrLines == [
+                    "slippers: \(folder) is a directory, not a cache file; nothing was opened or created"
+                ])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["folder"])
+    }
+
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
+    func onAReadOnlyFileSystemInspectionWorksAndWritesSayWhy() throws {
+        let mount = try ScratchMount()
+        let path = mount.directory + "/cache.sqlite"
+        try SeededCache.write(at: path)
+        try mount.makeReadOnly()
+        let before = try contents(of: path)
+        for command in Self.inspections {
+            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty, "\(command)")
+        }
+        for command in Self.writes {
+            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            #expect(outcome.status == 1, "\(command)")
+            #expect(
+                outcome.stderrLines == [
+                    "slippers: Cannot write the cache \(path): its filesystem is mounted read-only "
+                        + "(inspection commands still read it)"
+                ], "\(command)")
+        }
+        let elsewhere = try BuiltBinary.slippers.run([
+            "sync", "http://127.0.0.1:9/posts", "--db", mount.directory + "/new.sqlite",
+        ])
+        #expect(elsewhere.stderrLines.first?.contains("its filesystem is mounted read-only") == true)
+        #expect(try contents(of: path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mount.directory) == ["cache.sqlite"])
+    }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func inADirectoryTheUserCannotWriteInspectionWorksAndWritesSayWhy() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        try SeededCache.write(at: path)
+        // Another user, who may read the file but not write it or its directory.
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let asNobody = BuiltBinary(url: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        let prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltBinary.slippers.url.path]
+        let before = try contents(of: path)
+        for command in Self.inspections {
+            let outcome = try asNobody.run(prefix + command + ["--db", path])
+            #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+        }
+        for command in Self.writes {
+            let outcome = try asNobody.run(prefix + command + ["--db", path])
+            #expect(outcome.status == 1, "\(command)")
+            #expect(
+                outcome.stderrLines == [
+                    "slippers: Cannot write the cache \(path): permission denied on the file or its directory, "
+                        + "where the -wal and -shm files go"
+                ], "\(command)")
+        }
+        let missing = directory.path("missing/cache.sqlite")
+        let outcome = try BuiltBinary.slippers.run(["sync", "http://127.0.0.1:9/posts", "--db", missing])
+        #expect(outcome.stderrLines == ["slippers: Cannot create the cache \(missing): its directory does not exist"])
+        #expect(try contents(of: path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.sqlite"])
+    }
 }

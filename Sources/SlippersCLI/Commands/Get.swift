@@ -10,7 +10,8 @@ extension SlippersCommand {
             abstract: "Print one cached item, found by collection (or item type) and id.",
             discussion: """
                 An id of digits only is an integer id; if no item has it, the same text is tried as \
-                a string id. With --json, prints {"id", "item", "type", "updated_at"}, the item's \
+                a string id. An id in double quotes is a string id only: get posts '"1"' finds the \
+                string id "1", never the integer 1. With --json, prints {"id", "item", "type", "updated_at"}, the item's \
                 JSON exactly as the cache stores it.
                 """)
 
@@ -20,7 +21,7 @@ extension SlippersCommand {
         @Argument(help: "A collection's key (its item type is used), or an item type.")
         var collectionOrType: String
 
-        @Argument(help: "The item's id.")
+        @Argument(help: "The item's id: 42 (an integer, else the string \"42\"), '\"42\"' (the string only), or u2.")
         var id: String
 
         func execute() throws {
@@ -48,17 +49,22 @@ extension SlippersCommand {
             print(
                 Table.fields([
                     ("type", found.type),
-                    ("id", found.item.key.description),
+                    ("id", found.item.key.commandLineText),
                     ("updated", "\(Formatting.date(found.updatedAt)) (\(Formatting.age(of: found.updatedAt)) ago)"),
                 ]))
             print(String(decoding: found.item.json, as: UTF8.self))
         }
 
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
+        ///
+        /// A short name (`posts`) stands for the type `posts@<origin>` when one origin has it.
         private func itemType(in store: CacheStore) throws -> String? {
             if let collection = try store.collection(collectionOrType) { return collection.itemType }
-            if try store.collections().contains(where: { $0.itemType == collectionOrType }) { return collectionOrType }
-            return nil
+            let types = Set(try store.collections().map(\.itemType))
+            if types.contains(collectionOrType) { return collectionOrType }
+            let matching = types.filter { $0.hasPrefix(collectionOrType + "@") }.sorted()
+            if matching.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: matching) }
+            return matching.first
         }
     }
 }

@@ -47,7 +47,7 @@ extension SlippersCommand {
             ])
             try forEachItem(in: store) { item in
                 table.append([
-                    String(table.rows.count), item.key.description, String(item.json.count),
+                    String(table.rows.count), item.key.commandLineText, String(item.json.count),
                     Formatting.preview(item.json),
                 ])
             }

@@ -86,7 +86,8 @@ extension SlippersCommand {
 
         @Option(
             help: ArgumentHelp(
-                "The name items are filed under (default: the URL's last path component).", valueName: "name"))
+                "The name items are filed under (default: the URL's last path component and its origin, as "
+                    + "posts@https://api.example.com); lists that name one type share its items.", valueName: "name"))
         var itemType: String?
 
         @OptionGroup var origins: OriginOptions
@@ -180,6 +181,9 @@ extension SlippersCommand {
                 "synced \(Formatting.count(progress.itemsFetched, "item")) in "
                 + "\(Formatting.count(progress.pagesFetched, "page"))"
             if progress.resumed { line += " (resumed after \(Formatting.count(progress.startIndex, "cached page")))" }
+            if progress.repeatedItems > 0 {
+                line += " (\(Formatting.count(progress.repeatedItems, "repeated id")) stored once)"
+            }
             line += " of \(key) into \(path)"
             if progress.endReached {
                 line += " — end reached, \(Formatting.count(cachedItems, "item")) cached"

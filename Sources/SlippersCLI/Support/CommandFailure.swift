@@ -6,6 +6,8 @@ enum CommandFailure: Error, Equatable {
     case itemNotFound(id: ItemKey, in: String)
     /// The name is neither a collection key nor an item type.
     case unknownCollectionOrType(String)
+    /// The short name stands for item types of several origins.
+    case ambiguousItemType(String, candidates: [String])
     /// The collection has no cached page at this index.
     case pageNotCached(index: Int, collection: String, pageCount: Int)
     /// A sync would resume a collection with another pagination style than the one it was paged with.
@@ -16,9 +18,11 @@ extension CommandFailure: CustomStringConvertible {
     var description: String {
         switch self {
         case .itemNotFound(let id, let name):
-            "No item with id \(id) in \"\(name)\""
+            "No item with id \(id.commandLineText) in \"\(name)\""
         case .unknownCollectionOrType(let name):
             "No collection or item type \"\(name)\" in the cache"
+        case .ambiguousItemType(let name, let candidates):
+            "\"\(name)\" names the items of several origins; give one of: \(candidates.joined(separator: ", "))"
         case .pageNotCached(let index, let collection, let count):
             "Page \(index) of \"\(collection)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
         case .styleConflict(let collection, let stored, let requested):

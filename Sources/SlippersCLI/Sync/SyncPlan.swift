@@ -55,7 +55,7 @@ struct SyncPlan {
         return SyncPlan(
             source: source,
             collection: CollectionDescriptor(
-                key: key, itemType: itemType ?? defaultItemType(for: url), style: try encode(source.base.style)),
+                key: key, itemType: itemType ?? source.base.defaultItemType, style: try encode(source.base.style)),
             stored: try store.collection(key))
     }
 
@@ -111,11 +111,5 @@ struct SyncPlan {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(style), as: UTF8.self)
-    }
-
-    /// The name items of `url` are filed under: the last path component that is not a number, else the host.
-    static func defaultItemType(for url: URL) -> String {
-        let components = url.path.split(separator: "/").filter { !$0.allSatisfy(\.isNumber) }
-        return components.last.map(String.init) ?? url.host ?? "item"
     }
 }

@@ -53,21 +53,34 @@ public final class CacheStore: Sendable {
 
     /// Opens the cache at `path`; `trace`, when given, receives the SQL of every statement its connections run.
     ///
-    /// For tests that check which queries a feature sends.
-    init(path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?) throws {
+    /// For tests: `trace` shows which queries a feature sends, and
+    /// `maxPageCount` caps the file's size in SQLite pages, so that a test
+    /// fills the "disk" where it wants.
+    init(
+        path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?, maxPageCount: Int? = nil
+    ) throws {
         self.path = path
         self.mode = mode
-        let existed = DatabaseFile.exists(path)
-        if existed {
-            try DatabaseFile.validate(path)
-        } else if mode == .readOnly {
-            throw StoreError.fileNotFound(path: path)
-        } else {
-            try DatabaseFile.checkDirectory(of: path)
-            try DatabaseFile.createPrivateFile(at: path)
-        }
-        if mode == .readWrite, !FileManager.default.isWritableFile(atPath: path) {
-            throw StoreError.readOnly(path: path)
+        // A directory, a device or a FIFO never reaches SQLite, which would create files beside it.
+        try DatabaseFile.checkIsRegularFileOrMissing(path)
+        var openPath = path
+        switch mode {
+        case .readOnly:
+            guard DatabaseFile.exists(path) else { throw StoreError.fileNotFound(path: path) }
+            if DatabaseFile.writability(ofDirectoryOf: path) != .writable {
+                // SQLite cannot create the `-shm` file here, and no writer can use the file either:
+                // read it as immutable, which is exact only when its log holds nothing.
+                if DatabaseFile.hasUncheckpointedChanges(path) { throw StoreError.uncheckpointedChanges(path: path) }
+                openPath = DatabaseFile.immutableURI(for: path)
+            }
+            try DatabaseFile.validate(path, opening: openPath, busyTimeout: Self.busyTimeout)
+        case .readWrite:
+            try DatabaseFile.checkWritable(path)
+            if DatabaseFile.exists(path) {
+                try DatabaseFile.validate(path, busyTimeout: Self.busyTimeout)
+            } else {
+                try DatabaseFile.createMigrated(at: path, busyTimeout: Self.busyTimeout)
+            }
         }
 
         var configuration = Configuration()
@@ -79,16 +92,21 @@ public final class CacheStore: Sendable {
             // transactions, never leave one half-applied.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             if let trace { db.trace { event in trace(event.description) } }
+            if let maxPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
         }
         do {
             switch mode {
             case .readWrite:
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                try Schema.migrator.migrate(pool)
+                let pool = try Self.retryingWhileBusy(path: path) {
+                    try DatabasePool(path: path, configuration: configuration)
+                }
+                try Self.migrate(pool, path: path)
                 reader = pool
                 writer = pool
             case .readOnly:
-                reader = try DatabaseQueue(path: path, configuration: configuration)
+                reader = try Self.retryingWhileBusy(path: path) {
+                    try DatabaseQueue(path: openPath, configuration: configuration)
+                }
                 writer = nil
             }
         } catch let error as DatabaseError {
@@ -98,13 +116,16 @@ public final class CacheStore: Sendable {
 
     /// Runs `updates` in one write transaction.
     ///
-    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, or what `updates` throws.
+    /// A write that finds the file locked waits (``busyTimeout``) and is tried
+    /// again within a bounded time, so `SQLITE_BUSY` reaches no caller while
+    /// another process merely holds the lock.
+    ///
+    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, ``StoreError/diskFull(path:)``,
+    ///   ``StoreError/busy(path:)`` after the bounded wait, or what `updates` throws.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }
-        do {
-            return try writer.write(updates)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
-            throw StoreError.readOnly(path: path)
+        return try Self.retryingWhileBusy(path: path) {
+            try Self.translatingWriteErrors(path: path) { try writer.write(updates) }
         }
     }
 
@@ -115,28 +136,28 @@ public final class CacheStore: Sendable {
     /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, or what `updates` throws.
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }
-        do {
-            return try writer.writeWithoutTransaction(updates)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
-            throw StoreError.readOnly(path: path)
+        return try Self.retryingWhileBusy(path: path) {
+            try Self.translatingWriteErrors(path: path) { try writer.writeWithoutTransaction(updates) }
         }
     }
 
     /// Runs `body` with the writer, outside any transaction (for `VACUUM` and checkpoints).
     func withWriter<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }
-        return try body(writer)
+        return try Self.retryingWhileBusy(path: path) {
+            try Self.translatingWriteErrors(path: path) { try body(writer) }
+        }
     }
 
     /// Runs `value` in one read transaction: it sees a consistent snapshot.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
-        try reader.read(value)
+        try Self.retryingWhileBusy(path: path) { try reader.read(value) }
     }
 
     /// Runs `value` outside an explicit transaction: for a single statement, which SQLite
     /// reads from one snapshot on its own, without the cost of `BEGIN` and `COMMIT`.
     func readOneStatement<T>(_ value: (Database) throws -> T) throws -> T {
-        try reader.unsafeRead(value)
+        try Self.retryingWhileBusy(path: path) { try reader.unsafeRead(value) }
     }
 
     /// Closes the database connections; the store cannot be used afterwards.

@@ -16,6 +16,20 @@ public enum StoreError: Error, Equatable, Sendable {
     case newerSchema(path: String, unknownMigrations: [String])
     /// The file cannot be written: the store was opened read-only, or the file is read-only.
     case readOnly(path: String)
+    /// The path names a directory, a device, a FIFO or a socket: SQLite is never given it.
+    case notAFile(path: String, kind: String)
+    /// The file is an SQLite database that holds another application's tables; it is never adopted.
+    case foreignDatabase(path: String, tables: [String])
+    /// The file cannot be written because its filesystem is mounted read-only.
+    case readOnlyFileSystem(path: String)
+    /// The file, or its directory (where SQLite keeps its `-wal` and `-shm` files), is not writable by this user.
+    case permissionDenied(path: String)
+    /// The file is in a read-only place and its write-ahead log holds changes not yet checkpointed.
+    case uncheckpointedChanges(path: String)
+    /// The disk (or the database's size limit) is full: the write was rolled back.
+    case diskFull(path: String)
+    /// Another process kept the file locked for longer than the store waits.
+    case busy(path: String)
     /// No collection has this key.
     case collectionNotFound(key: String)
     /// The collection holds items of another type than the one asked for.
@@ -46,6 +60,24 @@ extension StoreError: CustomStringConvertible {
                 + "\(unknown.joined(separator: ", "))); upgrade Slippers to open it"
         case .readOnly(let path):
             "The cache \(path) is read-only; it can be read but not written"
+        case .notAFile(let path, let kind):
+            "\(path) is \(kind), not a cache file; nothing was opened or created"
+        case .foreignDatabase(let path, let tables):
+            "\(path) is an SQLite database of another application (tables: "
+                + "\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")); it was left untouched"
+        case .readOnlyFileSystem(let path):
+            "Cannot write the cache \(path): its filesystem is mounted read-only (inspection commands still read it)"
+        case .permissionDenied(let path):
+            "Cannot write the cache \(path): permission denied on the file or its directory, "
+                + "where the -wal and -shm files go"
+        case .uncheckpointedChanges(let path):
+            "The cache \(path) is in a read-only place and \(path)-wal holds changes not checkpointed; "
+                + "run any slippers command on it where it can be written, then read it here"
+        case .diskFull(let path):
+            "Disk full: cannot write the cache \(path); the pages saved before stay saved, "
+                + "free some space and run again to continue"
+        case .busy(let path):
+            "The cache \(path) stayed locked by another process for too long; try again"
         case .collectionNotFound(let key):
             "No collection \"\(key)\" in the cache"
         case .itemTypeMismatch(let collection, let stored, let requested):

@@ -25,6 +25,9 @@ public struct CollectionHead: Hashable, Sendable {
     public var currentPageCount: Int
     /// One past the index of the last cached page, of any generation: no page at or after it is cached.
     public var cachedPageCount: Int = 0
+    /// How many items of the page just saved repeated an id: listed twice on the page, or by an earlier page
+    /// of the current generation. Each id is stored once; `0` when the head was not returned by a save.
+    public var repeatedItemCount = 0
 
     /// The index of the next page to fetch: the pages of the current generation come first.
     public var nextPageIndex: Int { currentPageCount }

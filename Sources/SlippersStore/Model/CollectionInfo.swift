@@ -27,7 +27,7 @@ public struct CollectionInfo: Hashable, Sendable {
     public var pageCount: Int
     /// The number of cached pages of older generations.
     public var stalePageCount: Int
-    /// The number of item slots in the cached pages (an item on two pages counts twice).
+    /// The number of distinct items the cached pages list (an item on two pages, or twice on one, counts once).
     public var itemCount: Int
     /// When the most recent page was fetched.
     public var lastFetchedAt: Date?

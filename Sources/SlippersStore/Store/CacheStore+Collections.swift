@@ -53,7 +53,9 @@ extension CacheStore {
         SELECT c.*, count(p.id) AS page_count,
             coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
             coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
-            coalesce(sum(p.item_count), 0) AS item_count, max(p.fetched_at) AS last_fetched_at
+            (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
+                WHERE p2.collection_id = c.id) AS item_count,
+            max(p.fetched_at) AS last_fetched_at
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
 

@@ -25,12 +25,18 @@ extension CacheStore {
         } else if try generation(ofPage: index - 1, in: row.id, db) != row.generation {
             throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
         }
+        // Ids the page repeats: twice on it, or listed by an earlier page. Each is stored once.
+        var repeated = page.items.count - Set(page.items.map(\.key)).count
         if outcome == .unchanged, let stored {
             try recordVerification(of: stored.id, page: page, generation: row.generation, digest: digest, now: now, db)
         } else {
+            // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
+            let itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db))
             let pageID = try upsertPageRow(
-                page, index: index, generation: row.generation, collectionID: row.id, digest: digest, now: now, in: db)
-            try replaceMembership(of: pageID, with: page.items, type: row.itemType, now: now, in: db)
+                page, index: index, itemCount: itemIDs.count, generation: row.generation, collectionID: row.id,
+                digest: digest, now: now, in: db)
+            try replaceMembership(of: pageID, with: itemIDs, in: db)
+            if index > 0 { repeated += try countListed(itemIDs, before: index, in: row, db: db) }
         }
         if let stored, stored.nextToken != page.nextToken?.rawValue, !page.isLast,
             try lastCurrentIndex(of: row, db) > index
@@ -43,9 +49,10 @@ extension CacheStore {
         try moveResumePoint(after: index, nextToken: page.nextToken?.rawValue, row: &row, db)
         if let total = page.total { row.total = total }
         try row.update(in: db)
-        guard let head = try collectionHead(collection.key, in: db) else {
+        guard var head = try collectionHead(collection.key, in: db) else {
             throw StoreError.collectionNotFound(key: collection.key)
         }
+        head.repeatedItemCount = repeated
         return PageSave(head: head, outcome: outcome)
     }
 

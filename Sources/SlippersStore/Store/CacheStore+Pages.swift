@@ -332,9 +332,10 @@ extension CacheStore {
         try Row.fetchAll(db, sql: pageRowSQL + " ORDER BY p.idx", arguments: [key]).map(pageInfo)
     }
 
+    /// Writes the row of a page that lists `itemCount` distinct items, and returns its id.
     static func upsertPageRow(
-        _ page: Page<RawItem>, index: Int, generation: Int, collectionID: Int64, digest: String, now: Date,
-        in db: Database
+        _ page: Page<RawItem>, index: Int, itemCount: Int, generation: Int, collectionID: Int64, digest: String,
+        now: Date, in db: Database
     ) throws -> Int64 {
         let statement = try db.cachedStatement(
             sql: """
@@ -355,7 +356,7 @@ extension CacheStore {
         let caching = page.caching
         let arguments: StatementArguments = [
             collectionID, index, generation, page.token?.rawValue, page.nextToken?.rawValue,
-            page.validators.etag, page.validators.lastModified, now.storedValue, page.items.count,
+            page.validators.etag, page.validators.lastModified, now.storedValue, itemCount,
             now.storedValue, digest, caching.lifetime(now: now), caching.cacheControl.noCache,
             caching.cacheControl.staleWhileRevalidate, caching.cacheControl.staleIfError,
             caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","), caching.varyKey,
@@ -366,11 +367,8 @@ extension CacheStore {
         return id
     }
 
-    /// Makes `items` the page's members, in order; membership rows are only rewritten when they change.
-    static func replaceMembership(
-        of pageID: Int64, with items: [RawItem], type: String, now: Date, in db: Database
-    ) throws {
-        let itemIDs = try upsertItems(items, type: type, now: now, in: db)
+    /// Makes the items of `itemIDs` the page's members, in order; membership rows are only rewritten when they change.
+    static func replaceMembership(of pageID: Int64, with itemIDs: [Int64], in db: Database) throws {
         let current = try Int64.fetchAll(
             db.cachedStatement(sql: "SELECT item_id FROM page_items WHERE page_id = ? ORDER BY position"),
             arguments: [pageID])
@@ -390,6 +388,32 @@ extension CacheStore {
             }
             try statement.execute(arguments: StatementArguments(arguments))
         }
+    }
+
+    /// The ids in order, each once, at its first position.
+    static func uniqued(_ ids: [Int64]) -> [Int64] {
+        var seen: Set<Int64> = []
+        seen.reserveCapacity(ids.count)
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    /// How many of `itemIDs` a page before `index` of the collection's current generation lists.
+    static func countListed(_ itemIDs: [Int64], before index: Int, in collection: CollectionRow, db: Database) throws
+        -> Int
+    {
+        var count = 0
+        for chunk in itemIDs.chunks(of: itemsPerLookup) {
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT count(DISTINCT pi.item_id) FROM page_items pi JOIN pages p ON p.id = pi.page_id
+                    WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
+                    """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
+            arguments.reserveCapacity(chunk.count + 3)
+            for id in chunk { arguments.append(id) }
+            count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
+        }
+        return count
     }
 
     /// Rows per multi-row `INSERT` of membership: 3 parameters each, far below SQLite's limit.

@@ -27,8 +27,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var startIndex: Int
         /// The number of pages this run fetched and saved.
         public var pagesFetched = 0
-        /// The number of items on the pages this run fetched and saved.
+        /// The number of distinct items on the pages this run fetched and saved: an id already listed counts once.
         public var itemsFetched = 0
+        /// The number of items this run fetched whose id was already listed: twice on one page,
+        /// or on an earlier page (an offset list that shifted). Each id is stored once.
+        public var repeatedItems = 0
         /// The number of pages the collection holds in its current generation.
         public var pagesCached = 0
         /// The number of items in the whole list, when the source said.
@@ -68,6 +71,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
     /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
     public var keepsNoStorePages = false
+
+    /// How many times a run follows another process that started the list again before it gives up.
+    static var maxRestarts: Int { 100 }
 
     /// Creates a sync of `source` into `collection` of `store`.
     public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
@@ -134,7 +140,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         // Pages that brought no new item wait here; they are saved once a later page brings one.
         var held: [Page<RawItem>] = []
         var previousKeys: [ItemKey] = []
-        while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
+        var restarts = 0
+        walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
             limits.maxItems.map({ progress.itemsFetched < $0 }) ?? true
         {
             try Task.checkCancellation()
@@ -167,10 +174,26 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 continue
             }
             for saved in held + [page] {
-                let head = try store.savePage(saved, at: index, in: collection)
+                let head: CollectionHead
+                do {
+                    head = try store.savePage(saved, at: index, in: collection)
+                } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
+                    // Another process started the list again meanwhile: go on from where the cache now stands.
+                    restarts += 1
+                    (held, previousKeys) = ([], [])
+                    guard let current = try store.collection(collection.key), !current.endReached else {
+                        progress.endReached = true
+                        break walk
+                    }
+                    (index, token) = (current.nextPageIndex, current.resumeToken)
+                    trail = try store.walkTrail(in: collection.key)
+                    if let token { trail.tokens.insert(token) }
+                    continue walk
+                }
                 index += 1
                 progress.pagesFetched += 1
-                progress.itemsFetched += saved.items.count
+                progress.itemsFetched += saved.items.count - head.repeatedItemCount
+                progress.repeatedItems += head.repeatedItemCount
                 progress.pagesCached = head.currentPageCount
                 progress.total = head.total
                 progress.endReached = head.endReached

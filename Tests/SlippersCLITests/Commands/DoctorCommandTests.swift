@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0004_page_freshness (3 of 3 migrations applied)
+                schema     0004_page_freshness (4 of 4 migrations applied)
                 orphans    none
                 pages      consistent
                 verdict    healthy

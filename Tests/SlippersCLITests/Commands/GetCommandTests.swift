@@ -1,4 +1,6 @@
 import Foundation
+import Slippers
+import SlippersStore
 import SlippersTestSupport
 import Testing
 
@@ -40,5 +42,51 @@ import Testing
         let outcome = try BuiltBinary.slippers.run(["get", "Comment", "1", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: No collection or item type "Comment" in the cache"#])
+    }
+
+    @Test func reachesTheIntegerAndTheStringIDApart() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        try store.savePage(
+            Page(items: [
+                RawItem(key: .integer(1), json: Data(#"{"id":1}"#.utf8)),
+                RawItem(key: .string("1"), json: Data(#"{"id":"1"}"#.utf8)),
+            ]), at: 0, in: CollectionDescriptor(key: "GET /mixed", itemType: "Mixed"))
+        try store.close()
+        let integer = try BuiltBinary.slippers.run(["get", "Mixed", "1", "--db", directory.path()])
+        #expect(integer.stdoutLines[1] == "id       1")
+        #expect(integer.stdoutLines[3] == #"{"id":1}"#)
+        let string = try BuiltBinary.slippers.run(["get", "Mixed", #""1""#, "--db", directory.path()])
+        #expect(string.stdoutLines[1] == #"id       "1""#)
+        #expect(string.stdoutLines[3] == #"{"id":"1"}"#)
+        let json = try BuiltBinary.slippers.run(["get", "GET /mixed", #""1""#, "--json", "--db", directory.path()])
+        #expect(json.stdout.hasPrefix(#"{"id":"1","item":{"id":"1"}"#))
+        let items = try BuiltBinary.slippers.run(["items", "GET /mixed", "--db", directory.path()])
+        #expect(items.stdout.contains(#""1""#))
+    }
+
+    @Test func aShortTypeNameReachesTheItemsOfItsOnlyOriginAndNamesTheCandidatesOtherwise() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        for host in ["a.example", "b.example"] {
+            try store.savePage(
+                Page(items: [RawItem(key: .integer(1), json: Data(#"{"id":1,"host":"\#(host)"}"#.utf8))]), at: 0,
+                in: CollectionDescriptor(key: "http://\(host)/ids", itemType: "ids@http://\(host)"))
+        }
+        try store.savePage(
+            Page(items: [RawItem(key: .integer(5), json: Data(#"{"id":5}"#.utf8))]), at: 0,
+            in: CollectionDescriptor(key: "http://a.example/posts", itemType: "posts@http://a.example"))
+        try store.close()
+        let short = try BuiltBinary.slippers.run(["get", "posts", "5", "--db", directory.path()])
+        #expect(short.status == 0)
+        #expect(short.stdoutLines[0] == "type     posts@http://a.example")
+        let full = try BuiltBinary.slippers.run(["get", "ids@http://b.example", "1", "--db", directory.path()])
+        #expect(full.stdoutLines[3] == #"{"id":1,"host":"b.example"}"#)
+        let ambiguous = try BuiltBinary.slippers.run(["get", "ids", "1", "--db", directory.path()])
+        #expect(ambiguous.status == 1)
+        #expect(
+            ambiguous.stderrLines == [
+                #"slippers: "ids" names the items of several origins; give one of: ids@http://a.example, ids@http://b.example"#
+            ])
     }
 }

@@ -236,4 +236,84 @@ import Testing
             #expect(summary.hasPrefix("synced 230 items in 5 pages"))
         }
     }
+
+    @Test func twoHostsServingTheSamePathKeepTheirOwnItems() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { a in
+            try await RunningFixture.with(itemCount: 30, pageSize: 10) { b in
+                #expect(b.server.update(id: 1, title: "from b"))
+                let directory = try TemporaryDirectory()
+                for fixture in [a, b] {
+                    let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+                    #expect(outcome.status == 0, "\(outcome.stderr)")
+                }
+                let store = try CacheStore(path: directory.path(), mode: .readOnly)
+                let collections = try store.collections()
+                #expect(Set(collections.map(\.itemType)).count == 2)
+                #expect(collections.allSatisfy { $0.itemType.hasPrefix("page@http://127.0.0.1:") })
+                #expect(collections.allSatisfy { $0.itemCount == 30 })
+                let first = try #require(try store.cachedList(a.url()))
+                let second = try #require(try store.cachedList(b.url()))
+                #expect(first.items[0].json != second.items[0].json)
+                #expect(String(decoding: second.items[0].json, as: UTF8.self).contains("from b"))
+                #expect(try store.stats().items == 60)
+            }
+        }
+    }
+
+    @Test func anOffsetListThatShiftsReportsItsRepeatedIdsAndCountsDistinctItems() async throws {
+        try await RunningFixture.with(itemCount: 230, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.offset)
+            let first = try await BuiltBinary.slippers.run(["sync", url, "--max-pages", "1", "--db", directory.path()])
+            #expect(first.status == 0, "\(first.stderr)")
+            // Ten new items at the top push ten of page 0's items onto page 1.
+            fixture.server.insertAtTop(count: 10)
+            let rest = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(
+                rest.stdout.hasPrefix(
+                    "synced 180 items in 4 pages (resumed after 1 cached page) (10 repeated ids stored once)"),
+                "\(rest.stdout)")
+            #expect(rest.stdout.hasSuffix("— end reached, 230 items cached\n"))
+            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+            #expect(collections.stdout.contains(#""item_count" : 230"#), "\(collections.stdout)")
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...230))
+        }
+    }
+
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
+    func aFullDiskIsOneLineKeepsTheSavedPagesAndTheNextRunCompletesTheList() async throws {
+        try await RunningFixture.with(itemCount: 20000, pageSize: 100) { fixture in
+            let mount = try ScratchMount(megabytes: 1)
+            let path = mount.directory + "/cache.sqlite"
+            let full = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
+            #expect(full.status == 1)
+            #expect(
+                full.stderrLines == [
+                    "slippers: Disk full: cannot write the cache \(path); the pages saved before stay saved, "
+                        + "free some space and run again to continue"
+                ])
+            let saved = try #require(try CacheStore(path: path, mode: .readOnly).collection(fixture.url()))
+            #expect(saved.currentPageCount > 0 && saved.currentPageCount < 200)
+            let firstRun = fixture.server.requestCount
+
+            try mount.resize(megabytes: 64)
+            let rest = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(rest.stdout.contains("(resumed after \(saved.currentPageCount) cached page"))
+            // The second run asked for no page the first had saved.
+            let asked = fixture.server.requests.dropFirst(firstRun).compactMap { $0.query["page"].flatMap(Int.init) }
+            #expect(asked.first == saved.currentPageCount + 1)
+            #expect(asked.count == 200 - saved.currentPageCount)
+            let export = try await BuiltBinary.slippers.run([
+                "export", fixture.url(), "--format", "ndjson", "--db", path,
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...20000))
+            let doctor = try await BuiltBinary.slippers.run(["doctor", "--db", path])
+            #expect(doctor.status == 0)
+        }
+    }
 }

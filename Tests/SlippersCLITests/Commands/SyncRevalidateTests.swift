@@ -28,7 +28,8 @@ import Testing
             #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"))
             let store = try CacheStore(path: directory.path(), mode: .readOnly)
             #expect(try store.collection(url)?.generation == 1)
-            #expect(try store.item(type: "page", key: .integer(120))?.item.json.count ?? 0 > 0)
+            let type = try #require(try store.collection(url)?.itemType)
+            #expect(try store.item(type: type, key: .integer(120))?.item.json.count ?? 0 > 0)
         }
     }
 

@@ -51,15 +51,6 @@ import Testing
         #expect(fields.idField == "uuid")
     }
 
-    @Test func itemsAreFiledUnderTheLastPathComponentThatIsNotANumber() throws {
-        #expect(
-            SyncPlan.defaultItemType(for: try #require(URL(string: "https://x.example/v2/posts?page=2"))) == "posts")
-        #expect(
-            SyncPlan.defaultItemType(for: try #require(URL(string: "https://x.example/users/42/comments/")))
-                == "comments")
-        #expect(SyncPlan.defaultItemType(for: try #require(URL(string: "https://x.example/2024"))) == "x.example")
-    }
-
     @Test func theStoredStyleIsStableJSON() throws {
         let style = PaginationStyle.cursor(pageSize: 50)
         #expect(try SyncPlan.encode(style) == SyncPlan.encode(style))

@@ -133,4 +133,138 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path()))
     }
+
+    // MARK: - Only our files
+
+    @Test func aDatabaseOfAnotherApplicationIsRefusedAndLeftUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in
+            try db.execute(
+                sql: "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ann')")
+        }
+        try queue.close()
+        let before = try contents(of: directory.path())
+        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["users"])) {
+            try CacheStore(path: directory.path())
+        }
+        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["users"])) {
+            try CacheStore(path: directory.path(), mode: .readOnly)
+        }
+        #expect(try contents(of: directory.path()) == before)
+        #expect(
+            StoreError.foreignDatabase(path: "app.db", tables: ["users"]).description
+                == "app.db is an SQLite database of another application (tables: users); it was left untouched")
+    }
+
+    @Test func anotherGRDBApplicationsDatabaseIsNotTakenForANewerCache() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("createUsers") { db in try db.execute(sql: "CREATE TABLE users (id INTEGER)") }
+        try migrator.migrate(queue)
+        try queue.close()
+        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["grdb_migrations", "users"])) {
+            try CacheStore(path: directory.path())
+        }
+    }
+
+    @Test func anEmptyFileAndAnEmptyDatabaseAreAdopted() throws {
+        let directory = try TemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: directory.path("empty.sqlite"), contents: nil))
+        try CacheStore(path: directory.path("empty.sqlite")).savePage(
+            Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
+        try DatabaseQueue(path: directory.path("blank.sqlite")).write { db in
+            try db.execute(sql: "PRAGMA user_version = 0")
+        }
+        try CacheStore(path: directory.path("blank.sqlite")).savePage(
+            Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
+    }
+
+    @Test func aDirectoryIsRefusedBeforeSQLiteSeesItAndNothingIsCreatedBesideIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("cache.d")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        for mode in [CacheStore.Mode.readWrite, .readOnly] {
+            #expect(throws: StoreError.notAFile(path: path, kind: "a directory")) {
+                try CacheStore(path: path, mode: mode)
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.d"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
+        #expect(
+            StoreError.notAFile(path: "d", kind: "a directory").description
+                == "d is a directory, not a cache file; nothing was opened or created")
+    }
+
+    @Test func aFIFOIsRefusedWithoutBeingOpened() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("pipe")
+        #expect(mkfifo(path, 0o600) == 0)
+        // Opening a FIFO for reading would block until a writer comes: the refusal must come before any open.
+        #expect(throws: StoreError.notAFile(path: path, kind: "a FIFO (named pipe)")) { try CacheStore(path: path) }
+        #expect(throws: StoreError.notAFile(path: path, kind: "a FIFO (named pipe)")) {
+            try CacheStore(path: path, mode: .readOnly)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["pipe"])
+    }
+
+    @Test func aDeviceIsRefusedAndNothingIsCreatedBesideIt() throws {
+        #expect(throws: StoreError.notAFile(path: "/dev/null", kind: "a device")) { try CacheStore(path: "/dev/null") }
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal"))
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+    }
+
+    // MARK: - Write errors that say why
+
+    @Test func aMissingDirectoryIsToldApartFromAReadOnlyOne() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("missing/cache.sqlite").path
+        #expect(throws: StoreError.directoryNotFound(path: path)) { try CacheStore(path: path) }
+        #expect(
+            StoreError.readOnlyFileSystem(path: "c.sqlite").description
+                == "Cannot write the cache c.sqlite: its filesystem is mounted read-only (inspection commands still read it)"
+        )
+        #expect(
+            StoreError.permissionDenied(path: "c.sqlite").description
+                == "Cannot write the cache c.sqlite: permission denied on the file or its directory, "
+                + "where the -wal and -shm files go")
+    }
+
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
+    func aCacheOnAReadOnlyFileSystemIsReadAndWritesSayWhy() throws {
+        let mount = try ScratchMount()
+        let path = mount.directory + "/cache.sqlite"
+        let store = try CacheStore(path: path)
+        try store.savePage(Fixtures.page([1, 2, 3], next: "2"), at: 0, in: Fixtures.posts)
+        try store.close()
+        try mount.makeReadOnly()
+        let before = try contents(of: path)
+
+        let reader = try CacheStore(path: path, mode: .readOnly)
+        #expect(try Fixtures.ids(#require(try reader.cachedList(Fixtures.posts.key)).items) == [1, 2, 3])
+        #expect(try reader.collections().map(\.key) == [Fixtures.posts.key])
+        try reader.close()
+        #expect(throws: StoreError.readOnlyFileSystem(path: path)) { try CacheStore(path: path) }
+        #expect(throws: StoreError.readOnlyFileSystem(path: mount.directory + "/new.sqlite")) {
+            try CacheStore(path: mount.directory + "/new.sqlite")
+        }
+        #expect(try contents(of: path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mount.directory) == ["cache.sqlite"])
+    }
+
+    @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
+    func aReadOnlyCacheWhoseLogWasNotCheckpointedSaysSo() throws {
+        let mount = try ScratchMount()
+        let path = mount.directory + "/cache.sqlite"
+        let store = try CacheStore(path: mount.directory + "/live.sqlite")
+        try store.savePage(Fixtures.page([1, 2, 3], next: "2"), at: 0, in: Fixtures.posts)
+        // A copy taken while the store was open: its page is in the log, not yet in the database file.
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: mount.directory + "/live.sqlite" + suffix, toPath: path + suffix)
+        }
+        try store.close()
+        try mount.makeReadOnly()
+        #expect(throws: StoreError.uncheckpointedChanges(path: path)) { try CacheStore(path: path, mode: .readOnly) }
+    }
 }

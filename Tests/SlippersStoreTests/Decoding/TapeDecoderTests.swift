@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersTestSupport
 import Testing
 
 @testable import SlippersStore
@@ -284,5 +285,38 @@ private struct SeededGenerator: RandomNumberGenerator {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
+    }
+}
+
+extension TapeDecoderTests {
+    /// The shapes the fuzz target decodes: nested objects, optionals, arrays, numbers, strings, dates.
+    private struct FuzzSample: Decodable, Equatable {
+        struct Author: Decodable, Equatable {
+            var id: Int
+            var displayName: String?
+        }
+
+        var id: Int
+        var title: String?
+        var score: Double?
+        var isPublished: Bool?
+        var tags: [String]?
+        var author: Author?
+        var createdAt: Date?
+        var count: Int64?
+        var ratio: UInt8?
+    }
+
+    @Test func everyCheckedInFuzzInputDecodesAsJSONDecoderDoesOrIsRefused() throws {
+        let inputs = try FuzzInputs.of("FuzzTapeDecoder")
+        #expect(inputs.count >= 5)
+        for (name, data) in inputs {
+            if let tape = TapeDecoder.decode(FuzzSample.self, from: data) {
+                #expect(tape == (try? JsonProvider.decoder.decode(FuzzSample.self, from: data)), "\(name)")
+            }
+            if let tape = TapeDecoder.decode([FuzzSample].self, from: data) {
+                #expect(tape == (try? JsonProvider.decoder.decode([FuzzSample].self, from: data)), "\(name)")
+            }
+        }
     }
 }

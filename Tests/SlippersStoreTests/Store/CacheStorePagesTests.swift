@@ -149,14 +149,40 @@ import Testing
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == then + 9)
     }
 
-    @Test func anIdTwiceOnOnePageIsOneRowHoldingTheLaterJSON() throws {
+    @Test func anIdTwiceOnOnePageIsListedOnceAtItsFirstPositionHoldingTheLaterJSON() throws {
         let page = Page(items: [Fixtures.item(1, "first"), Fixtures.item(2), Fixtures.item(1, "second")])
-        try store.savePage(page, at: 0, in: Fixtures.posts)
+        let head = try store.savePage(page, at: 0, in: Fixtures.posts)
+        #expect(head.repeatedItemCount == 1)
         #expect(try store.item(type: "Post", key: .integer(1))?.item == Fixtures.item(1, "second"))
         #expect(
             try store.page(at: 0, in: key)?.items.map(\.json) == [
-                Fixtures.item(1, "second").json, Fixtures.item(2).json, Fixtures.item(1, "second").json,
+                Fixtures.item(1, "second").json, Fixtures.item(2).json,
             ])
+        #expect(try store.page(at: 0, in: key)?.info.itemCount == 2)
+        #expect(try store.collection(key)?.itemCount == 2)
+    }
+
+    @Test func idsThatAnEarlierPageListedAreCountedOnceAndReportedAsRepeated() throws {
+        // An offset list that shifted while it was paged: page 1 repeats two ids of page 0.
+        try store.savePage(Fixtures.page([1, 2, 3, 4], next: "2"), at: 0, in: Fixtures.posts)
+        let head = try store.savePage(Fixtures.page([3, 4, 5, 6], next: nil), at: 1, in: Fixtures.posts)
+        #expect(head.repeatedItemCount == 2)
+        #expect(try store.collection(key)?.itemCount == 6)
+        #expect(try Fixtures.ids(#require(try store.cachedList(key)).items) == [1, 2, 3, 4, 5, 6])
+        #expect(try store.pages(in: key).map(\.itemCount) == [4, 4])
+    }
+
+    @Test func aListThatCycledAndWasRerunCountsWhatItExports() throws {
+        // Refreshed runs of a list whose pages bring the same ids: every count is of distinct items.
+        for _ in 0..<3 {
+            try store.savePage(Fixtures.page([1, 2], next: "2"), at: 0, in: Fixtures.posts)
+            try store.savePage(Fixtures.page([3, 4], next: "3"), at: 1, in: Fixtures.posts)
+            try store.savePage(Fixtures.page([1, 2], next: nil), at: 2, in: Fixtures.posts)
+        }
+        let list = try #require(try store.cachedList(key))
+        #expect(list.collection.itemCount == list.items.count)
+        #expect(list.items.count == 4)
+        #expect(try store.stats().items == 4)
     }
 
     @Test func savingAPageAgainWithOtherItemsReplacesItsMembership() throws {

@@ -65,4 +65,50 @@ import Testing
         #expect(wasRunning)
         #expect(seenPages > 0)
     }
+
+    @Test func sixProcessesCreatingOneNewFileAtOnceAllOpenItAndWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        let outcomes = try await blocking {
+            // Started together: they race to create and migrate the file, then write side by side.
+            let children = try (0..<6).map { index in
+                let process = Process()
+                process.executableURL = StoreWriterProcess.url
+                process.arguments = [path, "writer-\(index)", "40", "20"]
+                let output = Pipe()
+                let errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                try process.run()
+                return (process, output, errors)
+            }
+            var outcomes: [(ready: Bool, error: String)] = []
+            for (_, output, _) in children {
+                outcomes.append((output.fileHandleForReading.readData(ofLength: 6) == Data("ready\n".utf8), ""))
+            }
+            // Each writes a page at least, whatever the others hold.
+            let deadline = Date().addingTimeInterval(30)
+            let reader = try CacheStore(path: path, mode: .readOnly)
+            while try reader.collections().count < 6, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            try reader.close()
+            for (index, (process, _, errors)) in children.enumerated() {
+                let running = process.isRunning
+                StoreWriterProcess.kill(process)
+                if !running {
+                    outcomes[index].error = String(
+                        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                }
+            }
+            return outcomes
+        }
+        let ready = outcomes.map { $0.ready }
+        let errors = outcomes.map { $0.error }
+        #expect(ready == Array(repeating: true, count: 6))
+        #expect(errors == Array(repeating: "", count: 6))
+        let store = try CacheStore(path: path)
+        #expect(try store.diagnose().isHealthy)
+        #expect(try store.collections().count == 6)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") } == [])
+    }
 }

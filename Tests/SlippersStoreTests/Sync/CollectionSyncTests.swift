@@ -1,8 +1,10 @@
 import Foundation
 import Slippers
-import SlippersStore
 import SlippersTestSupport
+import Synchronization
 import Testing
+
+@testable import SlippersStore
 
 @Suite struct CollectionSyncTests {
     let directory: TemporaryDirectory
@@ -88,5 +90,59 @@ import Testing
         let info = try #require(try store.collection("posts"))
         #expect(info.currentPageCount == 1)
         #expect(info.resumeToken == "2")
+    }
+
+    @Test func aFullDiskStopsARunWithEveryEarlierPageIntactAndTheNextRunCompletesTheList() async throws {
+        let full = try TemporaryDirectory()
+        let path = full.path()
+        try CacheStore(path: path).close()
+        let source = PaddedSource(count: 600, pageSize: 20)
+        // Room for a few pages only: the 30-page list fills the file part way.
+        let limited = try CacheStore(path: path, mode: .readWrite, tracingStatements: nil, maxPageCount: 40)
+        let sync = CollectionSync(store: limited, source: source, collection: posts)
+        await #expect(throws: StoreError.diskFull(path: path)) { try await sync.run() }
+        let saved = try #require(try limited.collection("posts"))
+        #expect(saved.currentPageCount > 0 && saved.currentPageCount < 30)
+        #expect(try limited.diagnose().isHealthy)
+        #expect(
+            try Fixtures.ids(#require(try limited.cachedList("posts")).items) == Array(1...saved.currentPageCount * 20))
+        try limited.close()
+        #expect(
+            StoreError.diskFull(path: "c.sqlite").description.hasPrefix("Disk full: cannot write the cache c.sqlite"))
+
+        // Space freed: the next run continues after the saved pages and completes the list.
+        let store = try CacheStore(path: path)
+        let rest = try await CollectionSync(store: store, source: source, collection: posts).run()
+        #expect(rest.startIndex == saved.currentPageCount)
+        #expect(rest.endReached)
+        #expect(try Fixtures.ids(#require(try store.cachedList("posts")).items) == Array(1...600))
+        #expect(source.pagesAskedFor.filter { $0 <= saved.currentPageCount } == Array(1...saved.currentPageCount))
+        #expect(try store.diagnose().isHealthy)
+    }
+}
+
+/// Pages of items of a few hundred bytes each, numbered from 1; it records the page numbers asked for.
+private final class PaddedSource: PageSource, Sendable {
+    let count: Int
+    let pageSize: Int
+    private let asked = Mutex<[Int]>([])
+
+    init(count: Int, pageSize: Int) {
+        self.count = count
+        self.pageSize = pageSize
+    }
+
+    /// The page numbers fetched, in order.
+    var pagesAskedFor: [Int] { asked.withLock { $0 } }
+
+    func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+        let number = request.token?.intValue ?? 1
+        asked.withLock { $0.append(number) }
+        let ids = ((number - 1) * pageSize + 1)...min(number * pageSize, count)
+        let padding = String(repeating: "x", count: 400)
+        return .page(
+            Page(
+                items: ids.map { RawItem(key: .integer($0), json: Data(#"{"id":\#($0),"pad":"\#(padding)"}"#.utf8)) },
+                token: request.token, nextToken: ids.upperBound < count ? PageToken(number + 1) : nil))
     }
 }
