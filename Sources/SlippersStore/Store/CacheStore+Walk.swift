@@ -3,10 +3,10 @@ import GRDB
 import Slippers
 
 extension CacheStore {
-    /// What the pages of a collection's current generation have already brought: their tokens and item ids.
+    /// The tokens of the pages of a collection's current generation: where a walk through the list has been.
     ///
-    /// A sync that resumes a list starts from it, so that a list that cycles or
-    /// stops bringing new items is recognised across runs, not only within one.
+    /// A sync that resumes a list starts from them, so that a list that cycles
+    /// is recognised across runs, not only within one.
     ///
     /// - returns: An empty trail when the collection is not cached.
     /// - throws: A `DatabaseError`.
@@ -16,43 +16,61 @@ extension CacheStore {
                 let row = try Row.fetchOne(
                     db, sql: "SELECT id, generation FROM collections WHERE key = ?", arguments: [key])
             else { return WalkTrail() }
-            let id: Int64 = row[0]
-            let generation: Int = row[1]
             var trail = WalkTrail()
             let tokens = try String?.fetchCursor(
                 db, sql: "SELECT token FROM pages WHERE collection_id = ? AND generation = ?",
-                arguments: [id, generation])
+                arguments: [row[0] as Int64, row[1] as Int])
             while let token = try tokens.next() {
                 if let token { trail.tokens.insert(PageToken(rawValue: token)) }
             }
-            let keys = try ItemKey.fetchCursor(
-                db,
-                sql: """
-                    SELECT i.key FROM pages p JOIN page_items pi ON pi.page_id = p.id JOIN items i ON i.id = pi.item_id
-                    WHERE p.collection_id = ? AND p.generation = ?
-                    """,
-                arguments: [id, generation])
-            while let key = try keys.next() { trail.itemHashes.insert(key.hashValue) }
             return trail
+        }
+    }
+
+    /// How many of `keys` no page of the collection's current generation lists: what a new page would bring.
+    ///
+    /// The ids are looked up in the database, through the items' unique key and
+    /// the index of page membership, so a walk's memory does not grow with the
+    /// length of the list.
+    ///
+    /// - returns: The number of distinct keys not listed; all of them when the collection is not cached.
+    /// - throws: A `DatabaseError`.
+    func unlistedCount(of keys: Set<ItemKey>, in key: String) throws -> Int {
+        guard !keys.isEmpty else { return 0 }
+        return try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT id, generation, item_type FROM collections WHERE key = ?", arguments: [key])
+            else { return keys.count }
+            let (id, generation, type): (Int64, Int, String) = (row[0], row[1], row[2])
+            var listed = 0
+            for chunk in Array(keys).chunked(by: 500) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let arguments = StatementArguments([type]) + StatementArguments(chunk) + [id, generation]
+                listed +=
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT count(*) FROM items i WHERE i.type = ? AND i.key IN (\(marks)) AND EXISTS (
+                                SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
+                                WHERE pi.item_id = i.id AND p.collection_id = ? AND p.generation = ?)
+                            """,
+                        arguments: arguments) ?? 0
+            }
+            return keys.count - listed
         }
     }
 }
 
-/// The tokens and item ids a walk through a list has met so far.
-///
-/// Ids are kept as their hash values: 8 bytes each whatever the id, so that a
-/// sync's memory stays nearly flat in the length of the list. Two ids whose
-/// hashes collide would only make a page look a little less new.
+/// Where a walk through a list has been: the tokens of the pages it fetched.
 struct WalkTrail: Sendable, Equatable {
     /// The tokens of the pages fetched; a next token among them means the list cycles.
     var tokens: Set<PageToken> = []
-    /// The hash values of the ids of the items fetched.
-    var itemHashes: Set<Int> = []
+}
 
-    /// Records a page's ids; returns how many of them the walk had not met before.
-    mutating func recordItems(_ keys: some Sequence<ItemKey>) -> Int {
-        var new = 0
-        for key in keys where itemHashes.insert(key.hashValue).inserted { new += 1 }
-        return new
+extension Array {
+    /// The elements in consecutive slices of at most `size`.
+    fileprivate func chunked(by size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -139,6 +139,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
         // Pages that brought no new item wait here; they are saved once a later page brings one.
         var held: [Page<RawItem>] = []
+        var heldKeys: Set<ItemKey> = []
         var previousKeys: [ItemKey] = []
         var restarts = 0
         walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
@@ -165,8 +166,12 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             if page.caching.cacheControl.noStore, !keepsNoStorePages {
                 throw NoStorePageError(collection: collection.key, index: pageIndex)
             }
-            if trail.recordItems(keys) == 0, !keys.isEmpty, !page.isLast {
+            let pageKeys = Set(keys)
+            if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
+                try store.unlistedCount(of: pageKeys.subtracting(heldKeys), in: collection.key) == 0
+            {
                 held.append(page)
+                heldKeys.formUnion(pageKeys)
                 guard held.count < limits.stallLimit else {
                     throw StoreError.listStalled(collection: collection.key, pages: held.count)
                 }
@@ -180,7 +185,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
                     // Another process started the list again meanwhile: go on from where the cache now stands.
                     restarts += 1
-                    (held, previousKeys) = ([], [])
+                    (held, heldKeys, previousKeys) = ([], [], [])
                     guard let current = try store.collection(collection.key), !current.endReached else {
                         progress.endReached = true
                         break walk
@@ -199,7 +204,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 progress.endReached = head.endReached
                 onPage(progress)
             }
-            held = []
+            (held, heldKeys) = ([], [])
             guard let next = page.nextToken else { break }
             token = next
         }
