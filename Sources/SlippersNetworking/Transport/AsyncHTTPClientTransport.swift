@@ -135,9 +135,29 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Executes the request and collects the body up to the limit.
+    ///
+    /// A `Content-Length` over the limit fails before any byte of the body is
+    /// read. Otherwise the body's chunks are kept as they arrive, and a chunk
+    /// that would pass the limit fails the request before it is kept; the
+    /// chunks are joined once, at their exact total size. No buffer ever grows
+    /// by doubling, so a failing body holds at most the limit in memory and a
+    /// body within it at most twice its size, briefly.
     private func exchange(_ outgoing: HTTPClientRequest, url: URL) async throws -> NetworkResponse {
         let response = try await client.execute(outgoing, deadline: .distantFuture)
-        let body = try await response.body.collect(upTo: configuration.maxBodySize)
+        let limit = configuration.maxBodySize
+        let announced = response.headers.first(name: "content-length").flatMap { Int($0) }
+        if let announced, announced > limit, !response.headers.contains(name: "content-encoding") {
+            throw NIOTooManyBytesError(maxBytes: limit)
+        }
+        var chunks: [ByteBuffer] = []
+        var size = 0
+        for try await chunk in response.body {
+            guard chunk.readableBytes <= limit - size else { throw NIOTooManyBytesError(maxBytes: limit) }
+            size += chunk.readableBytes
+            chunks.append(chunk)
+        }
+        var body = Data(capacity: size)
+        for chunk in chunks { body.append(contentsOf: chunk.readableBytesView) }
         var headers: [String: String] = [:]
         var names: [String: String] = [:]
         for (name, value) in response.headers {
@@ -146,7 +166,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             headers[key] = headers[key].map { "\($0), \(value)" } ?? value
         }
         return NetworkResponse(
-            statusCode: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: url)
+            statusCode: Int(response.status.code), headers: headers, body: body, url: url)
     }
 
     /// The async-http-client request for a Foundation one: method, headers and body.
