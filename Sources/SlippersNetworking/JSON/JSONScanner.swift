@@ -217,6 +217,13 @@ public struct JSONScanner: Sendable {
                     key = .integer(number)
                 } else if idValue.kind == .string, let text = Self.decodeString(buffer, idValue.range) {
                     key = .string(text)
+                } else if idValue.kind == .number, Self.isWholeNumber(buffer, idValue.range) {
+                    let digits = String(decoding: UnsafeBufferPointer(rebasing: buffer[idValue.range]), as: UTF8.self)
+                    failure = ScanError(
+                        path: "\(itemPath).\(idField)",
+                        reason: "item \(index) has an \"\(idField)\" of \(digits.prefix(40)), a whole number "
+                            + "outside the 64-bit range (-2^63 to 2^63-1) that ids are kept in")
+                    return
                 } else {
                     failure = ScanError(
                         path: "\(itemPath).\(idField)",
@@ -556,6 +563,12 @@ public struct JSONScanner: Sendable {
         }
         // A number that ends the document is whole only when it is the root value.
         guard digits > 0 else { throw truncated(start) }
+    }
+
+    /// Whether a number's bytes are an optional minus sign and digits only: a whole number, whatever its size.
+    private static func isWholeNumber(_ bytes: Bytes, _ range: Range<Int>) -> Bool {
+        let digits = bytes[range].drop { $0 == UInt8(ascii: "-") }
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     private static func decodeString(_ bytes: Bytes, _ range: Range<Int>) -> String? {

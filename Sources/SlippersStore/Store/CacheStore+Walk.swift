@@ -27,15 +27,18 @@ extension CacheStore {
         }
     }
 
-    /// How many of `keys` no page of the collection's current generation lists: what a new page would bring.
+    /// How many of `keys` no page before `index` in the collection's current generation lists:
+    /// what a page at `index` brings that the list has not shown yet.
     ///
-    /// The ids are looked up in the database, through the items' unique key and
-    /// the index of page membership, so a walk's memory does not grow with the
-    /// length of the list.
+    /// Only earlier pages count, so pages that another process saved at the
+    /// same or later positions (two syncs of one list) do not make a page look
+    /// stale. The ids are looked up in the database, through the items' unique
+    /// key and the index of page membership, so a walk's memory does not grow
+    /// with the length of the list.
     ///
     /// - returns: The number of distinct keys not listed; all of them when the collection is not cached.
     /// - throws: A `DatabaseError`.
-    func unlistedCount(of keys: Set<ItemKey>, in key: String) throws -> Int {
+    func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) throws -> Int {
         guard !keys.isEmpty else { return 0 }
         return try read { db in
             guard
@@ -46,14 +49,14 @@ extension CacheStore {
             var listed = 0
             for chunk in Array(keys).chunked(by: 500) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let arguments = StatementArguments([type]) + StatementArguments(chunk) + [id, generation]
+                let arguments = StatementArguments([type]) + StatementArguments(chunk) + [id, generation, index]
                 listed +=
                     try Int.fetchOne(
                         db,
                         sql: """
                             SELECT count(*) FROM items i WHERE i.type = ? AND i.key IN (\(marks)) AND EXISTS (
                                 SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                                WHERE pi.item_id = i.id AND p.collection_id = ? AND p.generation = ?)
+                                WHERE pi.item_id = i.id AND p.collection_id = ? AND p.generation = ? AND p.idx < ?)
                             """,
                         arguments: arguments) ?? 0
             }

@@ -168,7 +168,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             let pageKeys = Set(keys)
             if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
-                try store.unlistedCount(of: pageKeys.subtracting(heldKeys), in: collection.key) == 0
+                try store.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: collection.key) == 0
             {
                 held.append(page)
                 heldKeys.formUnion(pageKeys)

@@ -135,4 +135,13 @@ import Testing
         let malformed = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(Data(#"{"results": ]}"#.utf8)) }
         #expect(malformed?.isTruncated == false)
     }
+
+    @Test func anIDBeyondSixtyFourBitsIsNamedAsSuch() throws {
+        let scanner = try JSONScanner(Data(#"[{"id": 9223372036854775807}, {"id": 9223372036854775808}]"#.utf8))
+        let error = #expect(throws: JSONScanner.ScanError.self) { try scanner.rawItems(at: []) }
+        #expect(error?.reason.contains("9223372036854775808, a whole number outside the 64-bit range") == true)
+        let fraction = try JSONScanner(Data(#"[{"id": 1.5}]"#.utf8))
+        let other = #expect(throws: JSONScanner.ScanError.self) { try fraction.rawItems(at: []) }
+        #expect(other?.reason.contains("neither an integer nor a string") == true)
+    }
 }
