@@ -48,20 +48,29 @@ extension CacheStore {
             let (id, generation, type): (Int64, Int, String) = (row[0], row[1], row[2])
             var listed = 0
             for chunk in Array(keys).chunked(by: 500) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 let arguments = StatementArguments([type]) + StatementArguments(chunk) + [id, generation, index]
                 listed +=
-                    try Int.fetchOne(
-                        db,
-                        sql: """
-                            SELECT count(*) FROM items i WHERE i.type = ? AND i.key IN (\(marks)) AND EXISTS (
-                                SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                                WHERE pi.item_id = i.id AND p.collection_id = ? AND p.generation = ? AND p.idx < ?)
-                            """,
-                        arguments: arguments) ?? 0
+                    try Int.fetchOne(db, sql: Self.listedItemsCountSQL(keys: chunk.count), arguments: arguments) ?? 0
             }
             return keys.count - listed
         }
+    }
+}
+
+extension CacheStore {
+    /// How many of `keys` ids of one type stand on pages of a collection's generation before an index.
+    ///
+    /// The membership is reached from each item through `page_items_by_item`,
+    /// then its page by primary key (`CROSS JOIN` fixes that order): a cost per
+    /// id, whatever the number of pages. The other order would walk every
+    /// earlier page for each id.
+    static func listedItemsCountSQL(keys: Int) -> String {
+        let marks = Array(repeating: "?", count: keys).joined(separator: ", ")
+        return """
+            SELECT count(*) FROM items i WHERE i.type = ? AND i.key IN (\(marks)) AND EXISTS (
+                SELECT 1 FROM page_items pi CROSS JOIN pages p ON p.id = pi.page_id
+                WHERE pi.item_id = i.id AND p.collection_id = ? AND p.generation = ? AND p.idx < ?)
+            """
     }
 }
 

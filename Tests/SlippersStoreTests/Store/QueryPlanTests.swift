@@ -19,8 +19,39 @@ import Testing
         #expect(searched == ["c", "p"])
     }
 
+    /// A sync asks whether a page's ids stand on earlier pages: from each item to its pages, never page by page.
+    @Test func countingListedItemsGoesFromEachItemToItsPages() throws {
+        let plan = try plan(of: CacheStore.listedItemsCountSQL(keys: 3))
+        let pi = try #require(plan.firstIndex { $0.hasPrefix("SEARCH pi USING COVERING INDEX page_items_by_item") })
+        let p = try #require(plan.firstIndex { $0.hasPrefix("SEARCH p USING INTEGER PRIMARY KEY") })
+        #expect(pi < p, "\(plan)")
+    }
+
     /// Checks the plans of `queries` on a cache of 30 pages of two generations; returns the tables searched.
     private func searchedTables(of queries: [String]) throws -> Set<String> {
+        let (directory, queue) = try seededCache()
+        defer { withExtendedLifetime(directory) {} }
+        var searched: Set<String> = []
+        for sql in queries {
+            for step in try Self.plan(of: sql, in: queue) {
+                #expect(!step.hasPrefix("SCAN"), "\(step) in the plan of \(sql)")
+                guard step.hasPrefix("SEARCH") else { continue }
+                #expect(step.contains("INDEX") || step.contains("PRIMARY KEY"), "\(step)")
+                searched.insert(String(step.split(separator: " ")[1]))
+            }
+        }
+        return searched
+    }
+
+    /// The plan of `sql` on the cache of ``searchedTables(of:)``, step by step.
+    private func plan(of sql: String) throws -> [String] {
+        let (directory, queue) = try seededCache()
+        defer { withExtendedLifetime(directory) {} }
+        return try Self.plan(of: sql, in: queue)
+    }
+
+    /// A cache of 30 pages of two generations, analysed, so that plans are the ones a real file gets.
+    private func seededCache() throws -> (TemporaryDirectory, DatabaseQueue) {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         for index in 0..<30 {
@@ -31,20 +62,14 @@ import Testing
         try store.close()
         let queue = try DatabaseQueue(path: directory.path())
         try queue.write { db in try db.execute(sql: "ANALYZE") }
-        var searched: Set<String> = []
-        for sql in queries {
-            let plan = try queue.read { db in
-                let arguments = StatementArguments(Array(repeating: 1, count: sql.count(where: { $0 == "?" })))
-                return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
-                    .map { $0["detail"] as String }
-            }
-            for step in plan {
-                #expect(!step.hasPrefix("SCAN"), "\(step) in the plan of \(sql)")
-                guard step.hasPrefix("SEARCH") else { continue }
-                #expect(step.contains("INDEX") || step.contains("PRIMARY KEY"), "\(step)")
-                searched.insert(String(step.split(separator: " ")[1]))
-            }
+        return (directory, queue)
+    }
+
+    private static func plan(of sql: String, in queue: DatabaseQueue) throws -> [String] {
+        try queue.read { db in
+            let arguments = StatementArguments(Array(repeating: 1, count: sql.count(where: { $0 == "?" })))
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
+                .map { $0["detail"] as String }
         }
-        return searched
     }
 }
