@@ -403,17 +403,25 @@ extension CacheStore {
     {
         var count = 0
         for chunk in itemIDs.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT count(DISTINCT pi.item_id) FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                    WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
-                    """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            let statement = try db.cachedStatement(sql: listedIDsCountSQL(ids: chunk.count))
             var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
             arguments.reserveCapacity(chunk.count + 3)
             for id in chunk { arguments.append(id) }
             count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
         }
         return count
+    }
+
+    /// How many of some item row ids stand on pages of a collection's generation before an index.
+    ///
+    /// From each item to its pages through `page_items_by_item`, then each page
+    /// by primary key (`CROSS JOIN` fixes that order): a cost per id, whatever
+    /// the number of pages.
+    static func listedIDsCountSQL(ids: Int) -> String {
+        """
+        SELECT count(DISTINCT pi.item_id) FROM page_items pi CROSS JOIN pages p ON p.id = pi.page_id
+        WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
+        """ + repeatElement("?", count: ids).joined(separator: ", ") + ")"
     }
 
     /// Rows per multi-row `INSERT` of membership: 3 parameters each, far below SQLite's limit.
