@@ -103,6 +103,12 @@ let package = Package(
             path: "Tests/Support/StoreWriter",
             swiftSettings: swift6
         ),
+        // A child process for the CLI tests: runs a command and reports its own peak memory and CPU time.
+        .executableTarget(
+            name: "MeasuringLauncher",
+            path: "Tests/Support/MeasuringLauncher",
+            swiftSettings: swift6
+        ),
         // A child process for the pager tests: pages a list through a CachedPager, then exits.
         .executableTarget(
             name: "PagerWorker",
@@ -127,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport", "MeasuringLauncher",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swift6

@@ -18,11 +18,13 @@ struct MeasuredRun {
 extension BuiltBinary {
     /// Runs the binary to its end with standard output to `stdoutPath`, and measures its peak memory and CPU time.
     ///
-    /// The child is spawned and reaped here, with `wait4`, so that its own
-    /// resource usage is read, not that of every child of the test process.
+    /// The binary is started by `MeasuringLauncher`, a small process that
+    /// reaps it with `wait4` and reports its usage: a process spawned straight
+    /// from the test process would count the test process's memory as its own.
     func runMeasuringMemory(
         _ arguments: [String], stdoutPath: String, stderrPath: String = "/dev/null"
     ) throws -> MeasuredRun {
+        let reportPath = stdoutPath + ".usage"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -32,25 +34,23 @@ extension BuiltBinary {
         Self.closeInheritedDescriptors(&actions)
         var environment = ProcessInfo.processInfo.environment
         environment["SLIPPERS_DB"] = nil
-        let argv = ([url.path] + arguments).map { strdup($0) } + [nil]
+        let launcher = Self.productsDirectory.appendingPathComponent("MeasuringLauncher").path
+        let argv = ([launcher, reportPath, url.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv + envp { free(pointer) }
         }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, url.path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, launcher, &actions, nil, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-        // A normal exit has no signal number in the low 7 bits; its code is in the next 8.
-        let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let cpuSeconds = [usage.ru_utime, usage.ru_stime].reduce(0) {
-            $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6
-        }
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let fields = try String(contentsOfFile: reportPath, encoding: .utf8).split(separator: " ")
+        guard fields.count == 3, let exitStatus = Int32(fields[0]), let kilobytes = Int(fields[1]),
+            let cpuSeconds = Double(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw POSIXError(.EIO) }
         // Linux counts ru_maxrss in kilobytes.
-        return MeasuredRun(
-            status: exitStatus, peakResidentBytes: Int(usage.ru_maxrss) * 1024, cpuSeconds: cpuSeconds)
+        return MeasuredRun(status: exitStatus, peakResidentBytes: kilobytes * 1024, cpuSeconds: cpuSeconds)
     }
 
     /// Closes every descriptor above stderr in the child, as `Process` does.
