@@ -125,7 +125,7 @@ import Testing
     @Test func transientFailuresAreRetriedWithinTheBudgetAndCounted() async throws {
         let source = WalkSource { number in (ids: [number + 1], next: number < 3 ? number + 1 : nil) }
         source.fail(page: 2, with: Array(repeating: .init(isTransient: true), count: 4))
-        let budget = RetryBudget(duration: .seconds(60), baseDelay: .milliseconds(1), maxDelay: .milliseconds(5))
+        let budget = RetryBudget(duration: .seconds(3600), baseDelay: .milliseconds(1), maxDelay: .milliseconds(5))
         let progress = try await sync(source).run(limits: .init(), retryBudget: budget)
         #expect(progress.pageRetries == 4)
         #expect(progress.endReached)
