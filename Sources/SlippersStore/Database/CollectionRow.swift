@@ -68,7 +68,8 @@ struct CollectionRow {
         ).execute(arguments: [style, resumeToken, endReached, total, refreshedAt, invalidatedAt, generation, id])
     }
 
-    private static func fetchOptional(key: String, in db: Database) throws -> CollectionRow? {
+    /// The row of the collection with this key, or `nil`.
+    static func fetchOptional(key: String, in db: Database) throws -> CollectionRow? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM collections WHERE key = ?"), arguments: [key]).map {
             row in
             CollectionRow(

@@ -85,7 +85,7 @@ extension StoreError: CustomStringConvertible {
         case .pageOutOfOrder(let collection, let index):
             "Cannot save page \(index) of \"\(collection)\" before page \(index - 1)"
         case .tokenDidNotAdvance(let collection, let token):
-            "The source of \"\(collection)\" repeated the page token \"\(Self.shortened(token))\"; "
+            "The source of \"\(collection)\" repeated the page token \"\(token.shortenedForErrors)\"; "
                 + "stopped instead of looping"
         case .pageRepeated(let collection, let index):
             "The server sent the same items for page \(index + 1) of \"\(collection)\" as for the page before; "
@@ -94,12 +94,5 @@ extension StoreError: CustomStringConvertible {
             "The last \(pages) pages of \"\(collection)\" brought no item not already listed; "
                 + "stopped instead of paging forever (they were not saved)"
         }
-    }
-}
-
-extension StoreError {
-    /// A token or key cut to 200 characters, so that an error stays one readable line.
-    fileprivate static func shortened(_ text: String) -> String {
-        text.count > 200 ? String(text.prefix(199)) + "…" : text
     }
 }

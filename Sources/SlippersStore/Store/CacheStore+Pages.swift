@@ -430,6 +430,21 @@ extension CacheStore {
     /// Keys looked up per `SELECT … IN (…)` when a page's items are written.
     private static let itemsPerLookup = 100
 
+    /// The row ids of the stored items of a type among `keys`; keys with no row are left out.
+    static func itemIDs(of keys: [ItemKey], type: String, in db: Database) throws -> [Int64] {
+        var ids: [Int64] = []
+        for chunk in keys.chunks(of: itemsPerLookup) {
+            let statement = try db.cachedStatement(
+                sql: "SELECT id FROM items WHERE type = ? AND key IN ("
+                    + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            var arguments: [(any DatabaseValueConvertible)?] = [type]
+            arguments.reserveCapacity(chunk.count + 1)
+            for key in chunk { arguments.append(key) }
+            ids += try Int64.fetchAll(statement, arguments: StatementArguments(arguments))
+        }
+        return ids
+    }
+
     /// Writes a page's items and returns their row ids, in order.
     ///
     /// One query per 100 items finds the stored rows; an item whose JSON is
@@ -504,7 +519,7 @@ extension CacheStore {
 
 extension Array {
     /// The array cut in consecutive slices of at most `size` elements.
-    fileprivate func chunks(of size: Int) -> [ArraySlice<Element>] {
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

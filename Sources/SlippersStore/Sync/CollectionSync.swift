@@ -124,7 +124,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         let cached = try store.collection(collection.key)
         var index = 0
         var token: PageToken?
-        var trail = WalkTrail()
+        var walked: Set<PageToken> = []
         if !refresh, let cached, cached.generation > 0 {
             guard !cached.endReached else {
                 return Progress(
@@ -133,9 +133,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             index = cached.nextPageIndex
             token = cached.resumeToken
-            trail = try store.walkTrail(in: collection.key)
+            walked = try store.walkedTokens(in: collection.key)
         }
-        if let token { trail.tokens.insert(token) }
+        if let token { walked.insert(token) }
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
         // Pages that brought no new item wait here; they are saved once a later page brings one.
         var held: [Page<RawItem>] = []
@@ -155,7 +155,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             try Task.checkCancellation()
             let pageIndex = index + held.count
             if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
-            if let next = page.nextToken, !trail.tokens.insert(next).inserted {
+            if let next = page.nextToken, !walked.insert(next).inserted {
                 throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
             }
             let keys = page.items.map(\.key)
@@ -191,8 +191,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         break walk
                     }
                     (index, token) = (current.nextPageIndex, current.resumeToken)
-                    trail = try store.walkTrail(in: collection.key)
-                    if let token { trail.tokens.insert(token) }
+                    walked = try store.walkedTokens(in: collection.key)
+                    if let token { walked.insert(token) }
                     continue walk
                 }
                 index += 1
