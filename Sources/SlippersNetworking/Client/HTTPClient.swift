@@ -104,14 +104,14 @@ public struct HTTPClient: Sendable {
         for endpoint: Endpoint, reading read: (NetworkResponse) throws -> T
     ) async throws -> T {
         let configuration = self.configuration
+        // The request is built from the configuration, so its own origin is the configuration's: home.
         let makeRequest = { try endpoint.urlRequest(in: configuration) }
-        let home = try Origin(makeRequest().url ?? URL(fileURLWithPath: "/"))
         if configuration.shouldStub || endpoint.shouldStub {
             guard let stub = endpoint.stub else { throw NetworkError(.missingStub(path: endpoint.path)) }
             return try await send(
-                through: StubTransport(stub), home: home, isRepeatable: true, makeRequest, reading: read)
+                through: StubTransport(stub), home: nil, isRepeatable: true, makeRequest, reading: read)
         }
-        return try await send(through: transport, home: home, isRepeatable: true, makeRequest, reading: read)
+        return try await send(through: transport, home: nil, isRepeatable: true, makeRequest, reading: read)
     }
 
     /// Sends a prepared request with authentication, redirects and retries; answers with a status of 400 or more throw.
@@ -137,10 +137,7 @@ public struct HTTPClient: Sendable {
     public func send<T>(
         _ request: URLRequest, home: Origin?, reading read: (NetworkResponse) throws -> T
     ) async throws -> T {
-        guard let url = request.url, let home = home ?? Origin(url) else {
-            throw NetworkError(.invalidURL(request.url.map(NetworkError.redacting) ?? "(none)"))
-        }
-        return try await send(
+        try await send(
             through: transport, home: home, isRepeatable: request.httpBodyStream == nil, { request }, reading: read)
     }
 
