@@ -206,7 +206,7 @@ extension SlippersCommand {
         }
 
         private func invalidURL() -> ValidationError {
-            ValidationError("Not an http or https URL: \(url.count > 200 ? url.prefix(199) + "…" : url)")
+            ValidationError("Not an http or https URL: \(url.shortenedForErrors)")
         }
 
         /// The headers by name; the values are never echoed in an error.

@@ -28,7 +28,7 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
     /// Creates an error.
     public init(_ kind: Kind, url: URL? = nil, method: String? = nil, retryAfter: Duration? = nil) {
         self.kind = kind
-        self.url = url.map { Self.shortened(Self.redacting($0)) }
+        self.url = url.map { Self.redacting($0).shortenedForErrors }
         self.method = method
         self.retryAfter = retryAfter
     }
@@ -128,11 +128,11 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
                 "Cannot decode the response\(suffix)\(at): \(Self.oneLine(reason)); body starts \(Self.oneLine(snippet))"
         case .notAdvancing(let token):
             return
-                "The server's next page is the current one (\(Self.oneLine(Self.shortened(token)))), stopping instead of looping\(suffix)"
+                "The server's next page is the current one (\(Self.oneLine(token.shortenedForErrors))), stopping instead of looping\(suffix)"
         case .invalidURL(let text):
-            return "Invalid URL \(Self.oneLine(Self.shortened(text)))"
+            return "Invalid URL \(Self.oneLine(text.shortenedForErrors))"
         case .invalidToken(let token):
-            return "Page token \"\(Self.oneLine(Self.shortened(token)))\" does not fit the pagination style\(suffix)"
+            return "Page token \"\(Self.oneLine(token.shortenedForErrors))\" does not fit the pagination style\(suffix)"
         case .missingStub(let path):
             return "Stubbing is on but the endpoint \(path) has no stubbed response"
         case .responseTooLarge(let limit):
@@ -145,7 +145,7 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
         case .originRefused(.downgrade(let origin)):
             return "Refused to follow from https down to http, \(origin)\(suffix)"
         case .originRefused(.notHTTP(let scheme)):
-            let name = scheme.isEmpty ? "no scheme" : "scheme \"\(Self.oneLine(Self.shortened(scheme)))\""
+            let name = scheme.isEmpty ? "no scheme" : "scheme \"\(Self.oneLine(scheme.shortenedForErrors))\""
             return "Refused to follow a URL that is not http or https (\(name))\(suffix)"
         case .redirectFailed(.loop):
             return "The server's redirects loop\(suffix)"
@@ -272,14 +272,6 @@ extension NetworkError {
         let rounded = (value * 10).rounded() / 10
         let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         return "\(text) \(units[unit])"
-    }
-
-    /// The most characters of a URL or token an error keeps.
-    static let urlLength = 200
-
-    /// The text cut to ``urlLength`` characters, with `…` where it was cut.
-    static func shortened(_ text: String) -> String {
-        text.count > urlLength ? String(text.prefix(urlLength - 1)) + "…" : text
     }
 
     private static func oneLine(_ text: String) -> String {
