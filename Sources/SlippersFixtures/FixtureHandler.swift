@@ -16,6 +16,7 @@ struct FixtureHandler: HTTPHandler {
             bodyLength: bodyLength)
         let fault = server.receive(received)
         await server.passGate()
+        if let latency = server.configuration.latency { try await Task.sleep(for: latency) }
 
         switch fault {
         case .status(let status, let headers, let body)?:

@@ -55,6 +55,15 @@ public final class FixtureServer: Sendable {
         /// Headers added to every answer of the list (`200` and `304`), such as
         /// `Cache-Control`, `Expires` or `Vary`.
         public var responseHeaders: [String: String] = [:]
+        /// Whether accepted connections have `TCP_NODELAY` set; `true` unless set.
+        ///
+        /// FlyingFox writes a response's head and body in two writes. With this
+        /// `false`, Nagle's algorithm holds the body until the client acknowledges
+        /// the head, as many real servers do (Python's `http.server` among them):
+        /// a client that delays its acknowledgements waits up to 40 ms a response.
+        public var noDelay = true
+        /// A wait before every answer, as a distant server adds; `nil` for none.
+        public var latency: Duration?
 
         /// Creates a configuration.
         public init(
@@ -148,7 +157,7 @@ public final class FixtureServer: Sendable {
         var boundPort = port
         if case .ip4(_, let listening) = await server.listeningAddress { boundPort = listening }
         // Without it every response stalls ≈ 40 ms on the client's delayed acknowledgement.
-        ListenerNoDelay.enable(onPort: boundPort)
+        if state.withLock({ $0.configuration.noDelay }) { ListenerNoDelay.enable(onPort: boundPort) }
         state.withLock { state in
             state.server = server
             state.runTask = task
