@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Prints one cached item.
@@ -47,7 +48,7 @@ extension SlippersCommand {
                 return
             }
             print(
-                Table.fields([
+                TextTable.fields([
                     ("type", found.type),
                     ("id", found.item.key.commandLineText),
                     ("updated", "\(Formatting.date(found.updatedAt)) (\(Formatting.age(of: found.updatedAt)) ago)"),
