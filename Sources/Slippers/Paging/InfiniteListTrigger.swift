@@ -61,7 +61,7 @@ public final class InfiniteListTrigger: Sendable {
         pagesRequested.withLock { $0 = loadedPages }
     }
 
-    /// A function to call with each displayed row index, as the seed library offered it.
+    /// A function to call with each displayed row index.
     public static func make(
         pageSize: Int,
         distanceFromEnd: Int,
