@@ -70,6 +70,17 @@ extension CacheStore {
         return save
     }
 
+    /// Logs at `info` that fetching the page at `index` failed and is tried again after `wait`.
+    func logPageRetry(at index: Int, _ error: any Error, _ wait: Duration) {
+        logger.info(
+            "retrying page",
+            metadata: [
+                "page": "\(index)",
+                "delay_ms": "\(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)",
+                "error": "\(String(describing: error).shortenedForErrors)",
+            ])
+    }
+
     /// Logs at `debug` what revalidating a page found: `not modified` (a `304`), `unchanged`, `changed` or `new`.
     func logRevalidation(of index: Int, in key: String, outcome: String) {
         logger.debug(

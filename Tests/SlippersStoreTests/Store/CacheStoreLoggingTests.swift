@@ -68,4 +68,18 @@ private struct Reading: Codable, Identifiable, CacheIdentifiable, Sendable {
         #expect(try labelled.page(at: 0, in: "l")?.count == 2)
         #expect(entries("decoding falls back to JSONDecoder").isEmpty)
     }
+
+    @Test func aPageFetchedAgainUnderTheRetryBudgetIsLoggedAtInfo() async throws {
+        let source = CollectionSyncWalkTests.WalkSource { number in
+            (ids: [number + 1], next: number < 2 ? number + 1 : nil)
+        }
+        source.fail(page: 1, with: [.init(isTransient: true)])
+        let budget = RetryBudget(duration: .seconds(3600), baseDelay: .milliseconds(1), maxDelay: .milliseconds(2))
+        let sync = CollectionSync(store: store, source: source, collection: Fixtures.posts)
+        _ = try await sync.run(limits: .init(), retryBudget: budget)
+        let retry = try #require(entries("retrying page").first)
+        #expect(retry.level == .info)
+        #expect(retry.metadata["page"] == "1")
+        #expect(retry.metadata["error"] == "flaky")
+    }
 }
