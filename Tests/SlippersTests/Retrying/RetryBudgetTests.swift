@@ -43,7 +43,7 @@ import Testing
         let operation = Operation(failures: 2)
         var retries = 0
         var reported: [Duration] = []
-        _ = try await quick.run(retries: &retries, onRetry: { _, wait in reported.append(wait) }) { try operation() }
+        _ = try await quick.run(retries: &retries, onRetry: { _, wait in reported.append(wait) }, { try operation() })
         #expect(reported.count == 2)
         #expect(reported.allSatisfy { $0 <= .milliseconds(4) })
     }
