@@ -57,15 +57,10 @@ extension SlippersCommand {
         }
 
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
-        ///
-        /// A short name (`posts`) stands for the type `posts@<origin>` when one origin has it.
         private func itemType(in store: CacheStore) throws -> String? {
-            if let collection = try store.collection(collectionOrType) { return collection.itemType }
-            let types = Set(try store.collections().map(\.itemType))
-            if types.contains(collectionOrType) { return collectionOrType }
-            let matching = types.filter { $0.hasPrefix(collectionOrType + "@") }.sorted()
-            if matching.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: matching) }
-            return matching.first
+            let types = try store.itemTypes(named: collectionOrType)
+            if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
+            return types.first
         }
     }
 }
