@@ -11,9 +11,10 @@ struct SlippersCommand: AsyncParsableCommand {
             environment variable, else ./slippers.sqlite. Inspection commands print aligned \
             tables, or stable JSON with --json; they open the file read-only and never change it.
 
-            With --verbose (before the command's name), every HTTP exchange is logged on stderr \
-            (method, URL, status, time, redirects, retries), and so are evictions and revalidations; \
-            credentials and secret-looking query values are shown as <redacted> or ***.
+            With --verbose (before the command's name, or after sync's or evict's), every HTTP \
+            exchange is logged on stderr (method, URL, status, time, redirects, retries), and so are \
+            evictions and revalidations; credentials and secret-looking query values are shown as \
+            <redacted> or ***.
 
             Exit codes: 0 success, 1 failure (one line on stderr, `slippers: …`, names the problem; \
             `doctor` also exits 1 when the cache is not healthy), 64 usage error.
