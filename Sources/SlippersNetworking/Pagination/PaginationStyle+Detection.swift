@@ -23,6 +23,7 @@ extension PaginationStyle {
     /// The keys of the list's total count in a body.
     public static let totalKeys = [
         "total", "total_count", "totalCount", "count", "totalElements", "total_items", "totalItems", "@odata.count",
+        "filtered_table_rows_count",
     ]
     /// The objects that commonly hold pagination fields next to the items.
     static let metadataKeys = ["meta", "pagination", "paging", "links", "cursor", "response_metadata", "page"]
@@ -44,6 +45,7 @@ extension PaginationStyle {
     ///    ``Kind/nextURL(keyPath:)`` at `@odata\.nextLink`, items under `value`;
     /// 3. a URL at `next`, `next_url`, `next_page_url`, `nextLink` (at the root, or under
     ///    `meta`, `pagination`, `links`…) → ``Kind/nextURL(keyPath:)``; JSON:API's `links.next` is one;
+    ///    so is a `null` `next` beside a `previous` (Django REST framework's last page);
     /// 4. a cursor at `next_cursor`, `next_page_token`, `cursor`, `after`… (at the root, or under
     ///    `meta`, `response_metadata`…) → ``Kind/cursor(parameter:keyPath:)``,
     ///    sent back under the URL's cursor parameter when it has one;
@@ -105,7 +107,9 @@ private struct Detector {
             reasons.append("no items array found; give the items path")
             confidence = .low
         }
-        style.idField = idField(itemsKeyPath: style.itemsKeyPath)
+        let (idField, itemsAreObjects) = idField(itemsKeyPath: style.itemsKeyPath)
+        style.idField = idField
+        if !itemsAreObjects { confidence = .low }
         return Style.Detection(style: style, confidence: confidence, reasons: reasons, itemCount: itemCount)
     }
 
@@ -137,6 +141,13 @@ private struct Detector {
                 reasons.append("a next page's URL at \(keyPath)")
                 return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
             }
+        }
+        // A null `next` beside a `previous` is a next-URL list on its only (or last) page, as DRF answers.
+        if scanner.value(at: ["next"])?.kind == .null, let previous = scanner.value(at: ["previous"]),
+            previous.kind == .null || scanner.string(previous).map(looksLikeURL) == true
+        {
+            reasons.append("a null next beside previous: a next-URL list on its last page")
+            return (Style(kind: .nextURL(keyPath: "next"), totalKeyPath: total), .medium)
         }
         let hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
         let endSignal = self.endSignal(hasMore: hasMore)
@@ -306,19 +317,24 @@ private struct Detector {
         return ("results", nil)
     }
 
-    private mutating func idField(itemsKeyPath: String) -> String {
+    /// The id member of the first item, and whether the items are objects at all.
+    private mutating func idField(itemsKeyPath: String) -> (field: String, itemsAreObjects: Bool) {
         guard let scanner, let array = scanner.value(at: Style.components(itemsKeyPath)), array.kind == .array,
-            let first = scanner.elements(of: array).first, first.kind == .object
-        else { return "id" }
+            let first = scanner.elements(of: array).first
+        else { return ("id", true) }
+        guard first.kind == .object else {
+            reasons.append("the items are \(first.kind.rawValue)s, not objects; ask the server for objects")
+            return ("id", false)
+        }
         for field in Style.idFields {
             guard let value = scanner.member(field, of: first) else { continue }
             if value.kind == .number || value.kind == .string {
                 reasons.append("items have \(field)")
-                return field
+                return (field, true)
             }
         }
         reasons.append("items have no id member (id, _id, uuid); give the id field")
-        return "id"
+        return ("id", true)
     }
 
     /// The paths of the keys at the root, then under the usual metadata objects.

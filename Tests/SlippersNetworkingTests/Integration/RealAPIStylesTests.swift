@@ -125,6 +125,17 @@ import Testing
         }
     }
 
+    @Test func aFirstPageHoldingTheTotalIsTheOnlyOneWhenThePageSizeIsUnknown() async throws {
+        try await withFixtureServer { server async throws in
+            server.script("/small") { _ in .json(#"{"results": [{"id": 1}, {"id": 2}], "count": 2}"#) }
+            let (source, first) = try await HTTPPageSource.detecting(
+                client: client(for: server), url: server.url(path: "/small"))
+            #expect(source.style.pageSize == nil)
+            #expect(first.nextToken == nil)
+            #expect(server.requestCount == 1)
+        }
+    }
+
     @Test func lastTrueAndHasMoreFalseEndTheListAtAFullPage() async throws {
         let signals: [(PaginationStyle.EndSignal, String)] = [
             (.isLast(keyPath: "last"), #""last": true"#), (.hasMore(keyPath: "meta.has_more"), #""meta": {"has_more": false}"#),

@@ -110,6 +110,19 @@ import Testing
         ).style
         #expect(style.kind == .nextURL(keyPath: "next_url"))
         #expect(style.itemsKeyPath == "rows")
+        let arrays = explain(
+            "http://127.0.0.1:8001/db/items.json", #"{"rows": [[1, "a"]], "filtered_table_rows_count": 1}"#)
+        #expect(arrays.confidence == .low)
+        #expect(arrays.reasons.contains("the items are arrays, not objects; ask the server for objects"))
+        #expect(arrays.style.totalKeyPath == "filtered_table_rows_count")
+    }
+
+    @Test func aNullNextBesidePreviousIsANextURLListOnItsOnlyPage() {
+        let detection = explain(
+            "http://127.0.0.1:8000/api/items/", #"{"count": 2, "next": null, "previous": null, "results": [{"id": 1}]}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: "next"))
+        #expect(detection.style.totalKeyPath == "count")
+        #expect(detection.confidence == .medium)
     }
 
     @Test func theExplanationSaysWhatWasSeen() {
