@@ -242,11 +242,10 @@ private struct Detector {
         }
         var parameter = sizeParameter
         var pageSize: Int?
+        let sizeKeys = ["per_page", "page_size", "pageSize", "size", "limit"]
         if let sizeParameter, let size = queryValue(sizeParameter).flatMap({ Int($0) }) {
             pageSize = size
-        } else if let path = firstPath(["per_page", "page_size", "pageSize", "size", "limit"], where: {
-            scanner.int(at: $0) != nil
-        }), let last = path.last {
+        } else if let path = firstPath(sizeKeys, where: { scanner.int(at: $0) != nil }), let last = path.last {
             pageSize = scanner.int(at: path)
             parameter = parameter ?? last
             reasons.append("the page size at \(JSONKeyPath(keys: path).text), sent back as ?\(last)=")
@@ -254,7 +253,9 @@ private struct Detector {
         if let total { reasons.append("the total at \(total)") }
         noteSignal(endSignal)
         let evidence = [currentPage != nil, total != nil, endSignal != nil].filter { $0 }.count
-        if evidence == 0, queryValue("page") == nil { reasons.append("no pagination fields seen; guessing page numbers") }
+        if evidence == 0, queryValue("page") == nil {
+            reasons.append("no pagination fields seen; guessing page numbers")
+        }
         let confidence: Style.Detection.Confidence =
             evidence >= 2 ? .high : (evidence == 1 || queryValue("page") != nil) ? .medium : .low
         return (

@@ -49,9 +49,8 @@ import Testing
             #expect(undetected.stderrLines.count == 1)
             #expect(undetected.stderr.hasPrefix("slippers: Cannot decode the response"))
             let given = try await BuiltBinary.slippers.run([
-                "sync", fixture.url(), "--style", "page", "--items-path", "payload.list", "--id-field", "id", "--page-size",
-                "10",
-                "--item-type", "Post", "--db", directory.path(),
+                "sync", fixture.url(), "--style", "page", "--items-path", "payload.list", "--id-field", "id",
+                "--page-size", "10", "--item-type", "Post", "--db", directory.path(),
             ])
             #expect(given.status == 0, "\(given.stderr)")
             #expect(given.stdout.hasPrefix("synced 60 items in 6 pages"))

@@ -138,7 +138,8 @@ import Testing
 
     @Test func lastTrueAndHasMoreFalseEndTheListAtAFullPage() async throws {
         let signals: [(PaginationStyle.EndSignal, String)] = [
-            (.isLast(keyPath: "last"), #""last": true"#), (.hasMore(keyPath: "meta.has_more"), #""meta": {"has_more": false}"#),
+            (.isLast(keyPath: "last"), #""last": true"#),
+            (.hasMore(keyPath: "meta.has_more"), #""meta": {"has_more": false}"#),
             (.pageCount(keyPath: "page.totalPages"), #""page": {"totalPages": 3}"#),
         ]
         for (signal, member) in signals {

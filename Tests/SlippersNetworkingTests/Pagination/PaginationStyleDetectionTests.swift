@@ -12,7 +12,8 @@ import Testing
     @Test func stripeHasMoreWithoutACursorPagesAfterTheLastItem() {
         let detection = explain(
             "https://api.stripe.com/v1/customers?limit=3",
-            #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_1"}, {"id": "cus_2"}]}"#)
+            #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_1"}, {"id": "cus_2"}]}"#
+        )
         #expect(detection.style.kind == .afterLastItem(parameter: "starting_after"))
         #expect(detection.style.itemsKeyPath == "data")
         #expect(detection.style.endSignal == .hasMore(keyPath: "has_more"))
@@ -119,7 +120,8 @@ import Testing
 
     @Test func aNullNextBesidePreviousIsANextURLListOnItsOnlyPage() {
         let detection = explain(
-            "http://127.0.0.1:8000/api/items/", #"{"count": 2, "next": null, "previous": null, "results": [{"id": 1}]}"#)
+            "http://127.0.0.1:8000/api/items/", #"{"count": 2, "next": null, "previous": null, "results": [{"id": 1}]}"#
+        )
         #expect(detection.style.kind == .nextURL(keyPath: "next"))
         #expect(detection.style.totalKeyPath == "count")
         #expect(detection.confidence == .medium)
