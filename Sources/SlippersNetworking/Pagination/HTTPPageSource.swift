@@ -208,8 +208,6 @@ public struct HTTPPageSource: PageSource {
                 if itemCount < pageSize { return nil }
                 if let total, pagesSoFar * pageSize >= total { return nil }
             }
-            // Without a page size, a first page that holds the whole total is the only one.
-            if pagesSoFar == 1, let total, itemCount >= total { return nil }
             return PageToken(number + 1)
         case .offset:
             let offset = try token.map(integer) ?? 0

@@ -125,12 +125,14 @@ import Testing
         }
     }
 
-    @Test func aFirstPageHoldingTheTotalIsTheOnlyOneWhenThePageSizeIsUnknown() async throws {
+    @Test func aSinglePageOfDjangoRESTFrameworkIsNotFollowedByARequestForPageTwo() async throws {
         try await withFixtureServer { server async throws in
-            server.script("/small") { _ in .json(#"{"results": [{"id": 1}, {"id": 2}], "count": 2}"#) }
+            server.script("/small") { _ in
+                .json(#"{"count": 2, "next": null, "previous": null, "results": [{"id": 1}, {"id": 2}]}"#)
+            }
             let (source, first) = try await HTTPPageSource.detecting(
                 client: client(for: server), url: server.url(path: "/small"))
-            #expect(source.style.pageSize == nil)
+            #expect(source.style.kind == .nextURL(keyPath: "next"))
             #expect(first.nextToken == nil)
             #expect(server.requestCount == 1)
         }
