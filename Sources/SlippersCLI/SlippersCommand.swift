@@ -21,7 +21,7 @@ struct SlippersCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Sync.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
+            Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
             Demo.self,
         ]

@@ -18,6 +18,9 @@ struct StyleOverrides: Equatable {
             result.kind = option.kind
             result.pageSizeParameter = option.pageSizeParameter
             if option == .offset, result.totalKeyPath == nil { result.totalKeyPath = "total" }
+            if option == .after, result.endSignal == nil {
+                result.endSignal = PaginationStyle.afterLastItem().endSignal
+            }
         }
         if let itemsPath { result.itemsKeyPath = itemsPath }
         if let idField { result.idField = idField }
