@@ -11,7 +11,7 @@ struct SlippersCommand: AsyncParsableCommand {
             environment variable, else ./slippers.sqlite. Inspection commands print aligned \
             tables, or stable JSON with --json; they open the file read-only and never change it.
 
-            With --verbose (before the command's name, or after sync's or evict's), every HTTP \
+            With --verbose (before the command's name, or after sync's, detect's or evict's), every HTTP \
             exchange is logged on stderr (method, URL, status, time, redirects, retries), and so are \
             evictions and revalidations; credentials and secret-looking query values are shown as \
             <redacted> or ***.

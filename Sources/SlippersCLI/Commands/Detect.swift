@@ -17,6 +17,7 @@ extension SlippersCommand {
 
         @OptionGroup var network: NetworkOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var logging: LoggingOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
@@ -42,7 +43,7 @@ extension SlippersCommand {
                 guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
                 let client = HTTPClient(
                     configuration: configuration, transport: network.transport(),
-                    retryPolicy: retrying.requestPolicy, originPolicy: try origins.policy())
+                    retryPolicy: retrying.requestPolicy, originPolicy: try origins.policy(), logger: logging.logger)
                 let detection = try await HTTPPageSource.explaining(
                     client: client, url: url, headers: try parsedHeaders())
                 if output.json {

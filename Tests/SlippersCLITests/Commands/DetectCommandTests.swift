@@ -21,6 +21,16 @@ import Testing
         }
     }
 
+    @Test func verboseShowsItsOneExchangeOnStderr() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let outcome = try await BuiltBinary.slippers.run(["--verbose", "detect", fixture.url()])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let lines = outcome.stderr.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("slippers: debug: HTTP exchange") == true, "\(outcome.stderr)")
+        }
+    }
+
     @Test func printsTheDetectionAsJSON() async throws {
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let outcome = try await BuiltBinary.slippers.run(["detect", fixture.url(.odata), "--json"])
