@@ -62,7 +62,9 @@ public struct HTTPPageSource: PageSource {
     }
 
     /// The canonical key of the list: scheme, host, port and path, with the
-    /// query items sorted and the pagination parameters left out. Headers never count.
+    /// query items sorted and the pagination parameters left out. Headers never count,
+    /// and neither do the values of credential parameters (``isCredentialParameter(_:)``),
+    /// which read `***`: a cache file never holds a credential.
     ///
     /// Two sources of the same list, whatever page they start at, have the same key.
     public var collectionKey: String {
@@ -77,6 +79,10 @@ public struct HTTPPageSource: PageSource {
         let excluded = style.paginationParameters
         let items = (components.queryItems ?? [])
             .filter { !excluded.contains($0.name) }
+            .map { item in
+                guard Self.isCredentialParameter(item.name), item.value != nil else { return item }
+                return URLQueryItem(name: item.name, value: Self.credentialPlaceholder)
+            }
             .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
         components.queryItems = items.isEmpty ? nil : items
         if components.path.isEmpty { components.path = "/" }
@@ -139,7 +145,7 @@ public struct HTTPPageSource: PageSource {
             guard let next = URL(string: token.rawValue), let scheme = next.scheme?.lowercased(),
                 scheme == "http" || scheme == "https"
             else { throw NetworkError(.invalidToken(token.rawValue), url: url) }
-            return next
+            return sentURL(next)
         }
     }
 
@@ -269,10 +275,11 @@ public struct HTTPPageSource: PageSource {
         guard let next = URL(string: text, relativeTo: requestURL)?.absoluteURL else {
             throw NetworkError(.invalidURL(text), url: requestURL)
         }
-        guard next.absoluteString != requestURL.absoluteString, next.absoluteString != token?.rawValue else {
+        let kept = keptToken(next)
+        guard next.absoluteString != requestURL.absoluteString, kept != token else {
             throw NetworkError(.notAdvancing(token: NetworkError.redacting(next)), url: requestURL)
         }
-        return PageToken(next.absoluteString)
+        return kept
     }
 }
 

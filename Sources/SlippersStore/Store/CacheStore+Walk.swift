@@ -3,20 +3,24 @@ import GRDB
 import Slippers
 
 extension CacheStore {
-    /// The tokens of the pages of a collection's current generation: where a walk through the list has been.
+    /// The tokens of the pages before `index` in generation `generation` of a collection: where a walk
+    /// through the list has been.
     ///
     /// A sync that resumes a list starts from them, so that a list that cycles
-    /// is recognised across runs, not only within one.
+    /// is recognised across runs, not only within one. Only the pages the
+    /// resuming walk read the collection's head at count: pages another
+    /// process saved since, at that position or later or in a new generation,
+    /// are where that process went, not where this walk has been.
     ///
     /// - returns: No token when the collection is not cached.
     /// - throws: A `DatabaseError`.
-    func walkedTokens(in key: String) throws -> Set<PageToken> {
+    func walkedTokens(in key: String, before index: Int, generation: Int) throws -> Set<PageToken> {
         try read { db in
             guard let collection = try CollectionRow.fetchOptional(key: key, in: db) else { return [] }
             var walked: Set<PageToken> = []
             let tokens = try String?.fetchCursor(
-                db, sql: "SELECT token FROM pages WHERE collection_id = ? AND generation = ?",
-                arguments: [collection.id, collection.generation])
+                db, sql: "SELECT token FROM pages WHERE collection_id = ? AND generation = ? AND idx < ?",
+                arguments: [collection.id, generation, index])
             while let token = try tokens.next() {
                 if let token { walked.insert(PageToken(rawValue: token)) }
             }

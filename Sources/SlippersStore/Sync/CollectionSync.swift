@@ -133,7 +133,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             index = cached.nextPageIndex
             token = cached.resumeToken
-            walked = try store.walkedTokens(in: collection.key)
+            walked = try store.walkedTokens(in: collection.key, before: index, generation: cached.generation)
         }
         if let token { walked.insert(token) }
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
@@ -191,7 +191,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         break walk
                     }
                     (index, token) = (current.nextPageIndex, current.resumeToken)
-                    walked = try store.walkedTokens(in: collection.key)
+                    walked = try store.walkedTokens(
+                        in: collection.key, before: index, generation: current.generation)
                     if let token { walked.insert(token) }
                     continue walk
                 }

@@ -1,0 +1,76 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersNetworking
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// A credential in the list's query reaches the server on every page and never the cache file.
+@Suite struct CredentialsInCacheTests {
+    static let secret = "s3cret-value-42"
+
+    /// A list whose next URLs copy the query of the request, credential included, as Django REST Framework's do.
+    private static func serveEchoingList(on server: FixtureServer, pages: Int) {
+        server.script("/private") { request in
+            let page = Int(request.query["page"] ?? "1") ?? 1
+            let token = request.query["access_token"] ?? ""
+            let items = (1...10).map { "{\"id\": \(($0) + (page - 1) * 10)}" }.joined(separator: ",")
+            let next =
+                page < pages
+                ? "\"http://127.0.0.1:\(server.port)/private?access_token=\(token)&page=\(page + 1)&sort_key=name\""
+                : "null"
+            return .json("{\"results\": [\(items)], \"next\": \(next)}")
+        }
+    }
+
+    @Test func aQueryCredentialIsSentOnEveryPageAndKeptNowhereInTheFile() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        Self.serveEchoingList(on: server, pages: 3)
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
+        let client = HTTPClient(configuration: configuration, retryPolicy: .none)
+        let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(Self.secret)&sort_key=name"))
+        let source = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+
+        let outcome = try await CollectionSync(store: store, source: source, collection: collection).run()
+        await server.stop()
+
+        #expect(outcome.endReached && outcome.itemsFetched == 30)
+        let sent = server.requests.filter { $0.path == "/private" }
+        #expect(sent.count == 3)
+        #expect(sent.allSatisfy { $0.query["access_token"] == Self.secret })
+        #expect(source.collectionKey.contains("access_token=***"))
+        #expect(source.collectionKey.contains("sort_key=name"))
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            let bytes = try contents(of: directory.url.appendingPathComponent(name).path)
+            #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(name) holds the credential")
+        }
+    }
+
+    @Test func aKeptNextURLResumesWithTheCredentialOfTheListURL() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        Self.serveEchoingList(on: server, pages: 3)
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
+        let client = HTTPClient(configuration: configuration, retryPolicy: .none)
+        let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(Self.secret)"))
+        let source = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+
+        try await CollectionSync(store: store, source: source, collection: collection).run(maxPages: 1)
+        let resumed = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let outcome = try await CollectionSync(store: store, source: resumed, collection: collection).run()
+        await server.stop()
+
+        #expect(outcome.resumed && outcome.endReached)
+        #expect(server.requests.filter { $0.path == "/private" }.allSatisfy { $0.query["access_token"] == Self.secret })
+        #expect(HTTPPageSource.isCredentialParameter("api_key") && HTTPPageSource.isCredentialParameter("page_token"))
+        #expect(!HTTPPageSource.isCredentialParameter("sort_key") && !HTTPPageSource.isCredentialParameter("page"))
+    }
+}
