@@ -30,8 +30,22 @@ struct SyncProbe: ParsableCommand {
         var peakBytes: UInt64
     }
 
-    @Option(help: "The page-number route of the API, e.g. http://127.0.0.1:PORT/page.")
+    /// How the API pages.
+    enum Style: String, ExpressibleByArgument, CaseIterable {
+        /// Page numbers, with the total in the body: addressable, several pages at once.
+        case page
+        /// A cursor in the body: one page after another.
+        case cursor
+    }
+
+    @Option(help: "The route of the API, e.g. http://127.0.0.1:PORT/page or /cursor.")
     var url: String
+
+    @Option(help: "How the route pages.")
+    var style: Style = .page
+
+    @Option(help: "The most pages asked for at once (page numbers only).")
+    var concurrency = 1
 
     @Option(help: "Items per page to ask for.")
     var pageSize: Int = 50
@@ -43,22 +57,27 @@ struct SyncProbe: ParsableCommand {
         guard let url = URL(string: url), let base = URL(string: "/", relativeTo: url)?.absoluteURL,
             let server = ServerConfiguration(baseURL: base)
         else { throw ValidationError("--url must be an http URL") }
-        let pageSize = pageSize
-        let path = path
+        let (pageSize, path, concurrency) = (pageSize, path, AdaptiveConcurrency(maximum: concurrency))
+        let style: PaginationStyle =
+            switch self.style {
+            case .page: .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
+            case .cursor: .cursor(pageSize: pageSize, itemsKeyPath: "results")
+            }
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
-            let client = HTTPClient(configuration: server)
-            let http = HTTPPageSource(
-                client: client, url: url, style: .pageNumber(pageSize: pageSize, itemsKeyPath: "results"))
+            let client = HTTPClient(configuration: server).reportingThrottles(to: concurrency)
+            let http = HTTPPageSource(client: client, url: url, style: style)
             let source = TimedSource(http)
-            let sync = CollectionSync(
+            var sync = CollectionSync(
                 store: store, source: source,
                 collection: CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem"))
+            sync.concurrency = concurrency
             let clock = ContinuousClock()
             let start = clock.now
             var storeTime = Duration.zero
-            // `onPage` runs right after `savePage` returns, and the last fetch returned right before it:
-            // the time between the two is the store's (plus a token check of nanoseconds).
+            // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
+            // right before the save: the time between the two is the store's share that the next
+            // request, asked for before the save, did not hide.
             let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
             return Outcome(
                 wallMicroseconds: start.duration(to: clock.now).microseconds,
@@ -71,7 +90,7 @@ struct SyncProbe: ParsableCommand {
 }
 
 /// A page source that remembers when its last fetch returned.
-struct TimedSource<Base: PageSource>: PageSource {
+struct TimedSource<Base: AddressablePageSource>: AddressablePageSource {
     /// The instant, shared by the copies of a source.
     private final class Stamp: Sendable {
         let instant = Mutex(ContinuousClock.now)
@@ -91,5 +110,13 @@ struct TimedSource<Base: PageSource>: PageSource {
         let result = try await base.fetch(request)
         end.instant.withLock { $0 = ContinuousClock.now }
         return result
+    }
+
+    func token(forPageAt index: Int) -> PageToken? {
+        base.token(forPageAt: index)
+    }
+
+    func pageCount(forTotal total: Int, pageItemCount: Int) -> Int? {
+        base.pageCount(forTotal: total, pageItemCount: pageItemCount)
     }
 }

@@ -304,10 +304,13 @@ import Testing
             let rest = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
             #expect(rest.status == 0, "\(rest.stderr)")
             #expect(rest.stdout.contains("(resumed after \(saved.currentPageCount) cached page"))
-            // The second run asked for no page the first had saved.
+            // The second run asked for no page the first had saved, and for each other page once. The
+            // requests the first run had in flight (at most 6, the default concurrency, after its last
+            // saved page) may reach the server late and be counted twice.
             let asked = fixture.server.requests.dropFirst(firstRun).compactMap { $0.query["page"].flatMap(Int.init) }
-            #expect(asked.first == saved.currentPageCount + 1)
-            #expect(asked.count == 200 - saved.currentPageCount)
+            let fetches = Dictionary(grouping: asked) { $0 }.mapValues(\.count)
+            #expect(fetches.keys.sorted() == Array((saved.currentPageCount + 1)...200))
+            #expect(fetches.filter { $0.value > 1 }.keys.allSatisfy { $0 <= saved.currentPageCount + 7 })
             let export = try await BuiltBinary.slippers.run([
                 "export", fixture.url(), "--format", "ndjson", "--db", path,
             ])
