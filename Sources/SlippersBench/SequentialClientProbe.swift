@@ -26,6 +26,8 @@ struct SequentialClientProbe: ParsableCommand {
     struct Outcome: Codable {
         /// From the first request to the last commit.
         var wallMicroseconds: Double
+        /// The mean time from a page's arrival to the request of the next: the client's own share of each page's time.
+        var requestGapMicroseconds: Double = 0
         /// Items and pages fetched.
         var items: Int
         var pages: Int
@@ -77,7 +79,10 @@ struct SequentialClientProbe: ParsableCommand {
         let start = clock.now
         var (items, pages, pageNumber) = (0, 0, 1)
         var cursor: String?
+        var gaps = Duration.zero
+        var lastArrival: ContinuousClock.Instant?
         while true {
+            if let lastArrival { gaps += lastArrival.duration(to: clock.now) }
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
             var query = [URLQueryItem(name: paging == .page ? "per_page" : "limit", value: String(pageSize))]
             switch paging {
@@ -87,6 +92,7 @@ struct SequentialClientProbe: ParsableCommand {
             components?.queryItems = query
             guard let pageURL = components?.url else { throw ValidationError("cannot build a page URL") }
             let (data, _) = try await session.data(from: pageURL)
+            lastArrival = clock.now
             let body = try decoder.decode(Body.self, from: data)
             try database.transaction {
                 for item in body.results {
@@ -107,7 +113,10 @@ struct SequentialClientProbe: ParsableCommand {
                 cursor = body.nextCursor
             }
             if isLast {
-                return Outcome(wallMicroseconds: start.duration(to: clock.now).microseconds, items: items, pages: pages)
+                return Outcome(
+                    wallMicroseconds: start.duration(to: clock.now).microseconds,
+                    requestGapMicroseconds: pages > 1 ? gaps.microseconds / Double(pages - 1) : 0, items: items,
+                    pages: pages)
             }
         }
     }

@@ -23,6 +23,9 @@ struct SyncProbe: ParsableCommand {
         var wallMicroseconds: Double
         /// The part of it spent in the store, saving pages (`CacheStore.savePage`).
         var storeMicroseconds: Double
+        /// The mean time from a page's arrival to the request of the next (one page at a time, the
+        /// client's own share of each page's time); negative when requests overlap.
+        var requestGapMicroseconds: Double = 0
         /// Items and pages synced.
         var items: Int
         var pages: Int
@@ -81,7 +84,8 @@ struct SyncProbe: ParsableCommand {
             let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
             return Outcome(
                 wallMicroseconds: start.duration(to: clock.now).microseconds,
-                storeMicroseconds: storeTime.microseconds, items: progress.itemsFetched,
+                storeMicroseconds: storeTime.microseconds, requestGapMicroseconds: source.meanGap.microseconds,
+                items: progress.itemsFetched,
                 pages: progress.pagesFetched, peakBytes: 0)
         }
         outcome.peakBytes = PeakMemory.peakBytes() ?? 0
@@ -91,9 +95,11 @@ struct SyncProbe: ParsableCommand {
 
 /// A page source that remembers when its last fetch returned.
 struct TimedSource<Base: AddressablePageSource>: AddressablePageSource {
-    /// The instant, shared by the copies of a source.
+    /// The instants, shared by the copies of a source.
     private final class Stamp: Sendable {
         let instant = Mutex(ContinuousClock.now)
+        /// The time from each fetch's return to the next fetch's start, summed, and the number of such gaps.
+        let gaps = Mutex((total: Duration.zero, count: 0))
     }
 
     let base: Base
@@ -106,7 +112,19 @@ struct TimedSource<Base: AddressablePageSource>: AddressablePageSource {
     /// When the last fetch returned.
     var lastFetchEnd: ContinuousClock.Instant { end.instant.withLock { $0 } }
 
+    /// The mean time from a fetch's return to the start of the next one: what one page at a time adds to the network's time.
+    var meanGap: Duration {
+        end.gaps.withLock { $0.count == 0 ? .zero : $0.total / $0.count }
+    }
+
     func fetch(_ request: PageRequest) async throws -> PageResult<Base.Item> {
+        if request.token != nil {
+            let gap = lastFetchEnd.duration(to: ContinuousClock.now)
+            end.gaps.withLock {
+                $0.total += gap
+                $0.count += 1
+            }
+        }
         let result = try await base.fetch(request)
         end.instant.withLock { $0 = ContinuousClock.now }
         return result
