@@ -75,7 +75,8 @@ import Testing
         try await server.start()
         defer { Task { await server.stop() } }
         let source = HTTPPageSource(
-            client: try client(for: server), url: server.url(.cursor), style: .cursor(pageSize: 10, itemsKeyPath: "results"))
+            client: try client(for: server), url: server.url(.cursor),
+            style: .cursor(pageSize: 10, itemsKeyPath: "results"))
         let concurrency = AdaptiveConcurrency(maximum: 6)
         try await run(source, concurrency: concurrency)
         #expect(try storedIDs(source) == Array(1...95))

@@ -218,9 +218,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 ask(&group)
                 guard let fetched = window.take(readIndex) else {
                     if group.isEmpty {
-                        // Nothing in flight: a Retry-After holds the next request back, or nothing is left to ask.
-                        guard let pause = concurrency.pause() else { break }
-                        try await Task.sleep(for: pause)
+                        // Nothing in flight: a Retry-After holds the next request back, other syncs sharing
+                        // the controller hold every slot, or nothing is left to ask.
+                        if let pause = concurrency.pause() {
+                            try await Task.sleep(for: pause)
+                            continue
+                        }
+                        guard window.mayAsk(readIndex: readIndex) else { break }
+                        try await Task.sleep(for: .milliseconds(5))
                         continue
                     }
                     guard let fetched = try await group.next() else { break }
