@@ -162,10 +162,13 @@ import Testing
     @Test func aNonJSONResponseIsOneLineAndKeepsTheCommittedPages() async throws {
         try await RunningFixture.with { fixture in
             let directory = try TemporaryDirectory()
-            // Two good answers, then an HTML page where the third page should be.
+            // Two good answers, then an HTML page where the third page should be: one page at a time,
+            // so that the third request to arrive is the third page's.
             fixture.server.inject(.delay(.zero), count: 2)
             fixture.server.inject(.status(200, body: "<html><body>Maintenance</body></html>"))
-            let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--concurrency", "1", "--db", directory.path(),
+            ])
             #expect(outcome.status == 1)
             #expect(outcome.stderrLines.count == 1)
             #expect(
