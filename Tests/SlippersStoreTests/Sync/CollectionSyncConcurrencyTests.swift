@@ -17,9 +17,11 @@ import Testing
         store = try CacheStore(path: directory.path())
     }
 
-    private func sync(_ source: AddressedSource, concurrency: Int) -> CollectionSync<AddressedSource> {
+    private func sync(
+        _ source: AddressedSource, concurrency: Int, controller: AdaptiveConcurrency? = nil
+    ) -> CollectionSync<AddressedSource> {
         var sync = CollectionSync(store: store, source: source, collection: posts)
-        sync.concurrency = AdaptiveConcurrency(maximum: concurrency)
+        sync.concurrency = controller ?? AdaptiveConcurrency(maximum: concurrency)
         return sync
     }
 
@@ -30,13 +32,16 @@ import Testing
     @Test func pagesAskedForTogetherAreSavedInOrder() async throws {
         let source = AddressedSource(ids: Array(1...203), pageSize: 10)
         var saved: [Int] = []
-        let progress = try await sync(source, concurrency: 4).run(limits: .init()) { saved.append($0.pagesFetched) }
+        let controller = AdaptiveConcurrency(maximum: 4)
+        let progress = try await sync(source, concurrency: 4, controller: controller).run(limits: .init()) {
+            saved.append($0.pagesFetched)
+        }
         #expect(progress.endReached)
         #expect(progress.pagesFetched == 21)
         #expect(progress.itemsFetched == 203)
         #expect(saved == Array(1...21))
         #expect(try storedIDs() == Array(1...203))
-        #expect(source.mostInFlight > 1)
+        #expect(controller.snapshot.maxInFlight > 1)
         #expect(source.mostInFlight <= 4)
     }
 
