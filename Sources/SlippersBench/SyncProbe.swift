@@ -23,6 +23,9 @@ struct SyncProbe: ParsableCommand {
         var wallMicroseconds: Double
         /// The part of it spent in the store, saving pages (`CacheStore.savePage`).
         var storeMicroseconds: Double
+        /// The mean time from a page's arrival to the request of the next (one page at a time, the
+        /// client's own share of each page's time); negative when requests overlap.
+        var requestGapMicroseconds: Double = 0
         /// Items and pages synced.
         var items: Int
         var pages: Int
@@ -30,8 +33,22 @@ struct SyncProbe: ParsableCommand {
         var peakBytes: UInt64
     }
 
-    @Option(help: "The page-number route of the API, e.g. http://127.0.0.1:PORT/page.")
+    /// How the API pages.
+    enum Style: String, ExpressibleByArgument, CaseIterable {
+        /// Page numbers, with the total in the body: addressable, several pages at once.
+        case page
+        /// A cursor in the body: one page after another.
+        case cursor
+    }
+
+    @Option(help: "The route of the API, e.g. http://127.0.0.1:PORT/page or /cursor.")
     var url: String
+
+    @Option(help: "How the route pages.")
+    var style: Style = .page
+
+    @Option(help: "The most pages asked for at once (page numbers only).")
+    var concurrency = 1
 
     @Option(help: "Items per page to ask for.")
     var pageSize: Int = 50
@@ -43,26 +60,32 @@ struct SyncProbe: ParsableCommand {
         guard let url = URL(string: url), let base = URL(string: "/", relativeTo: url)?.absoluteURL,
             let server = ServerConfiguration(baseURL: base)
         else { throw ValidationError("--url must be an http URL") }
-        let pageSize = pageSize
-        let path = path
+        let (pageSize, path, concurrency) = (pageSize, path, AdaptiveConcurrency(maximum: concurrency))
+        let style: PaginationStyle =
+            switch self.style {
+            case .page: .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
+            case .cursor: .cursor(pageSize: pageSize, itemsKeyPath: "results")
+            }
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
-            let client = HTTPClient(configuration: server)
-            let http = HTTPPageSource(
-                client: client, url: url, style: .pageNumber(pageSize: pageSize, itemsKeyPath: "results"))
+            let client = HTTPClient(configuration: server).reportingThrottles(to: concurrency)
+            let http = HTTPPageSource(client: client, url: url, style: style)
             let source = TimedSource(http)
-            let sync = CollectionSync(
+            var sync = CollectionSync(
                 store: store, source: source,
                 collection: CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem"))
+            sync.concurrency = concurrency
             let clock = ContinuousClock()
             let start = clock.now
             var storeTime = Duration.zero
-            // `onPage` runs right after `savePage` returns, and the last fetch returned right before it:
-            // the time between the two is the store's (plus a token check of nanoseconds).
+            // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
+            // right before the save: the time between the two is the store's share that the next
+            // request, asked for before the save, did not hide.
             let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
             return Outcome(
                 wallMicroseconds: start.duration(to: clock.now).microseconds,
-                storeMicroseconds: storeTime.microseconds, items: progress.itemsFetched,
+                storeMicroseconds: storeTime.microseconds, requestGapMicroseconds: source.meanGap.microseconds,
+                items: progress.itemsFetched,
                 pages: progress.pagesFetched, peakBytes: 0)
         }
         outcome.peakBytes = PeakMemory.peakBytes() ?? 0
@@ -71,10 +94,12 @@ struct SyncProbe: ParsableCommand {
 }
 
 /// A page source that remembers when its last fetch returned.
-struct TimedSource<Base: PageSource>: PageSource {
-    /// The instant, shared by the copies of a source.
+struct TimedSource<Base: AddressablePageSource>: AddressablePageSource {
+    /// The instants, shared by the copies of a source.
     private final class Stamp: Sendable {
         let instant = Mutex(ContinuousClock.now)
+        /// The time from each fetch's return to the next fetch's start, summed, and the number of such gaps.
+        let gaps = Mutex((total: Duration.zero, count: 0))
     }
 
     let base: Base
@@ -87,9 +112,29 @@ struct TimedSource<Base: PageSource>: PageSource {
     /// When the last fetch returned.
     var lastFetchEnd: ContinuousClock.Instant { end.instant.withLock { $0 } }
 
+    /// The mean time from a fetch's return to the start of the next one: what one page at a time adds to the network's time.
+    var meanGap: Duration {
+        end.gaps.withLock { $0.count == 0 ? .zero : $0.total / $0.count }
+    }
+
     func fetch(_ request: PageRequest) async throws -> PageResult<Base.Item> {
+        if request.token != nil {
+            let gap = lastFetchEnd.duration(to: ContinuousClock.now)
+            end.gaps.withLock {
+                $0.total += gap
+                $0.count += 1
+            }
+        }
         let result = try await base.fetch(request)
         end.instant.withLock { $0 = ContinuousClock.now }
         return result
+    }
+
+    func token(forPageAt index: Int) -> PageToken? {
+        base.token(forPageAt: index)
+    }
+
+    func pageCount(forTotal total: Int, pageItemCount: Int) -> Int? {
+        base.pageCount(forTotal: total, pageItemCount: pageItemCount)
     }
 }

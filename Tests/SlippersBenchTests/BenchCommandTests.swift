@@ -22,6 +22,7 @@ import Testing
         let outcome = try BenchBinary.run(["--list"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("baseline-depth"))
+        #expect(outcome.stdout.contains("network-speed"))
     }
 
     @Test func anUnknownGroupIsAUsageError() throws {

@@ -17,6 +17,7 @@ enum FigureCatalog {
         RevalidationFigures.notModified,
         FreshnessFigures.relaunch,
         SyncFigures.sync,
+        NetworkSpeedFigures.networkSpeed,
     ]
 
     /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.

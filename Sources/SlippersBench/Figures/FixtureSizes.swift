@@ -8,12 +8,16 @@ struct FixtureSizes: Sendable {
     var revalidatedPages: Int
     /// The two collection sizes synced from the fixture API, ten times apart.
     var syncItems: (small: Int, large: Int)
+    /// Items synced from the fixture API served with latency, against a sequential client.
+    var networkItems: Int
 
-    /// The full sizes: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages.
+    /// The full sizes: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages, 20 000 items 20 ms away.
     static let full = FixtureSizes(
-        deepItems: 500_000, coldStartItems: 1_000_000, revalidatedPages: 2_000, syncItems: (10_000, 100_000))
+        deepItems: 500_000, coldStartItems: 1_000_000, revalidatedPages: 2_000, syncItems: (10_000, 100_000),
+        networkItems: 20_000)
 
     /// A tenth of the full sizes, for smoke runs; figure names say which sizes were used.
     static let quick = FixtureSizes(
-        deepItems: 50_000, coldStartItems: 100_000, revalidatedPages: 200, syncItems: (1_000, 10_000))
+        deepItems: 50_000, coldStartItems: 100_000, revalidatedPages: 200, syncItems: (1_000, 10_000),
+        networkItems: 2_000)
 }

@@ -17,6 +17,14 @@ extension SlippersCommand {
                 moment and started again continues after the last saved page, without fetching the \
                 saved pages again. A list already complete is not fetched again without --refresh.
 
+                Page-number lists, and offset lists with a page size, are fetched --concurrency \
+                pages at once (6 unless given); pages that arrive early wait in memory and are \
+                saved in order, so a killed run still resumes after the last saved page. When the \
+                first page gives the total, no page past the end is asked for; otherwise at most \
+                --concurrency - 1 requests go past it. A 429 or 503 halves the concurrency and \
+                holds new requests for its Retry-After. Other lists are fetched one page after \
+                another, the next page asked for while the last one is saved.
+
                 The --header values (and any Authorization or Cookie) go only to the origin of URL \
                 (its scheme, host and port). A next page or redirect to another origin is refused \
                 unless --allow-origin names it, and then sent without the headers unless \
@@ -95,6 +103,8 @@ extension SlippersCommand {
 
         @OptionGroup var retrying: RetryOptions
 
+        @OptionGroup var concurrent: ConcurrencyOptions
+
         func validate() throws {
             _ = try parsedURL()
             _ = try parsedHeaders()
@@ -118,6 +128,8 @@ extension SlippersCommand {
                 originPolicy: try origins.policy())
             client.onRetry = { _ in requestRetries.withLock { $0 += 1 } }
             client.logger = logging.logger
+            let concurrency = concurrent.controller()
+            client = client.reportingThrottles(to: concurrency)
             let store = try database.openCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
@@ -139,6 +151,7 @@ extension SlippersCommand {
             let start = clock.now
             var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
+            sync.concurrency = concurrency
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
                 let limits = CollectionSync<PrimedPageSource>.Limits(

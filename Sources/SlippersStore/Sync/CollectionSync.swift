@@ -71,6 +71,18 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
     /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
     public var keepsNoStorePages = false
+    /// How many pages of an ``AddressablePageSource`` are in flight at once, adapting to the server's `429`s;
+    /// one at a time when `nil`.
+    ///
+    /// Pages arriving out of order are held in memory until the pages before
+    /// them are saved, and saved in order, one transaction each: the store
+    /// always holds the list's first pages and the resume token after them, and
+    /// a run killed at any moment loses at most the pages it held. When the
+    /// list's total says where it ends, no page past the end is asked for;
+    /// otherwise at most `maximum - 1` requests past the end are sent. Report
+    /// the server's throttles to the same controller (for an `HTTPClient`, with
+    /// its retry callback) so that the sync slows down for them.
+    public var concurrency: AdaptiveConcurrency?
 
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
@@ -106,10 +118,15 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// page: a long run through a flaky network keeps going as long as the list
     /// makes progress. A page that fails is never saved.
     ///
+    /// The next page is always asked for while the page before it is saved, so
+    /// the store's time does not add to the network's. When the source is an
+    /// ``AddressablePageSource`` that names the pages' tokens, up to
+    /// ``concurrency``'s limit of pages are in flight at once; see ``concurrency``.
+    ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
     /// - parameter retryBudget: How long a failing page is tried again; ``RetryBudget/none`` to fail at once.
-    /// - parameter onPage: Called after each saved page.
+    /// - parameter onPage: Called after each saved page, in the list's order.
     /// - returns: What the run did.
     /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
     ///   ``StoreError/pageRepeated(collection:index:)``, ``StoreError/listStalled(collection:pages:)``,
@@ -137,78 +154,156 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
         if let token { walked.insert(token) }
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
-        // Pages that brought no new item wait here; they are saved once a later page brings one.
-        var held: [Page<RawItem>] = []
-        var heldKeys: Set<ItemKey> = []
-        var previousKeys: [ItemKey] = []
-        var restarts = 0
-        walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
-            limits.maxItems.map({ progress.itemsFetched < $0 }) ?? true
-        {
-            try Task.checkCancellation()
-            let request = PageRequest(token: token)
-            let result = try await retryBudget.run(
-                retries: &progress.pageRetries, onRetry: { store.logPageRetry(at: index + held.count, $0, $1) },
-                { try await source.fetch(request) })
-            // A request without validators cannot be answered "not modified"; a source that does has nothing new.
-            guard var page = result.page else { break }
-            try Task.checkCancellation()
-            let pageIndex = index + held.count
-            if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
-            if let next = page.nextToken, !walked.insert(next).inserted {
-                throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
+        let addressable = source as? any AddressablePageSource
+        let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
+        return try await withThrowingTaskGroup(of: PageWindow.Fetched.self) { group in
+            defer { group.cancelAll() }
+            var window = PageWindow(addressable: addressable, index: index, token: token)
+            // The index of the next page the walk reads; pages before it are saved or held.
+            var readIndex = index
+            // The number of items on a page that is not the last: with a total, the list's page count.
+            var pageItemCount: Int?
+            // Pages that brought no new item wait here; they are saved once a later page brings one.
+            var held: [Page<RawItem>] = []
+            var heldKeys: Set<ItemKey> = []
+            var previousKeys: [ItemKey] = []
+            var restarts = 0
+            // The page being read, not yet counted in the progress.
+            var reading = (pages: 0, items: 0)
+
+            func updatePageCount(total: Int?) {
+                guard let addressable = window.addressable, let total, let pageItemCount else { return }
+                window.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
             }
-            let keys = page.items.map(\.key)
-            if !keys.isEmpty, keys == previousKeys {
-                throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
-            }
-            previousKeys = keys
-            if page.caching.cacheControl.noStore, !keepsNoStorePages {
-                throw NoStorePageError(collection: collection.key, index: pageIndex)
-            }
-            let pageKeys = Set(keys)
-            if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
-                try store.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: collection.key) == 0
-            {
-                held.append(page)
-                heldKeys.formUnion(pageKeys)
-                guard held.count < limits.stallLimit else {
-                    throw StoreError.listStalled(collection: collection.key, pages: held.count)
-                }
-                token = page.nextToken
-                continue
-            }
-            for saved in held + [page] {
-                let head: CollectionHead
-                do {
-                    head = try store.savePage(saved, at: index, in: collection)
-                } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
-                    // Another process started the list again meanwhile: go on from where the cache now stands.
-                    restarts += 1
-                    (held, heldKeys, previousKeys) = ([], [], [])
-                    guard let current = try store.collection(collection.key), !current.endReached else {
-                        progress.endReached = true
-                        break walk
+            // Asks for the pages the window knows, as far as the concurrency, the limits and the known end allow.
+            func ask(_ group: inout ThrowingTaskGroup<PageWindow.Fetched, any Error>) {
+                while window.mayAsk(readIndex: readIndex) {
+                    let ahead = window.pending(after: readIndex)
+                    guard ahead < concurrency.limit, concurrency.hasRoom() else { return }
+                    let pagesSoFar = progress.pagesFetched + held.count + reading.pages + ahead
+                    if let maxPages = limits.maxPages, pagesSoFar >= maxPages { return }
+                    if let maxItems = limits.maxItems,
+                        progress.itemsFetched + reading.items + ahead * (pageItemCount ?? 0) >= maxItems
+                    {
+                        return
                     }
-                    (index, token) = (current.nextPageIndex, current.resumeToken)
-                    walked = try store.walkedTokens(
-                        in: collection.key, before: index, generation: current.generation)
-                    if let token { walked.insert(token) }
-                    continue walk
+                    // Without a known end, a first page alone tells the total before the others are asked for.
+                    if window.addressable != nil, window.pageCount == nil, ahead > 0, pageItemCount == nil { return }
+                    let (pageIndex, pageToken) = window.ask()
+                    let epoch = window.epoch
+                    let number = concurrency.start()
+                    group.addTask {
+                        var retries = 0
+                        let result: Result<PageResult<RawItem>, any Error>
+                        do {
+                            result = .success(
+                                try await concurrency.run(request: number) {
+                                    try await retryBudget.run(
+                                        retries: &retries, onRetry: { store.logPageRetry(at: pageIndex, $0, $1) },
+                                        { try await source.fetch(PageRequest(token: pageToken)) })
+                                })
+                        } catch {
+                            result = .failure(error)
+                        }
+                        concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
+                        return PageWindow.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
+                    }
                 }
-                index += 1
-                progress.pagesFetched += 1
-                progress.itemsFetched += saved.items.count - head.repeatedItemCount
-                progress.repeatedItems += head.repeatedItemCount
-                progress.pagesCached = head.currentPageCount
-                progress.total = head.total
-                progress.endReached = head.endReached
-                onPage(progress)
             }
-            (held, heldKeys) = ([], [])
-            guard let next = page.nextToken else { break }
-            token = next
+
+            walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
+                limits.maxItems.map({ progress.itemsFetched < $0 }) ?? true
+            {
+                try Task.checkCancellation()
+                ask(&group)
+                guard let fetched = window.take(readIndex) else {
+                    if group.isEmpty {
+                        // Nothing in flight: a Retry-After holds the next request back, other syncs sharing
+                        // the controller hold every slot, or nothing is left to ask.
+                        if let pause = concurrency.pause() {
+                            try await Task.sleep(for: pause)
+                            continue
+                        }
+                        guard window.mayAsk(readIndex: readIndex) else { break }
+                        try await Task.sleep(for: .milliseconds(5))
+                        continue
+                    }
+                    guard let fetched = try await group.next() else { break }
+                    progress.pageRetries += fetched.retries
+                    window.receive(fetched)
+                    continue
+                }
+                let result = try fetched.result.get()
+                // A request without validators cannot be answered "not modified"; a source that does has nothing new.
+                guard var page = result.page else { break }
+                try Task.checkCancellation()
+                let pageIndex = readIndex
+                readIndex += 1
+                if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
+                if let next = page.nextToken, !walked.insert(next).inserted {
+                    throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
+                }
+                let keys = page.items.map(\.key)
+                if !keys.isEmpty, keys == previousKeys {
+                    throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
+                }
+                previousKeys = keys
+                if page.caching.cacheControl.noStore, !keepsNoStorePages {
+                    throw NoStorePageError(collection: collection.key, index: pageIndex)
+                }
+                if let next = page.nextToken {
+                    if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
+                    updatePageCount(total: page.total)
+                    _ = window.announce(next: next, after: pageIndex)
+                    // The next page is on its way while this one is saved.
+                    reading = (1, page.items.count)
+                    ask(&group)
+                    reading = (0, 0)
+                }
+                let pageKeys = Set(keys)
+                if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
+                    try store.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: collection.key) == 0
+                {
+                    held.append(page)
+                    heldKeys.formUnion(pageKeys)
+                    guard held.count < limits.stallLimit else {
+                        throw StoreError.listStalled(collection: collection.key, pages: held.count)
+                    }
+                    continue
+                }
+                for saved in held + [page] {
+                    let head: CollectionHead
+                    do {
+                        head = try store.savePage(saved, at: index, in: collection)
+                    } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
+                        // Another process started the list again meanwhile: go on from where the cache now stands.
+                        restarts += 1
+                        (held, heldKeys, previousKeys) = ([], [], [])
+                        guard let current = try store.collection(collection.key), !current.endReached else {
+                            progress.endReached = true
+                            break walk
+                        }
+                        (index, token) = (current.nextPageIndex, current.resumeToken)
+                        walked = try store.walkedTokens(
+                            in: collection.key, before: index, generation: current.generation)
+                        if let token { walked.insert(token) }
+                        window.restart(addressable: addressable, index: index, token: token)
+                        readIndex = index
+                        continue walk
+                    }
+                    index += 1
+                    progress.pagesFetched += 1
+                    progress.itemsFetched += saved.items.count - head.repeatedItemCount
+                    progress.repeatedItems += head.repeatedItemCount
+                    progress.pagesCached = head.currentPageCount
+                    progress.total = head.total
+                    progress.endReached = head.endReached
+                    onPage(progress)
+                }
+                (held, heldKeys) = ([], [])
+                if page.isLast { break }
+            }
+            return progress
         }
-        return progress
     }
 }

@@ -56,8 +56,9 @@ import Testing
         let itemCount = 20_000
         let pageSize = 50
         try await RunningFixture.with(itemCount: itemCount, pageSize: pageSize) { fixture in
-            // A little latency per page, so that 25 kills land before the 400 pages are through.
-            fixture.server.inject(.delay(.milliseconds(10)), count: 1_000_000)
+            // Some latency per page, so that 25 kills land before the 400 pages are through: sync asks
+            // for 6 pages at once by default, so 60 ms a page goes as fast as 10 ms one at a time.
+            fixture.server.inject(.delay(.milliseconds(60)), count: 1_000_000)
             let directory = try TemporaryDirectory()
             let path = directory.path()
             let url = fixture.url()

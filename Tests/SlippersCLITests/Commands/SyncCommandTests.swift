@@ -162,10 +162,13 @@ import Testing
     @Test func aNonJSONResponseIsOneLineAndKeepsTheCommittedPages() async throws {
         try await RunningFixture.with { fixture in
             let directory = try TemporaryDirectory()
-            // Two good answers, then an HTML page where the third page should be.
+            // Two good answers, then an HTML page where the third page should be: one page at a time,
+            // so that the third request to arrive is the third page's.
             fixture.server.inject(.delay(.zero), count: 2)
             fixture.server.inject(.status(200, body: "<html><body>Maintenance</body></html>"))
-            let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(), "--concurrency", "1", "--db", directory.path(),
+            ])
             #expect(outcome.status == 1)
             #expect(outcome.stderrLines.count == 1)
             #expect(
@@ -304,10 +307,13 @@ import Testing
             let rest = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", path])
             #expect(rest.status == 0, "\(rest.stderr)")
             #expect(rest.stdout.contains("(resumed after \(saved.currentPageCount) cached page"))
-            // The second run asked for no page the first had saved.
+            // The second run asked for no page the first had saved, and for each other page once. The
+            // requests the first run had in flight (at most 6, the default concurrency, after its last
+            // saved page) may reach the server late and be counted twice.
             let asked = fixture.server.requests.dropFirst(firstRun).compactMap { $0.query["page"].flatMap(Int.init) }
-            #expect(asked.first == saved.currentPageCount + 1)
-            #expect(asked.count == 200 - saved.currentPageCount)
+            let fetches = Dictionary(grouping: asked) { $0 }.mapValues(\.count)
+            #expect(fetches.keys.sorted() == Array((saved.currentPageCount + 1)...200))
+            #expect(fetches.filter { $0.value > 1 }.keys.allSatisfy { $0 <= saved.currentPageCount + 7 })
             let export = try await BuiltBinary.slippers.run([
                 "export", fixture.url(), "--format", "ndjson", "--db", path,
             ])

@@ -46,14 +46,14 @@ import Testing
 
             // Page numbers start at 1: the committed pages are 1…committed. None is asked for again,
             // and the second run does not fetch the first page to detect the style either. The
-            // request the first run had in flight may reach the server late, so page committed + 1,
-            // the one it never committed, may be counted twice.
+            // requests the first run had in flight (at most 6, the default concurrency) may reach the
+            // server late, so the pages after committed, which it never committed, may be counted twice.
             let afterKill = fixture.server.requests.dropFirst(requestsOfFirstRun)
             let pages = afterKill.map { Int($0.query["page"] ?? "") ?? 0 }
             #expect(pages.allSatisfy { $0 > committed })
             let fetches = Dictionary(grouping: pages) { $0 }.mapValues(\.count)
             #expect(fetches.keys.sorted() == Array((committed + 1)...(itemCount / 50)))
-            #expect(fetches.filter { $0.value > 1 }.keys.allSatisfy { $0 == committed + 1 })
+            #expect(fetches.filter { $0.value > 1 }.keys.allSatisfy { $0 <= committed + 7 })
 
             let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", path])
             let ids = try exportedIDs(export.stdout)

@@ -1,0 +1,29 @@
+import Slippers
+
+extension HTTPClient {
+    /// The same client, reporting each `429 Too Many Requests` and `503 Service Unavailable` it retries to `concurrency`.
+    ///
+    /// The controller halves its limit and holds new requests back for the
+    /// answer's `Retry-After`, so that a sync sharing it slows down for the
+    /// server. The client's own retry callback, if any, is still called first.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let concurrency = AdaptiveConcurrency(maximum: 6)
+    /// let source = HTTPPageSource(client: client.reportingThrottles(to: concurrency), url: url, style: style)
+    /// var sync = CollectionSync(store: store, source: source, collection: posts)
+    /// sync.concurrency = concurrency
+    /// ```
+    public func reportingThrottles(to concurrency: AdaptiveConcurrency) -> HTTPClient {
+        var client = self
+        let previous = onRetry
+        client.onRetry = { event in
+            previous?(event)
+            if case .http(let status, _) = event.error.kind, status == 429 || status == 503 {
+                concurrency.recordThrottle(retryAfter: event.error.retryAfter)
+            }
+        }
+        return client
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersNetworking
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// Syncs of several pages at once over HTTP, against the fixture API on 127.0.0.1.
+@Suite struct ConcurrentSyncHTTPTests {
+    let directory: TemporaryDirectory
+    let store: CacheStore
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try CacheStore(path: directory.path())
+    }
+
+    private func client(for server: FixtureServer, retryPolicy: RetryPolicy = .none) throws -> HTTPClient {
+        HTTPClient(configuration: try #require(ServerConfiguration(baseURL: server.baseURL)), retryPolicy: retryPolicy)
+    }
+
+    @discardableResult
+    private func run(
+        _ source: HTTPPageSource, concurrency: AdaptiveConcurrency
+    ) async throws -> CollectionSync<HTTPPageSource>.Progress {
+        var sync = CollectionSync(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
+        sync.concurrency = concurrency
+        return try await sync.run(limits: .init())
+    }
+
+    private func storedIDs(_ source: HTTPPageSource) throws -> [Int] {
+        try #require(try store.cachedList(source.collectionKey)).items.map { item in
+            guard case .integer(let id) = item.key else { return -1 }
+            return id
+        }
+    }
+
+    @Test func pageNumbersArePagedConcurrentlyAndNoPagePastTheEndIsAskedFor() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 487, pageSize: 20))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let source = HTTPPageSource(
+            client: try client(for: server), url: server.url(.page),
+            style: .pageNumber(pageSize: 20, itemsKeyPath: "results", totalKeyPath: "total"))
+        let concurrency = AdaptiveConcurrency(maximum: 6)
+        let progress = try await run(source, concurrency: concurrency)
+        #expect(progress.endReached)
+        #expect(try storedIDs(source) == Array(1...487))
+        let pages = server.requests.map { Int($0.query["page"] ?? "") ?? -1 }
+        #expect(pages.sorted() == Array(1...25))
+        #expect(concurrency.snapshot.maxInFlight > 1)
+        #expect(concurrency.snapshot.maxInFlight <= 6)
+    }
+
+    @Test func offsetsWithAPageSizeArePagedConcurrentlyAndNoOffsetPastTheTotalIsAskedFor() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 300, pageSize: 25))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let source = HTTPPageSource(
+            client: try client(for: server), url: server.url(.offset), style: .offset(limit: 25))
+        let concurrency = AdaptiveConcurrency(maximum: 4)
+        let progress = try await run(source, concurrency: concurrency)
+        #expect(progress.endReached)
+        #expect(try storedIDs(source) == Array(1...300))
+        let offsets = server.requests.map { Int($0.query["offset"] ?? "") ?? -1 }
+        #expect(offsets.sorted() == Array(stride(from: 0, to: 300, by: 25)))
+        #expect(concurrency.snapshot.maxInFlight > 1)
+    }
+
+    @Test func cursorsArePagedOneAfterAnother() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 95, pageSize: 10))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let source = HTTPPageSource(
+            client: try client(for: server), url: server.url(.cursor),
+            style: .cursor(pageSize: 10, itemsKeyPath: "results"))
+        let concurrency = AdaptiveConcurrency(maximum: 6)
+        try await run(source, concurrency: concurrency)
+        #expect(try storedIDs(source) == Array(1...95))
+        #expect(server.requests.count == 10)
+        #expect(concurrency.snapshot.maxInFlight == 1)
+    }
+
+    @Test func aTooManyRequestsAnswerHalvesTheConcurrencyAndHoldsNewRequests() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 400, pageSize: 10))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let concurrency = AdaptiveConcurrency(maximum: 8)
+        let policy = RetryPolicy(maxAttempts: 5, baseDelay: .milliseconds(1), maxDelay: .milliseconds(5))
+        let client = try client(for: server, retryPolicy: policy).reportingThrottles(to: concurrency)
+        let source = HTTPPageSource(
+            client: client, url: server.url(.page),
+            style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"))
+        // The first page comes through; the next three requests are refused with Retry-After: 1.
+        var sync = CollectionSync(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
+        sync.concurrency = concurrency
+        try await sync.run(limits: .init(maxPages: 1))
+        server.inject(.tooManyRequests(retryAfter: 1), count: 3)
+        try await sync.run(limits: .init())
+
+        let state = concurrency.snapshot
+        #expect(state.throttles == 3)
+        #expect(state.decreases >= 1)
+        #expect(state.maxInFlight <= 8)
+        #expect(try storedIDs(source) == Array(1...400))
+        // Every page once, and the three refused ones once more.
+        let pages = server.requests.map { Int($0.query["page"] ?? "") ?? -1 }
+        #expect(Set(pages) == Set(1...40))
+        #expect(pages.count == 43)
+    }
+}
