@@ -15,6 +15,8 @@ extension CachedPager {
     /// A snapshot of a pager: the items of its window and where its loads stand.
     ///
     /// The window is a prefix of the cached list: pages `0..<pages.count`.
+    /// Snapshots of `Equatable` items are `Equatable`, so a view or a test
+    /// can tell whether anything changed.
     public struct State: Sendable {
         /// The items of the window's pages, in order, each id once (its first occurrence wins).
         ///
@@ -56,6 +58,9 @@ extension CachedPager {
         /// How old the cached first page was when this snapshot was published, in seconds.
         public var age: TimeInterval?
 
+        /// An empty snapshot: no items, nothing loaded, nothing loading.
+        public init() {}
+
         /// Whether a load is running.
         public var isLoading: Bool { refresh.isLoading || append.isLoading }
 
@@ -65,3 +70,5 @@ extension CachedPager {
         }
     }
 }
+
+extension CachedPager.State: Equatable where Item: Equatable {}
