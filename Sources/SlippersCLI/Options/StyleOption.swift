@@ -46,4 +46,10 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .link: PaginationStyle.linkHeader().pageSizeParameter
         }
     }
+
+    /// The style this option forces: its way of asking for pages with the usual parameters
+    /// (and, for offsets, the usual `total`).
+    var template: PaginationStyle {
+        PaginationStyle(kind: kind, pageSizeParameter: pageSizeParameter, totalKeyPath: self == .offset ? "total" : nil)
+    }
 }

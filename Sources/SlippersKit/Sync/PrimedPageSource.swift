@@ -1,0 +1,32 @@
+import Synchronization
+
+/// A source whose first page was already fetched (to detect the style): that page is served once, not fetched again.
+///
+/// The first unconditional request for the first page gets the primed page;
+/// every other request, and any after it, goes to the base source.
+public final class PrimedPageSource: PageSource {
+    /// The source of every other page.
+    public let base: HTTPPageSource
+    private let firstPage: Mutex<Page<RawItem>?>
+
+    /// Creates a source that serves `firstPage` for the first request of the first page, then asks `base`.
+    public init(base: HTTPPageSource, firstPage: Page<RawItem>?) {
+        self.base = base
+        self.firstPage = Mutex(firstPage)
+    }
+
+    /// The primed first page once, then the base source's pages.
+    public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+        if request.token == nil, request.validators == nil,
+            let primed = firstPage.withLock({ page in defer { page = nil }; return page })
+        {
+            return .page(primed)
+        }
+        return try await base.fetch(request)
+    }
+
+    /// The base source's fingerprint of the headers it sends.
+    public func varyKey(for headerNames: [String]) -> String? {
+        base.varyKey(for: headerNames)
+    }
+}
