@@ -28,7 +28,9 @@ import Testing
     }
 
     private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> Pager {
-        Pager(store: store, source: source, collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+        Pager(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             policy: policy)
     }
 

@@ -48,6 +48,9 @@ extension CacheStore {
                 found.append((collection, style))
             }
         }
-        return found.sorted { ($0.collection.lastFetchedAt ?? $0.collection.createdAt) > ($1.collection.lastFetchedAt ?? $1.collection.createdAt) }
+        return found.sorted {
+            ($0.collection.lastFetchedAt ?? $0.collection.createdAt)
+                > ($1.collection.lastFetchedAt ?? $1.collection.createdAt)
+        }
     }
 }

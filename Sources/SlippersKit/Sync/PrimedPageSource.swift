@@ -17,12 +17,17 @@ public final class PrimedPageSource: PageSource {
 
     /// The primed first page once, then the base source's pages.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        if request.token == nil, request.validators == nil,
-            let primed = firstPage.withLock({ page in defer { page = nil }; return page })
-        {
-            return .page(primed)
-        }
+        if request.token == nil, request.validators == nil, let primed = takeFirstPage() { return .page(primed) }
         return try await base.fetch(request)
+    }
+
+    /// The primed first page, if it was not served yet; it is served once.
+    private func takeFirstPage() -> Page<RawItem>? {
+        firstPage.withLock { page in
+            let primed = page
+            page = nil
+            return primed
+        }
     }
 
     /// The base source's fingerprint of the headers it sends.

@@ -22,7 +22,9 @@ private typealias Post = ScriptedSource.Post
         var pagers: [ListPager<Post>] = []
         pagers.append(ListPager(store: store, source: scripted, collection: posts))
         pagers.append(
-            ListPager(store: store, source: AnyPageSource(scripted), collection: CollectionDescriptor(key: "other", of: Post.self)))
+            ListPager(
+                store: store, source: AnyPageSource(scripted),
+                collection: CollectionDescriptor(key: "other", of: Post.self)))
         for pager in pagers {
             await pager.start()
             await pager.loadNextPageIfNeeded()
