@@ -37,13 +37,23 @@ extension CacheStore {
     /// paged with that style gives its key: the plain key `slippers sync` uses, or the
     /// styled key of the app-facing pagers.
     ///
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter client: The client a source of the list would use.
+    /// - parameter partition: The partition a pager files the list under, if any: only its
+    ///   collections count, and each is returned with the key and item type the pager was
+    ///   given (the partition left out), as a pager takes them.
     /// - throws: What reading the store throws.
     public func httpCollections(
-        for url: URL, client: HTTPClient
+        for url: URL, client: HTTPClient, partition: String? = nil
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
+        let suffix = partition.map { " [partition: \($0)]" } ?? ""
         var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
-        for collection in try collections() {
-            guard let style = PaginationStyle(storedText: collection.style) else { continue }
+        for var collection in try collections() {
+            guard let style = PaginationStyle(storedText: collection.style), collection.key.hasSuffix(suffix) else {
+                continue
+            }
+            collection.key.removeLast(suffix.count)
+            if collection.itemType.hasSuffix(suffix) { collection.itemType.removeLast(suffix.count) }
             if HTTPPageSource(client: client, url: url, style: style).holds(collection) {
                 found.append((collection, style))
             }

@@ -28,7 +28,7 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     ) throws {
         self.init(
             store: store, source: source,
-            collection: try HTTPList.collection(of: source, in: store, itemType: itemType),
+            collection: try HTTPList.collection(of: source, in: store, itemType: itemType, partition: partition),
             policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages)
     }
 
@@ -70,7 +70,8 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
             throw NetworkError(.invalidURL(NetworkError.redacting(url)))
         }
         let (source, collection) = try await HTTPList.resolve(
-            url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType)
+            url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType,
+            partition: partition)
         return ListPager<Item>(
             store: store, source: source, collection: collection, policy: policy, initialWindow: initialWindow,
             partition: partition, keepsNoStorePages: keepsNoStorePages)
@@ -81,12 +82,18 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
 enum HTTPList {
     /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
     static func collection(
-        of source: HTTPPageSource, in store: CacheStore, itemType: String?
+        of source: HTTPPageSource, in store: CacheStore, itemType: String?, partition: String?
     ) throws -> CollectionDescriptor {
         let style = try source.style.storedText()
+        // A partitioned pager adds the partition to the key and item type it is given.
+        let suffix = partition.map { " [partition: \($0)]" } ?? ""
         for key in [source.styledCollectionKey, source.collectionKey] {
-            if let stored = try store.collection(key), source.holds(stored) {
-                return CollectionDescriptor(key: stored.key, itemType: itemType ?? stored.itemType, style: style)
+            if var stored = try store.collection(key + suffix) {
+                stored.key = key
+                if stored.itemType.hasSuffix(suffix) { stored.itemType.removeLast(suffix.count) }
+                if source.holds(stored) {
+                    return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
+                }
             }
         }
         return try source.collection(itemType: itemType)
@@ -96,9 +103,10 @@ enum HTTPList {
     /// collection when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
-        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore, itemType: String?
+        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
+        itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
-        if let (stored, style) = try store.httpCollections(for: url, client: client).first {
+        if let (stored, style) = try store.httpCollections(for: url, client: client, partition: partition).first {
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
             let collection = CollectionDescriptor(
@@ -107,6 +115,6 @@ enum HTTPList {
         }
         let primed = try await SyncPlan.detectedSource(
             client: client, url: url, headers: headers, overrides: StyleOverrides(), stub: stub)
-        return (primed, try collection(of: primed.base, in: store, itemType: itemType))
+        return (primed, try collection(of: primed.base, in: store, itemType: itemType, partition: partition))
     }
 }

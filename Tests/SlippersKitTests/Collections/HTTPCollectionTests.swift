@@ -66,6 +66,27 @@ import Testing
         await fixture.server.stop()
     }
 
+    @Test func aPartitionedListIsRebuiltOfflineFromItsOwnStoredStyle() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let online = try await ListPager<FixtureItem>.detecting(
+            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+        await online.start()
+        #expect(online.collection.key.hasSuffix(" [partition: user 7]"))
+        await fixture.server.stop()
+
+        let offline = try await ListPager<FixtureItem>.detecting(
+            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+        #expect(offline.collection == online.collection)
+        await offline.start()
+        #expect(await offline.state.items.map(\.id.rawValue) == Array(1...10))
+        // Another partition has nothing cached: it would have to ask the network.
+        await #expect(throws: (any Error).self) {
+            try await ListPager<FixtureItem>.detecting(
+                url: url, client: fixture.client, store: fixture.store, partition: "user 8")
+        }
+    }
+
     @Test func theStoredStyleIsStableText() throws {
         let style = PaginationStyle.cursor(pageSize: 50)
         #expect(try style.storedText() == style.storedText())
