@@ -32,6 +32,41 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
             policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages)
     }
 
+    /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
+    ///
+    /// The collection derives from the URL and the style as for
+    /// ``init(http:store:itemType:policy:initialWindow:partition:keepsNoStorePages:)``.
+    ///
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter style: How the API pages.
+    /// - parameter client: The client that sends the requests; one for the URL's server, with the
+    ///   default retries, unless given.
+    /// - parameter headers: Headers for every request, never stored nor part of the key.
+    /// - parameter stub: The canned pages answered while stubbing is on.
+    /// - parameter store: The cache.
+    /// - parameter itemType: The name items are filed under.
+    /// - parameter policy: How the cache and the network are weighed.
+    /// - parameter partition: Who the pages are for, when the responses depend on it.
+    /// - throws: A `NetworkError` when the URL has no host; what reading the store throws.
+    public init(
+        url: URL,
+        style: PaginationStyle,
+        client: HTTPClient? = nil,
+        headers: [String: String] = [:],
+        stub: PageStub? = nil,
+        store: CacheStore,
+        itemType: String? = nil,
+        policy: CachePolicy = .cacheThenNetwork,
+        partition: String? = nil
+    ) throws {
+        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+        source.stub = stub
+        try self.init(http: source, store: store, itemType: itemType, policy: policy, partition: partition)
+    }
+
     /// A pager of the HTTP list at `url`, its style the one stored with its collection, else detected.
     ///
     /// When the cache holds the list, the pager is rebuilt from the style stored with

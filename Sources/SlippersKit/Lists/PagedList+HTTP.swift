@@ -34,27 +34,22 @@ extension PagedList {
         partition: String? = nil,
         distanceFromEnd: Int = 5
     ) {
-        let madeClient = client ?? Self.client(for: url)
-        if let style, let madeClient {
-            var source = HTTPPageSource(client: madeClient, url: url, style: style, headers: headers)
-            source.stub = stub
-            if let pager = try? ListPager<Item>(
-                http: source, store: store, itemType: itemType, policy: policy, partition: partition)
-            {
-                self.init(pager: pager, distanceFromEnd: distanceFromEnd)
-                return
+        let made: @Sendable () throws -> ListPager<Item>? = {
+            try style.map { style in
+                try ListPager<Item>(
+                    url: url, style: style, client: client, headers: headers, stub: stub, store: store,
+                    itemType: itemType, policy: policy, partition: partition)
             }
         }
+        if let pager = try? made() {
+            self.init(pager: pager, distanceFromEnd: distanceFromEnd)
+            return
+        }
+        // Detected on the first load, or the error of making it kept for then.
         self.init(distanceFromEnd: distanceFromEnd) {
-            guard let madeClient else { throw NetworkError(.invalidURL(NetworkError.redacting(url))) }
-            if let style {
-                var source = HTTPPageSource(client: madeClient, url: url, style: style, headers: headers)
-                source.stub = stub
-                return try ListPager<Item>(
-                    http: source, store: store, itemType: itemType, policy: policy, partition: partition)
-            }
+            if let pager = try made() { return pager }
             return try await ListPager<Item>.detecting(
-                url: url, client: madeClient, headers: headers, stub: stub, store: store, itemType: itemType,
+                url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType,
                 policy: policy, partition: partition)
         }
     }
@@ -84,10 +79,5 @@ extension PagedList {
         self.init(
             url: parsed, style: style, client: client, headers: headers, stub: stub, in: store, itemType: itemType,
             policy: policy, partition: partition, distanceFromEnd: distanceFromEnd)
-    }
-
-    /// A client for the server of `url` with the default transport and retries; `nil` without a host.
-    private static func client(for url: URL) -> HTTPClient? {
-        ServerConfiguration(baseURL: url).map { HTTPClient(configuration: $0) }
     }
 }
