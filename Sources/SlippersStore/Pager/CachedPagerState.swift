@@ -72,3 +72,14 @@ extension CachedPager {
 }
 
 extension CachedPager.State: Equatable where Item: Equatable {}
+
+extension CachedPager.Origin: CustomStringConvertible {
+    /// The origin's name, as in `network`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .cache: "cache"
+        case .network: "network"
+        }
+    }
+}

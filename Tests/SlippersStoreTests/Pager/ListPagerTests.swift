@@ -59,6 +59,11 @@ private typealias Post = ScriptedSource.Post
         #expect(try CacheStore.inMemory().collections().isEmpty)
     }
 
+    @Test func originsPrintAsTheirNames() {
+        #expect("\([PageOrigin.network, .fresh, .cache])" == "[network, fresh, cache]")
+        #expect("\(ListPager<Post>.Origin.network)" == "network")
+    }
+
     @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
         let pager = ListPager<Post>(
             store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts, partition: "user 7")
