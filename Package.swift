@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // Named, although async-http-client brings it, because the libraries take a `Logger` in their API.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -39,12 +41,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
         ),
         .target(
             name: "SlippersStore",
-            dependencies: ["Slippers", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Slippers", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
         ),
@@ -74,17 +79,21 @@ let package = Package(
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
         ),
-        // The benchmark of issue 7: figures against baselines a user would write.
+        // Aligned text tables, for the CLI and the benchmark; not a product.
+        .target(name: "TableOutput", swiftSettings: swift6),
+        .testTarget(name: "TableOutputTests", dependencies: ["TableOutput"], swiftSettings: swift6),
+        // The benchmark: figures against baselines a user would write.
         // GRDBSQLite is the raw SQLite C API, for the baselines that do without GRDB.
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersFixtures",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersFixtures", "TableOutput",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -93,7 +102,10 @@ let package = Package(
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
             name: "SlippersStoreTests",
-            dependencies: ["SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker"],
+            dependencies: [
+                "SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: swift6
         ),
         // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
@@ -137,6 +149,7 @@ let package = Package(
             dependencies: [
                 "SlippersNetworking", "SlippersFixtures",
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swift6
         ),
@@ -151,6 +164,7 @@ let package = Package(
             dependencies: [
                 "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport", "MeasuringLauncher",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
         ),

@@ -20,7 +20,7 @@ struct BenchCommand: ParsableCommand {
 
     @Flag(
         help: """
-            A smoke run: \(Self.quickItems) items, \(Self.quickRounds) rounds, and a tenth of the issue's \
+            A smoke run: \(Self.quickItems) items, \(Self.quickRounds) rounds, and a tenth of the full \
             fixture sizes (deep collection, cold-start file, revalidated pages).
             """)
     var quick = false
@@ -90,7 +90,7 @@ struct BenchCommand: ParsableCommand {
 
         let context = try FigureContext(
             workload: workload, settings: settings, synchronous: synchronous, directory: directory,
-            progress: progress, sizes: quick ? .quick : .issue)
+            progress: progress, sizes: quick ? .quick : .full)
         var figures: [Figure] = []
         for group in FigureCatalog.groups(matching: only) {
             progress.report("measuring \(group.id)")

@@ -11,15 +11,21 @@ struct SlippersCommand: AsyncParsableCommand {
             environment variable, else ./slippers.sqlite. Inspection commands print aligned \
             tables, or stable JSON with --json; they open the file read-only and never change it.
 
+            With --verbose (before the command's name, or after sync's, detect's or evict's), every HTTP \
+            exchange is logged on stderr (method, URL, status, time, redirects, retries), and so are \
+            evictions and revalidations; credentials and secret-looking query values are shown as \
+            <redacted> or ***.
+
             Exit codes: 0 success, 1 failure (one line on stderr, `slippers: …`, names the problem; \
             `doctor` also exits 1 when the cache is not healthy), 64 usage error.
             """,
         version: "0.1.0",
         subcommands: [
-            Sync.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
+            Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
             Demo.self,
         ]
     )
 
+    @OptionGroup var logging: LoggingOptions
 }

@@ -17,15 +17,20 @@ struct FixturePage {
         case .cursor: renderCursor()
         case .next: renderNext()
         case .link: renderLink()
+        case .stripe: renderStripe()
+        case .slack: renderSlack()
+        case .jsonapi: renderJSONAPI()
+        case .odata: renderOData()
+        case .spring: renderSpring()
         }
     }
 
-    private func integer(_ name: String, default value: Int) -> Int? {
+    func integer(_ name: String, default value: Int) -> Int? {
         guard let text = query[name] else { return value }
         return Int(text)
     }
 
-    private var total: Int { catalog.count }
+    var total: Int { catalog.count }
 
     private func pageParameters(sizeName: String) -> (page: Int, size: Int)? {
         guard let page = integer("page", default: configuration.firstPage),
@@ -104,7 +109,7 @@ struct FixturePage {
         return (items, links.joined(separator: ", "))
     }
 
-    private func url(_ parameters: [String: Int]) -> String {
+    func url(_ parameters: [String: Int]) -> String {
         let query = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         return "http://127.0.0.1:\(port)\(route.rawValue)?\(query)"
     }

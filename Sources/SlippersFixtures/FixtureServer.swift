@@ -15,6 +15,11 @@ import Synchronization
 /// | `/cursor` | `cursor` (opaque), `limit` | items, `next_cursor` (`null` at the end), `has_more` |
 /// | `/next` | `offset`, `limit` in the URL it hands out | items, `count`, `next` and `previous` full URLs |
 /// | `/link` | `page`, `per_page` | a bare array, and `Link: <…>; rel="next", <…>; rel="last"` |
+/// | `/stripe` | `starting_after` (the last id seen), `limit` | `object`, `url`, `has_more`, items under `data` |
+/// | `/slack` | `cursor` (opaque), `limit` | `ok`, items under `members`, `response_metadata.next_cursor` (`""` at the end) |
+/// | `/jsonapi` | `page[number]`, `page[size]` in the URL it hands out | items under `data`, `links.next` (`null` at the end), `meta.total` |
+/// | `/odata` | `$skip`, `$top` in the URL it hands out | `@odata.context`, items under `value`, `@odata.nextLink` (absent at the end), `@odata.count` with `$count=true` |
+/// | `/spring` | `page` (from 0), `size` | Spring Data's `Page`: items under `content`, `totalPages`, `totalElements`, `last`, `number`, `size`… |
 ///
 /// Every answer has an `ETag` of its content and honours `If-None-Match`
 /// with `304` — or, as servers differ, a `Last-Modified` date honouring
@@ -47,6 +52,7 @@ public final class FixtureServer: Sendable {
         public var firstPage: Int
         /// Where the items go: a key path such as `results` or `data.items`, or `nil` for a bare array
         /// body. `/page` honours `nil`; the routes that need room for metadata use `results` then.
+        /// The routes of well-known APIs (`/stripe`, `/slack`, `/jsonapi`, `/odata`, `/spring`) keep their own shapes.
         public var itemsKeyPath: String?
         /// A token that requests must carry as `Authorization: Bearer <token>`, or `nil` for none.
         public var requiredBearerToken: String?
@@ -105,6 +111,16 @@ public final class FixtureServer: Sendable {
         case next = "/next"
         /// `Link` headers.
         case link = "/link"
+        /// `has_more` and the last item's id, as Stripe pages.
+        case stripe = "/stripe"
+        /// A cursor under `response_metadata`, as Slack pages.
+        case slack = "/slack"
+        /// JSON:API's `links.next`.
+        case jsonapi = "/jsonapi"
+        /// OData's `@odata.nextLink`.
+        case odata = "/odata"
+        /// Spring Data's `Page`, numbered from 0.
+        case spring = "/spring"
     }
 
     struct State {

@@ -11,7 +11,7 @@ enum FuzzStyleDetection {
 /// One input: detects the pagination style of a response made of the input.
 ///
 /// The first line is the `Link` header, the rest the body. Detection must return a style for any
-/// response, and that style must survive the JSON round trip the cache stores it through.
+/// response, the same each time, and that style must survive the JSON round trip the cache stores it through.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStyleDetection(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start else { return 0 }
@@ -21,7 +21,9 @@ public func fuzzStyleDetection(_ start: UnsafePointer<UInt8>?, _ count: Int) -> 
     let body = Data(bytes[min(newline + 1, bytes.count)...])
     let headers = link.isEmpty ? [:] : ["Link": link]
     for url in urls {
-        let style = PaginationStyle.detect(url: url, body: body, headers: headers)
+        let detection = PaginationStyle.explain(url: url, body: body, headers: headers)
+        let style = detection.style
+        precondition(style == PaginationStyle.detect(url: url, body: body, headers: headers), "detection is not pure")
         if let encoded = try? JSONEncoder().encode(style) {
             let decoded = try? JSONDecoder().decode(PaginationStyle.self, from: encoded)
             precondition(decoded == style, "a detected style does not survive its JSON round trip")

@@ -102,7 +102,7 @@ public final class InfiniteListTrigger: Sendable {
         askedAtRowCount.withLock { $0 = nil }
     }
 
-    /// A function to call with each displayed row index, as the seed library offered it.
+    /// A function to call with each displayed row index.
     public static func make(
         pageSize: Int,
         distanceFromEnd: Int,

@@ -48,10 +48,15 @@ public struct RetryBudget: Sendable, Equatable {
     /// Runs `operation`, retrying it after transient failures while the budget lasts, and counts the retries.
     ///
     /// - parameter retries: Incremented before each wait.
+    /// - parameter onRetry: Called before each wait with the failure and the wait, for logging.
     /// - returns: What `operation` returned.
     /// - throws: The last error of `operation` when it is not transient or the
     ///   budget is spent; `CancellationError` when the task is cancelled while waiting.
-    public func run<T>(retries: inout Int, _ operation: () async throws -> T) async throws -> T {
+    public func run<T>(
+        retries: inout Int,
+        onRetry: (_ error: any Error, _ wait: Duration) -> Void = { _, _ in },
+        _ operation: () async throws -> T
+    ) async throws -> T {
         let clock = ContinuousClock()
         var firstFailure: ContinuousClock.Instant?
         var attempt = 0
@@ -69,6 +74,7 @@ public struct RetryBudget: Sendable, Equatable {
                 let wait = min(delay(afterRetries: attempt), duration - elapsed)
                 attempt += 1
                 retries += 1
+                onRetry(error, wait)
                 try await Task.sleep(for: wait)
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The three baselines of issue 7, point 3.
+/// The three baselines: what a user would write instead of Slippers.
 enum BaselineKind: String, CaseIterable, Sendable {
     /// (a) The floor: one SQLite row per item through the raw C API.
     case rawSQLite

@@ -1,4 +1,4 @@
-/// The operations measured on every baseline, each the counterpart of one of the figures.
+/// The operations measured on every baseline, each the counterpart of one of our figures.
 enum BaselineOperation: String, CaseIterable, Sendable {
     /// Read a cached page and decode it into typed items.
     case readPage

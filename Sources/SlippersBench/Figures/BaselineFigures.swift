@@ -1,6 +1,6 @@
 /// The baselines on their own: each baseline's time for each operation, as a ratio to the fastest.
 ///
-/// These are information, not targets: they show what the figures are
+/// These are information, not targets: they show what our figures are
 /// compared with, measured in the same run.
 enum BaselineFigures {
     static let readPage = FigureGroup(
@@ -41,7 +41,7 @@ enum BaselineFigures {
 
     static let updateItem = FigureGroup(
         id: "baseline-update-item",
-        summary: "replace one item of a cached page, each baseline, against (c) as the issue's target is"
+        summary: "replace one item of a cached page, each baseline, against (c), the baseline our target names"
     ) { context in
         let reference = try context.baselines.measurement(.updateItem, of: .rowPerPage)
         return try BaselineKind.allCases.map { kind in

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 7's figure 6: a new process opens a large cache and publishes its first page.
+/// A new process opens a large cache and publishes its first page.
 ///
 /// Each round runs ``ColdStartProbe`` in a new process, which times itself from
 /// just before `CacheStore(path:)` to the first page's items decoded; the

@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 import SlippersStore
 
-/// Issue 7's figure 5: our store reads its deepest page as fast as its first.
+/// Our store reads its deepest page as fast as its first.
 enum DeepPageFigures {
     static let deepPage = FigureGroup(
         id: "deep-page",

@@ -1,7 +1,6 @@
 /// Every figure group of the benchmark, in report order.
 ///
-/// The figures (point 4) are added here as groups of their own, each
-/// next to the baseline group it compares with.
+/// Each figure of our code is a group of its own, next to the baseline group it compares with.
 enum FigureCatalog {
     static let groups: [FigureGroup] = [
         BaselineFigures.readPage,

@@ -30,7 +30,7 @@ final class FigureContext {
 
     init(
         workload: Workload, settings: MeasurementSettings, synchronous: SynchronousMode, directory: URL,
-        progress: Progress, sizes: FixtureSizes = .issue, executablePath: String = CommandLine.arguments[0]
+        progress: Progress, sizes: FixtureSizes = .full, executablePath: String = CommandLine.arguments[0]
     ) throws {
         self.sizes = sizes
         self.executablePath = executablePath

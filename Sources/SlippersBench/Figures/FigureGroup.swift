@@ -1,6 +1,6 @@
 /// A named function that measures and returns one or more related figures.
 ///
-/// `--only NAME` selects groups by their ``id``. Each of the figures
+/// `--only NAME` selects groups by their ``id``. Each figure
 /// is one group whose function measures our code and compares it with the
 /// baselines it asks the context for.
 struct FigureGroup: Sendable {

@@ -9,11 +9,11 @@ struct FixtureSizes: Sendable {
     /// The two collection sizes synced from the fixture API, ten times apart.
     var syncItems: (small: Int, large: Int)
 
-    /// The sizes issue 7 names: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages.
-    static let issue = FixtureSizes(
+    /// The full sizes: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages.
+    static let full = FixtureSizes(
         deepItems: 500_000, coldStartItems: 1_000_000, revalidatedPages: 2_000, syncItems: (10_000, 100_000))
 
-    /// A tenth of the issue's sizes, for smoke runs; figure names say which sizes were used.
+    /// A tenth of the full sizes, for smoke runs; figure names say which sizes were used.
     static let quick = FixtureSizes(
         deepItems: 50_000, coldStartItems: 100_000, revalidatedPages: 200, syncItems: (1_000, 10_000))
 }

@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 import SlippersStore
 
-/// Issue 7's figure 8: revalidating cached pages that the server answers `304 Not Modified` rewrites no item.
+/// Revalidating cached pages that the server answers `304 Not Modified` rewrites no item.
 ///
 /// The store's file gets triggers of the benchmark's own (a table and
 /// triggers the store knows nothing of) that count every insert, update and

@@ -3,7 +3,7 @@ import Slippers
 import SlippersNetworking
 import SlippersStore
 
-/// Issue 7's figures 1 to 4: our store against the baselines, each timed in the same rounds and
+/// Our store against the baselines, each timed in the same rounds and
 /// on the same pages as the three baselines (``BaselineSuite/measureAlongside(_:_:)``).
 enum StoreFigures {
     static let readPage = FigureGroup(

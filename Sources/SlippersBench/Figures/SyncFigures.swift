@@ -1,7 +1,7 @@
 import Foundation
 import SlippersFixtures
 
-/// Issue 7's figure 7: syncing a whole collection from a local HTTP API keeps memory flat.
+/// Syncing a whole collection from a local HTTP API keeps memory flat.
 ///
 /// The fixture server runs in this process; each sync runs in a child process
 /// (``SyncProbe``), so its peak resident set size is its own: a new process that

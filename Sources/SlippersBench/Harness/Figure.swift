@@ -8,7 +8,7 @@
 ///     baseline: "fastest baseline", baselineValue: 498, target: .information)
 /// ```
 ///
-/// Encoded, a figure has exactly the keys of the report schema:
+/// Encoded, a figure has exactly the keys of the report schema:
 /// `name`, `unit`, `value`, `baseline`, `baseline_value`, `ratio`, `target`, `met`.
 /// `met` is `null` for information figures, which have no target.
 struct Figure: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
+import TableOutput
 
 /// The outcome of a benchmark run: the machine, then one entry per figure.
 ///
-/// Its JSON form is the schema, for scripts:
+/// Its JSON form, for scripts:
 ///
 /// ```json
 /// {"machine": {"cpu": "…", "cores": 2, …},
@@ -24,11 +25,11 @@ struct Report: Sendable, Encodable {
     func table(notes: [String] = []) -> String {
         var table = TextTable([
             .init(header: "figure"),
-            .init(header: "value", isRightAligned: true),
-            .init(header: "p10-p90", isRightAligned: true),
+            .init(header: "value", alignment: .right),
+            .init(header: "p10-p90", alignment: .right),
             .init(header: "baseline"),
-            .init(header: "baseline value", isRightAligned: true),
-            .init(header: "ratio", isRightAligned: true),
+            .init(header: "baseline value", alignment: .right),
+            .init(header: "ratio", alignment: .right),
             .init(header: "target"),
             .init(header: "met"),
         ])

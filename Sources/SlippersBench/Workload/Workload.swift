@@ -3,7 +3,7 @@ import Slippers
 
 /// The collection every baseline and figure works on: `itemCount` items in pages of `pageSize`.
 ///
-/// Pages are numbered from 1, as the issue counts them ("page 2 000"). The
+/// Pages are numbered from 1, as people count them ("page 2 000"). The
 /// items are made once, up front, so that filling three stores does not
 /// generate them three times and no timed region pays for generating them.
 struct Workload: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Lists the cached collections with their figures.
@@ -15,10 +16,10 @@ extension SlippersCommand {
             let store = try database.openForReading()
             let collections = try store.collections()
             if output.json {
-                print(try JSONOutput.render(collections.map(Record.init)))
+                print(try JSONOutput.render(collections))
                 return
             }
-            var table = Table([
+            var table = TextTable([
                 .init(header: "collection"), .init(header: "type"),
                 .init(header: "items", alignment: .right), .init(header: "pages", alignment: .right),
                 .init(header: "total", alignment: .right), .init(header: "end"),
@@ -34,47 +35,6 @@ extension SlippersCommand {
                 ])
             }
             print(table.render())
-        }
-    }
-}
-
-extension SlippersCommand.Collections {
-    /// One collection in `--json` output.
-    struct Record: Encodable {
-        var key: String
-        var itemType: String
-        @NullWhenAbsent var style: String?
-        var itemCount: Int
-        var pageCount: Int
-        var stalePageCount: Int
-        @NullWhenAbsent var total: Int?
-        var endReached: Bool
-        @NullWhenAbsent var resumeToken: String?
-        var nextPageIndex: Int
-        var generation: Int
-        var stale: Bool
-        var createdAt: Date
-        @NullWhenAbsent var refreshedAt: Date?
-        @NullWhenAbsent var invalidatedAt: Date?
-        @NullWhenAbsent var lastFetchedAt: Date?
-
-        init(_ collection: CollectionInfo) {
-            key = collection.key
-            itemType = collection.itemType
-            style = collection.style
-            itemCount = collection.itemCount
-            pageCount = collection.pageCount
-            stalePageCount = collection.stalePageCount
-            total = collection.total
-            endReached = collection.endReached
-            resumeToken = collection.resumeToken?.rawValue
-            nextPageIndex = collection.nextPageIndex
-            generation = collection.generation
-            stale = collection.isStale
-            createdAt = collection.createdAt
-            refreshedAt = collection.refreshedAt
-            invalidatedAt = collection.invalidatedAt
-            lastFetchedAt = collection.lastFetchedAt
         }
     }
 }

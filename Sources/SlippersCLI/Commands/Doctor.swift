@@ -1,5 +1,6 @@
 import ArgumentParser
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Checks the cache file's health.
@@ -20,7 +21,7 @@ extension SlippersCommand {
             let store = try database.openForReading()
             let diagnosis = try store.diagnose()
             if output.json {
-                print(try JSONOutput.render(Record(diagnosis)))
+                print(try JSONOutput.render(diagnosis))
             } else {
                 print(report(diagnosis, path: store.path))
             }
@@ -40,7 +41,7 @@ extension SlippersCommand {
             fields += lines("orphans", diagnosis.orphans, none: "none")
             fields += lines("pages", diagnosis.inconsistentPages, none: "consistent")
             fields.append(("verdict", diagnosis.isHealthy ? "healthy" : "NOT healthy"))
-            return Table.fields(fields)
+            return TextTable.fields(fields)
         }
 
         /// One field per problem, the label on the first only.
@@ -48,29 +49,6 @@ extension SlippersCommand {
             let problems = problems == ["ok"] ? [] : problems
             guard !problems.isEmpty else { return [(label, none)] }
             return problems.enumerated().map { ($0.offset == 0 ? label : "", $0.element) }
-        }
-    }
-}
-
-extension SlippersCommand.Doctor {
-    /// The diagnosis in `--json` output.
-    struct Record: Encodable {
-        var healthy: Bool
-        var integrity: [String]
-        @NullWhenAbsent var schemaVersion: String?
-        var appliedMigrations: [String]
-        var knownMigrations: [String]
-        var orphans: [String]
-        var inconsistentPages: [String]
-
-        init(_ diagnosis: Diagnosis) {
-            healthy = diagnosis.isHealthy
-            integrity = diagnosis.integrity
-            schemaVersion = diagnosis.appliedMigrations.last
-            appliedMigrations = diagnosis.appliedMigrations
-            knownMigrations = diagnosis.knownMigrations
-            orphans = diagnosis.orphans
-            inconsistentPages = diagnosis.inconsistentPages
         }
     }
 }

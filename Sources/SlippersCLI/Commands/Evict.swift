@@ -13,6 +13,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var logging: LoggingOptions
         @OptionGroup var output: OutputOptions
 
         @Option(
@@ -34,7 +35,7 @@ extension SlippersCommand {
         }
 
         func execute() throws {
-            let store = try database.openForWriting(collection: collection)
+            let store = try database.openForWriting(collection: collection, logger: logging.logger)
             let report: EvictionReport
             if let olderThan {
                 report = try store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Prints one cached item.
@@ -47,7 +48,7 @@ extension SlippersCommand {
                 return
             }
             print(
-                Table.fields([
+                TextTable.fields([
                     ("type", found.type),
                     ("id", found.item.key.commandLineText),
                     ("updated", "\(Formatting.date(found.updatedAt)) (\(Formatting.age(of: found.updatedAt)) ago)"),
@@ -56,15 +57,10 @@ extension SlippersCommand {
         }
 
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
-        ///
-        /// A short name (`posts`) stands for the type `posts@<origin>` when one origin has it.
         private func itemType(in store: CacheStore) throws -> String? {
-            if let collection = try store.collection(collectionOrType) { return collection.itemType }
-            let types = Set(try store.collections().map(\.itemType))
-            if types.contains(collectionOrType) { return collectionOrType }
-            let matching = types.filter { $0.hasPrefix(collectionOrType + "@") }.sorted()
-            if matching.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: matching) }
-            return matching.first
+            let types = try store.itemTypes(named: collectionOrType)
+            if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
+            return types.first
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Lists the items of a collection, or of one of its pages.
@@ -41,7 +42,7 @@ extension SlippersCommand {
                 try out.flush()
                 return
             }
-            var table = Table([
+            var table = TextTable([
                 .init(header: "#", alignment: .right), .init(header: "id", alignment: .right),
                 .init(header: "bytes", alignment: .right), .init(header: "json"),
             ])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Lists the cached pages of one collection.
@@ -21,10 +22,10 @@ extension SlippersCommand {
             let store = try database.openForReading()
             let pages = try store.pages(in: collection)
             if output.json {
-                print(try JSONOutput.render(pages.map(Record.init)))
+                print(try JSONOutput.render(pages))
                 return
             }
-            var table = Table([
+            var table = TextTable([
                 .init(header: "page", alignment: .right), .init(header: "gen", alignment: .right),
                 .init(header: "items", alignment: .right), .init(header: "age", alignment: .right),
                 .init(header: "verified", alignment: .right), .init(header: "lifetime", alignment: .right),
@@ -52,45 +53,6 @@ extension SlippersCommand {
             if page.requiresRevalidation { return "no-cache" }
             guard let lifetime = page.lifetime else { return "-" }
             return Formatting.age(lifetime) + (page.isFresh(at: now) ? " (fresh)" : " (expired)")
-        }
-    }
-}
-
-extension SlippersCommand.Pages {
-    /// One page in `--json` output.
-    struct Record: Encodable {
-        var index: Int
-        var generation: Int
-        var itemCount: Int
-        @NullWhenAbsent var token: String?
-        @NullWhenAbsent var nextToken: String?
-        @NullWhenAbsent var etag: String?
-        @NullWhenAbsent var lastModified: String?
-        var fetchedAt: Date
-        var stale: Bool
-        @NullWhenAbsent var verifiedAt: Date?
-        var unverified: Bool
-        @NullWhenAbsent var lifetime: Double?
-        var noCache: Bool
-        var validator: String
-        @NullWhenAbsent var digest: String?
-
-        init(_ page: PageInfo) {
-            index = page.index
-            generation = page.generation
-            itemCount = page.itemCount
-            token = page.token?.rawValue
-            nextToken = page.nextToken?.rawValue
-            etag = page.validators.etag
-            lastModified = page.validators.lastModified
-            fetchedAt = page.fetchedAt
-            stale = page.isStale
-            verifiedAt = page.verifiedAt
-            unverified = page.isUnverified
-            lifetime = page.lifetime
-            noCache = page.requiresRevalidation
-            validator = page.validatorKind.rawValue
-            digest = page.digest
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersStore
+import TableOutput
 
 extension SlippersCommand {
     /// Prints the overall figures of the cache file.
@@ -19,7 +20,7 @@ extension SlippersCommand {
             let store = try database.fileHasContent ? database.openForReading() : database.openCreatingIfNeeded()
             let stats = try store.stats()
             if output.json {
-                print(try JSONOutput.render(Record(stats)))
+                print(try JSONOutput.render(stats))
                 return
             }
             let now = Date()
@@ -28,7 +29,7 @@ extension SlippersCommand {
                 return "\(Formatting.date(date)) (\(Formatting.age(of: date, now: now)) ago)"
             }
             print(
-                Table.fields([
+                TextTable.fields([
                     ("file", stats.path),
                     ("size", Formatting.bytes(stats.fileSize)),
                     ("collections", String(stats.collections)),
@@ -39,35 +40,6 @@ extension SlippersCommand {
                     ("newest page", dated(stats.newestPage)),
                     ("schema", stats.schemaVersion ?? "-"),
                 ]))
-        }
-    }
-}
-
-extension SlippersCommand.Stats {
-    /// The figures in `--json` output.
-    struct Record: Encodable {
-        var path: String
-        var fileSize: Int64
-        var collections: Int
-        var pages: Int
-        var items: Int
-        var unreferencedItems: Int
-        var itemBytes: Int64
-        @NullWhenAbsent var oldestPage: Date?
-        @NullWhenAbsent var newestPage: Date?
-        @NullWhenAbsent var schemaVersion: String?
-
-        init(_ stats: StoreStats) {
-            path = stats.path
-            fileSize = stats.fileSize
-            collections = stats.collections
-            pages = stats.pages
-            items = stats.items
-            unreferencedItems = stats.unreferencedItems
-            itemBytes = stats.itemBytes
-            oldestPage = stats.oldestPage
-            newestPage = stats.newestPage
-            schemaVersion = stats.schemaVersion
         }
     }
 }

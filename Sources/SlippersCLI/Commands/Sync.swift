@@ -33,6 +33,7 @@ extension SlippersCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var network: NetworkOptions
+        @OptionGroup var logging: LoggingOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
@@ -117,7 +118,8 @@ extension SlippersCommand {
                 configuration: configuration, transport: network.transport(), retryPolicy: retrying.requestPolicy,
                 originPolicy: try origins.policy())
             client.onRetry = { _ in requestRetries.withLock { $0 += 1 } }
-            let store = try database.openCreatingIfNeeded()
+            client.logger = logging.logger
+            let store = try database.openCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(
                 style: style?.template, itemsPath: itemsPath, idField: idField, pageSize: pageSize)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SlippersStore
 
 /// The `--db` option shared by every command.
@@ -36,9 +37,10 @@ struct DatabaseOptions: ParsableArguments {
     /// itself a write: GRDB makes sure the write-ahead log exists.)
     ///
     /// - parameter collection: The key of the collection the command changes, if it is one.
+    /// - parameter logger: Where the store logs.
     /// - throws: `StoreError.fileNotFound` when there is no file,
     ///   `StoreError.collectionNotFound` when there is no such collection, or what opening it throws.
-    func openForWriting(collection: String? = nil) throws -> CacheStore {
+    func openForWriting(collection: String? = nil, logger: Logger = LoggingOptions.silent) throws -> CacheStore {
         let path = resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
         if let collection {
@@ -47,12 +49,12 @@ struct DatabaseOptions: ParsableArguments {
             try reader.close()
             guard exists else { throw StoreError.collectionNotFound(key: collection) }
         }
-        return try CacheStore(path: path, mode: .readWrite)
+        return try CacheStore(path: path, mode: .readWrite, logger: logger)
     }
 
-    /// Opens the cache, creating and migrating the file when it does not exist yet.
-    func openCreatingIfNeeded() throws -> CacheStore {
-        try CacheStore(path: resolvedPath(), mode: .readWrite)
+    /// Opens the cache, creating and migrating the file when it does not exist yet; the store logs to `logger`.
+    func openCreatingIfNeeded(logger: Logger = LoggingOptions.silent) throws -> CacheStore {
+        try CacheStore(path: resolvedPath(), mode: .readWrite, logger: logger)
     }
 
     /// Whether the file exists and holds something (an empty file still needs its schema).

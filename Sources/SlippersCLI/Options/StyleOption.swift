@@ -13,6 +13,8 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
     case next
     /// RFC 8288 `Link` headers.
     case link
+    /// `?starting_after=ID`, the id of the previous page's last item, until `has_more` is false (Stripe).
+    case after
 
     /// The way of asking for pages this option stands for, with the usual parameter names.
     var kind: PaginationStyle.Kind {
@@ -22,6 +24,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .cursor: PaginationStyle.cursor().kind
         case .next: PaginationStyle.nextURL().kind
         case .link: PaginationStyle.linkHeader().kind
+        case .after: PaginationStyle.afterLastItem().kind
         }
     }
 
@@ -33,6 +36,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .cursor: self = .cursor
         case .nextURL: self = .next
         case .linkHeader: self = .link
+        case .afterLastItem: self = .after
         }
     }
 
@@ -44,12 +48,20 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .cursor: PaginationStyle.cursor().pageSizeParameter
         case .next: nil
         case .link: PaginationStyle.linkHeader().pageSizeParameter
+        case .after: PaginationStyle.afterLastItem().pageSizeParameter
         }
     }
 
-    /// The style this option forces: its way of asking for pages with the usual parameters
-    /// (and, for offsets, the usual `total`).
+    /// The style this option forces: its way of asking for pages with the usual parameters,
+    /// total and end signal.
     var template: PaginationStyle {
-        PaginationStyle(kind: kind, pageSizeParameter: pageSizeParameter, totalKeyPath: self == .offset ? "total" : nil)
+        switch self {
+        case .page: PaginationStyle.pageNumber()
+        case .offset: PaginationStyle.offset()
+        case .cursor: PaginationStyle.cursor()
+        case .next: PaginationStyle.nextURL()
+        case .link: PaginationStyle.linkHeader()
+        case .after: PaginationStyle.afterLastItem()
+        }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Stable JSON for scripts: sorted keys, snake_case, ISO 8601 dates.
 ///
-/// Records encode every key, `null` included, so a script sees the same keys
-/// whatever the values. Items are written as the bytes the cache holds, never
+/// The library's models encode every key, `null` included, so a script sees
+/// the same keys whatever the values; this encoder turns their names to
+/// snake_case. Items are written as the bytes the cache holds, never
 /// re-encoded: ``object(_:)`` assembles an object around them.
 enum JSONOutput {
     /// `value` as indented JSON.

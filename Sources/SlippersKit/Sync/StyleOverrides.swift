@@ -1,7 +1,8 @@
 /// What a caller says about a list's pagination instead of detecting it.
 public struct StyleOverrides: Hashable, Sendable {
-    /// The way of asking for pages, as a style whose kind and page size parameter are taken
-    /// when the detected style asks another way; `nil` to keep the detected way.
+    /// The way of asking for pages, as a style whose kind and page size parameter (and its
+    /// total and end signal, where the detected style has none) are taken when the detected
+    /// style asks another way; `nil` to keep the detected way.
     public var style: PaginationStyle?
     /// The key path of the items array; empty for a bare array.
     public var itemsPath: String?
@@ -30,6 +31,7 @@ public struct StyleOverrides: Hashable, Sendable {
             result.kind = forced.kind
             result.pageSizeParameter = forced.pageSizeParameter
             if result.totalKeyPath == nil { result.totalKeyPath = forced.totalKeyPath }
+            if result.endSignal == nil { result.endSignal = forced.endSignal }
         }
         if let itemsPath { result.itemsKeyPath = itemsPath }
         if let idField { result.idField = idField }
@@ -46,6 +48,7 @@ public struct StyleOverrides: Hashable, Sendable {
         if case .offset = style.kind { return PaginationStyle.offset().pageSizeParameter }
         if case .cursor = style.kind { return PaginationStyle.cursor().pageSizeParameter }
         if case .linkHeader = style.kind { return PaginationStyle.linkHeader().pageSizeParameter }
+        if case .afterLastItem = style.kind { return PaginationStyle.afterLastItem().pageSizeParameter }
         return nil
     }
 }

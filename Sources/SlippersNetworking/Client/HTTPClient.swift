@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Slippers
 
 #if canImport(FoundationNetworking)
@@ -22,6 +23,12 @@ import Slippers
 /// its ``originPolicy``: the caller's headers and credentials go only to the
 /// origin the request started at (or a trusted one), and a redirect to an
 /// origin that is not allowed fails with ``NetworkError/Kind/originRefused(_:)``.
+///
+/// The client logs to its ``logger``: every exchange and redirect at `debug`
+/// (method, URL, status, elapsed time, request headers), retries and
+/// credential renewals at `info`. Credentials never reach the log: the
+/// values of `Authorization`, `Cookie` and key-like headers are replaced by
+/// `<redacted>`, and so are those of secret-looking query parameters.
 public struct HTTPClient: Sendable {
     /// Where the API lives, and whether to stub it.
     public var configuration: ServerConfiguration
@@ -39,6 +46,8 @@ public struct HTTPClient: Sendable {
     public var onRetry: (@Sendable (RetryEvent) -> Void)?
     /// How the client waits between attempts; `Task.sleep` unless a test replaces it.
     public var sleep: @Sendable (Duration) async throws -> Void
+    /// Where the client reports its exchanges, redirects, retries and credential renewals; discards them unless given.
+    public var logger: Logger
 
     /// A retry about to happen.
     public struct RetryEvent: Sendable {
@@ -58,7 +67,8 @@ public struct HTTPClient: Sendable {
         authenticator: (any HTTPAuthenticator)? = nil,
         originPolicy: OriginPolicy = .sameOrigin,
         maxRedirects: Int = 20,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
         self.transport = transport
@@ -67,6 +77,7 @@ public struct HTTPClient: Sendable {
         self.originPolicy = originPolicy
         self.maxRedirects = max(0, maxRedirects)
         self.sleep = sleep
+        self.logger = logger
     }
 
     /// Loads a resource: calls its endpoint (or its stub) and parses the response.
@@ -160,6 +171,9 @@ public struct HTTPClient: Sendable {
                     isRepeatable
                 {
                     refreshedCredentials = true
+                    logger.info(
+                        "renewing credentials after 401",
+                        metadata: ["url": "\(Self.loggedURL(response.url ?? request.url))"])
                     try await authenticator.refresh()
                     attempt -= 1
                     continue
@@ -172,6 +186,12 @@ public struct HTTPClient: Sendable {
                 guard isRepeatable, let wait = retryPolicy.delay(afterAttempt: attempt, error: error) else {
                     throw error
                 }
+                logger.info(
+                    "retrying",
+                    metadata: [
+                        "attempt": "\(attempt)", "delay_ms": "\(wait.milliseconds)",
+                        "error": "\(error.description)",
+                    ])
                 onRetry?(RetryEvent(attempt: attempt, error: error, delay: wait))
                 try await sleep(wait)
             }
@@ -204,7 +224,9 @@ public struct HTTPClient: Sendable {
                 if let authenticator { prepared = try await authenticator.authorize(current) }
                 hadCredentials = true
             }
+            let started = ContinuousClock.now
             let response = try await transport.send(prepared)
+            logExchange(prepared, response, elapsed: started.duration(to: .now), hop: redirects)
             guard Self.redirectStatuses.contains(response.statusCode) else { return (response, hadCredentials) }
             guard let location = response.header("Location") else {
                 throw NetworkError(
@@ -222,6 +244,12 @@ public struct HTTPClient: Sendable {
                 throw NetworkError(.redirectFailed(.loop), url: next, method: current.httpMethod)
             }
             redirects += 1
+            logger.debug(
+                "following redirect",
+                metadata: [
+                    "status": "\(response.statusCode)", "from": "\(Self.loggedURL(url))",
+                    "to": "\(Self.loggedURL(next))", "hop": "\(redirects)",
+                ])
             current = Self.redirected(current, to: next, status: response.statusCode)
         }
     }

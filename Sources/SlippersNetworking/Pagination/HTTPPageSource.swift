@@ -14,10 +14,13 @@ import Slippers
 /// ``JSONScanner``, without decoding, and keyed by their id field.
 ///
 /// The end of the list is reached when there is no next link or cursor, when
-/// a page is empty, or when the total is reached (page-number lists also stop
-/// at a short page and at `total_pages`; cursor lists at `"has_more": false`). A next token or URL equal to
-/// the one that fetched the page throws ``NetworkError/Kind/notAdvancing(token:)``
-/// rather than looping. With validators in the request, the request is
+/// a page is empty, when the total is reached, or when the style's
+/// ``PaginationStyle/EndSignal`` says so (a page count reached, `has_more`
+/// false, `last` true); page-number lists also stop at a short page and at
+/// `total_pages`, cursor lists at `"has_more": false`. The last page
+/// therefore has no next token, and no request is sent past it. A next token
+/// or URL equal to the one that fetched the page throws
+/// ``NetworkError/Kind/notAdvancing(token:)`` rather than looping. With validators in the request, the request is
 /// conditional and a `304` answer is `PageResult.notModified(_:)`.
 ///
 /// For example:
@@ -142,7 +145,7 @@ public struct HTTPPageSource: PageSource {
         case .offset(let parameter):
             let offset = try token.map(integer) ?? 0
             return try settingQuery([parameter: String(offset)])
-        case .cursor(let parameter, _):
+        case .cursor(let parameter, _), .afterLastItem(let parameter):
             guard let token else { return try settingQuery([:]) }
             return try settingQuery([parameter: token.rawValue])
         case .nextURL, .linkHeader:
@@ -196,20 +199,25 @@ public struct HTTPPageSource: PageSource {
         let pageTotal = total ?? response.header("X-Total-Count").flatMap { Int($0) }
         let next = try nextToken(
             scanner: scanner, response: response, token: token, requestURL: requestURL,
-            itemCount: items.count, total: pageTotal)
+            items: items, total: pageTotal)
         return Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
     }
 
     private func nextToken(
         scanner: JSONScanner, response: NetworkResponse, token: PageToken?, requestURL: URL,
-        itemCount: Int, total: Int?
+        items: [RawItem], total: Int?
     ) throws -> PageToken? {
+        let itemCount = items.count
         guard itemCount > 0 else { return nil }
+        var pagesSoFar: Int?
+        if case .pageNumber(_, let firstPage) = style.kind {
+            pagesSoFar = try (token.map(integer) ?? firstPage) - firstPage + 1
+        }
+        if isLastPage(scanner, pagesSoFar: pagesSoFar) { return nil }
         switch style.kind {
         case .pageNumber(_, let firstPage):
             let number = try token.map(integer) ?? firstPage
             let pagesSoFar = number - firstPage + 1
-            if let totalPages = scanner.int(at: ["total_pages"]), pagesSoFar >= totalPages { return nil }
             if let pageSize = style.pageSize {
                 if itemCount < pageSize { return nil }
                 if let total, pagesSoFar * pageSize >= total { return nil }
@@ -221,8 +229,13 @@ public struct HTTPPageSource: PageSource {
             if let total, nextOffset >= total { return nil }
             if let limit = style.pageSize, itemCount < limit { return nil }
             return PageToken(nextOffset)
+        case .afterLastItem:
+            guard let last = items.last?.key.description, !last.isEmpty else { return nil }
+            guard last != token?.rawValue else {
+                throw NetworkError(.notAdvancing(token: last), url: requestURL)
+            }
+            return PageToken(last)
         case .cursor(_, let keyPath):
-            if scanner.bool(at: ["has_more"]) == false { return nil }
             guard let cursor = scanner.string(at: PaginationStyle.components(keyPath)), !cursor.isEmpty else {
                 return nil
             }
@@ -241,6 +254,29 @@ public struct HTTPPageSource: PageSource {
             }
             return try advancingURL(text, from: requestURL, token: token)
         }
+    }
+
+    /// Whether the body says the page is the last: the style's end signal, and the usual
+    /// `total_pages` of page-number lists and `has_more` of cursor lists.
+    private func isLastPage(_ scanner: JSONScanner, pagesSoFar: Int?) -> Bool {
+        var signals = style.endSignal.map { [$0] } ?? []
+        switch style.kind {
+        case .pageNumber: signals.append(.pageCount(keyPath: "total_pages"))
+        case .cursor, .afterLastItem: signals.append(.hasMore(keyPath: "has_more"))
+        case .offset, .nextURL, .linkHeader: break
+        }
+        for signal in signals {
+            let path = PaginationStyle.components(signal.keyPath)
+            switch signal {
+            case .pageCount:
+                if let pagesSoFar, let count = scanner.int(at: path), pagesSoFar >= count { return true }
+            case .hasMore:
+                if scanner.bool(at: path) == false { return true }
+            case .isLast:
+                if scanner.bool(at: path) == true { return true }
+            }
+        }
+        return false
     }
 
     private func advancingURL(_ text: String, from requestURL: URL, token: PageToken?) throws -> PageToken {
@@ -265,6 +301,36 @@ extension HTTPPageSource {
             } catch {
                 throw NetworkError(decoding: error, body: raw.json, url: nil)
             }
+        }
+    }
+
+    /// Fetches the first page of a list and explains the pagination style detected from it.
+    ///
+    /// Only the first page is requested, and nothing is stored. The body
+    /// need not be JSON: detection then says so, with a low confidence.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let detection = try await HTTPPageSource.explaining(client: client, url: url)
+    /// print(detection.style.kind, detection.confidence)
+    /// ```
+    ///
+    /// - throws: ``NetworkError`` when the first page cannot be fetched.
+    public static func explaining(
+        client: HTTPClient, url: URL, headers: [String: String] = [:]
+    ) async throws -> PaginationStyle.Detection {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return try await client.send(request, home: Origin(url)) { response in
+            // A body cut short is retried as the transport's failure it is, not explained as "not JSON".
+            do {
+                _ = try JSONScanner(response.body)
+            } catch let error as JSONScanner.ScanError where error.isTruncated {
+                throw NetworkError(decoding: error, body: response.body, url: url)
+            } catch {}
+            return PaginationStyle.explain(url: url, body: response.body, headers: response.headers)
         }
     }
 

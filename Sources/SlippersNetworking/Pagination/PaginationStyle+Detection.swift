@@ -7,117 +7,347 @@ import Slippers
 
 extension PaginationStyle {
     /// The keys, in order of preference, under which APIs put the items array.
-    public static let itemsKeys = ["results", "items", "data", "rows", "records", "entries"]
+    public static let itemsKeys = ["results", "items", "data", "rows", "records", "entries", "content", "value"]
     /// The keys of a next page's URL in a body.
-    public static let nextURLKeys = ["next", "next_url", "next_page_url", "nextUrl", "nextPageUrl"]
+    public static let nextURLKeys = ["next", "next_url", "next_page_url", "nextUrl", "nextPageUrl", "nextLink"]
     /// The keys of a next cursor in a body, with the query parameter each is sent back with.
     public static let cursorKeys: [(key: String, parameter: String)] = [
         ("next_cursor", "cursor"), ("nextCursor", "cursor"), ("next_page_token", "page_token"),
         ("nextPageToken", "pageToken"), ("next_token", "next_token"), ("cursor", "cursor"), ("after", "after"),
         ("next", "cursor"),
     ]
+    /// The keys of a page count in a body: the number of pages, or the number of the last page.
+    public static let pageCountKeys = [
+        "total_pages", "totalPages", "pages", "page_count", "pageCount", "last_page", "lastPage",
+    ]
+    /// The keys of the list's total count in a body.
+    public static let totalKeys = [
+        "total", "total_count", "totalCount", "count", "totalElements", "total_items", "totalItems", "@odata.count",
+        "filtered_table_rows_count",
+    ]
     /// The objects that commonly hold pagination fields next to the items.
-    static let metadataKeys = ["meta", "pagination", "paging", "links", "cursor"]
+    static let metadataKeys = ["meta", "pagination", "paging", "links", "cursor", "response_metadata", "page"]
+    /// The members of an item that commonly hold its id, in order of preference.
+    static let idFields = ["id", "_id", "uuid", "ID", "Id"]
 
     /// Guesses the style of an API from the URL of its first page and that page's response.
     ///
+    /// The style of ``explain(url:body:headers:)``; see there for the rules. This is a pure function.
+    public static func detect(url: URL, body: Data, headers: [String: String]) -> PaginationStyle {
+        explain(url: url, body: body, headers: headers).style
+    }
+
+    /// Guesses the style of an API from the URL of its first page and that page's response, and says why.
+    ///
     /// The rules, first match wins:
     /// 1. a `Link` header with `rel="next"` → ``Kind/linkHeader``;
-    /// 2. a URL at `next`, `next_url`, `next_page_url` (at the root, or under
-    ///    `meta`, `pagination`, `links`…) → ``Kind/nextURL(keyPath:)``;
-    /// 3. a cursor at `next_cursor`, `next_page_token`, `cursor`, `after`… → ``Kind/cursor(parameter:keyPath:)``,
+    /// 2. OData's `@odata.nextLink` (or an `@odata.context` without it) →
+    ///    ``Kind/nextURL(keyPath:)`` at `@odata\.nextLink`, items under `value`;
+    /// 3. a URL at `next`, `next_url`, `next_page_url`, `nextLink` (at the root, or under
+    ///    `meta`, `pagination`, `links`…) → ``Kind/nextURL(keyPath:)``; JSON:API's `links.next` is one;
+    ///    so is a `null` `next` beside a `previous` (Django REST framework's last page);
+    /// 4. a cursor at `next_cursor`, `next_page_token`, `cursor`, `after`… (at the root, or under
+    ///    `meta`, `response_metadata`…) → ``Kind/cursor(parameter:keyPath:)``,
     ///    sent back under the URL's cursor parameter when it has one;
-    /// 4. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
-    /// 5. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0).
+    /// 5. a `has_more` boolean with no page number in the URL → ``Kind/afterLastItem(parameter:)``
+    ///    (Stripe's `starting_after`);
+    /// 6. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
+    /// 7. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
+    ///    or when the body numbers the first page 0, as Spring Data does).
     ///
     /// The items are the body when it is an array, else the first array under
-    /// `results`, `items`, `data`, `rows`, `records`, `entries` (or `data.items`…),
-    /// else `results`. The page size comes from `per_page`, `page_size`, `limit`
-    /// or `size` in the URL; the total from `total`, `total_count` or `count`.
-    /// This is a pure function.
-    public static func detect(url: URL, body: Data, headers: [String: String]) -> PaginationStyle {
-        let scanner = try? JSONScanner(body)
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
-        let itemsKeyPath = scanner.map(detectItemsKeyPath) ?? ""
-        let totalKeyPath = scanner.flatMap(detectTotalKeyPath)
+    /// `results`, `items`, `data`, `rows`, `records`, `entries`, `content`, `value`
+    /// (or `data.items`…), else the first array of objects at the root, else `results`.
+    /// The page size comes from `per_page`, `page_size`, `pageSize`, `limit` or
+    /// `size` in the URL, or in the body (then sent back under the body's name).
+    /// The total comes from `total`, `total_count`, `count`, `totalElements`…;
+    /// the end of the list from a page count (`total_pages`, `totalPages`,
+    /// `pages`, `last_page`), `has_more` or `last`. This is a pure function.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let detection = PaginationStyle.explain(url: url, body: body, headers: [:])
+    /// print(detection.style.kind, detection.confidence, detection.reasons)
+    /// ```
+    public static func explain(url: URL, body: Data, headers: [String: String]) -> Detection {
+        var detector = Detector(url: url, body: body, headers: headers)
+        return detector.detection()
+    }
+}
+
+/// The state of one detection: the parsed body and URL, and the reasons gathered so far.
+private struct Detector {
+    typealias Style = PaginationStyle
+
+    let scanner: JSONScanner?
+    let query: [URLQueryItem]
+    let headers: [String: String]
+    var reasons: [String] = []
+
+    init(url: URL, body: Data, headers: [String: String]) {
+        scanner = try? JSONScanner(body)
+        query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        self.headers = headers
+    }
+
+    func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    mutating func detection() -> Style.Detection {
+        if scanner == nil { reasons.append("the body is not JSON") }
+        var (style, confidence) = kindAndSignals()
+        let items = itemsKeyPath()
+        if style.itemsKeyPath.isEmpty { style.itemsKeyPath = items.path }
+        if let note = items.reason { reasons.append(note) }
+        var itemCount: Int?
+        if let scanner, let array = scanner.value(at: Style.components(style.itemsKeyPath)), array.kind == .array {
+            itemCount = scanner.elements(of: array).count
+        }
+        if itemCount == nil {
+            reasons.append("no items array found; give the items path")
+            confidence = .low
+        }
+        let (idField, itemsAreObjects) = idField(itemsKeyPath: style.itemsKeyPath)
+        style.idField = idField
+        if !itemsAreObjects { confidence = .low }
+        return Style.Detection(style: style, confidence: confidence, reasons: reasons, itemCount: itemCount)
+    }
+
+    // MARK: The way pages are asked for
+
+    private mutating func kindAndSignals() -> (Style, Style.Detection.Confidence) {
         let sizeParameter = ["per_page", "page_size", "pageSize", "limit", "size"].first { queryValue($0) != nil }
-        let pageSize = sizeParameter.flatMap(queryValue).flatMap { Int($0) }
+        let urlPageSize = sizeParameter.flatMap(queryValue).flatMap { Int($0) }
+        let total = totalKeyPath()
 
         let linkValue = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }?.value
         if let linkValue, LinkHeader(linkValue).url(rel: "next") != nil {
-            return PaginationStyle(
-                kind: .linkHeader, itemsKeyPath: itemsKeyPath, pageSizeParameter: sizeParameter ?? "per_page",
-                pageSize: pageSize, totalKeyPath: totalKeyPath)
+            reasons.append(#"a Link header with rel="next""#)
+            return (
+                Style(
+                    kind: .linkHeader, pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize,
+                    totalKeyPath: total),
+                .high
+            )
         }
-        if let scanner {
-            for path in candidatePaths(nextURLKeys, in: scanner) {
-                if let text = scanner.string(at: path), looksLikeURL(text) {
-                    return PaginationStyle(
-                        kind: .nextURL(keyPath: path.joined(separator: ".")), itemsKeyPath: itemsKeyPath,
-                        totalKeyPath: totalKeyPath)
-                }
-            }
-            for (key, parameter) in cursorKeys {
-                for path in candidatePaths([key], in: scanner) {
-                    guard let value = scanner.value(at: path), value.kind == .string || value.kind == .null
-                    else { continue }
-                    if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
-                    // A null `next` is the last page of a next-URL list as often as of a cursor list.
-                    if key == "next", value.kind == .null { continue }
-                    let sent =
-                        ["cursor", "after", "page_token", "pageToken", "starting_after"]
-                        .first { queryValue($0) != nil } ?? parameter
-                    return PaginationStyle(
-                        kind: .cursor(parameter: sent, keyPath: path.joined(separator: ".")),
-                        itemsKeyPath: itemsKeyPath, pageSizeParameter: sizeParameter ?? "limit", pageSize: pageSize,
-                        totalKeyPath: totalKeyPath)
-                }
+        guard let scanner else {
+            reasons.append("no pagination fields seen; guessing page numbers")
+            return (Style.pageNumber(pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize), .low)
+        }
+        if let answer = odata(scanner, total: total) { return answer }
+        for path in candidatePaths(Style.nextURLKeys) {
+            if let text = scanner.string(at: path), looksLikeURL(text) {
+                let keyPath = JSONKeyPath(keys: path).text
+                reasons.append("a next page's URL at \(keyPath)")
+                return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
             }
         }
-        let bodyHasOffset = scanner.map { s in s.value(at: ["offset"]) != nil || s.value(at: ["limit"]) != nil }
-        if queryValue("offset") != nil || bodyHasOffset == true {
-            let limit = pageSize ?? scanner?.int(at: ["limit"])
-            return PaginationStyle(
-                kind: .offset(parameter: "offset"), itemsKeyPath: itemsKeyPath,
-                pageSizeParameter: sizeParameter ?? "limit", pageSize: limit, totalKeyPath: totalKeyPath ?? "total")
+        // A null `next` beside a `previous` is a next-URL list on its only (or last) page, as DRF answers.
+        if scanner.value(at: ["next"])?.kind == .null, let previous = scanner.value(at: ["previous"]),
+            previous.kind == .null || scanner.string(previous).map(looksLikeURL) == true
+        {
+            reasons.append("a null next beside previous: a next-URL list on its last page")
+            return (Style(kind: .nextURL(keyPath: "next"), totalKeyPath: total), .medium)
         }
-        let firstPage = queryValue("page").flatMap { Int($0) } == 0 ? 0 : 1
-        let bodyPageSize = scanner?.int(at: ["per_page"]) ?? scanner?.int(at: ["page_size"])
-        return PaginationStyle(
-            kind: .pageNumber(parameter: "page", firstPage: firstPage), itemsKeyPath: itemsKeyPath,
-            pageSizeParameter: sizeParameter ?? "per_page", pageSize: pageSize ?? bodyPageSize,
-            totalKeyPath: totalKeyPath)
+        let hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
+        let endSignal = self.endSignal(hasMore: hasMore)
+        for (key, parameter) in Style.cursorKeys {
+            for path in candidatePaths([key]) {
+                guard let value = scanner.value(at: path), value.kind == .string || value.kind == .null
+                else { continue }
+                if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
+                // A null `next` is the last page of a next-URL list as often as of a cursor list.
+                if key == "next", value.kind == .null { continue }
+                let sent =
+                    ["cursor", "after", "page_token", "pageToken", "starting_after"]
+                    .first { queryValue($0) != nil } ?? parameter
+                let keyPath = JSONKeyPath(keys: path).text
+                reasons.append(
+                    value.kind == .string
+                        ? "a cursor at \(keyPath), sent back as ?\(sent)=" : "a null cursor at \(keyPath)")
+                noteSignal(endSignal)
+                return (
+                    Style(
+                        kind: .cursor(parameter: sent, keyPath: keyPath), pageSizeParameter: sizeParameter ?? "limit",
+                        pageSize: urlPageSize, totalKeyPath: total, endSignal: endSignal),
+                    value.kind == .string ? .high : .medium
+                )
+            }
+        }
+        let isStripeList = scanner.string(at: ["object"]) == "list"
+        if let hasMore, queryValue("page") == nil, isStripeList || scanner.value(at: ["data"])?.kind == .array {
+            let sent = ["starting_after", "after"].first { queryValue($0) != nil } ?? "starting_after"
+            let keyPath = JSONKeyPath(keys: hasMore).text
+            reasons.append(
+                "\(keyPath) with items under data and no cursor: the next page starts after the last item's id "
+                    + "(?\(sent)=)")
+            if isStripeList { reasons.append(#""object": "list", as Stripe answers"#) }
+            return (
+                Style(
+                    kind: .afterLastItem(parameter: sent), pageSizeParameter: sizeParameter ?? "limit",
+                    pageSize: urlPageSize, totalKeyPath: total, endSignal: .hasMore(keyPath: keyPath)),
+                isStripeList ? .high : .medium
+            )
+        }
+        let bodyHasOffset = scanner.value(at: ["offset"]) != nil || scanner.value(at: ["limit"]) != nil
+        if queryValue("offset") != nil || bodyHasOffset {
+            reasons.append(queryValue("offset") != nil ? "offset in the URL" : "offset or limit in the body")
+            let limit = urlPageSize ?? scanner.int(at: ["limit"])
+            if let total { reasons.append("the total at \(total)") }
+            noteSignal(endSignal)
+            return (
+                Style(
+                    kind: .offset(parameter: "offset"), pageSizeParameter: sizeParameter ?? "limit", pageSize: limit,
+                    totalKeyPath: total ?? "total", endSignal: endSignal),
+                total != nil ? .high : .medium
+            )
+        }
+        return pageNumbers(
+            sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
     }
 
-    private static func detectItemsKeyPath(_ scanner: JSONScanner) -> String {
-        if scanner.root.kind == .array { return "" }
-        for key in itemsKeys {
+    private mutating func odata(_ scanner: JSONScanner, total: String?) -> (Style, Style.Detection.Confidence)? {
+        for key in ["@odata.nextLink", "odata.nextLink"] {
+            if let text = scanner.string(at: [key]), looksLikeURL(text) {
+                reasons.append("OData's \(key)")
+                return (
+                    Style(
+                        kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), itemsKeyPath: "value",
+                        totalKeyPath: total),
+                    .high
+                )
+            }
+        }
+        guard scanner.value(at: ["@odata.context"]) != nil, scanner.value(at: ["value"])?.kind == .array else {
+            return nil
+        }
+        reasons.append("OData's @odata.context, with no @odata.nextLink: one page, or the last")
+        return (
+            Style(kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value"), .medium
+        )
+    }
+
+    private mutating func pageNumbers(
+        sizeParameter: String?, urlPageSize: Int?, total: String?, endSignal: Style.EndSignal?
+    ) -> (Style, Style.Detection.Confidence) {
+        guard let scanner else { return (Style.pageNumber(), .low) }
+        var firstPage = 1
+        let currentPage = firstPath(["page", "number", "current_page", "currentPage"]) { scanner.int(at: $0) != nil }
+        if let page = queryValue("page").flatMap({ Int($0) }) {
+            firstPage = page == 0 ? 0 : 1
+            reasons.append("page=\(page) in the URL")
+        } else if let currentPage, let number = scanner.int(at: currentPage) {
+            firstPage = number == 0 ? 0 : 1
+            reasons.append("the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text)")
+        }
+        var parameter = sizeParameter
+        var pageSize: Int?
+        let sizeKeys = ["per_page", "page_size", "pageSize", "size", "limit"]
+        if let sizeParameter, let size = queryValue(sizeParameter).flatMap({ Int($0) }) {
+            pageSize = size
+        } else if let path = firstPath(sizeKeys, where: { scanner.int(at: $0) != nil }), let last = path.last {
+            pageSize = scanner.int(at: path)
+            parameter = parameter ?? last
+            reasons.append("the page size at \(JSONKeyPath(keys: path).text), sent back as ?\(last)=")
+        }
+        if let total { reasons.append("the total at \(total)") }
+        noteSignal(endSignal)
+        let evidence = [currentPage != nil, total != nil, endSignal != nil].filter { $0 }.count
+        if evidence == 0, queryValue("page") == nil {
+            reasons.append("no pagination fields seen; guessing page numbers")
+        }
+        let confidence: Style.Detection.Confidence =
+            evidence >= 2 ? .high : (evidence == 1 || queryValue("page") != nil) ? .medium : .low
+        return (
+            Style(
+                kind: .pageNumber(parameter: "page", firstPage: firstPage), pageSizeParameter: parameter ?? "per_page",
+                pageSize: pageSize, totalKeyPath: total, endSignal: endSignal),
+            confidence
+        )
+    }
+
+    // MARK: Members of the body
+
+    /// The body's own word on the end of the list: a `last` flag, a page count, else `has_more`.
+    private func endSignal(hasMore: [String]?) -> Style.EndSignal? {
+        guard let scanner else { return nil }
+        if let path = firstPath(["last", "is_last", "isLast", "last_page"], where: { scanner.bool(at: $0) != nil }) {
+            return .isLast(keyPath: JSONKeyPath(keys: path).text)
+        }
+        if let path = firstPath(Style.pageCountKeys, where: { scanner.int(at: $0) != nil }) {
+            return .pageCount(keyPath: JSONKeyPath(keys: path).text)
+        }
+        return hasMore.map { .hasMore(keyPath: JSONKeyPath(keys: $0).text) }
+    }
+
+    private mutating func noteSignal(_ signal: Style.EndSignal?) {
+        switch signal {
+        case .pageCount(let keyPath)?: reasons.append("a page count at \(keyPath)")
+        case .hasMore(let keyPath)?: reasons.append("\(keyPath), false on the last page")
+        case .isLast(let keyPath)?: reasons.append("\(keyPath), true on the last page")
+        case nil: break
+        }
+    }
+
+    private func totalKeyPath() -> String? {
+        guard let scanner else { return nil }
+        return firstPath(Style.totalKeys) { scanner.int(at: $0) != nil }.map { JSONKeyPath(keys: $0).text }
+    }
+
+    private func itemsKeyPath() -> (path: String, reason: String?) {
+        guard let scanner else { return ("results", nil) }
+        if scanner.root.kind == .array { return ("", "the body is the items array") }
+        for key in Style.itemsKeys {
             guard let value = scanner.value(at: [key]) else { continue }
-            if value.kind == .array { return key }
+            if value.kind == .array { return (key, "items under \(key)") }
             if value.kind == .object {
-                for inner in itemsKeys where scanner.member(inner, of: value)?.kind == .array {
-                    return "\(key).\(inner)"
+                for inner in Style.itemsKeys where scanner.member(inner, of: value)?.kind == .array {
+                    return ("\(key).\(inner)", "items under \(key).\(inner)")
                 }
             }
         }
-        return "results"
+        if scanner.root.kind == .object {
+            for key in scanner.keys(of: scanner.root) {
+                guard let value = scanner.value(at: [key]), value.kind == .array,
+                    let first = scanner.elements(of: value).first, first.kind == .object
+                else { continue }
+                let path = JSONKeyPath.escaping(key)
+                return (path, "items under \(path), the first array of objects")
+            }
+        }
+        return ("results", nil)
     }
 
-    private static func detectTotalKeyPath(_ scanner: JSONScanner) -> String? {
-        for path in candidatePaths(["total", "total_count", "totalCount", "count"], in: scanner)
-        where scanner.int(at: path) != nil {
-            return path.joined(separator: ".")
+    /// The id member of the first item, and whether the items are objects at all.
+    private mutating func idField(itemsKeyPath: String) -> (field: String, itemsAreObjects: Bool) {
+        guard let scanner, let array = scanner.value(at: Style.components(itemsKeyPath)), array.kind == .array,
+            let first = scanner.elements(of: array).first
+        else { return ("id", true) }
+        guard first.kind == .object else {
+            reasons.append("the items are \(first.kind.rawValue)s, not objects; ask the server for objects")
+            return ("id", false)
         }
-        return nil
+        for field in Style.idFields {
+            guard let value = scanner.member(field, of: first) else { continue }
+            if value.kind == .number || value.kind == .string {
+                reasons.append("items have \(field)")
+                return (field, true)
+            }
+        }
+        reasons.append("items have no id member (id, _id, uuid); give the id field")
+        return ("id", true)
     }
 
     /// The paths of the keys at the root, then under the usual metadata objects.
-    private static func candidatePaths(_ keys: [String], in scanner: JSONScanner) -> [[String]] {
-        keys.map { [$0] } + metadataKeys.flatMap { meta in keys.map { [meta, $0] } }
+    private func candidatePaths(_ keys: [String]) -> [[String]] {
+        keys.map { [$0] } + Style.metadataKeys.flatMap { meta in keys.map { [meta, $0] } }
     }
 
-    private static func looksLikeURL(_ text: String) -> Bool {
+    private func firstPath(_ keys: [String], where matches: ([String]) -> Bool) -> [String]? {
+        candidatePaths(keys).first(where: matches)
+    }
+
+    private func looksLikeURL(_ text: String) -> Bool {
         let lowered = text.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || text.hasPrefix("/")
             || text.hasPrefix("?")

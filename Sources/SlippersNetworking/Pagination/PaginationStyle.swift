@@ -17,12 +17,21 @@ import Slippers
 /// ```swift
 /// let github = PaginationStyle.linkHeader(pageSize: 50)            // Link: <…>; rel="next"
 /// let django = PaginationStyle.nextURL(keyPath: "next", itemsKeyPath: "results")
-/// let stripe = PaginationStyle.cursor(parameter: "starting_after", keyPath: "next_cursor", itemsKeyPath: "data")
+/// let slack = PaginationStyle.cursor(keyPath: "response_metadata.next_cursor", itemsKeyPath: "members")
+/// let stripe = PaginationStyle.afterLastItem(parameter: "starting_after", itemsKeyPath: "data")
+/// let odata = PaginationStyle.nextURL(keyPath: #"@odata\.nextLink"#, itemsKeyPath: "value")
 /// ```
+///
+/// Key paths (``itemsKeyPath``, ``totalKeyPath``, the key paths of ``Kind``
+/// and ``EndSignal``) are ``JSONKeyPath`` text: keys separated by dots, a dot
+/// inside a key escaped with a backslash (`@odata\.nextLink`).
 public struct PaginationStyle: Codable, Sendable, Hashable {
     /// The way pages are asked for.
     public var kind: Kind
     /// The key path of the items array, such as `results` or `data.items`; empty when the body is the array.
+    ///
+    /// Keys are separated by dots; a dot or a backslash inside a key is
+    /// escaped with a backslash (see ``JSONKeyPath``).
     public var itemsKeyPath: String
     /// The member of each item that holds its id.
     public var idField: String
@@ -34,6 +43,11 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     ///
     /// An `X-Total-Count` header is read as well.
     public var totalKeyPath: String?
+    /// What in the body says that a page is the last, beside the style's own end (no next
+    /// cursor or URL, an empty page, the total reached); `nil` for the usual keys only.
+    ///
+    /// A style stored before this member existed decodes with `nil`.
+    public var endSignal: EndSignal?
 
     /// The ways of asking for pages.
     public enum Kind: Codable, Sendable, Hashable {
@@ -47,6 +61,28 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case nextURL(keyPath: String)
         /// RFC 8288 `Link: <url>; rel="next"` headers. The token is the URL.
         case linkHeader
+        /// `?starting_after=ID`, with the id of the previous page's last item (Stripe). The token is that id.
+        ///
+        /// The list ends at an empty page or when the ``EndSignal`` (`has_more: false`) says so.
+        case afterLastItem(parameter: String)
+    }
+
+    /// A member of the body that tells whether a page is the last.
+    public enum EndSignal: Codable, Sendable, Hashable {
+        /// The number of pages, such as `total_pages`, `totalPages`, `pages` or `last_page`:
+        /// the page of that rank is the last. Read by page-number lists.
+        case pageCount(keyPath: String)
+        /// A boolean that is `false` on the last page, such as `has_more` or `hasMore`.
+        case hasMore(keyPath: String)
+        /// A boolean that is `true` on the last page, such as Spring Data's `last`.
+        case isLast(keyPath: String)
+
+        /// The key path of the member.
+        public var keyPath: String {
+            switch self {
+            case .pageCount(let keyPath), .hasMore(let keyPath), .isLast(let keyPath): keyPath
+            }
+        }
     }
 
     /// Creates a style.
@@ -56,7 +92,8 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         idField: String = "id",
         pageSizeParameter: String? = nil,
         pageSize: Int? = nil,
-        totalKeyPath: String? = nil
+        totalKeyPath: String? = nil,
+        endSignal: EndSignal? = nil
     ) {
         self.kind = kind
         self.itemsKeyPath = itemsKeyPath
@@ -64,9 +101,17 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         self.pageSizeParameter = pageSizeParameter
         self.pageSize = pageSize
         self.totalKeyPath = totalKeyPath
+        self.endSignal = endSignal
     }
 
     /// Page numbers: `?page=N&per_page=M`.
+    ///
+    /// For example, Spring Data's `Page`:
+    ///
+    /// ```swift
+    /// .pageNumber(firstPage: 0, pageSizeParameter: "size", itemsKeyPath: "content",
+    ///             totalKeyPath: "totalElements", endSignal: .isLast(keyPath: "last"))
+    /// ```
     public static func pageNumber(
         parameter: String = "page",
         firstPage: Int = 1,
@@ -74,11 +119,13 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         pageSize: Int? = nil,
         itemsKeyPath: String = "",
         totalKeyPath: String? = nil,
-        idField: String = "id"
+        idField: String = "id",
+        endSignal: EndSignal? = nil
     ) -> PaginationStyle {
         PaginationStyle(
             kind: .pageNumber(parameter: parameter, firstPage: firstPage), itemsKeyPath: itemsKeyPath,
-            idField: idField, pageSizeParameter: pageSizeParameter, pageSize: pageSize, totalKeyPath: totalKeyPath)
+            idField: idField, pageSizeParameter: pageSizeParameter, pageSize: pageSize, totalKeyPath: totalKeyPath,
+            endSignal: endSignal)
     }
 
     /// Offsets: `?offset=N&limit=M`, with the total in the body.
@@ -102,11 +149,26 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         pageSizeParameter: String? = "limit",
         pageSize: Int? = nil,
         itemsKeyPath: String = "data",
-        idField: String = "id"
+        idField: String = "id",
+        endSignal: EndSignal? = nil
     ) -> PaginationStyle {
         PaginationStyle(
             kind: .cursor(parameter: parameter, keyPath: keyPath), itemsKeyPath: itemsKeyPath, idField: idField,
-            pageSizeParameter: pageSizeParameter, pageSize: pageSize)
+            pageSizeParameter: pageSizeParameter, pageSize: pageSize, endSignal: endSignal)
+    }
+
+    /// The id of the previous page's last item: `?starting_after=ID&limit=M`, until `has_more` is `false` (Stripe).
+    public static func afterLastItem(
+        parameter: String = "starting_after",
+        hasMoreKeyPath: String = "has_more",
+        pageSizeParameter: String? = "limit",
+        pageSize: Int? = nil,
+        itemsKeyPath: String = "data",
+        idField: String = "id"
+    ) -> PaginationStyle {
+        PaginationStyle(
+            kind: .afterLastItem(parameter: parameter), itemsKeyPath: itemsKeyPath, idField: idField,
+            pageSizeParameter: pageSizeParameter, pageSize: pageSize, endSignal: .hasMore(keyPath: hasMoreKeyPath))
     }
 
     /// Next URLs in the body: `{"next": "https://…?page=3", "results": […]}`.
@@ -137,7 +199,8 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     public var paginationParameters: Set<String> {
         var names: Set<String> = []
         switch kind {
-        case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _):
+        case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _),
+            .afterLastItem(let parameter):
             names.insert(parameter)
         case .nextURL, .linkHeader:
             break
@@ -146,8 +209,9 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         return names
     }
 
+    /// The keys of a key path written as ``JSONKeyPath`` text; none for `nil`.
     static func components(_ keyPath: String?) -> [String] {
         guard let keyPath, !keyPath.isEmpty else { return [] }
-        return keyPath.split(separator: ".").map(String.init)
+        return JSONKeyPath(keyPath).keys
     }
 }

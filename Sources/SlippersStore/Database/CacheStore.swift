@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Slippers
 
 /// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
@@ -18,6 +19,10 @@ import Slippers
 /// try store.savePage(page, at: 0, in: CollectionDescriptor(key: "posts", itemType: "Post"))
 /// let first = try store.page(at: 0, in: "posts")
 /// ```
+///
+/// The store, and the repositories, pagers and syncs over it, log to its
+/// ``logger``: evictions at `info`; revalidation outcomes and decodes that
+/// fall back to `JSONDecoder` at `debug`.
 public final class CacheStore: Sendable {
     /// How a store opens its file.
     public enum Mode: Sendable {
@@ -31,6 +36,8 @@ public final class CacheStore: Sendable {
     public let path: String
     /// How the file was opened.
     public let mode: Mode
+    /// Where the store and what works over it report what they do; discards it unless given.
+    public let logger: Logger
 
     let reader: any DatabaseReader
     private let writer: (any DatabaseWriter)?
@@ -46,9 +53,13 @@ public final class CacheStore: Sendable {
     ///
     /// - parameter path: The database file.
     /// - parameter mode: `.readWrite` (the default) or `.readOnly`.
+    /// - parameter logger: Where to log; nothing is logged unless given.
     /// - throws: ``StoreError`` naming the problem, or a `DatabaseError`.
-    public convenience init(path: String, mode: Mode = .readWrite) throws {
-        try self.init(path: path, mode: mode, tracingStatements: nil)
+    public convenience init(
+        path: String, mode: Mode = .readWrite,
+        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
+        try self.init(path: path, mode: mode, tracingStatements: nil, logger: logger)
     }
 
     /// Opens the cache at `path`; `trace`, when given, receives the SQL of every statement its connections run.
@@ -57,10 +68,12 @@ public final class CacheStore: Sendable {
     /// `maxPageCount` caps the file's size in SQLite pages, so that a test
     /// fills the "disk" where it wants.
     init(
-        path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?, maxPageCount: Int? = nil
+        path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?, maxPageCount: Int? = nil,
+        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.path = path
         self.mode = mode
+        self.logger = logger
         // A directory, a device or a FIFO never reaches SQLite, which would create files beside it.
         try DatabaseFile.checkIsRegularFileOrMissing(path)
         var openPath = path
@@ -123,14 +136,18 @@ public final class CacheStore: Sendable {
     /// let cache = try CacheStore.inMemory()
     /// ```
     ///
+    /// - parameter logger: Where to log; nothing is logged unless given.
     /// - throws: What creating the schema throws (it does not fail short of memory).
-    public static func inMemory() throws -> CacheStore {
-        try CacheStore(inMemory: ())
+    public static func inMemory(
+        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws -> CacheStore {
+        try CacheStore(inMemoryWith: logger)
     }
 
-    private init(inMemory: Void) throws {
+    private init(inMemoryWith logger: Logger) throws {
         path = ":memory:"
         mode = .readWrite
+        self.logger = logger
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         let queue = try DatabaseQueue(configuration: configuration)

@@ -1,28 +1,22 @@
 import Foundation
 import Slippers
 
-/// A cached list as the store holds it, with its statistics.
+/// A cached list as the store holds it: its ``CollectionHead``, what describes it, and its statistics.
+///
+/// The list's state (key, resume token, end, total, generation…) is its
+/// ``head``, the value ``CacheStore/savePage(_:at:in:now:)`` returns; the
+/// members of the same names here read and write the head's. The
+/// statistics sum over every page, so reading them costs more for a longer
+/// list, which reading a head never does.
 public struct CollectionInfo: Hashable, Sendable {
-    /// The canonical key of the list.
-    public var key: String
+    /// The list's state and where its current generation ends.
+    public var head: CollectionHead
     /// The type of the list's items.
     public var itemType: String
     /// The pagination style, as its source described it.
     public var style: String?
-    /// The token of the next page to fetch; `nil` when the end is reached or nothing was fetched.
-    public var resumeToken: PageToken?
-    /// Whether the last page was fetched.
-    public var endReached: Bool
-    /// The number of items in the whole list, when the server said.
-    public var total: Int?
     /// When the collection was first written.
     public var createdAt: Date
-    /// When its first page was last fetched.
-    public var refreshedAt: Date?
-    /// When it was marked stale, if it still is.
-    public var invalidatedAt: Date?
-    /// Bumped each time a first page is saved; pages of older generations are stale.
-    public var generation: Int
     /// The number of cached pages, stale ones included.
     public var pageCount: Int
     /// The number of cached pages of older generations.
@@ -34,12 +28,48 @@ public struct CollectionInfo: Hashable, Sendable {
     /// The number of cached pages a refresh marked unverified that the network has not confirmed since.
     public var unverifiedPageCount = 0
 
+    /// The canonical key of the list.
+    public var key: String {
+        get { head.key }
+        set { head.key = newValue }
+    }
+    /// The token of the next page to fetch; `nil` when the end is reached or nothing was fetched.
+    public var resumeToken: PageToken? {
+        get { head.resumeToken }
+        set { head.resumeToken = newValue }
+    }
+    /// Whether the last page was fetched.
+    public var endReached: Bool {
+        get { head.endReached }
+        set { head.endReached = newValue }
+    }
+    /// The number of items in the whole list, when the server said.
+    public var total: Int? {
+        get { head.total }
+        set { head.total = newValue }
+    }
+    /// When its first page was last fetched.
+    public var refreshedAt: Date? {
+        get { head.refreshedAt }
+        set { head.refreshedAt = newValue }
+    }
+    /// When it was marked stale, if it still is.
+    public var invalidatedAt: Date? {
+        get { head.invalidatedAt }
+        set { head.invalidatedAt = newValue }
+    }
+    /// Bumped each time a first page is saved; pages of older generations are stale.
+    public var generation: Int {
+        get { head.generation }
+        set { head.generation = newValue }
+    }
+
     /// Whether the collection was invalidated, or holds pages of an older generation or unverified ones.
     public var isStale: Bool { invalidatedAt != nil || stalePageCount > 0 || unverifiedPageCount > 0 }
 
     /// The number of pages of the current generation.
-    public var currentPageCount: Int { pageCount - stalePageCount }
+    public var currentPageCount: Int { head.currentPageCount }
 
     /// The index of the next page to fetch: the pages of the current generation come first.
-    public var nextPageIndex: Int { currentPageCount }
+    public var nextPageIndex: Int { head.nextPageIndex }
 }

@@ -16,4 +16,25 @@ public struct Diagnosis: Hashable, Sendable, Codable {
         integrity == ["ok"] && appliedMigrations == knownMigrations && orphans.isEmpty
             && inconsistentPages.isEmpty
     }
+
+    /// The last migration applied to the file, if any.
+    public var schemaVersion: String? { appliedMigrations.last }
+}
+
+extension Diagnosis {
+    private enum EncodedKeys: String, CodingKey {
+        case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
+    }
+
+    /// Encodes the diagnosis with its verdict: `healthy` (``isHealthy``) and `schemaVersion` beside the findings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EncodedKeys.self)
+        try container.encode(isHealthy, forKey: .healthy)
+        try container.encode(integrity, forKey: .integrity)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(appliedMigrations, forKey: .appliedMigrations)
+        try container.encode(knownMigrations, forKey: .knownMigrations)
+        try container.encode(orphans, forKey: .orphans)
+        try container.encode(inconsistentPages, forKey: .inconsistentPages)
+    }
 }

@@ -23,3 +23,20 @@ public struct StoreStats: Hashable, Sendable, Codable {
     /// The last migration applied to the file.
     public var schemaVersion: String?
 }
+
+extension StoreStats {
+    /// Encodes the figures as one object, with `null` for an absent date or schema version rather than no key.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(fileSize, forKey: .fileSize)
+        try container.encode(collections, forKey: .collections)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(items, forKey: .items)
+        try container.encode(unreferencedItems, forKey: .unreferencedItems)
+        try container.encode(itemBytes, forKey: .itemBytes)
+        try container.encode(oldestPage, forKey: .oldestPage)
+        try container.encode(newestPage, forKey: .newestPage)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+    }
+}

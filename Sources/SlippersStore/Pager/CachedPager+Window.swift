@@ -166,7 +166,7 @@ extension CachedPager {
         added.reserveCapacity(page.items.count)
         for item in page.items where servable && publishedKeys.insert(item.key).inserted { added.append(item) }
         let fresh = added.filter { decodedItems[$0.key]?.json != $0.json }
-        if let decoded = try? fresh.decoded(as: Item.self) {
+        if let decoded = try? fresh.decoded(as: Item.self, logger: store.logger) {
             for (raw, item) in zip(fresh, decoded) { decodedItems[raw.key] = (raw.json, item) }
             state.items += added.compactMap { decodedItems[$0.key]?.item }
         } else if undecodable[page.info.index] == nil {
@@ -265,7 +265,7 @@ extension CachedPager {
     private func decode(_ items: [RawItem], into kept: inout [ItemKey: (json: Data, item: Item)]) throws -> [Item] {
         var fresh: [RawItem] = []
         for item in items where decodedItems[item.key]?.json != item.json { fresh.append(item) }
-        let decoded = try fresh.decoded(as: Item.self)
+        let decoded = try fresh.decoded(as: Item.self, logger: store.logger)
         var added: [ItemKey: (json: Data, item: Item)] = [:]
         added.reserveCapacity(fresh.count)
         for (raw, item) in zip(fresh, decoded) { added[raw.key] = (raw.json, item) }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Slippers
 import Synchronization
 
@@ -25,9 +26,20 @@ enum ItemDecoder {
     /// Decodes one item as ``shared`` does, through a ``TapeDecoder`` when it can.
     ///
     /// - throws: `shared`'s `DecodingError` when the item does not decode.
-    static func decode<Value: Decodable>(_ type: Value.Type, from json: Data) throws -> Value {
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from json: Data,
+        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws -> Value {
         if let value = TapeDecoder.decode(type, from: json) { return value }
+        logFallback(to: type, index: 0, of: 1, logger: logger)
         return try shared.decode(type, from: json)
+    }
+
+    /// Logs at `debug` that the item at `index` sent a decode to `JSONDecoder`.
+    static func logFallback<Value>(to type: Value.Type, index: Int, of count: Int, logger: Logger) {
+        logger.debug(
+            "decoding falls back to JSONDecoder",
+            metadata: ["type": "\(type)", "item_index": "\(index)", "items": "\(count)"])
     }
 }
 

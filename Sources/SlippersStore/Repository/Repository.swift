@@ -50,7 +50,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
     public func page(at index: Int, in key: String) throws -> [Item]? {
-        try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self) }
+        try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self, logger: store.logger) }
     }
 
     /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
@@ -66,7 +66,9 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
     public func page(at index: Int, in key: String, positions: Range<Int>) throws -> [Item]? {
-        try store.page(at: index, in: key, positions: positions).map { try $0.items.decoded(as: Item.self) }
+        try store.page(at: index, in: key, positions: positions).map {
+            try $0.items.decoded(as: Item.self, logger: store.logger)
+        }
     }
 
     /// The cached page at `index` with its items not yet decoded, or `nil` when it is not cached.
@@ -85,14 +87,16 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     public func items(in key: String) throws -> [Item] {
         guard let list = try store.cachedList(key) else { throw StoreError.collectionNotFound(key: key) }
         try check(list.collection)
-        return try list.items.decoded(as: Item.self)
+        return try list.items.decoded(as: Item.self, logger: store.logger)
     }
 
     /// The cached item with `key`, or `nil`.
     ///
     /// - throws: `DecodingError`, or a `DatabaseError`.
     public func item(key: ItemKey) throws -> Item? {
-        try store.item(type: itemType, key: key).map { try ItemDecoder.decode(Item.self, from: $0.item.json) }
+        try store.item(type: itemType, key: key).map {
+            try ItemDecoder.decode(Item.self, from: $0.item.json, logger: store.logger)
+        }
     }
 
     /// Saves one item; every cached page that lists it sees the change.

@@ -55,7 +55,7 @@ extension CacheStore {
             coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
             (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
                 WHERE p2.collection_id = c.id) AS item_count,
-            max(p.fetched_at) AS last_fetched_at
+            max(p.fetched_at) AS last_fetched_at, max(p.idx) AS last_index
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
 
@@ -68,19 +68,16 @@ extension CacheStore {
     }
 
     static func collectionInfo(_ row: Row) -> CollectionInfo {
-        CollectionInfo(
-            key: row["key"],
+        let pageCount: Int = row["page_count"]
+        let stalePageCount: Int = row["stale_page_count"]
+        let head = collectionHead(row, currentPageCount: pageCount - stalePageCount)
+        return CollectionInfo(
+            head: head,
             itemType: row["item_type"],
             style: row["style"],
-            resumeToken: (row["resume_token"] as String?).map(PageToken.init(rawValue:)),
-            endReached: row["end_reached"],
-            total: row["total"],
             createdAt: Date(storedValue: row["created_at"]),
-            refreshedAt: Date(storedValue: row["refreshed_at"] as Double?),
-            invalidatedAt: Date(storedValue: row["invalidated_at"] as Double?),
-            generation: row["generation"],
-            pageCount: row["page_count"],
-            stalePageCount: row["stale_page_count"],
+            pageCount: pageCount,
+            stalePageCount: stalePageCount,
             itemCount: row["item_count"],
             lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
             unverifiedPageCount: row["unverified_page_count"])

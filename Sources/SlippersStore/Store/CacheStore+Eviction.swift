@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import Logging
+import Slippers
 
 extension CacheStore {
     /// Removes the collections not written since `date`, then the items no page references.
@@ -10,6 +12,10 @@ extension CacheStore {
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func evict(olderThan date: Date) throws -> EvictionReport {
+        try logging(eviction: "older than \(date.ISO8601Format())") { try evictCollections(olderThan: date) }
+    }
+
+    private func evictCollections(olderThan date: Date) throws -> EvictionReport {
         try write { db in
             let ids = try Int64.fetchAll(
                 db,
@@ -27,6 +33,10 @@ extension CacheStore {
     /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
     @discardableResult
     public func evict(collection key: String) throws -> EvictionReport {
+        try logging(eviction: "collection \(key.shortenedForErrors)") { try evictCollection(key) }
+    }
+
+    private func evictCollection(_ key: String) throws -> EvictionReport {
         try write { db in
             try Self.deleteCollections([CollectionRow.id(forKey: key, in: db)], in: db)
         }
@@ -37,6 +47,10 @@ extension CacheStore {
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func evict(toFit bytes: Int64) throws -> EvictionReport {
+        try logging(eviction: "to fit \(bytes) bytes") { try evictCollections(toFit: bytes) }
+    }
+
+    private func evictCollections(toFit bytes: Int64) throws -> EvictionReport {
         try write { db in
             var total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
             guard total > bytes else { return EvictionReport() }
@@ -65,7 +79,9 @@ extension CacheStore {
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func collectUnreferencedItems() throws -> Int {
-        try write { db in try Self.deleteUnreferencedItems(in: db) }
+        let removed = try write { db in try Self.deleteUnreferencedItems(in: db) }
+        logger.info("collected unreferenced items", metadata: ["items": "\(removed)"])
+        return removed
     }
 
     /// Rebuilds the file to give the space of removed rows back to the file system.
@@ -76,6 +92,18 @@ extension CacheStore {
             try writer.vacuum()
             try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         }
+    }
+
+    /// Runs an eviction and logs what it removed at `info`.
+    private func logging(eviction reason: String, _ evict: () throws -> EvictionReport) throws -> EvictionReport {
+        let report = try evict()
+        logger.info(
+            "evicted",
+            metadata: [
+                "reason": "\(reason)", "collections": "\(report.collections)", "pages": "\(report.pages)",
+                "items": "\(report.items)",
+            ])
+        return report
     }
 
     private static func deleteCollections(_ ids: [Int64], in db: Database) throws -> EvictionReport {

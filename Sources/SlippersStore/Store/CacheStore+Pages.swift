@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Slippers
 
 extension CacheStore {
@@ -62,9 +63,29 @@ extension CacheStore {
         now: Date = Date()
     ) throws -> PageSave {
         precondition(index >= 0, "page index must not be negative")
-        return try write { db in
+        let save = try write { db in
             try Self.writePage(page, at: index, in: collection, comparingDigest: true, now: now, db)
         }
+        logRevalidation(of: index, in: collection.key, outcome: save.outcome.rawValue)
+        return save
+    }
+
+    /// Logs at `info` that fetching the page at `index` failed and is tried again after `wait`.
+    func logPageRetry(at index: Int, _ error: any Error, _ wait: Duration) {
+        logger.info(
+            "retrying page",
+            metadata: [
+                "page": "\(index)",
+                "delay_ms": "\(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000)",
+                "error": "\(String(describing: error).shortenedForErrors)",
+            ])
+    }
+
+    /// Logs at `debug` what revalidating a page found: `not modified` (a `304`), `unchanged`, `changed` or `new`.
+    func logRevalidation(of index: Int, in key: String, outcome: String) {
+        logger.debug(
+            "page revalidated",
+            metadata: ["collection": "\(key.shortenedForErrors)", "page": "\(index)", "outcome": "\(outcome)"])
     }
 
     /// Records that a cached page is still current (the server answered `304 Not Modified`).
@@ -106,6 +127,7 @@ extension CacheStore {
             // A later page confirmed where it was leaves the collection's row as it is.
             if index == 0 || joinsNow { try row.update(in: db) }
         }
+        logRevalidation(of: index, in: key, outcome: "not modified")
     }
 
     /// The cached page at `index` of a collection, with its items, or `nil` when it is not cached.

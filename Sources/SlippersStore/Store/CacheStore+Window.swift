@@ -55,16 +55,21 @@ extension CacheStore {
 
     static func collectionHead(_ key: String, in db: Database) throws -> CollectionHead? {
         try Row.fetchOne(db.cachedStatement(sql: collectionHeadSQL), arguments: [key]).map { row in
-            CollectionHead(
-                key: row["key"],
-                resumeToken: (row["resume_token"] as String?).map(PageToken.init(rawValue:)),
-                endReached: row["end_reached"],
-                total: row["total"],
-                refreshedAt: Date(storedValue: row["refreshed_at"] as Double?),
-                invalidatedAt: Date(storedValue: row["invalidated_at"] as Double?),
-                generation: row["generation"],
-                currentPageCount: (row["last_current_index"] as Int?).map { $0 + 1 } ?? 0,
-                cachedPageCount: (row["last_index"] as Int?).map { $0 + 1 } ?? 0)
+            collectionHead(row, currentPageCount: (row["last_current_index"] as Int?).map { $0 + 1 } ?? 0)
         }
+    }
+
+    /// The head in a row of the `collections` table with a `last_index` column (the last cached page's index).
+    static func collectionHead(_ row: Row, currentPageCount: Int) -> CollectionHead {
+        CollectionHead(
+            key: row["key"],
+            resumeToken: (row["resume_token"] as String?).map(PageToken.init(rawValue:)),
+            endReached: row["end_reached"],
+            total: row["total"],
+            refreshedAt: Date(storedValue: row["refreshed_at"] as Double?),
+            invalidatedAt: Date(storedValue: row["invalidated_at"] as Double?),
+            generation: row["generation"],
+            currentPageCount: currentPageCount,
+            cachedPageCount: (row["last_index"] as Int?).map { $0 + 1 } ?? 0)
     }
 }

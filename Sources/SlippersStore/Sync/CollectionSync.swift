@@ -147,9 +147,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         {
             try Task.checkCancellation()
             let request = PageRequest(token: token)
-            let result = try await retryBudget.run(retries: &progress.pageRetries) {
-                try await source.fetch(request)
-            }
+            let result = try await retryBudget.run(
+                retries: &progress.pageRetries, onRetry: { store.logPageRetry(at: index + held.count, $0, $1) },
+                { try await source.fetch(request) })
             // A request without validators cannot be answered "not modified"; a source that does has nothing new.
             guard var page = result.page else { break }
             try Task.checkCancellation()

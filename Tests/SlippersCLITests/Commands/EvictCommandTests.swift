@@ -25,6 +25,18 @@ import Testing
         #expect(outcome.stdout == "{\n  \"collections\" : 1,\n  \"items\" : 3,\n  \"pages\" : 1\n}\n")
     }
 
+    @Test func verboseLogsWhatWasRemovedOnStderr() throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try BuiltBinary.slippers.run([
+            "--verbose", "evict", "--collection", "GET /users", "--db", directory.path(),
+        ])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stderr
+                == "slippers: info: evicted collections=1 items=3 pages=1 reason=collection GET /users\n")
+    }
+
     @Test func removesTheUnreferencedItems() throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())

@@ -41,16 +41,16 @@ import Testing
     }
 
     @Test func itemsPathIdFieldAndStyleCanBeGiven() async throws {
-        try await RunningFixture.with(itemCount: 60, pageSize: 25, itemsKeyPath: "payload") { fixture in
+        // Detection finds an array of objects at the root, not one inside an object of an unknown name.
+        try await RunningFixture.with(itemCount: 60, pageSize: 25, itemsKeyPath: "payload.list") { fixture in
             let directory = try TemporaryDirectory()
             let undetected = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
             #expect(undetected.status == 1)
             #expect(undetected.stderrLines.count == 1)
             #expect(undetected.stderr.hasPrefix("slippers: Cannot decode the response"))
             let given = try await BuiltBinary.slippers.run([
-                "sync", fixture.url(), "--style", "page", "--items-path", "payload", "--id-field", "id", "--page-size",
-                "10",
-                "--item-type", "Post", "--db", directory.path(),
+                "sync", fixture.url(), "--style", "page", "--items-path", "payload.list", "--id-field", "id",
+                "--page-size", "10", "--item-type", "Post", "--db", directory.path(),
             ])
             #expect(given.status == 0, "\(given.stderr)")
             #expect(given.stdout.hasPrefix("synced 60 items in 6 pages"))

@@ -73,7 +73,7 @@ import Testing
             case .page where testCase.configuration.firstPage == 0: query["page"] = "0"
             case .page, .link: query["per_page"] = String(Self.pageSize)
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
-            case .next: break
+            case .next, .stripe, .slack, .jsonapi, .odata, .spring: break
             }
             let (source, first) = try await HTTPPageSource.detecting(
                 client: client(for: server), url: server.url(testCase.route, query: query))

@@ -39,6 +39,15 @@ import Testing
         #expect(retries == 5)
     }
 
+    @Test func eachRetryIsReportedBeforeItsWait() async throws {
+        let operation = Operation(failures: 2)
+        var retries = 0
+        var reported: [Duration] = []
+        _ = try await quick.run(retries: &retries, onRetry: { _, wait in reported.append(wait) }, { try operation() })
+        #expect(reported.count == 2)
+        #expect(reported.allSatisfy { $0 <= .milliseconds(4) })
+    }
+
     @Test func aFailureThatIsNotTransientIsThrownAtOnce() async throws {
         let operation = Operation(failures: 5, transient: false)
         await #expect(throws: Failure.self) { try await quick.run { try operation() } }

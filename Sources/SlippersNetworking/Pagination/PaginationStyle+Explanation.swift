@@ -1,0 +1,110 @@
+import Foundation
+
+extension PaginationStyle {
+    /// A detected style, with how sure detection is and what it saw.
+    ///
+    /// Made by ``PaginationStyle/explain(url:body:headers:)`` from a first
+    /// response, or by ``HTTPPageSource/explaining(client:url:headers:)``,
+    /// which fetches it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let detection = PaginationStyle.explain(url: url, body: body, headers: headers)
+    /// detection.style.kind    // .nextURL(keyPath: #"@odata\.nextLink"#)
+    /// detection.confidence    // .high
+    /// detection.reasons       // ["OData's @odata.nextLink", "items under value", "items have id"]
+    /// ```
+    public struct Detection: Codable, Sendable, Hashable {
+        /// The style detected.
+        public var style: PaginationStyle
+        /// How sure detection is.
+        public var confidence: Confidence
+        /// What detection saw, in the order it looked: keys, headers, URL parameters.
+        public var reasons: [String]
+        /// The number of items on the first page; `nil` when there is no array at the items key path.
+        public var itemCount: Int?
+        /// How the list is known to end, in words: see ``PaginationStyle/endOfList``.
+        public var endOfList: String
+
+        /// Creates a detection.
+        public init(style: PaginationStyle, confidence: Confidence, reasons: [String], itemCount: Int?) {
+            self.style = style
+            self.confidence = confidence
+            self.reasons = reasons
+            self.itemCount = itemCount
+            self.endOfList = style.endOfList
+        }
+
+        /// Encodes every member, an unknown ``itemCount`` as `null`, so a reader finds the same keys each time.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(style, forKey: .style)
+            try container.encode(confidence, forKey: .confidence)
+            try container.encode(reasons, forKey: .reasons)
+            try container.encode(itemCount, forKey: .itemCount)
+            try container.encode(endOfList, forKey: .endOfList)
+        }
+
+        /// How sure a detection is.
+        public enum Confidence: String, Codable, Sendable, Hashable, CaseIterable, Comparable {
+            /// Nothing recognisable: the documented default, page numbers, is a guess.
+            case low
+            /// One clue, such as an offset in the URL or a total in the body, points at the style.
+            case medium
+            /// The response names its style: a `Link` header, a next URL or cursor,
+            /// or page fields that agree.
+            case high
+
+            /// Low before medium before high.
+            public static func < (lhs: Confidence, rhs: Confidence) -> Bool {
+                allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+            }
+        }
+    }
+
+    /// How a list in this style is known to end, in words, as `slippers detect` prints it.
+    public var endOfList: String {
+        var signals: [String] = []
+        switch kind {
+        case .pageNumber:
+            if let pageSize {
+                signals.append("a page shorter than \(pageSize)")
+                if let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
+            }
+        case .offset:
+            if let pageSize { signals.append("a page shorter than \(pageSize)") }
+            if let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
+        case .cursor(_, let keyPath):
+            signals.append("no cursor at \(keyPath)")
+        case .nextURL(let keyPath):
+            signals.append("no URL at \(keyPath)")
+        case .linkHeader:
+            signals.append(#"no Link rel="next""#)
+        case .afterLastItem:
+            break
+        }
+        switch endSignal {
+        case .pageCount(let keyPath)?: signals.append("the page count at \(keyPath) reached")
+        case .hasMore(let keyPath)?: signals.append("\(keyPath) false")
+        case .isLast(let keyPath)?: signals.append("\(keyPath) true")
+        case nil: break
+        }
+        signals.append("an empty page")
+        return signals.joined(separator: ", ")
+    }
+}
+
+extension PaginationStyle.Kind: CustomStringConvertible {
+    /// The way of asking, in words: `page numbers (?page=N from 1)`, `cursor (?cursor= from next_cursor)`.
+    public var description: String {
+        switch self {
+        case .pageNumber(let parameter, let firstPage): "page numbers (?\(parameter)=N from \(firstPage))"
+        case .offset(let parameter): "offsets (?\(parameter)=N)"
+        case .cursor(let parameter, let keyPath): "cursor (?\(parameter)= from \(keyPath))"
+        case .nextURL(let keyPath): "next URL (at \(keyPath))"
+        case .linkHeader: #"Link header (rel="next")"#
+        case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
+        }
+    }
+}

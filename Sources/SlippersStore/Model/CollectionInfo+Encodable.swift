@@ -1,0 +1,30 @@
+import Foundation
+
+extension CollectionInfo: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case key, itemType, style, itemCount, pageCount, stalePageCount, total, endReached, resumeToken
+        case nextPageIndex, generation, stale, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
+    }
+
+    /// Encodes the collection as one object: every key present, `null` when a value is absent,
+    /// the resume token as its text, and `stale` for ``isStale``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(itemType, forKey: .itemType)
+        try container.encode(style, forKey: .style)
+        try container.encode(itemCount, forKey: .itemCount)
+        try container.encode(pageCount, forKey: .pageCount)
+        try container.encode(stalePageCount, forKey: .stalePageCount)
+        try container.encode(total, forKey: .total)
+        try container.encode(endReached, forKey: .endReached)
+        try container.encode(resumeToken?.rawValue, forKey: .resumeToken)
+        try container.encode(nextPageIndex, forKey: .nextPageIndex)
+        try container.encode(generation, forKey: .generation)
+        try container.encode(isStale, forKey: .stale)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(refreshedAt, forKey: .refreshedAt)
+        try container.encode(invalidatedAt, forKey: .invalidatedAt)
+        try container.encode(lastFetchedAt, forKey: .lastFetchedAt)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SlippersFixtures
+import SlippersTestSupport
+import Testing
+
+@Suite struct DetectCommandTests {
+    @Test(arguments: FixtureServer.Route.allCases)
+    func explainsEachStyleWithOneRequestAndWritesNothing(route: FixtureServer.Route) async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let outcome = try await BuiltBinary.slippers.run(
+                ["detect", fixture.url(route)], in: directory.url, environment: ["SLIPPERS_DB": directory.path()])
+            #expect(outcome.status == 0, "\(route): \(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty)
+            let lines = outcome.stdout.split(separator: "\n")
+            for name in ["style", "items", "id field", "page size", "total", "end of list", "confidence", "why"] {
+                #expect(lines.contains { $0.hasPrefix(name + " ") }, "\(route): no \(name) in \(outcome.stdout)")
+            }
+            #expect(fixture.server.requestCount == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        }
+    }
+
+    @Test func verboseShowsItsOneExchangeOnStderr() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let outcome = try await BuiltBinary.slippers.run(["--verbose", "detect", fixture.url()])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let lines = outcome.stderr.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("slippers: debug: HTTP exchange") == true, "\(outcome.stderr)")
+        }
+    }
+
+    @Test func printsTheDetectionAsJSON() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let outcome = try await BuiltBinary.slippers.run(["detect", fixture.url(.odata), "--json"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
+            #expect(object["confidence"] as? String == "high")
+            #expect(object["item_count"] as? Int == 20)
+            #expect((object["reasons"] as? [String])?.first == "OData's @odata.nextLink")
+            #expect(object["end_of_list"] as? String == #"no URL at @odata\.nextLink, an empty page"#)
+            let style = try #require(object["style"] as? [String: Any])
+            #expect(style["items_key_path"] as? String == "value")
+            let kind = try #require(style["kind"] as? [String: Any])
+            #expect((kind["next_url"] as? [String: Any])?["key_path"] as? String == #"@odata\.nextLink"#)
+        }
+    }
+
+    @Test func printsTheSpringStyleInWords() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let outcome = try await BuiltBinary.slippers.run(["detect", fixture.url(.spring)])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("style        page numbers (?page=N from 0)\n"))
+            #expect(outcome.stdout.contains("items        content (20 items on the first page)\n"))
+            #expect(outcome.stdout.contains("page size    20 (?size=)\n"))
+            #expect(outcome.stdout.contains("confidence   high\n"))
+            #expect(outcome.stdout.contains("last, true on the last page"))
+        }
+    }
+
+    @Test func sendsTheHeadersAndFailsInOneLineWithoutThem() async throws {
+        try await RunningFixture.with(bearerToken: "s3cret") { fixture in
+            let refused = try await BuiltBinary.slippers.run(["detect", fixture.url()])
+            #expect(refused.status == 1)
+            #expect(refused.stderrLines.count == 1)
+            #expect(refused.stderr.hasPrefix("slippers: "))
+            let accepted = try await BuiltBinary.slippers.run([
+                "detect", fixture.url(), "--header", "Authorization: Bearer s3cret", "--retries", "0",
+            ])
+            #expect(accepted.status == 0, "\(accepted.stderr)")
+            #expect(!accepted.stdout.contains("s3cret"))
+        }
+    }
+
+    @Test func rejectsAURLThatIsNotHTTP() async throws {
+        let outcome = try await BuiltBinary.slippers.run(["detect", "ftp://example.com/list"])
+        #expect(outcome.status == 64)
+    }
+}
