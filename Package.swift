@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Slippers", targets: ["Slippers"]),
         .library(name: "SlippersStore", targets: ["SlippersStore"]),
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
+        // One import for apps: the three above, the HTTP conveniences, sync planning and PagedList.
+        .library(name: "SlippersKit", targets: ["SlippersKit"]),
         .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
         .executable(name: "slippers-bench", targets: ["SlippersBench"]),
@@ -51,6 +53,12 @@ let package = Package(
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
         ),
+        // One import for apps, above the store and networking: re-exports them and adds what an app needs.
+        .target(
+            name: "SlippersKit",
+            dependencies: ["Slippers", "SlippersStore", "SlippersNetworking"],
+            swiftSettings: swift6
+        ),
         // Embeds Migrations/*.sql into SlippersStore at build time: no resource lookup at run time.
         .executableTarget(name: "EmbedMigrations", swiftSettings: swift6),
         .plugin(
@@ -71,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersFixtures", "TableOutput",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -105,7 +113,15 @@ let package = Package(
         // The cached pager over the HTTP page source and the fixture server: the layers together.
         .testTarget(
             name: "SlippersIntegrationTests",
-            dependencies: ["SlippersStore", "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport"],
+            dependencies: [
+                "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
+            ],
+            swiftSettings: swift6
+        ),
+        // The app-facing module against the fixture API and real cache files: PagedList, pagers from URLs, sync plans.
+        .testTarget(
+            name: "SlippersKitTests",
+            dependencies: ["SlippersKit", "SlippersFixtures", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         // A child process for the store tests: writes pages until it is killed.

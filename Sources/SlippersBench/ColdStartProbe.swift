@@ -45,7 +45,9 @@ struct ColdStartProbe: ParsableCommand {
             let key = key
             items = try Blocking.run {
                 let pager = CachedPager<BenchItem, NotModifiedSource>(
-                    store: store, source: NotModifiedSource(), collection: key, policy: .cacheOnly)
+                    store: store, source: NotModifiedSource(),
+                    collection: CollectionDescriptor(key: key, of: BenchItem.self),
+                    policy: .cacheOnly)
                 await pager.start()
                 return await pager.state.items
             }

@@ -28,7 +28,10 @@ import Testing
     }
 
     private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> Pager {
-        Pager(store: store, source: source, collection: source.collectionKey, policy: policy)
+        Pager(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            policy: policy)
     }
 
     /// Caches the first `pages` pages, as an earlier run would have.

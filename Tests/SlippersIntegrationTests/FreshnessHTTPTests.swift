@@ -34,7 +34,10 @@ import Testing
     private func pager(_ policy: CachePolicy = .cacheThenNetwork, clock: @escaping @Sendable () -> Date = { Date() })
         -> Pager
     {
-        Pager(store: store, source: source, collection: source.collectionKey, policy: policy, clock: clock)
+        Pager(
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), policy: policy,
+            clock: clock)
     }
 
     /// Caches the first `pages` pages as an earlier launch would have, then forgets its requests.
@@ -231,7 +234,8 @@ import Testing
     @Test func anAppThatOptsOutKeepsNoStorePages() async throws {
         server.setResponseHeaders(["Cache-Control": "no-store"])
         let pager = Pager(
-            store: store, source: source, collection: source.collectionKey, keepsNoStorePages: true)
+            store: store, source: source,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), keepsNoStorePages: true)
         await pager.start()
         await scroll(pager, toPages: 2)
         #expect(try store.collection(source.collectionKey)?.pageCount == 2)
@@ -244,14 +248,18 @@ import Testing
         server.resetRequests()
 
         let again = Pager(
-            store: store, source: french, collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600))
+            store: store, source: french,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            policy: .cacheFirst(maxAge: 3600))
         await again.start()
         await scroll(again, toPages: 2)
         #expect(server.requestCount == 0)
 
         let german = try source(headers: ["Accept-Language": "de"])
         let other = CachedPager<FixtureItem, HTTPPageSource>(
-            store: store, source: german, collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600))
+            store: store, source: german,
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            policy: .cacheFirst(maxAge: 3600))
         let recorder = Recorder(await other.states())
         await other.start()
         // The French page was never shown, and it was not used to revalidate: a full request.
@@ -267,7 +275,8 @@ import Testing
         func pager(token: String, partition: String) throws -> Pager {
             Pager(
                 store: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
-                collection: source.collectionKey, policy: .cacheFirst(maxAge: 3600), partition: partition)
+                collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+                policy: .cacheFirst(maxAge: 3600), partition: partition)
         }
         let alice = try pager(token: "t1", partition: "alice")
         await alice.start()
@@ -314,7 +323,8 @@ import Testing
         server.update(id: 15, title: "new shape")
         func pager(_ policy: CachePolicy) -> CachedPager<Strict, HTTPPageSource> {
             CachedPager(
-                store: store, source: source, collection: source.collectionKey, itemType: "FixtureItem",
+                store: store, source: source,
+                collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"),
                 policy: policy)
         }
 

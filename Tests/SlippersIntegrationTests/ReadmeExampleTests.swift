@@ -1,31 +1,76 @@
 import Foundation
-import Slippers
 import SlippersFixtures
-import SlippersNetworking
-import SlippersStore
+import SlippersKit
 import SlippersTestSupport
 import Testing
 
-/// The README's example, line for line, against the fixture API instead of api.example.com.
-@Suite struct ReadmeExampleTests {
+#if canImport(SwiftUI)
+    import SwiftUI
+#endif
+
+/// The README's examples, line for line, against the fixture API instead of api.example.com.
+@Suite(.timeLimit(.minutes(2))) struct ReadmeExampleTests {
     struct Post: Codable, Identifiable, CacheIdentifiable, Sendable {
         let id: ID<Post>
         let title: String
         let createdAt: Date
     }
 
-    @Test func theReadmeExampleWorks() async throws {
+    #if canImport(SwiftUI)
+        /// The README's SwiftUI view, compiled where SwiftUI is.
+        struct PostsView: View {
+            @State var posts: PagedList<Post>
+
+            var body: some View {
+                List(posts.items) { post in
+                    Text(post.title).onAppear { posts.rowAppeared(post) }
+                }
+                .overlay { if let error = posts.refreshError, posts.items.isEmpty { Text("\(error)") } }
+                .task { await posts.load() }
+                .refreshable { await posts.refresh() }
+            }
+        }
+    #endif
+
+    /// What the view does with its model, without SwiftUI: `.task`, each row's `.onAppear`, `.refreshable`.
+    @MainActor
+    private static func showAsTheViewDoes(_ posts: PagedList<Post>, rows: Int) async {
+        await posts.load()  // .task
+        var shown = 0
+        while shown < rows, !posts.endReached {
+            // Rows appear as the list scrolls; the last ones ask for the next page.
+            for post in posts.items.dropFirst(shown) { posts.rowAppeared(post) }
+            shown = posts.items.count
+            await posts.loadNextPage()  // waits for the load the rows started
+        }
+        await posts.refresh()  // .refreshable
+    }
+
+    @Test @MainActor func theSwiftUIExampleWorks() async throws {
         let server = FixtureServer(configuration: .init(itemCount: 120, pageSize: 50))
         try await server.start()
         let directory = try TemporaryDirectory()
-        let base = server.baseURL.absoluteString
+        let url = "\(server.baseURL.absoluteString)/page"
 
-        let client = HTTPClient(configuration: try #require(ServerConfiguration(baseURL: server.baseURL)))
-        let source = HTTPPageSource(
-            client: client, url: try #require(URL(string: "\(base)/page")),
-            style: .pageNumber(pageSize: 50, itemsKeyPath: "results"))
-        let store = try CacheStore(path: directory.path("cache.sqlite"))
-        let pager = CachedPager<Post, HTTPPageSource>(store: store, source: source, collection: source.collectionKey)
+        let cache = try CacheStore(path: directory.path("cache.sqlite"))
+        let posts = PagedList<Post>(url: url, in: cache)
+        await Self.showAsTheViewDoes(posts, rows: 100)
+
+        #expect(posts.items.count >= 100)
+        #expect(posts.refreshError == nil)
+        #expect(posts.pageOrigins.first == .network)
+        #expect(posts.items.first?.title.isEmpty == false)
+        await server.stop()
+    }
+
+    @Test func theAsyncSequenceExampleWorks() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 120, pageSize: 50))
+        try await server.start()
+        let directory = try TemporaryDirectory()
+        let url = try #require(URL(string: "\(server.baseURL.absoluteString)/page"))
+
+        let cache = try CacheStore(path: directory.path("cache.sqlite"))
+        let pager = try await ListPager<Post>.detecting(url: url, store: cache)
         let recorder = Recorder(await pager.states())
         await pager.start()  // cached pages at once, then the network
         await pager.loadNextPageIfNeeded()  // page 2, resumable across runs
@@ -33,7 +78,17 @@ import Testing
         await recorder.wait { $0.items.count == 100 }
         let state = await pager.state
         #expect(state.origin == .network)
-        #expect(state.items.first?.title.isEmpty == false)
+        #expect(state.pageOrigins == [.network, .network])
         await server.stop()
+    }
+
+    @Test @MainActor func theStubbedPreviewExampleWorks() async throws {
+        let preview = PagedList<Post>(
+            url: "https://api.example.com/posts", style: .pageNumber(pageSize: 50, itemsKeyPath: "results"),
+            client: HTTPClient(configuration: ServerConfiguration(host: "api.example.com").stubbing()),
+            stub: .pages([#"{"results": [{"id": 1, "title": "Hello", "created_at": "2026-01-02T03:04:05Z"}]}"#]),
+            in: try .inMemory())
+        await preview.load()
+        #expect(preview.items.map(\.title) == ["Hello"])
     }
 }

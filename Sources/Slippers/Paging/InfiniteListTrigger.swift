@@ -16,6 +16,17 @@ import Synchronization
 /// }
 /// trigger.rowDisplayed(indexPath.row)
 /// ```
+///
+/// Pages of a cache and of most servers vary in size. For them, give the
+/// number of rows shown with each displayed row, ``rowDisplayed(_:of:)``: the
+/// trigger asks once at most `distanceFromEnd` rows follow the row, and
+/// asks again only when the number of rows has changed, so a failed load is
+/// not repeated row after row.
+///
+/// ```swift
+/// let trigger = InfiniteListTrigger(distanceFromEnd: 5) { Task { await pager.loadNextPageIfNeeded() } }
+/// trigger.rowDisplayed(indexPath.row, of: rows.count)
+/// ```
 public final class InfiniteListTrigger: Sendable {
     /// The number of rows in a full page.
     public let pageSize: Int
@@ -23,6 +34,8 @@ public final class InfiniteListTrigger: Sendable {
     public let distanceFromEnd: Int
 
     private let pagesRequested: Mutex<Int>
+    /// The number of rows shown when the next page was last asked for by ``rowDisplayed(_:of:)``.
+    private let askedAtRowCount = Mutex<Int?>(nil)
     private let loadNextPage: @Sendable () -> Void
 
     /// Creates a trigger for a list whose first `loadedPages` pages are already asked for.
@@ -43,6 +56,13 @@ public final class InfiniteListTrigger: Sendable {
         self.loadNextPage = loadNextPage
     }
 
+    /// Creates a trigger for a list whose pages vary in size: drive it with ``rowDisplayed(_:of:)``.
+    ///
+    /// A negative distance counts as zero.
+    public convenience init(distanceFromEnd: Int, loadNextPage: @escaping @Sendable () -> Void) {
+        self.init(pageSize: 1, distanceFromEnd: max(0, distanceFromEnd), loadedPages: 0, loadNextPage: loadNextPage)
+    }
+
     /// The number of pages asked for so far, including the initial ones.
     public var pagesAskedFor: Int { pagesRequested.withLock { $0 } }
 
@@ -56,9 +76,30 @@ public final class InfiniteListTrigger: Sendable {
         if isDue { loadNextPage() }
     }
 
-    /// Starts counting again, after a refresh, from `loadedPages` pages asked for.
+    /// Reports that the row at `row` of `rowCount` rows is being displayed, asking for the next page when it is due.
+    ///
+    /// It is due when at most ``distanceFromEnd`` rows follow the row (the last
+    /// row is always near enough) and the next page was not already asked for at
+    /// this number of rows.
+    public func rowDisplayed(_ row: Int, of rowCount: Int) {
+        if isDue(row, of: rowCount) { loadNextPage() }
+    }
+
+    /// Whether the next page is due when the row at `row` of `rowCount` rows is displayed;
+    /// when it is, it counts as asked for, as ``rowDisplayed(_:of:)`` does, without calling the closure.
+    public func isDue(_ row: Int, of rowCount: Int) -> Bool {
+        guard row >= rowCount - 1 - distanceFromEnd else { return false }
+        return askedAtRowCount.withLock { asked in
+            guard asked != rowCount else { return false }
+            asked = rowCount
+            return true
+        }
+    }
+
+    /// Starts counting again, after a refresh or a retry, from `loadedPages` pages asked for.
     public func reset(loadedPages: Int = 1) {
         pagesRequested.withLock { $0 = loadedPages }
+        askedAtRowCount.withLock { $0 = nil }
     }
 
     /// A function to call with each displayed row index.

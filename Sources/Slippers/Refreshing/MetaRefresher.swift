@@ -7,6 +7,11 @@ import Synchronization
 /// away simply leaves the group. A refresh reaches every member even when
 /// some fail; the failures are then thrown together as a ``Failure``.
 ///
+/// Members may be synchronous (``Refreshable``), asynchronous
+/// (``AsyncRefreshable``, such as a `CachedPager` or a list model) or both
+/// (such as another `MetaRefresher`): the asynchronous `refresh()` waits for
+/// all of them, using each member's asynchronous refresh where it has one.
+///
 /// For example:
 ///
 /// ```swift
@@ -30,11 +35,13 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
     private enum Member {
         case sync(Weak<any Refreshable>)
         case async(Weak<any AsyncRefreshable>)
+        case both(Weak<any Refreshable & AsyncRefreshable>)
 
         var object: AnyObject? {
             switch self {
             case .sync(let box): box.object
             case .async(let box): box.object
+            case .both(let box): box.object
             }
         }
     }
@@ -59,6 +66,13 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
         insert(.async(Weak(member)), identity: member)
     }
 
+    /// Adds a member that refreshes both ways, such as another group: the synchronous
+    /// `refresh()` uses its synchronous refresh, the asynchronous one its asynchronous refresh.
+    /// Adding the same object twice has no effect.
+    public func add(_ member: any Refreshable & AsyncRefreshable) {
+        insert(.both(Weak(member)), identity: member)
+    }
+
     /// Removes a member; removing an object that is not a member has no effect.
     public func remove(_ member: AnyObject) {
         members.withLock { list in
@@ -80,6 +94,9 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
             case .sync(let box):
                 guard let object = box.object else { continue }
                 do { try object.refresh() } catch { errors.append(error) }
+            case .both(let box):
+                guard let object = box.object else { continue }
+                do { try object.refresh() as Void } catch { errors.append(error) }
             case .async(let box):
                 guard let object = box.object else { continue }
                 Task { try? await object.refresh() }
@@ -103,6 +120,12 @@ public final class MetaRefresher: Refreshable, AsyncRefreshable {
                     guard let object = box.object else { continue }
                     group.addTask {
                         do { try await object.refresh() } catch { return (index, error) }
+                        return (index, nil)
+                    }
+                case .both(let box):
+                    guard let object = box.object else { continue }
+                    group.addTask {
+                        do { try await (object as any AsyncRefreshable).refresh() } catch { return (index, error) }
                         return (index, nil)
                     }
                 }

@@ -41,7 +41,8 @@ enum FreshnessFigures {
         let relaunchStart = clock.now
         let shown = try Blocking.run {
             let pager = CachedPager<FixtureItem, HTTPPageSource>(
-                store: store, source: source, collection: source.collectionKey)
+                store: store, source: source,
+                collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self))
             await pager.start()
             while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
             return await pager.state.pages.count

@@ -41,7 +41,8 @@ enum RevalidationFigures {
         let pagerStart = clock.now
         try Blocking.run {
             let pager = CachedPager<BenchItem, NotModifiedSource>(
-                store: store, source: NotModifiedSource(), collection: key)
+                store: store, source: NotModifiedSource(),
+                collection: CollectionDescriptor(key: key, of: BenchItem.self))
             await pager.start()
             for _ in 1..<pagerRefreshes { try await pager.refresh() }
         }

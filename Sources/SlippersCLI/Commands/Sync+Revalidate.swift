@@ -1,4 +1,5 @@
 import Foundation
+import SlippersKit
 import SlippersStore
 
 extension SlippersCommand.Sync {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
+import SlippersKit
 import SlippersNetworking
 import SlippersStore
 import Synchronization
@@ -132,10 +133,11 @@ extension SlippersCommand {
             client = client.reportingThrottles(to: concurrency)
             let store = try database.openCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
-            let overrides = StyleOverrides(style: style, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
+            let overrides = StyleOverrides(
+                style: style?.template, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
             var planRetries = 0
             let plan = try await retrying.pageBudget.run(retries: &planRetries) {
-                try await SyncPlan.make(
+                try await Self.plan(
                     store: store, client: client, url: url, headers: headers, overrides: overrides,
                     itemType: itemType, refresh: refresh)
             }

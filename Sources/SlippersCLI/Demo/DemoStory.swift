@@ -1,8 +1,7 @@
 import Foundation
 import Slippers
 import SlippersFixtures
-import SlippersNetworking
-import SlippersStore
+import SlippersKit
 
 /// The steps of `slippers demo`, each done with the libraries and told in one line.
 struct DemoStory {
@@ -39,7 +38,7 @@ struct DemoStory {
 
         // 2. A pager that trusts a fresh cache reads it without a request, its window growing page by page.
         server.resetRequests()
-        let reader = pager(store: store, plan: posts, policy: .cacheFirst(maxAge: 3600))
+        let reader = try pager(store: store, plan: posts, policy: .cacheFirst(maxAge: 3600))
         await reader.start()
         await Self.scrollToTheEnd(reader)
         let cached = await reader.state
@@ -49,7 +48,7 @@ struct DemoStory {
 
         // 3. With the server down, a cache-then-network pager still pages through the cached list.
         await server.stop()
-        let offline = pager(store: store, plan: posts, policy: .cacheThenNetwork)
+        let offline = try pager(store: store, plan: posts, policy: .cacheThenNetwork)
         await offline.start()
         await Self.scrollToTheEnd(offline)
         let offlineState = await offline.state
@@ -83,7 +82,7 @@ struct DemoStory {
 
         // 5. New items at the top: the pager's refresh starts a new generation; no id shows twice.
         server.insertAtTop(count: 3)
-        let refreshing = pager(store: store, plan: posts, policy: .cacheThenNetwork)
+        let refreshing = try pager(store: store, plan: posts, policy: .cacheThenNetwork)
         await refreshing.start()
         try await refreshing.refresh()
         let afterFirstPage = await refreshing.state
@@ -111,17 +110,13 @@ struct DemoStory {
                     : "The temporary cache was removed; run with --db FILE to keep one."))
     }
 
-    private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy)
-        -> CachedPager<FixtureItem, PrimedPageSource>
-    {
-        CachedPager(
-            store: store, source: PrimedPageSource(base: plan.source.base, firstPage: nil),
-            collection: plan.collection.key, itemType: plan.collection.itemType, style: plan.collection.style,
-            policy: policy)
+    /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
+    private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy) throws -> ListPager<FixtureItem> {
+        try ListPager(http: plan.source.base, store: store, policy: policy)
     }
 
     /// Shows the pager's pages one after the other, as a list scrolled to its end would.
-    private static func scrollToTheEnd(_ pager: CachedPager<FixtureItem, PrimedPageSource>) async {
+    private static func scrollToTheEnd(_ pager: ListPager<FixtureItem>) async {
         var loads = 0
         while await !pager.state.endReached, loads < 1000 {
             let shown = await pager.state.pages.count

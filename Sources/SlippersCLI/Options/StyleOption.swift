@@ -51,4 +51,17 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .after: PaginationStyle.afterLastItem().pageSizeParameter
         }
     }
+
+    /// The style this option forces: its way of asking for pages with the usual parameters,
+    /// total and end signal.
+    var template: PaginationStyle {
+        switch self {
+        case .page: PaginationStyle.pageNumber()
+        case .offset: PaginationStyle.offset()
+        case .cursor: PaginationStyle.cursor()
+        case .next: PaginationStyle.nextURL()
+        case .link: PaginationStyle.linkHeader()
+        case .after: PaginationStyle.afterLastItem()
+        }
+    }
 }

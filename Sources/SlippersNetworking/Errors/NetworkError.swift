@@ -243,7 +243,7 @@ extension NetworkError {
     private static let secretNames = ["token", "key", "secret", "password", "auth", "signature", "session", "sig"]
 
     /// The URL as text with the values of secret-looking query items (token, key, secret…) masked.
-    static func redacting(_ url: URL) -> String {
+    package static func redacting(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }

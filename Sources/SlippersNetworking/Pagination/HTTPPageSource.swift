@@ -42,8 +42,17 @@ public struct HTTPPageSource: PageSource {
     public var style: PaginationStyle
     /// Headers sent with every page request; they are not part of the ``collectionKey``.
     public var headers: [String: String]
+    /// The canned pages answered when stubbing is on; see ``stubbed(_:always:)``.
+    public var stub: PageStub?
+    /// Whether this source answers from its ``stub`` even when the client's configuration does not stub.
+    public var shouldStub = false
 
     /// Creates a source from the URL of the first page.
+    ///
+    /// The URL is absolute: the host and route of the client's ``ServerConfiguration``
+    /// do not apply to it, but its ``ServerConfiguration/shouldStub`` does: when it is on,
+    /// pages come from the source's ``stub``, and a source without one fails with
+    /// ``NetworkError/Kind/missingStub(path:)`` instead of reaching the network.
     public init(client: HTTPClient, url: URL, style: PaginationStyle, headers: [String: String] = [:]) {
         self.client = client
         self.url = url
@@ -53,12 +62,17 @@ public struct HTTPPageSource: PageSource {
 
     /// Creates a source from an endpoint of the client's configuration.
     ///
+    /// The endpoint's stub, if any, answers every page while stubbing is on (for the
+    /// configuration or the endpoint): a list of one page. Give a source pages with ``stubbed(_:always:)``.
+    ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidURL(_:)``.
     public init(client: HTTPClient, endpoint: Endpoint, style: PaginationStyle) throws {
         self.init(
             client: client,
             url: try client.configuration.url(path: endpoint.path, queryItems: endpoint.queryItems),
             style: style, headers: endpoint.headers)
+        stub = endpoint.stub.map(PageStub.response)
+        shouldStub = endpoint.shouldStub
     }
 
     /// The canonical key of the list: scheme, host, port and path, with the
@@ -105,7 +119,7 @@ public struct HTTPPageSource: PageSource {
                 urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
             }
         }
-        return try await client.send(urlRequest, home: homeOrigin) { response in
+        return try await sendingClient().send(urlRequest, home: homeOrigin) { response in
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
             if response.statusCode == 304 {
@@ -333,12 +347,26 @@ extension HTTPPageSource {
     public static func detecting(
         client: HTTPClient, url: URL, headers: [String: String] = [:]
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
+        try await detecting(client: client, url: url, headers: headers, stub: nil)
+    }
+
+    /// Fetches the first page of a list, detects its pagination style, and returns a source for it with that page.
+    ///
+    /// While stubbing is on for the client's configuration, the first page comes from `stub`.
+    ///
+    /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
+    public static func detecting(
+        client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub?
+    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
+        var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)
+        prober.stub = stub
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return try await client.send(request, home: Origin(url)) { response in
+        return try await prober.sendingClient().send(request, home: Origin(url)) { response in
             let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
-            let source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+            var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+            source.stub = stub
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
             var page = try source.page(from: response, token: nil, requestURL: url, validators: validators)

@@ -127,6 +127,35 @@ public final class CacheStore: Sendable {
         }
     }
 
+    /// A cache held in memory only, for previews and tests: nothing is written to disk, and it is
+    /// gone when the store is released. Every other feature behaves as with a file.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let cache = try CacheStore.inMemory()
+    /// ```
+    ///
+    /// - parameter logger: Where to log; nothing is logged unless given.
+    /// - throws: What creating the schema throws (it does not fail short of memory).
+    public static func inMemory(
+        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws -> CacheStore {
+        try CacheStore(inMemoryWith: logger)
+    }
+
+    private init(inMemoryWith logger: Logger) throws {
+        path = ":memory:"
+        mode = .readWrite
+        self.logger = logger
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        let queue = try DatabaseQueue(configuration: configuration)
+        try Schema.migrator.migrate(queue)
+        reader = queue
+        writer = queue
+    }
+
     /// Runs `updates` in one write transaction.
     ///
     /// A write that finds the file locked waits (``busyTimeout``) and is tried

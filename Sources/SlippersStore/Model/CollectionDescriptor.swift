@@ -1,4 +1,7 @@
-/// What a store needs to know of a collection to file its first page.
+/// A cached list, described by value: its key, the type its items are filed under, its pagination style.
+///
+/// A pager and a sync take one; the HTTP conveniences of `SlippersKit` derive it
+/// from the list's URL and style, so the key carries the style.
 public struct CollectionDescriptor: Hashable, Sendable {
     /// The canonical key of the list, such as an endpoint and its sorted query.
     public var key: String
@@ -12,5 +15,10 @@ public struct CollectionDescriptor: Hashable, Sendable {
         self.key = key
         self.itemType = itemType
         self.style = style
+    }
+
+    /// Creates a descriptor whose items are filed under the name of `type`, as in `Post`.
+    public init<Item>(key: String, of type: Item.Type, style: String? = nil) {
+        self.init(key: key, itemType: String(describing: type), style: style)
     }
 }

@@ -23,12 +23,16 @@ import Slippers
 /// For example:
 ///
 /// ```swift
-/// let pager = CachedPager<Post, _>(store: store, source: source, collection: "GET /posts")
+/// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+/// let pager = ListPager<Post>(store: store, source: source, collection: posts)
 /// Task { for await state in await pager.states() { render(state.items, state.origin) } }
 /// await pager.start()
 /// await pager.loadNextPageIfNeeded()
 /// try await pager.refresh()
 /// ```
+///
+/// The source's type is part of the pager's; ``ListPager`` erases it, so a
+/// pager of posts has one type whatever feeds it.
 ///
 /// Loads are coalesced: concurrent calls of ``loadNextPageIfNeeded()`` share
 /// one request, as do concurrent refreshes. Cancelling the task that awaits a
@@ -89,15 +93,14 @@ where Source.Item == RawItem {
     /// The source's `Vary` fingerprints by header names: its headers do not change.
     var sourceVaryKeys: [[String]: String?] = [:]
 
-    /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
+    /// Creates a pager of `Item`s for a collection, fed by `source`.
     ///
     /// Nothing is read or fetched until ``start()``.
     ///
     /// - parameter store: The cache.
     /// - parameter source: Where pages come from.
-    /// - parameter key: The collection's canonical key.
-    /// - parameter itemType: The name items are filed under; the type's name unless given.
-    /// - parameter style: The pagination style to record with the collection, if any.
+    /// - parameter collection: The collection: its canonical key, the name its items are filed
+    ///   under, and the pagination style recorded with it.
     /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
     /// - parameter initialWindow: The number of cached pages ``start()`` publishes, at least 1;
     ///   1 unless given. Restore a scroll position with more.
@@ -116,6 +119,46 @@ where Source.Item == RawItem {
     public init(
         store: CacheStore,
         source: Source,
+        collection: CollectionDescriptor,
+        policy: CachePolicy = .cacheThenNetwork,
+        initialWindow: Int = 1,
+        partition: String? = nil,
+        keepsNoStorePages: Bool = false,
+        backoff: OfflineBackoff = OfflineBackoff(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.source = source
+        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
+        var described = collection
+        if let partition {
+            described.key = "\(collection.key) [partition: \(partition)]"
+            described.itemType = "\(collection.itemType) [partition: \(partition)]"
+        }
+        self.collection = described
+        self.partition = partition
+        self.keepsNoStorePages = keepsNoStorePages
+        self.policy = policy
+        // A window holds at least one page.
+        self.initialWindow = max(1, initialWindow)
+        self.backoff = backoff
+        self.clock = clock
+    }
+
+    /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
+    ///
+    /// - parameter key: The collection's canonical key.
+    /// - parameter itemType: The name items are filed under; the type's name unless given.
+    /// - parameter style: The pagination style to record with the collection, if any.
+    ///
+    /// The other parameters are those of ``init(store:source:collection:policy:initialWindow:partition:keepsNoStorePages:backoff:clock:)``.
+    @available(
+        *, deprecated,
+        message: "Describe the collection with a CollectionDescriptor: init(store:source:collection:policy:…)"
+    )
+    public init(
+        store: CacheStore,
+        source: Source,
         collection key: String,
         itemType: String = String(describing: Item.self),
         style: String? = nil,
@@ -126,19 +169,10 @@ where Source.Item == RawItem {
         backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        precondition(initialWindow >= 1, "the initial window holds at least one page")
-        self.store = store
-        self.source = source
-        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
-        self.collection = CollectionDescriptor(
-            key: partition.map { "\(key) [partition: \($0)]" } ?? key,
-            itemType: partition.map { "\(itemType) [partition: \($0)]" } ?? itemType, style: style)
-        self.partition = partition
-        self.keepsNoStorePages = keepsNoStorePages
-        self.policy = policy
-        self.initialWindow = initialWindow
-        self.backoff = backoff
-        self.clock = clock
+        self.init(
+            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: itemType, style: style),
+            policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages,
+            backoff: backoff, clock: clock)
     }
 
     /// A sequence of snapshots: the current one at once, then one after every change.
@@ -165,5 +199,30 @@ where Source.Item == RawItem {
 
     private func unsubscribe(_ id: Int) {
         subscribers[id] = nil
+    }
+}
+
+/// A pager whose source's type is erased: `ListPager<Post>` whatever feeds it (HTTP, an array, a stub).
+public typealias ListPager<Item: Decodable & Sendable> = CachedPager<Item, AnyPageSource<RawItem>>
+
+extension CachedPager where Source == AnyPageSource<RawItem> {
+    /// Creates a pager of `Item`s for a collection, fed by any source of raw items.
+    ///
+    /// The parameters are those of ``init(store:source:collection:policy:initialWindow:partition:keepsNoStorePages:backoff:clock:)``.
+    public init(
+        store: CacheStore,
+        source: any PageSource<RawItem>,
+        collection: CollectionDescriptor,
+        policy: CachePolicy = .cacheThenNetwork,
+        initialWindow: Int = 1,
+        partition: String? = nil,
+        keepsNoStorePages: Bool = false,
+        backoff: OfflineBackoff = OfflineBackoff(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            store: store, source: AnyPageSource(source), collection: collection, policy: policy,
+            initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages,
+            backoff: backoff, clock: clock)
     }
 }

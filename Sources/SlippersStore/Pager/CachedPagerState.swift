@@ -15,6 +15,8 @@ extension CachedPager {
     /// A snapshot of a pager: the items of its window and where its loads stand.
     ///
     /// The window is a prefix of the cached list: pages `0..<pages.count`.
+    /// Snapshots of `Equatable` items are `Equatable`, so a view or a test
+    /// can tell whether anything changed.
     public struct State: Sendable {
         /// The items of the window's pages, in order, each id once (its first occurrence wins).
         ///
@@ -56,12 +58,28 @@ extension CachedPager {
         /// How old the cached first page was when this snapshot was published, in seconds.
         public var age: TimeInterval?
 
+        /// An empty snapshot: no items, nothing loaded, nothing loading.
+        public init() {}
+
         /// Whether a load is running.
         public var isLoading: Bool { refresh.isLoading || append.isLoading }
 
         /// The number of items on the settled pages at the start of the window: the rows that will not be replaced.
         public var currentItemCount: Int {
             pages.prefix(settledPageCount).lazy.map(\.itemCount).reduce(0, +)
+        }
+    }
+}
+
+extension CachedPager.State: Equatable where Item: Equatable {}
+
+extension CachedPager.Origin: CustomStringConvertible {
+    /// The origin's name, as in `network`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .cache: "cache"
+        case .network: "network"
         }
     }
 }

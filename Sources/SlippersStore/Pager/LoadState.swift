@@ -20,6 +20,19 @@ public enum LoadState: Sendable {
     }
 }
 
+extension LoadState: Equatable {
+    /// Whether two load states are the same: both idle, both loading, or both failed with
+    /// errors of one type and one description (errors themselves are not `Equatable`).
+    public static func == (lhs: LoadState, rhs: LoadState) -> Bool {
+        switch (lhs, rhs) {
+        case (.idle, .idle), (.loading, .loading): true
+        case (.failed(let left), .failed(let right)):
+            type(of: left) == type(of: right) && String(describing: left) == String(describing: right)
+        default: false
+        }
+    }
+}
+
 extension LoadState: CustomStringConvertible {
     public var description: String {
         switch self {

@@ -9,3 +9,8 @@ public enum PageOrigin: String, Hashable, Sendable, CaseIterable {
     /// it may be out of date (a refresh marked it unverified, its lifetime ran out, or the network failed).
     case cache
 }
+
+extension PageOrigin: CustomStringConvertible {
+    /// The origin's name, as in `network`: what a log line or `print(state.pageOrigins)` shows.
+    public var description: String { rawValue }
+}

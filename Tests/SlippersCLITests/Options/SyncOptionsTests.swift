@@ -34,27 +34,10 @@ import Testing
         }
     }
 
-    @Test func overridesReplaceOnlyWhatWasGiven() {
-        let detected = PaginationStyle.pageNumber(pageSize: 20, itemsKeyPath: "results", totalKeyPath: "total")
-        #expect(StyleOverrides().applied(to: detected) == detected)
-
-        let offset = StyleOverrides(style: .offset, pageSize: 10).applied(to: detected)
-        #expect(StyleOption(offset.kind) == .offset)
-        #expect(offset.pageSizeParameter == "limit")
-        #expect(offset.pageSize == 10)
-        #expect(offset.itemsKeyPath == "results")
-        #expect(offset.totalKeyPath == "total")
-
-        let fields = StyleOverrides(itemsPath: "data.items", idField: "uuid").applied(to: detected)
-        #expect(fields.kind == detected.kind)
-        #expect(fields.itemsKeyPath == "data.items")
-        #expect(fields.idField == "uuid")
-    }
-
-    @Test func theStoredStyleIsStableJSON() throws {
-        let style = PaginationStyle.cursor(pageSize: 50)
-        #expect(try SyncPlan.encode(style) == SyncPlan.encode(style))
-        let decoded = try JSONDecoder().decode(PaginationStyle.self, from: Data(try SyncPlan.encode(style).utf8))
-        #expect(decoded == style)
+    @Test func aForcedStyleIsItsUsualTemplate() {
+        #expect(StyleOption.offset.template.totalKeyPath == "total")
+        #expect(StyleOption.offset.template.pageSizeParameter == "limit")
+        #expect(StyleOption(StyleOption.cursor.template.kind) == .cursor)
+        #expect(StyleOption.next.template.pageSizeParameter == nil)
     }
 }

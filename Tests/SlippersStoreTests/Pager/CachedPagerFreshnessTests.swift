@@ -32,7 +32,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         clock: TestClock = TestClock()
     ) -> Pager {
         Pager(
-            store: store, source: source, collection: key, policy: policy, initialWindow: initialWindow,
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
+            initialWindow: initialWindow,
             clock: clock.read)
     }
 
@@ -283,7 +284,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         try store.savePage(page([5, 6], next: nil, body: true), at: 2, in: posts)
 
         let offline = CachedPager<Strict, ScriptedSource>(
-            store: store, source: ScriptedSource(ids: [], pageSize: 2), collection: key, itemType: "Post",
+            store: store, source: ScriptedSource(ids: [], pageSize: 2),
+            collection: CollectionDescriptor(key: key, itemType: "Post"),
             policy: .cacheOnly)
         await offline.start()
         await offline.loadNextPageIfNeeded()
@@ -296,7 +298,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         let source = ScriptedSource(ids: Array(1...6), pageSize: 2)
         source.setExtraJSON(#","body":"new""#)
         let online = CachedPager<Strict, ScriptedSource>(
-            store: store, source: source, collection: key, itemType: "Post", policy: .cacheFirst(maxAge: 3600))
+            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
+            policy: .cacheFirst(maxAge: 3600))
         await online.start()
         await online.loadNextPageIfNeeded()
         await online.loadNextPageIfNeeded()

@@ -27,7 +27,9 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
     private func pager(_ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1)
         -> Pager
     {
-        Pager(store: store, source: source, collection: key, policy: policy, initialWindow: initialWindow)
+        Pager(
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
+            initialWindow: initialWindow)
     }
 
     @Test func publishesTheCacheBeforeTheNetworkAnswers() async throws {
@@ -127,7 +129,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         let posts = ScriptedSource(ids: Array(1...5), pageSize: 5)
         let comments = ScriptedSource(ids: Array(100...104), pageSize: 5)
         let first = pager(posts)
-        let second = CachedPager<Post, ScriptedSource>(store: store, source: comments, collection: "GET /comments")
+        let second = CachedPager<Post, ScriptedSource>(
+            store: store, source: comments, collection: CollectionDescriptor(key: "GET /comments", of: Post.self))
         let group = MetaRefresher()
         group.add(first)
         group.add(second)
@@ -155,7 +158,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         // A backoff longer than any test run, so that a loaded machine cannot let it expire.
         let pager = Pager(
-            store: store, source: source, collection: key, backoff: OfflineBackoff(initial: 3600, maximum: 3600))
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            backoff: OfflineBackoff(initial: 3600, maximum: 3600))
         await pager.start()
         source.failNext(1)
         await pager.loadNextPageIfNeeded()
@@ -211,7 +215,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
         #expect(source.requests.count == 1)
         let old = Pager(
-            store: store, source: source, collection: key, policy: .cacheFirst(maxAge: 60),
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            policy: .cacheFirst(maxAge: 60),
             clock: { Date().addingTimeInterval(120) })
         await old.start()
         #expect(source.requests.count == 2)

@@ -32,7 +32,8 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         store: CacheStore? = nil
     ) -> Pager {
         Pager(
-            store: store ?? self.store, source: source, collection: key, policy: policy,
+            store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            policy: policy,
             initialWindow: initialWindow)
     }
 

@@ -36,7 +36,8 @@ struct PagerWorker {
         let source = LoggingSource(base: items.pageSource(pageSize: size).encodingItems())
         let store = try CacheStore(path: arguments[1])
         let pager = CachedPager<Item, LoggingSource>(
-            store: store, source: source, collection: "items", policy: .cacheFirst(maxAge: 3600))
+            store: store, source: source, collection: CollectionDescriptor(key: "items", of: Item.self),
+            policy: .cacheFirst(maxAge: 3600))
         await pager.start()
         for _ in 0..<loads { await pager.loadNextPageIfNeeded() }
         let state = await pager.state

@@ -1,0 +1,32 @@
+/// A ``PageSource`` of any concrete type, so that the type of a source need not appear in the type that holds it.
+///
+/// For example, a pager of posts is a `CachedPager<Post, AnyPageSource<RawItem>>`
+/// whether its pages come from HTTP, an array or a stub:
+///
+/// ```swift
+/// let source = AnyPageSource(posts.pageSource(pageSize: 20))
+/// let first = try await source.fetch(.first).page
+/// ```
+public struct AnyPageSource<Item: Sendable>: PageSource {
+    /// The source this one forwards to.
+    public let base: any PageSource<Item>
+
+    /// Wraps `base`; a source that is already an `AnyPageSource` is not wrapped twice.
+    public init(_ base: any PageSource<Item>) {
+        if let erased = base as? AnyPageSource<Item> {
+            self.base = erased.base
+        } else {
+            self.base = base
+        }
+    }
+
+    /// Fetches the page from the wrapped source.
+    public func fetch(_ request: PageRequest) async throws -> PageResult<Item> {
+        try await base.fetch(request)
+    }
+
+    /// The wrapped source's fingerprint of the headers it sends.
+    public func varyKey(for headerNames: [String]) -> String? {
+        base.varyKey(for: headerNames)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension HTTPPageSource {
+    /// The key of the list paged with this source's style: the ``collectionKey`` (the URL with its
+    /// query sorted and the pagination parameters left out) followed by a fingerprint of the style,
+    /// as in `https://api.example.com/posts [style 5d41402a]`.
+    ///
+    /// Two pagers of one URL share a cache only when they page it the same way, so a
+    /// misconfigured pager never reads nor overwrites the pages of a correct one.
+    public var styledCollectionKey: String {
+        "\(collectionKey) [style \(style.fingerprint)]"
+    }
+
+    /// The collection this source pages into: the ``styledCollectionKey``, the style as stored
+    /// text, and the items filed under `itemType` (the ``defaultItemType`` unless given).
+    ///
+    /// - throws: `EncodingError`, which a style does not raise.
+    public func collection(itemType: String? = nil) throws -> CollectionDescriptor {
+        CollectionDescriptor(
+            key: styledCollectionKey, itemType: itemType ?? defaultItemType, style: try style.storedText())
+    }
+
+    /// Whether the cached collection `stored` holds this source's list, paged with this source's style.
+    ///
+    /// A collection under the ``styledCollectionKey`` does; so does one under the plain
+    /// ``collectionKey`` (as `slippers sync` files a list) whose recorded style is this one.
+    public func holds(_ stored: CollectionInfo) -> Bool {
+        if stored.key == styledCollectionKey { return true }
+        return stored.key == collectionKey && PaginationStyle(storedText: stored.style) == style
+    }
+}
+
+extension CacheStore {
+    /// The cached collections of the list at `url`, with the style each was paged with, most recently refreshed first.
+    ///
+    /// A collection counts when its recorded style is a ``PaginationStyle`` and the URL
+    /// paged with that style gives its key: the plain key `slippers sync` uses, or the
+    /// styled key of the app-facing pagers.
+    ///
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter client: The client a source of the list would use.
+    /// - parameter partition: The partition a pager files the list under, if any: only its
+    ///   collections count, and each is returned with the key and item type the pager was
+    ///   given (the partition left out), as a pager takes them.
+    /// - throws: What reading the store throws.
+    public func httpCollections(
+        for url: URL, client: HTTPClient, partition: String? = nil
+    ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
+        let suffix = partition.map { " [partition: \($0)]" } ?? ""
+        var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
+        for var collection in try collections() {
+            guard let style = PaginationStyle(storedText: collection.style), collection.key.hasSuffix(suffix) else {
+                continue
+            }
+            collection.key.removeLast(suffix.count)
+            if collection.itemType.hasSuffix(suffix) { collection.itemType.removeLast(suffix.count) }
+            if HTTPPageSource(client: client, url: url, style: style).holds(collection) {
+                found.append((collection, style))
+            }
+        }
+        return found.sorted {
+            ($0.collection.lastFetchedAt ?? $0.collection.createdAt)
+                > ($1.collection.lastFetchedAt ?? $1.collection.createdAt)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+extension CachedPager where Source == AnyPageSource<RawItem> {
+    /// A pager of an HTTP list paged with a known style: its collection's key and stored style derive from the source.
+    ///
+    /// The collection is the one the cache holds for this URL and style (under the
+    /// styled key, or under the plain key `slippers sync` uses when its recorded style
+    /// is this one), else a new one under the ``HTTPPageSource/styledCollectionKey``.
+    /// No request is sent before ``start()``.
+    ///
+    /// - parameter source: The HTTP source of the pages, with its style (and stub, if any).
+    /// - parameter store: The cache.
+    /// - parameter itemType: The name items are filed under: the stored collection's, else the
+    ///   source's ``HTTPPageSource/defaultItemType`` (`posts@https://api.example.com`), unless given.
+    /// - parameter policy: How the cache and the network are weighed.
+    /// - parameter initialWindow: The number of cached pages ``start()`` publishes.
+    /// - parameter partition: Who the pages are for, when the responses depend on it.
+    /// - parameter keepsNoStorePages: Whether to store pages marked `Cache-Control: no-store`.
+    /// - throws: What reading the store throws.
+    public init(
+        http source: HTTPPageSource,
+        store: CacheStore,
+        itemType: String? = nil,
+        policy: CachePolicy = .cacheThenNetwork,
+        initialWindow: Int = 1,
+        partition: String? = nil,
+        keepsNoStorePages: Bool = false
+    ) throws {
+        self.init(
+            store: store, source: source,
+            collection: try HTTPList.collection(of: source, in: store, itemType: itemType, partition: partition),
+            policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages)
+    }
+
+    /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
+    ///
+    /// The collection derives from the URL and the style as for
+    /// ``init(http:store:itemType:policy:initialWindow:partition:keepsNoStorePages:)``.
+    ///
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter style: How the API pages.
+    /// - parameter client: The client that sends the requests; one for the URL's server, with the
+    ///   default retries, unless given.
+    /// - parameter headers: Headers for every request, never stored nor part of the key.
+    /// - parameter stub: The canned pages answered while stubbing is on.
+    /// - parameter store: The cache.
+    /// - parameter itemType: The name items are filed under.
+    /// - parameter policy: How the cache and the network are weighed.
+    /// - parameter partition: Who the pages are for, when the responses depend on it.
+    /// - throws: A `NetworkError` when the URL has no host; what reading the store throws.
+    public init(
+        url: URL,
+        style: PaginationStyle,
+        client: HTTPClient? = nil,
+        headers: [String: String] = [:],
+        stub: PageStub? = nil,
+        store: CacheStore,
+        itemType: String? = nil,
+        policy: CachePolicy = .cacheThenNetwork,
+        partition: String? = nil
+    ) throws {
+        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+        source.stub = stub
+        try self.init(http: source, store: store, itemType: itemType, policy: policy, partition: partition)
+    }
+
+    /// A pager of the HTTP list at `url`, its style the one stored with its collection, else detected.
+    ///
+    /// When the cache holds the list, the pager is rebuilt from the style stored with
+    /// it, with no request: it works offline. Otherwise the first page is fetched to
+    /// detect the style, and the pager's first load uses that page instead of
+    /// fetching it again.
+    ///
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter client: The client that sends the requests; one for the URL's server, with the
+    ///   default retries, unless given. Its configuration's ``ServerConfiguration/shouldStub``
+    ///   makes `stub` answer instead of the network.
+    /// - parameter headers: Headers for every request, never stored nor part of the key.
+    /// - parameter stub: The canned pages answered while stubbing is on.
+    /// - parameter store: The cache.
+    /// - parameter itemType: The name items are filed under (see ``init(http:store:itemType:policy:initialWindow:partition:keepsNoStorePages:)``).
+    /// - parameter policy: How the cache and the network are weighed.
+    /// - parameter initialWindow: The number of cached pages ``start()`` publishes.
+    /// - parameter partition: Who the pages are for, when the responses depend on it.
+    /// - parameter keepsNoStorePages: Whether to store pages marked `Cache-Control: no-store`.
+    /// - throws: A `NetworkError` when the URL has no host, or when the list is not cached and its
+    ///   first page cannot be fetched or read;
+    ///   what reading the store throws.
+    public static func detecting(
+        url: URL,
+        client: HTTPClient? = nil,
+        headers: [String: String] = [:],
+        stub: PageStub? = nil,
+        store: CacheStore,
+        itemType: String? = nil,
+        policy: CachePolicy = .cacheThenNetwork,
+        initialWindow: Int = 1,
+        partition: String? = nil,
+        keepsNoStorePages: Bool = false
+    ) async throws -> ListPager<Item> {
+        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        let (source, collection) = try await HTTPList.resolve(
+            url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType,
+            partition: partition)
+        return ListPager<Item>(
+            store: store, source: source, collection: collection, policy: policy, initialWindow: initialWindow,
+            partition: partition, keepsNoStorePages: keepsNoStorePages)
+    }
+}
+
+/// How an app's pager of an HTTP list finds its collection and its source.
+enum HTTPList {
+    /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
+    static func collection(
+        of source: HTTPPageSource, in store: CacheStore, itemType: String?, partition: String?
+    ) throws -> CollectionDescriptor {
+        let style = try source.style.storedText()
+        // A partitioned pager adds the partition to the key and item type it is given.
+        let suffix = partition.map { " [partition: \($0)]" } ?? ""
+        for key in [source.styledCollectionKey, source.collectionKey] {
+            if var stored = try store.collection(key + suffix) {
+                stored.key = key
+                if stored.itemType.hasSuffix(suffix) { stored.itemType.removeLast(suffix.count) }
+                if source.holds(stored) {
+                    return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
+                }
+            }
+        }
+        return try source.collection(itemType: itemType)
+    }
+
+    /// The source and collection of the list at `url`: from the style stored with its
+    /// collection when the cache holds it (no request), else detected from its first
+    /// page, which the source then serves once instead of fetching it again.
+    static func resolve(
+        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
+        itemType: String?, partition: String?
+    ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
+        if let (stored, style) = try store.httpCollections(for: url, client: client, partition: partition).first {
+            var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+            source.stub = stub
+            let collection = CollectionDescriptor(
+                key: stored.key, itemType: itemType ?? stored.itemType, style: try style.storedText())
+            return (source, collection)
+        }
+        let primed = try await SyncPlan.detectedSource(
+            client: client, url: url, headers: headers, overrides: StyleOverrides(), stub: stub)
+        return (primed, try collection(of: primed.base, in: store, itemType: itemType, partition: partition))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a sync of an HTTP list files its pages and how it asks for them: the collection, its style, the source.
+///
+/// A URL whose collection the cache already holds is paged with the style
+/// stored with it, so a resumed sync sends no request for the pages it has.
+/// A new one is detected from its first page, which is then served from
+/// memory, not fetched twice.
+///
+/// For example, what `slippers sync URL` does:
+///
+/// ```swift
+/// let plan = try await SyncPlan.make(store: store, client: client, url: url)
+/// try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
+/// ```
+public struct SyncPlan: Sendable {
+    /// The source of the pages.
+    public var source: PrimedPageSource
+    /// The collection the pages are filed under; its style is the source's, as stored text. Headers are never part of it.
+    public var collection: CollectionDescriptor
+    /// The collection as the cache held it before the run, if it did.
+    public var stored: CollectionInfo?
+
+    /// The pagination style being used.
+    public var style: PaginationStyle { source.base.style }
+
+    /// Creates a plan.
+    public init(source: PrimedPageSource, collection: CollectionDescriptor, stored: CollectionInfo?) {
+        self.source = source
+        self.collection = collection
+        self.stored = stored
+    }
+
+    /// Plans the sync of the list at `url`.
+    ///
+    /// A new list is filed under the URL's plain ``HTTPPageSource/collectionKey``, as the
+    /// command line shows it; a list the cache holds keeps its key, plain or styled.
+    ///
+    /// - parameter store: The cache.
+    /// - parameter client: The client that sends the requests.
+    /// - parameter url: The URL of the list's first page.
+    /// - parameter headers: Headers for every request; never stored.
+    /// - parameter overrides: What to use instead of detecting it.
+    /// - parameter itemType: The name items are filed under; the source's default unless given.
+    /// - parameter refresh: Whether the list starts again at its first page (then a stored
+    ///   style may be replaced by another one).
+    /// - throws: ``SyncPlanError/styleConflict(collection:stored:requested:)`` when a stored
+    ///   collection would be resumed with another way of asking for pages; a `NetworkError`
+    ///   when the first page, needed to detect the style, cannot be fetched or read.
+    public static func make(
+        store: CacheStore,
+        client: HTTPClient,
+        url: URL,
+        headers: [String: String] = [:],
+        overrides: StyleOverrides = StyleOverrides(),
+        itemType: String? = nil,
+        refresh: Bool = false
+    ) async throws -> SyncPlan {
+        if let (stored, storedStyle) = try store.httpCollections(for: url, client: client).first {
+            if let requested = overrides.style, !requested.asksForPagesLike(storedStyle), !refresh {
+                throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: requested)
+            }
+            let style = overrides.applied(to: storedStyle)
+            let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
+            return SyncPlan(
+                source: PrimedPageSource(base: base, firstPage: nil),
+                collection: CollectionDescriptor(
+                    key: stored.key, itemType: stored.itemType, style: try style.storedText()),
+                stored: stored)
+        }
+        let source = try await detectedSource(client: client, url: url, headers: headers, overrides: overrides)
+        let key = source.base.collectionKey
+        return SyncPlan(
+            source: source,
+            collection: CollectionDescriptor(
+                key: key, itemType: itemType ?? source.base.defaultItemType, style: try source.base.style.storedText()
+            ),
+            stored: try store.collection(key))
+    }
+
+    /// A source for a list the cache does not hold, its style detected from the first page.
+    ///
+    /// Without overrides the detecting request's page is kept, so the first
+    /// page is fetched once. With overrides the first response may not read
+    /// under the detected style (items under a key detection does not know),
+    /// so the style is detected from the raw response, the overrides applied,
+    /// and the first page fetched again with the resulting style.
+    static func detectedSource(
+        client: HTTPClient, url: URL, headers: [String: String], overrides: StyleOverrides, stub: PageStub? = nil
+    ) async throws -> PrimedPageSource {
+        if overrides.isEmpty {
+            let (source, firstPage) = try await HTTPPageSource.detecting(
+                client: client, url: url, headers: headers, stub: stub)
+            return PrimedPageSource(base: source, firstPage: firstPage)
+        }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)
+        prober.stub = stub
+        let response = try await prober.sendingClient().send(request, home: Origin(url)) { response in
+            do {
+                _ = try JSONScanner(response.body)
+            } catch {
+                throw NetworkError(decoding: error, body: response.body, url: url)
+            }
+            return response
+        }
+        let detected = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+        var base = HTTPPageSource(client: client, url: url, style: overrides.applied(to: detected), headers: headers)
+        base.stub = stub
+        return PrimedPageSource(base: base, firstPage: nil)
+    }
+
+    /// The style as a collection records it: JSON with sorted keys.
+    public static func encode(_ style: PaginationStyle) throws -> String {
+        try style.storedText()
+    }
+}
+
+/// Why a sync cannot be planned as asked.
+public enum SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The cache holds the list paged one way, and the caller asked for another way without starting it again.
+    case styleConflict(collection: String, stored: PaginationStyle, requested: PaginationStyle)
+
+    public var description: String {
+        switch self {
+        case .styleConflict(let collection, let stored, let requested):
+            "\"\(collection)\" was paged as \(stored.kindName), not \(requested.kindName); "
+                + "start it again from its first page to page it another way"
+        }
+    }
+}

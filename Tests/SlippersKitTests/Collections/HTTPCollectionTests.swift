@@ -1,0 +1,97 @@
+import Foundation
+import SlippersFixtures
+import SlippersKit
+import SlippersTestSupport
+import Testing
+
+/// Pagers built from a URL and a style: their key, their stored style, the first page reused.
+@Suite(.timeLimit(.minutes(2))) struct HTTPCollectionTests {
+    @Test func theKeyCarriesTheStyleSoAMisconfiguredPagerHasACacheOfItsOwn() async throws {
+        let fixture = try await Fixture()
+        let right = HTTPPageSource(
+            client: fixture.client, url: fixture.server.url(.page),
+            style: .pageNumber(pageSize: 10, itemsKeyPath: "results"))
+        var wrong = right
+        wrong.style.itemsKeyPath = "data"
+        #expect(right.styledCollectionKey != wrong.styledCollectionKey)
+        #expect(right.styledCollectionKey.hasPrefix(right.collectionKey + " [style "))
+        #expect(try right.collection().style == right.style.storedText())
+
+        let good = try ListPager<FixtureItem>(http: right, store: fixture.store)
+        await good.start()
+        #expect(await good.state.items.count == 10)
+        let bad = try ListPager<FixtureItem>(http: wrong, store: fixture.store)
+        await bad.start()
+        #expect(await bad.state.items.isEmpty)
+        #expect(await bad.state.refresh.error != nil)
+        #expect(good.collection.key != bad.collection.key)
+        // The correct pager's cache is untouched by the misconfigured one.
+        #expect(try fixture.store.collection(good.collection.key)?.itemCount == 10)
+        await fixture.server.stop()
+    }
+
+    @Test func aListSyncedUnderItsPlainKeyIsFoundByAPagerOfTheSameStyle() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        #expect(plan.collection.key == plan.source.base.collectionKey)
+        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
+        fixture.server.resetRequests()
+
+        let pager = try ListPager<FixtureItem>(http: plan.source.base, store: fixture.store, policy: .cacheOnly)
+        #expect(pager.collection.key == plan.collection.key)
+        await pager.start()
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(fixture.server.requestCount == 0)
+        await fixture.server.stop()
+    }
+
+    @Test func aDetectingPagerUsesTheDetectedFirstPageInsteadOfFetchingItAgain() async throws {
+        let fixture = try await Fixture()
+        let pager = try await ListPager<FixtureItem>.detecting(
+            url: fixture.server.url(.page), client: fixture.client, store: fixture.store)
+        await pager.start()
+        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(fixture.server.requestCount == 1)
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.count == 20)
+        #expect(fixture.firstPageRequests() == 1)
+
+        // Stored with its style: a pager made later for the URL finds it with no request.
+        fixture.server.resetRequests()
+        let again = try await ListPager<FixtureItem>.detecting(
+            url: fixture.server.url(.page), client: fixture.client, store: fixture.store, policy: .cacheOnly)
+        #expect(again.collection == pager.collection)
+        #expect(fixture.server.requestCount == 0)
+        await fixture.server.stop()
+    }
+
+    @Test func aPartitionedListIsRebuiltOfflineFromItsOwnStoredStyle() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let online = try await ListPager<FixtureItem>.detecting(
+            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+        await online.start()
+        #expect(online.collection.key.hasSuffix(" [partition: user 7]"))
+        await fixture.server.stop()
+
+        let offline = try await ListPager<FixtureItem>.detecting(
+            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+        #expect(offline.collection == online.collection)
+        await offline.start()
+        #expect(await offline.state.items.map(\.id.rawValue) == Array(1...10))
+        // Another partition has nothing cached: it would have to ask the network.
+        await #expect(throws: (any Error).self) {
+            try await ListPager<FixtureItem>.detecting(
+                url: url, client: fixture.client, store: fixture.store, partition: "user 8")
+        }
+    }
+
+    @Test func theStoredStyleIsStableText() throws {
+        let style = PaginationStyle.cursor(pageSize: 50)
+        #expect(try style.storedText() == style.storedText())
+        #expect(PaginationStyle(storedText: try style.storedText()) == style)
+        #expect(PaginationStyle(storedText: "not json") == nil)
+        #expect(PaginationStyle(storedText: nil) == nil)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SlippersFixtures
+import SlippersKit
+import SlippersTestSupport
+import Testing
+
+/// Planning a sync: a stored collection resumed with its style, a new one detected, overrides applied.
+@Suite(.timeLimit(.minutes(2))) struct SyncPlanTests {
+    @Test func aStoredCollectionIsResumedWithItsStyleWithoutARequest() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.offset, query: ["limit": "5"])
+        let first = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, itemType: "Comment")
+        try await CollectionSync(store: fixture.store, source: first.source, collection: first.collection).run(
+            maxPages: 2)
+        fixture.server.resetRequests()
+
+        let again = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        #expect(fixture.server.requestCount == 0)
+        #expect(again.collection == first.collection)
+        #expect(again.stored?.currentPageCount == 2)
+        #expect(again.style == first.style)
+        await fixture.server.stop()
+    }
+
+    @Test func anotherWayOfPagingAStoredListIsAConflictUnlessItStartsAgain() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run(
+            maxPages: 1)
+        let offsets = StyleOverrides(style: .offset())
+        await #expect(throws: SyncPlanError.self) {
+            try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, overrides: offsets)
+        }
+        let restarted = try await SyncPlan.make(
+            store: fixture.store, client: fixture.client, url: url, overrides: offsets, refresh: true)
+        #expect(restarted.style.pageSizeParameter == "limit")
+        await fixture.server.stop()
+    }
+
+    @Test func overridesReplaceOnlyWhatWasGiven() {
+        let detected = PaginationStyle.pageNumber(pageSize: 20, itemsKeyPath: "results", totalKeyPath: "total")
+        #expect(StyleOverrides().applied(to: detected) == detected)
+
+        let offset = StyleOverrides(style: .offset(), pageSize: 10).applied(to: detected)
+        #expect(offset.kind == PaginationStyle.offset().kind)
+        #expect(offset.pageSizeParameter == "limit")
+        #expect(offset.pageSize == 10)
+        #expect(offset.itemsKeyPath == "results")
+        #expect(offset.totalKeyPath == "total")
+
+        let fields = StyleOverrides(itemsPath: "data.items", idField: "uuid").applied(to: detected)
+        #expect(fields.kind == detected.kind)
+        #expect(fields.itemsKeyPath == "data.items")
+        #expect(fields.idField == "uuid")
+
+        // A page size for a style that names no parameter takes the usual one.
+        let link = StyleOverrides(pageSize: 30).applied(to: PaginationStyle(kind: .linkHeader))
+        #expect(link.pageSizeParameter == "per_page")
+    }
+
+    @Test func theFirstPageOfANewListIsServedOnceFromTheDetection() async throws {
+        let fixture = try await Fixture()
+        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: fixture.server.url(.page))
+        #expect(fixture.server.requestCount == 1)
+        _ = try await plan.source.fetch(.first)
+        #expect(fixture.server.requestCount == 1)
+        // Served once: a later first-page request (a refresh) asks the server.
+        _ = try await plan.source.fetch(.first)
+        #expect(fixture.server.requestCount == 2)
+        await fixture.server.stop()
+    }
+}

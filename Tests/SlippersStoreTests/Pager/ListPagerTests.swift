@@ -1,0 +1,85 @@
+import Foundation
+import Slippers
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+private typealias Post = ScriptedSource.Post
+
+/// The pager's clean surface: a source of any type, a collection described by value, snapshots that compare.
+@Suite struct ListPagerTests {
+    let directory: TemporaryDirectory
+    let store: CacheStore
+    let posts = CollectionDescriptor(key: "GET /posts", of: Post.self)
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try CacheStore(path: directory.path())
+    }
+
+    @Test func aPagerOfAnySourceHasOneType() async throws {
+        let scripted = ScriptedSource(ids: Array(1...7), pageSize: 5)
+        var pagers: [ListPager<Post>] = []
+        pagers.append(ListPager(store: store, source: scripted, collection: posts))
+        pagers.append(
+            ListPager(
+                store: store, source: AnyPageSource(scripted),
+                collection: CollectionDescriptor(key: "other", of: Post.self)))
+        for pager in pagers {
+            await pager.start()
+            await pager.loadNextPageIfNeeded()
+            #expect(await pager.state.items.map(\.id.rawValue) == Array(1...7))
+        }
+        #expect(pagers[0].collection == posts)
+    }
+
+    @Test func snapshotsCompareByValue() async throws {
+        let pager = ListPager<Post>(
+            store: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
+            clock: { Date(timeIntervalSince1970: 1_000_000) })
+        await pager.start()
+        let first = await pager.state
+        #expect(first == first)
+        #expect(first != ListPager<Post>.State())
+        var edited = first
+        edited.refresh = .failed(ScriptedSource.Failure())
+        #expect(edited != first)
+        #expect(LoadState.failed(ScriptedSource.Failure()) == .failed(ScriptedSource.Failure()))
+        #expect(LoadState.loading != .idle)
+    }
+
+    @Test func anInMemoryCacheWorksAsAFileDoesAndIsGoneWithTheStore() async throws {
+        let memory = try CacheStore.inMemory()
+        let pager = ListPager<Post>(
+            store: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
+        await pager.start()
+        await pager.loadNextPageIfNeeded()
+        #expect(await pager.state.items.count == 8)
+        #expect(try memory.collection(posts.key)?.itemCount == 8)
+        #expect(try CacheStore.inMemory().collections().isEmpty)
+    }
+
+    @Test func originsPrintAsTheirNames() {
+        #expect("\([PageOrigin.network, .fresh, .cache])" == "[network, fresh, cache]")
+        #expect("\(ListPager<Post>.Origin.network)" == "network")
+    }
+
+    @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
+        let pager = ListPager<Post>(
+            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts, partition: "user 7")
+        #expect(pager.collection.key == "GET /posts [partition: user 7]")
+        #expect(pager.collection.itemType == "Post [partition: user 7]")
+    }
+}
+
+/// The deprecated initializer of loose strings still builds the same pager.
+@Suite struct DeprecatedPagerInitializerTests {
+    @available(*, deprecated, message: "exercises the deprecated initializer")
+    @Test func theLooseStringInitializerDescribesTheSameCollection() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        let pager = CachedPager<Post, ScriptedSource>(
+            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: "GET /posts", style: "{}")
+        #expect(pager.collection == CollectionDescriptor(key: "GET /posts", itemType: "Post", style: "{}"))
+    }
+}
