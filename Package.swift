@@ -121,6 +121,9 @@ let package = Package(
             dependencies: [
                 "SlippersNetworking", "SlippersFixtures",
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swift6
         ),
