@@ -171,9 +171,9 @@ import Testing
             }
         }
 
-        /// Whether `condition` holds within 2 seconds, polled every millisecond.
+        /// Whether `condition` holds within 30 seconds (a loaded machine may be slow to connect), polled every millisecond.
         private func eventually(_ condition: () -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(2)
+            let deadline = ContinuousClock.now + .seconds(30)
             while !condition() {
                 guard ContinuousClock.now < deadline else { return false }
                 try? await Task.sleep(for: .milliseconds(1))

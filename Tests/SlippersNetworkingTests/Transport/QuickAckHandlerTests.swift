@@ -12,10 +12,11 @@ import Testing
     /// The quick-ACK handler on a real connection to a server that writes head and body apart without `TCP_NODELAY`.
     ///
     /// A probe next to the socket reads `TCP_QUICKACK` as each response's bytes
-    /// arrive, before anything else sees them: nothing was sent since they
-    /// came in, so the value is the mode the kernel received them in. In quick-ACK
-    /// mode the head is acknowledged at once and the body follows without
-    /// waiting; in delayed mode the body waits for the delayed ACK.
+    /// are read, before anything else sees them; the client sends nothing while
+    /// it waits for a response, so nothing but the handler changes the mode in
+    /// between. Out of delayed-ACK ("ping-pong") mode, the kernel acknowledges
+    /// the head at once, or at the latest as it is read, and the body follows;
+    /// in it, the body waits for the delayed ACK.
     @Suite struct QuickAckHandlerTests {
         @Test func everyResponseOfAKeptAliveConnectionArrivesInQuickAckMode() async throws {
             let modes = try await arrivalModes(requests: 10, quickAck: true)
