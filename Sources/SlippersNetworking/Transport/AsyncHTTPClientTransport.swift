@@ -97,7 +97,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             decompression: .enabled(limit: .size(configuration.maxBodySize)))
         // HTTPClient retries transient failures itself, with its own backoff.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        #if os(Linux) || os(Android)
+        #if os(Linux)
             // Every connection acknowledges at once: see QuickAckHandler.
             clientConfiguration.http1_1ConnectionDebugInitializer = { QuickAckHandler.install(on: $0) }
             clientConfiguration.http2ConnectionDebugInitializer = { QuickAckHandler.install(on: $0) }

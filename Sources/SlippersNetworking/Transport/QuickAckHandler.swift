@@ -6,7 +6,7 @@ internal import NIOCore
     import Musl
 #endif
 
-#if os(Linux) || os(Android)
+#if os(Linux)
     /// Keeps a kept-alive connection acknowledging at once, so that a response written in two parts is not held up.
     ///
     /// Many servers write a response's head and its body apart, and some
