@@ -150,6 +150,9 @@ let package = Package(
                 "SlippersNetworking", "SlippersFixtures",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swift6
         ),

@@ -3,7 +3,7 @@ import Slippers
 extension HTTPPageSource: AddressablePageSource {
     /// The token of the page at `index`: its page number, or its offset when the page size is set.
     ///
-    /// Cursors, next URLs and `Link` headers name no page but the next one: `nil`.
+    /// Cursors, the last item's id, next URLs and `Link` headers name no page but the next one: `nil`.
     /// So does an offset list without a page size, whose pages may hold any number of items.
     public func token(forPageAt index: Int) -> PageToken? {
         guard index >= 0 else { return nil }
@@ -13,7 +13,7 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset:
             guard let pageSize = style.pageSize, pageSize > 0 else { return nil }
             return PageToken(index * pageSize)
-        case .cursor, .nextURL, .linkHeader:
+        case .cursor, .afterLastItem, .nextURL, .linkHeader:
             return nil
         }
     }
@@ -28,7 +28,7 @@ extension HTTPPageSource: AddressablePageSource {
         switch style.kind {
         case .pageNumber: size = pageItemCount
         case .offset: size = style.pageSize
-        case .cursor, .nextURL, .linkHeader: size = nil
+        case .cursor, .afterLastItem, .nextURL, .linkHeader: size = nil
         }
         guard let size, size > 0, total >= 0 else { return nil }
         return max(1, (total + size - 1) / size)

@@ -142,6 +142,45 @@ import Testing
             #expect(HTTPClient.defaultTransport is AsyncHTTPClientTransport)
         #endif
     }
+
+    #if os(Linux)
+        /// Against a server that writes head and body apart without `TCP_NODELAY`, every request goes over
+        /// one kept-alive connection that is out of delayed-ACK mode when its response comes: the head is
+        /// acknowledged at once, so the body is not held back.
+        ///
+        /// The server holds each answer while the test reads the client socket's `TCP_QUICKACK`. The client
+        /// sends nothing more before the answer, and receives nothing, so its mode cannot change on its own:
+        /// without the transport setting it after each request, it stays in delayed-ACK mode.
+        @Test func aServerWithoutNoDelayIsAnsweredOverOneConnectionThatAcknowledgesAtOnce() async throws {
+            var configuration = FixtureServer.Configuration()
+            configuration.noDelay = false
+            try await withFixtureServer(configuration) { server async throws in
+                for page in 1...10 {
+                    server.hold()
+                    let request = URLRequest(url: server.url(.page, query: ["page": "\(page % 5 + 1)"]))
+                    let response = Task { [transport] in try await transport.send(request) }
+                    #expect(await eventually { server.requestCount == page })
+                    let sockets = ConnectedSockets.toPort(server.port)
+                    #expect(sockets.count == 1)
+                    let quickAck = await eventually { sockets.allSatisfy { ConnectedSockets.isQuickAck($0) == true } }
+                    #expect(quickAck, "request \(page)")
+                    server.release()
+                    #expect(try await response.value.statusCode == 200)
+                    if !quickAck { break }
+                }
+            }
+        }
+
+        /// Whether `condition` holds within 30 seconds (a loaded machine may be slow to connect), polled every millisecond.
+        private func eventually(_ condition: () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !condition() {
+                guard ContinuousClock.now < deadline else { return false }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            return true
+        }
+    #endif
 }
 
 /// The async-http-client transport against servers that stall, drip, lie and overflow.
