@@ -6,6 +6,9 @@ import SlippersTestSupport
 import Testing
 
 /// `sync` killed with SIGKILL mid-list, then run again.
+///
+/// One page at a time, so that holding the server's answers stops the run at a known point;
+/// `SyncConcurrencyTests` kills concurrent runs.
 @Suite struct SyncResumeTests {
     @Test func aKilledSyncResumesAfterItsLastCommittedPageAndEndsWithEveryItemOnce() async throws {
         let itemCount = 3_000
@@ -16,7 +19,8 @@ import Testing
             let path = directory.path()
             let url = fixture.url()
             let output = try TemporaryDirectory()
-            let first = try BuiltBinary.slippers.start(["sync", url, "--db", path], outputDirectory: output.url)
+            let first = try BuiltBinary.slippers.start(
+                ["sync", url, "--db", path, "--concurrency", "1"], outputDirectory: output.url)
 
             // Once a few pages were asked for, hold every answer: the run cannot reach the end before the kill.
             await fixture.server.waitForRequests(4)
@@ -39,14 +43,14 @@ import Testing
             #expect(!killed.endReached)
             let requestsOfFirstRun = fixture.server.requestCount
 
-            let second = try await BuiltBinary.slippers.run(["sync", url, "--db", path])
+            let second = try await BuiltBinary.slippers.run(["sync", url, "--db", path, "--concurrency", "1"])
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.contains("(resumed after \(committed) cached pages)"))
             #expect(second.stdout.contains("end reached, \(itemCount) items cached"))
 
             // Page numbers start at 1: the committed pages are 1…committed. None is asked for again,
             // and the second run does not fetch the first page to detect the style either. The
-            // requests the first run had in flight (at most 6, the default concurrency) may reach the
+            // request the first run had in flight, and the one it asked for while saving, may reach the
             // server late, so the pages after committed, which it never committed, may be counted twice.
             let afterKill = fixture.server.requests.dropFirst(requestsOfFirstRun)
             let pages = afterKill.map { Int($0.query["page"] ?? "") ?? 0 }
