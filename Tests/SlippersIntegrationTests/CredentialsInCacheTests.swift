@@ -24,16 +24,23 @@ import Testing
         }
     }
 
-    @Test func aQueryCredentialIsSentOnEveryPageAndKeptNowhereInTheFile() async throws {
+    /// A running server with the list, a cache in a new directory, and a source of the list with the credential.
+    private static func list(
+        query: String = ""
+    ) async throws -> (FixtureServer, TemporaryDirectory, CacheStore, HTTPPageSource) {
         let server = FixtureServer()
         try await server.start()
-        Self.serveEchoingList(on: server, pages: 3)
+        serveEchoingList(on: server, pages: 3)
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
         let client = HTTPClient(configuration: configuration, retryPolicy: .none)
-        let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(Self.secret)&sort_key=name"))
-        let source = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(secret)\(query)"))
+        return (server, directory, store, HTTPPageSource(client: client, url: url, style: .nextURL()))
+    }
+
+    @Test func aQueryCredentialIsSentOnEveryPageAndKeptNowhereInTheFile() async throws {
+        let (server, directory, store, source) = try await Self.list(query: "&sort_key=name")
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
 
         let outcome = try await CollectionSync(store: store, source: source, collection: collection).run()
@@ -52,19 +59,12 @@ import Testing
     }
 
     @Test func aKeptNextURLResumesWithTheCredentialOfTheListURL() async throws {
-        let server = FixtureServer()
-        try await server.start()
-        Self.serveEchoingList(on: server, pages: 3)
-        let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
-        let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
-        let client = HTTPClient(configuration: configuration, retryPolicy: .none)
-        let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(Self.secret)"))
-        let source = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let (server, directory, store, source) = try await Self.list()
+        defer { withExtendedLifetime(directory) {} }
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
 
         try await CollectionSync(store: store, source: source, collection: collection).run(maxPages: 1)
-        let resumed = HTTPPageSource(client: client, url: url, style: .nextURL())
+        let resumed = HTTPPageSource(client: source.client, url: source.url, style: .nextURL())
         let outcome = try await CollectionSync(store: store, source: resumed, collection: collection).run()
         await server.stop()
 

@@ -5,7 +5,7 @@ import SlippersNetworking
 
 extension SlippersCommand {
     /// Fetches a list's first page and explains the pagination style detected from it.
-    struct Detect: AsyncParsableCommand {
+    struct Detect: AsyncParsableCommand, ListRequestArguments {
         static let configuration = CommandConfiguration(
             abstract: "Fetch a list's first page and explain the pagination style sync would detect.",
             discussion: """
@@ -81,30 +81,6 @@ extension SlippersCommand {
             return rows.map { name, value in
                 name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value
             }.joined(separator: "\n")
-        }
-
-        private func parsedURL() throws -> URL {
-            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(),
-                scheme == "http" || scheme == "https",
-                let host = url.host, !host.isEmpty
-            else { throw invalidURL() }
-            return url
-        }
-
-        private func invalidURL() -> ValidationError {
-            ValidationError("Not an http or https URL: \(url.shortenedForErrors)")
-        }
-
-        /// The headers by name; the values are never echoed in an error.
-        private func parsedHeaders() throws -> [String: String] {
-            var parsed: [String: String] = [:]
-            for (position, text) in headers.enumerated() {
-                guard let header = HeaderArgument(argument: text) else {
-                    throw ValidationError("--header takes 'Name: value'; header \(position + 1) is not of that form.")
-                }
-                parsed[header.name] = header.value
-            }
-            return parsed
         }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 
 extension SlippersCommand {
     /// Pages an HTTP JSON API into the cache.
-    struct Sync: AsyncParsableCommand {
+    struct Sync: AsyncParsableCommand, ListRequestArguments {
         static let configuration = CommandConfiguration(
             abstract: "Page an HTTP JSON API into the cache, resuming where the last run stopped.",
             discussion: """
@@ -212,30 +212,6 @@ extension SlippersCommand {
                 line += " — stopped before the end; run again to continue"
             }
             return line
-        }
-
-        private func parsedURL() throws -> URL {
-            guard let url = URL(string: url), let scheme = url.scheme?.lowercased(),
-                scheme == "http" || scheme == "https",
-                let host = url.host, !host.isEmpty
-            else { throw invalidURL() }
-            return url
-        }
-
-        private func invalidURL() -> ValidationError {
-            ValidationError("Not an http or https URL: \(url.shortenedForErrors)")
-        }
-
-        /// The headers by name; the values are never echoed in an error.
-        private func parsedHeaders() throws -> [String: String] {
-            var parsed: [String: String] = [:]
-            for (position, text) in headers.enumerated() {
-                guard let header = HeaderArgument(argument: text) else {
-                    throw ValidationError("--header takes 'Name: value'; header \(position + 1) is not of that form.")
-                }
-                parsed[header.name] = header.value
-            }
-            return parsed
         }
 
         private static func seconds(_ duration: Duration) -> Double {
