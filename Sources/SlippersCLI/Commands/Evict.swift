@@ -40,7 +40,7 @@ extension SlippersCommand {
             if let olderThan {
                 report = try store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
             } else if let collection {
-                report = try store.evict(collection: collection)
+                report = try store.evict(collection: try store.collectionKey(typed: collection))
             } else {
                 report = EvictionReport(items: try store.collectUnreferencedItems())
             }

@@ -30,6 +30,7 @@ extension SlippersCommand {
 
         func execute() throws {
             let store = try database.openForReading()
+            let collection = try store.collectionKey(typed: collection)
             let out = ChunkedOutput()
             switch format {
             case .json:

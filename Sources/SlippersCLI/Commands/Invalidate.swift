@@ -26,7 +26,7 @@ extension SlippersCommand {
         func execute() throws {
             let store = try database.openForWriting(collection: collection)
             if let collection {
-                try store.invalidate(collection)
+                try store.invalidate(try store.collectionKey(typed: collection))
                 print("invalidated \"\(collection)\"")
             } else {
                 let count = try store.invalidateAll()

@@ -57,6 +57,7 @@ extension SlippersCommand {
 
         /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
         private func forEachItem(in store: CacheStore, _ body: (RawItem) throws -> Void) throws {
+            let collection = try store.collectionKey(typed: collection)
             guard let page else {
                 try store.forEachItem(in: collection, body)
                 return

@@ -20,7 +20,7 @@ extension SlippersCommand {
 
         func execute() throws {
             let store = try database.openForReading()
-            let pages = try store.pages(in: collection)
+            let pages = try store.pages(in: try store.collectionKey(typed: collection))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

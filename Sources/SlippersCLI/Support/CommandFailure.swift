@@ -20,7 +20,7 @@ extension CommandFailure: CustomStringConvertible {
         case .itemNotFound(let id, let name):
             "No item with id \(id.commandLineText) in \"\(name)\""
         case .unknownCollectionOrType(let name):
-            "No collection or item type \"\(name)\" in the cache"
+            "No collection or item type \"\(CredentialQuery.masking(name).shortenedForErrors)\" in the cache"
         case .ambiguousItemType(let name, let candidates):
             "\"\(name)\" names the items of several origins; give one of: \(candidates.joined(separator: ", "))"
         case .pageNotCached(let index, let collection, let count):

@@ -7,7 +7,7 @@ import Slippers
 
 extension HTTPPageSource {
     /// The text that stands for a credential's value in what the cache keeps.
-    static let credentialPlaceholder = "***"
+    static var credentialPlaceholder: String { CredentialQuery.placeholder }
 
     /// Whether a query parameter carries a credential (`access_token`, `api_key`, `password`…),
     /// so that its value is never kept in a cache file.
@@ -16,13 +16,7 @@ extension HTTPPageSource {
     /// a parameter it takes for a credential drops out of the ``collectionKey``,
     /// so `sort_key=name` and `sort_key=date` must stay two lists.
     public static func isCredentialParameter(_ name: String) -> Bool {
-        let name = name.lowercased()
-        if ["key", "api_key", "apikey", "api-key", "access_key", "auth", "sig", "signature", "session", "sessionid"]
-            .contains(name)
-        {
-            return true
-        }
-        return ["token", "secret", "password", "passwd"].contains { name.hasSuffix($0) }
+        CredentialQuery.isCredential(name)
     }
 
     /// The list URL's query items that carry credentials.

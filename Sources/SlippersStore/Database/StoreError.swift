@@ -1,3 +1,5 @@
+import Slippers
+
 /// A failure of the cache store that a user can act on.
 ///
 /// Each case prints one readable line naming the file or collection and what
@@ -79,7 +81,7 @@ extension StoreError: CustomStringConvertible {
         case .busy(let path):
             "The cache \(path) stayed locked by another process for too long; try again"
         case .collectionNotFound(let key):
-            "No collection \"\(key)\" in the cache"
+            "No collection \"\(CredentialQuery.masking(key).shortenedForErrors)\" in the cache"
         case .itemTypeMismatch(let collection, let stored, let requested):
             "The collection \"\(collection)\" holds \(stored) items, not \(requested)"
         case .pageOutOfOrder(let collection, let index):

@@ -1,0 +1,38 @@
+import Foundation
+import SlippersTestSupport
+import Testing
+
+/// A list synced from a URL with a credential in its query: found by the URL as typed, printed masked, kept nowhere.
+@Suite struct QueryCredentialCommandTests {
+    static let secret = "s3cret-token-77"
+
+    @Test func theListIsFoundByItsTypedURLAndNoOutputOrFileHoldsTheCredential() async throws {
+        try await RunningFixture.with(itemCount: 120, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let database = ["--db", directory.path()]
+            let url = fixture.url(.page, query: ["access_token": Self.secret])
+
+            let sync = try await BuiltBinary.slippers.run(["sync", url] + database)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(fixture.server.requests.allSatisfy { $0.query["access_token"] == Self.secret })
+            let collections = try await BuiltBinary.slippers.run(["collections"] + database)
+            #expect(collections.stdout.contains("access_token=***"))
+            let pages = try await BuiltBinary.slippers.run(["pages", url] + database)
+            #expect(pages.status == 0, "\(pages.stderr)")
+            let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
+            #expect(try exportedIDs(export.stdout) == Array(1...120))
+            let missing = try await BuiltBinary.slippers.run(
+                ["pages", fixture.url(.offset, query: ["access_token": Self.secret])] + database)
+            #expect(missing.status != 0)
+            #expect(missing.stderr.contains("access_token=***"))
+
+            for output in [sync, collections, pages, missing] {
+                #expect(!output.stdout.contains(Self.secret) && !output.stderr.contains(Self.secret))
+            }
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+                let bytes = try contents(of: directory.url.appendingPathComponent(name).path)
+                #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(name) holds the credential")
+            }
+        }
+    }
+}
