@@ -84,36 +84,16 @@ public struct SyncPlan: Sendable {
 
     /// A source for a list the cache does not hold, its style detected from the first page.
     ///
-    /// Without overrides the detecting request's page is kept, so the first
-    /// page is fetched once. With overrides the first response may not read
-    /// under the detected style (items under a key detection does not know),
-    /// so the style is detected from the raw response, the overrides applied,
-    /// and the first page fetched again with the resulting style.
+    /// The detecting request's page is kept, read under the detected style with
+    /// the overrides applied, so the first page is fetched once; unless the
+    /// overrides ask for it at another URL (another page size), when the
+    /// source fetches it again.
     static func detectedSource(
         client: HTTPClient, url: URL, headers: [String: String], overrides: StyleOverrides, stub: PageStub? = nil
     ) async throws -> PrimedPageSource {
-        if overrides.isEmpty {
-            let (source, firstPage) = try await HTTPPageSource.detecting(
-                client: client, url: url, headers: headers, stub: stub)
-            return PrimedPageSource(base: source, firstPage: firstPage)
-        }
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)
-        prober.stub = stub
-        let response = try await prober.sendingClient().send(request, home: Origin(url)) { response in
-            do {
-                _ = try JSONScanner(response.body)
-            } catch {
-                throw NetworkError(decoding: error, body: response.body, url: url)
-            }
-            return response
-        }
-        let detected = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
-        var base = HTTPPageSource(client: client, url: url, style: overrides.applied(to: detected), headers: headers)
-        base.stub = stub
-        return PrimedPageSource(base: base, firstPage: nil)
+        let (source, firstPage) = try await HTTPPageSource.detecting(
+            client: client, url: url, headers: headers, stub: stub, adjusting: { overrides.applied(to: $0) })
+        return PrimedPageSource(base: source, firstPage: firstPage)
     }
 
     /// The style as a collection records it: JSON with sorted keys.

@@ -358,15 +358,45 @@ extension HTTPPageSource {
     public static func detecting(
         client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub?
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
+        let (source, firstPage) = try await detecting(
+            client: client, url: url, headers: headers, stub: stub, adjusting: { $0 })
+        guard let firstPage else { throw NetworkError(.invalidURL(NetworkError.redacting(url)), url: url) }
+        return (source, firstPage)
+    }
+
+    /// Fetches the first page of a list, detects its pagination style, changes it with `adjust`
+    /// (what the caller knows better: the items' key path, the id field…), and returns a source
+    /// for the resulting style with the first page read under it.
+    ///
+    /// The first page comes back unless the resulting style asks for another page size than
+    /// the response has: then it is `nil`, and the source fetches the first page again.
+    ///
+    /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting style.
+    public static func detecting(
+        client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil,
+        adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
+    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?) {
         var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)
         prober.stub = stub
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await prober.sendingClient().send(request, home: Origin(url)) { response in
-            let style = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+            let detected = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+            let style = adjust(detected)
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
+            let asksAnotherSize =
+                style.pageSize != nil
+                && (style.pageSize != detected.pageSize || style.pageSizeParameter != detected.pageSizeParameter)
+            guard !asksAnotherSize else {
+                do {
+                    _ = try JSONScanner(response.body)
+                } catch {
+                    throw NetworkError(decoding: error, body: response.body, url: url)
+                }
+                return (source, nil)
+            }
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
             var page = try source.page(from: response, token: nil, requestURL: url, validators: validators)

@@ -38,6 +38,31 @@ import Testing
         await fixture.server.stop()
     }
 
+    @Test func overriddenFieldsReadTheDetectingResponseSoTheFirstPageIsFetchedOnce() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let overrides = StyleOverrides(itemsPath: "results", idField: "id")
+        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, overrides: overrides)
+        let outcome = try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+            .run()
+        #expect(outcome.itemsFetched == 25)
+        #expect(fixture.firstPageRequests() == 1)
+        await fixture.server.stop()
+    }
+
+    @Test func anOverriddenPageSizeFetchesTheFirstPageAgainAtThatSize() async throws {
+        let fixture = try await Fixture()
+        let url = fixture.server.url(.page)
+        let plan = try await SyncPlan.make(
+            store: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(pageSize: 5))
+        let outcome = try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+            .run()
+        #expect(outcome.itemsFetched == 25)
+        #expect(outcome.pagesFetched == 5)
+        #expect(fixture.firstPageRequests() == 2)
+        await fixture.server.stop()
+    }
+
     @Test func overridesReplaceOnlyWhatWasGiven() {
         let detected = PaginationStyle.pageNumber(pageSize: 20, itemsKeyPath: "results", totalKeyPath: "total")
         #expect(StyleOverrides().applied(to: detected) == detected)
