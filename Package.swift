@@ -48,7 +48,8 @@ let package = Package(
         .target(
             name: "SlippersStore",
             dependencies: [
-                "Slippers", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "Slippers", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
@@ -158,14 +159,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SlippersBenchTests",
-            dependencies: ["SlippersBench", "SlippersStore", "SlippersNetworking"],
+            dependencies: ["SlippersBench", "SlippersStore", "SlippersNetworking", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         // Runs the built `slippers` binary against databases seeded with the store.
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport", "MeasuringLauncher",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport",
+                "MeasuringLauncher",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

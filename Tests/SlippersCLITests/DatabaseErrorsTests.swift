@@ -12,14 +12,14 @@ import Testing
     ]
 
     @Test(arguments: commands)
-    func aFileOfRandomBytesIsNotADatabase(command: [String]) throws {
+    func aFileOfRandomBytesIsNotADatabase(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         var generator = SystemRandomNumberGenerator()
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(
             to: URL(fileURLWithPath: path))
         let before = try contents(of: path)
-        let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+        let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderrLines == ["slippers: \(path) is not an SQLite database; it was left untouched"])
@@ -28,13 +28,13 @@ import Testing
     }
 
     @Test(arguments: commands)
-    func aFileFromANewerSlippersIsRefused(command: [String]) throws {
+    func aFileFromANewerSlippersIsRefused(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         try SeededCache.write(at: path)
         try SeededCache.addUnknownMigration(at: path)
         let before = try contents(of: path)
-        let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+        let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(
@@ -45,7 +45,7 @@ import Testing
         #expect(try contents(of: path) == before)
     }
 
-    @Test func aDamagedDatabaseIsReportedAndLeftAlone() throws {
+    @Test func aDamagedDatabaseIsReportedAndLeftAlone() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         try SeededCache.write(at: path)
@@ -54,7 +54,7 @@ import Testing
         for index in 100..<bytes.count { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
         try bytes.write(to: URL(fileURLWithPath: path))
         for command in Self.commands {
-            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
             #expect(outcome.status == 1, "\(command)")
             #expect(outcome.stderrLines.count == 1, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.hasPrefix("slippers: "), "\(command)")
@@ -74,13 +74,13 @@ import Testing
         ["invalidate", "--all"], ["evict", "--unreferenced"], ["vacuum"], ["sync", "http://127.0.0.1:9/posts"],
     ]
 
-    @Test func aDatabaseOfAnotherApplicationIsRefusedUntouched() throws {
+    @Test func aDatabaseOfAnotherApplicationIsRefusedUntouched() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         try SeededCache.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)", at: path)
         let before = try contents(of: path)
         for command in Self.commands {
-            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
             #expect(outcome.status == 1)
             #expect(
                 outcome.stderrLines == [
@@ -91,12 +91,12 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.sqlite"])
     }
 
-    @Test func aDeviceOrADirectoryIsRefusedAndNothingIsCreatedBesideIt() throws {
+    @Test func aDeviceOrADirectoryIsRefusedAndNothingIsCreatedBesideIt() async throws {
         let directory = try TemporaryDirectory()
         let folder = directory.path("folder")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         for command in Self.commands {
-            let outcome = try BuiltBinary.slippers.run(command + ["--db", "/dev/null"])
+            let outcome = try await BuiltBinary.slippers.run(command + ["--db", "/dev/null"])
             #expect(outcome.status == 1)
             #expect(
                 outcome.stderrLines == [
@@ -104,7 +104,7 @@ import Testing
                 ])
             #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal"))
             #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
-            let onFolder = try BuiltBinary.slippers.run(command + ["--db", folder])
+            let onFolder = try await BuiltBinary.slippers.run(command + ["--db", folder])
             #expect(onFolder.status == 1)
             #expect(
                 onFolder.stderrLines == [
@@ -115,19 +115,19 @@ import Testing
     }
 
     @Test(.enabled(if: ScratchMount.isAvailable, "needs root and tmpfs mounts"))
-    func onAReadOnlyFileSystemInspectionWorksAndWritesSayWhy() throws {
+    func onAReadOnlyFileSystemInspectionWorksAndWritesSayWhy() async throws {
         let mount = try ScratchMount()
         let path = mount.directory + "/cache.sqlite"
         try SeededCache.write(at: path)
         try mount.makeReadOnly()
         let before = try contents(of: path)
         for command in Self.inspections {
-            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.isEmpty, "\(command)")
         }
         for command in Self.writes {
-            let outcome = try BuiltBinary.slippers.run(command + ["--db", path])
+            let outcome = try await BuiltBinary.slippers.run(command + ["--db", path])
             #expect(outcome.status == 1, "\(command)")
             #expect(
                 outcome.stderrLines == [
@@ -135,7 +135,7 @@ import Testing
                         + "(inspection commands still read it)"
                 ], "\(command)")
         }
-        let elsewhere = try BuiltBinary.slippers.run([
+        let elsewhere = try await BuiltBinary.slippers.run([
             "sync", "http://127.0.0.1:9/posts", "--db", mount.directory + "/new.sqlite",
         ])
         #expect(elsewhere.stderrLines.first?.contains("its filesystem is mounted read-only") == true)
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
-    func inADirectoryTheUserCannotWriteInspectionWorksAndWritesSayWhy() throws {
+    func inADirectoryTheUserCannotWriteInspectionWorksAndWritesSayWhy() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         try SeededCache.write(at: path)
@@ -155,11 +155,11 @@ import Testing
         let prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltBinary.slippers.url.path]
         let before = try contents(of: path)
         for command in Self.inspections {
-            let outcome = try asNobody.run(prefix + command + ["--db", path])
+            let outcome = try await asNobody.run(prefix + command + ["--db", path])
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
         }
         for command in Self.writes {
-            let outcome = try asNobody.run(prefix + command + ["--db", path])
+            let outcome = try await asNobody.run(prefix + command + ["--db", path])
             #expect(outcome.status == 1, "\(command)")
             #expect(
                 outcome.stderrLines == [
@@ -168,7 +168,7 @@ import Testing
                 ], "\(command)")
         }
         let missing = directory.path("missing/cache.sqlite")
-        let outcome = try BuiltBinary.slippers.run(["sync", "http://127.0.0.1:9/posts", "--db", missing])
+        let outcome = try await BuiltBinary.slippers.run(["sync", "http://127.0.0.1:9/posts", "--db", missing])
         #expect(outcome.stderrLines == ["slippers: Cannot create the cache \(missing): its directory does not exist"])
         #expect(try contents(of: path) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.sqlite"])

@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 
 /// Runs the built `slippers-bench` binary and captures what it prints.
 enum BenchBinary {
@@ -10,7 +11,7 @@ enum BenchBinary {
     }
 
     /// Runs the executable next to the test runner with `arguments`, to its end.
-    static func run(_ arguments: [String]) throws -> Outcome {
+    static func run(_ arguments: [String]) async throws -> Outcome {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         let output = try TemporaryDirectory()
@@ -27,7 +28,9 @@ enum BenchBinary {
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.launchedOneAtATime()
+        // Polled, so that no thread of the test runner's pool is blocked while the child runs.
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         process.waitUntilExit()
         return Outcome(
             status: process.terminationStatus,

@@ -9,10 +9,10 @@ import Testing
         "stale_page_count", "style", "total",
     ]
 
-    @Test func listsEachCollectionWithItsFiguresInAnAlignedTable() throws {
+    @Test func listsEachCollectionWithItsFiguresInAnAlignedTable() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["collections", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let lines = outcome.stdoutLines
@@ -23,10 +23,10 @@ import Testing
         #expect(lines[3].hasPrefix("GET /users  User      3      1      -  no"))
     }
 
-    @Test func jsonHasEveryKeySortedWithNullsAndISODates() throws {
+    @Test func jsonHasEveryKeySortedWithNullsAndISODates() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
         #expect(outcome.status == 0)
         let collections = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
         #expect(collections.count == 2)
@@ -50,35 +50,35 @@ import Testing
         #expect(users["next_page_index"] as? Int == 1)
     }
 
-    @Test func anEmptyCacheListsNoRows() throws {
+    @Test func anEmptyCacheListsNoRows() async throws {
         let directory = try TemporaryDirectory()
-        _ = try BuiltBinary.slippers.run(["stats", "--db", directory.path()])
-        let table = try BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+        _ = try await BuiltBinary.slippers.run(["stats", "--db", directory.path()])
+        let table = try await BuiltBinary.slippers.run(["collections", "--db", directory.path()])
         #expect(table.status == 0)
         #expect(table.stdoutLines.count == 2)
-        let json = try BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+        let json = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
         #expect(json.stdout == "[\n\n]\n" || json.stdout == "[]\n")
     }
 
-    @Test func aMissingFileIsReportedAndNotCreated() throws {
+    @Test func aMissingFileIsReportedAndNotCreated() async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BuiltBinary.slippers.run(["collections", "--db", directory.path("missing.sqlite")])
+        let outcome = try await BuiltBinary.slippers.run(["collections", "--db", directory.path("missing.sqlite")])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderrLines == ["slippers: No cache file at \(directory.path("missing.sqlite"))"])
         #expect(!fileExists(directory.path("missing.sqlite")))
     }
 
-    @Test func theDatabaseComesFromTheEnvironmentThenTheWorkingDirectory() throws {
+    @Test func theDatabaseComesFromTheEnvironmentThenTheWorkingDirectory() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path("env.sqlite"))
         try SeededCache.write(at: directory.path("slippers.sqlite"))
         try SeededCache.execute(
             "DELETE FROM collections WHERE key = 'GET /users'", at: directory.path("slippers.sqlite"))
-        let fromEnvironment = try BuiltBinary.slippers.run(
+        let fromEnvironment = try await BuiltBinary.slippers.run(
             ["collections"], in: directory.url, environment: ["SLIPPERS_DB": directory.path("env.sqlite")])
         #expect(fromEnvironment.stdoutLines.count == 4)
-        let fromDefault = try BuiltBinary.slippers.run(["collections"], in: directory.url)
+        let fromDefault = try await BuiltBinary.slippers.run(["collections"], in: directory.url)
         #expect(fromDefault.status == 0)
         #expect(fromDefault.stdoutLines.count == 3)
     }

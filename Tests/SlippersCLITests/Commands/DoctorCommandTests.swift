@@ -3,10 +3,10 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct DoctorCommandTests {
-    @Test func aSoundCacheIsHealthyAndExitsZero() throws {
+    @Test func aSoundCacheIsHealthyAndExitsZero() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(
             outcome.stdout == """
@@ -18,7 +18,7 @@ import Testing
                 verdict    healthy
 
                 """)
-        let json = try BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
+        let json = try await BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
         #expect(json.status == 0)
         #expect(
             writtenKeys(ofFirstObjectIn: json.stdout) == [
@@ -30,7 +30,7 @@ import Testing
         #expect(diagnosis["schema_version"] as? String == "0004_page_freshness")
     }
 
-    @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() throws {
+    @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         try SeededCache.execute(
@@ -39,12 +39,12 @@ import Testing
             INSERT INTO page_items (page_id, position, item_id) VALUES ((SELECT min(id) FROM pages), 999, 424242);
             """, at: directory.path())
         let before = try contents(of: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains(#"page 1 of "GET /posts" lists 50 items but records 7"#))
         #expect(outcome.stdout.contains("page_items row"))
         #expect(outcome.stdout.contains("verdict    NOT healthy"))
-        let json = try BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
+        let json = try await BuiltBinary.slippers.run(["doctor", "--json", "--db", directory.path()])
         #expect(json.status == 1)
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == false)

@@ -5,30 +5,30 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct EvictCommandTests {
-    @Test func removesTheCollectionsOlderThanAnAge() throws {
+    @Test func removesTheCollectionsOlderThanAnAge() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path(), postsFetchedAt: Date().addingTimeInterval(-10 * 86_400))
-        let outcome = try BuiltBinary.slippers.run(["evict", "--older-than", "7d", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["evict", "--older-than", "7d", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "evicted 1 collection, 3 pages, 150 items\n")
         let store = try CacheStore(path: directory.path(), mode: .readOnly)
         #expect(try store.collections().map(\.key) == ["GET /users"])
     }
 
-    @Test func removesOneCollectionAndReportsInJSON() throws {
+    @Test func removesOneCollectionAndReportsInJSON() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run([
+        let outcome = try await BuiltBinary.slippers.run([
             "evict", "--collection", "GET /users", "--json", "--db", directory.path(),
         ])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "{\n  \"collections\" : 1,\n  \"items\" : 3,\n  \"pages\" : 1\n}\n")
     }
 
-    @Test func verboseLogsWhatWasRemovedOnStderr() throws {
+    @Test func verboseLogsWhatWasRemovedOnStderr() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run([
+        let outcome = try await BuiltBinary.slippers.run([
             "--verbose", "evict", "--collection", "GET /users", "--db", directory.path(),
         ])
         #expect(outcome.status == 0)
@@ -37,13 +37,13 @@ import Testing
                 == "slippers: info: evicted collections=1 items=3 pages=1 reason=collection GET /users\n")
     }
 
-    @Test func removesTheUnreferencedItems() throws {
+    @Test func removesTheUnreferencedItems() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let store = try CacheStore(path: directory.path())
         try store.saveItem(RawItem(key: .integer(7), json: Data(#"{"id":7}"#.utf8)), type: "Loose")
         try store.close()
-        let outcome = try BuiltBinary.slippers.run(["evict", "--unreferenced", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["evict", "--unreferenced", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "evicted 0 collections, 0 pages, 1 item\n")
     }
@@ -52,17 +52,17 @@ import Testing
         ["evict"], ["evict", "--unreferenced", "--collection", "x"], ["evict", "--older-than", "7x"],
         ["evict", "--older-than", "7d", "--unreferenced"],
     ])
-    func takesExactlyOneWellFormedChoice(arguments: [String]) throws {
-        let outcome = try BuiltBinary.slippers.run(arguments)
+    func takesExactlyOneWellFormedChoice(arguments: [String]) async throws {
+        let outcome = try await BuiltBinary.slippers.run(arguments)
         #expect(outcome.status == 64)
         #expect(!outcome.stderr.isEmpty)
     }
 
-    @Test func anUnknownCollectionChangesNothing() throws {
+    @Test func anUnknownCollectionChangesNothing() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let before = try contents(of: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["evict", "--collection", "nope", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["evict", "--collection", "nope", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
         #expect(try contents(of: directory.path()) == before)

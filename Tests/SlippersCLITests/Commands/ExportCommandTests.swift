@@ -5,10 +5,10 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct ExportCommandTests {
-    @Test func jsonIsOneArrayOfTheStoredBytesInListOrder() throws {
+    @Test func jsonIsOneArrayOfTheStoredBytesInListOrder() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["export", "GET /posts", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["export", "GET /posts", "--db", directory.path()])
         #expect(outcome.status == 0)
         let expected =
             "[\n"
@@ -18,10 +18,10 @@ import Testing
         #expect((try parsedJSON(outcome.stdout) as? [Any])?.count == 150)
     }
 
-    @Test func ndjsonIsOneItemPerLine() throws {
+    @Test func ndjsonIsOneItemPerLine() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run([
+        let outcome = try await BuiltBinary.slippers.run([
             "export", "GET /users", "--format", "ndjson", "--db", directory.path(),
         ])
         #expect(outcome.status == 0)
@@ -30,31 +30,34 @@ import Testing
                 == ["u1", "u2", "u3"].map { String(decoding: SeededCache.userJSON($0), as: UTF8.self) + "\n" }.joined())
     }
 
-    @Test func anEmptyCollectionExportsAnEmptyArray() throws {
+    @Test func anEmptyCollectionExportsAnEmptyArray() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         try store.savePage(Page(items: []), at: 0, in: CollectionDescriptor(key: "empty", itemType: "Thing"))
         try store.close()
-        #expect(try BuiltBinary.slippers.run(["export", "empty", "--db", directory.path()]).stdout == "[]\n")
+        #expect(try await BuiltBinary.slippers.run(["export", "empty", "--db", directory.path()]).stdout == "[]\n")
         #expect(
-            try BuiltBinary.slippers.run(["export", "empty", "--format", "ndjson", "--db", directory.path()]).stdout
+            try await BuiltBinary.slippers.run(["export", "empty", "--format", "ndjson", "--db", directory.path()])
+                .stdout
                 .isEmpty)
     }
 
-    @Test func anUnknownFormatIsAUsageErrorAndAnUnknownCollectionAFailure() throws {
+    @Test func anUnknownFormatIsAUsageErrorAndAnUnknownCollectionAFailure() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let format = try BuiltBinary.slippers.run(["export", "GET /posts", "--format", "xml", "--db", directory.path()])
+        let format = try await BuiltBinary.slippers.run([
+            "export", "GET /posts", "--format", "xml", "--db", directory.path(),
+        ])
         #expect(format.status == 64)
         #expect(format.stderr.contains("xml"))
-        let unknown = try BuiltBinary.slippers.run(["export", "nope", "--db", directory.path()])
+        let unknown = try await BuiltBinary.slippers.run(["export", "nope", "--db", directory.path()])
         #expect(unknown.status == 1)
         #expect(unknown.stdout.isEmpty)
         #expect(unknown.stderrLines == [#"slippers: No collection "nope" in the cache"#])
     }
 
     /// 40 000 items of 2 KiB (80 MiB of JSON) go out with the memory of a command that reads nothing.
-    @Test func memoryStaysBoundedHoweverLongTheList() throws {
+    @Test func memoryStaysBoundedHoweverLongTheList() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         let collection = CollectionDescriptor(key: "big", itemType: "Blob")

@@ -5,10 +5,10 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct GetCommandTests {
-    @Test func findsAnItemThroughItsCollection() throws {
+    @Test func findsAnItemThroughItsCollection() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["get", "GET /posts", "42", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["get", "GET /posts", "42", "--db", directory.path()])
         #expect(outcome.status == 0)
         let lines = outcome.stdoutLines
         #expect(lines[0] == "type     Post")
@@ -17,10 +17,10 @@ import Testing
         #expect(lines[3] == #"{"id":42,"title":"Post 42"}"#)
     }
 
-    @Test func findsAnItemThroughItsTypeWithAStringID() throws {
+    @Test func findsAnItemThroughItsTypeWithAStringID() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["get", "User", "u2", "--json", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["get", "User", "u2", "--json", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(
             outcome.stdout.hasPrefix(#"{"id":"u2","item":{"id":"u2","name":"User u2"},"type":"User","updated_at":""#))
@@ -28,23 +28,23 @@ import Testing
         #expect(Set(object.keys) == ["id", "item", "type", "updated_at"])
     }
 
-    @Test func aMissingItemIsReported() throws {
+    @Test func aMissingItemIsReported() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["get", "GET /posts", "999", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["get", "GET /posts", "999", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: No item with id 999 in "GET /posts""#])
     }
 
-    @Test func anUnknownCollectionOrTypeIsReported() throws {
+    @Test func anUnknownCollectionOrTypeIsReported() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["get", "Comment", "1", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["get", "Comment", "1", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: No collection or item type "Comment" in the cache"#])
     }
 
-    @Test func reachesTheIntegerAndTheStringIDApart() throws {
+    @Test func reachesTheIntegerAndTheStringIDApart() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         try store.savePage(
@@ -53,19 +53,21 @@ import Testing
                 RawItem(key: .string("1"), json: Data(#"{"id":"1"}"#.utf8)),
             ]), at: 0, in: CollectionDescriptor(key: "GET /mixed", itemType: "Mixed"))
         try store.close()
-        let integer = try BuiltBinary.slippers.run(["get", "Mixed", "1", "--db", directory.path()])
+        let integer = try await BuiltBinary.slippers.run(["get", "Mixed", "1", "--db", directory.path()])
         #expect(integer.stdoutLines[1] == "id       1")
         #expect(integer.stdoutLines[3] == #"{"id":1}"#)
-        let string = try BuiltBinary.slippers.run(["get", "Mixed", #""1""#, "--db", directory.path()])
+        let string = try await BuiltBinary.slippers.run(["get", "Mixed", #""1""#, "--db", directory.path()])
         #expect(string.stdoutLines[1] == #"id       "1""#)
         #expect(string.stdoutLines[3] == #"{"id":"1"}"#)
-        let json = try BuiltBinary.slippers.run(["get", "GET /mixed", #""1""#, "--json", "--db", directory.path()])
+        let json = try await BuiltBinary.slippers.run([
+            "get", "GET /mixed", #""1""#, "--json", "--db", directory.path(),
+        ])
         #expect(json.stdout.hasPrefix(#"{"id":"1","item":{"id":"1"}"#))
-        let items = try BuiltBinary.slippers.run(["items", "GET /mixed", "--db", directory.path()])
+        let items = try await BuiltBinary.slippers.run(["items", "GET /mixed", "--db", directory.path()])
         #expect(items.stdout.contains(#""1""#))
     }
 
-    @Test func aShortTypeNameReachesTheItemsOfItsOnlyOriginAndNamesTheCandidatesOtherwise() throws {
+    @Test func aShortTypeNameReachesTheItemsOfItsOnlyOriginAndNamesTheCandidatesOtherwise() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         for host in ["a.example", "b.example"] {
@@ -77,12 +79,12 @@ import Testing
             Page(items: [RawItem(key: .integer(5), json: Data(#"{"id":5}"#.utf8))]), at: 0,
             in: CollectionDescriptor(key: "http://a.example/posts", itemType: "posts@http://a.example"))
         try store.close()
-        let short = try BuiltBinary.slippers.run(["get", "posts", "5", "--db", directory.path()])
+        let short = try await BuiltBinary.slippers.run(["get", "posts", "5", "--db", directory.path()])
         #expect(short.status == 0)
         #expect(short.stdoutLines[0] == "type     posts@http://a.example")
-        let full = try BuiltBinary.slippers.run(["get", "ids@http://b.example", "1", "--db", directory.path()])
+        let full = try await BuiltBinary.slippers.run(["get", "ids@http://b.example", "1", "--db", directory.path()])
         #expect(full.stdoutLines[3] == #"{"id":1,"host":"b.example"}"#)
-        let ambiguous = try BuiltBinary.slippers.run(["get", "ids", "1", "--db", directory.path()])
+        let ambiguous = try await BuiltBinary.slippers.run(["get", "ids", "1", "--db", directory.path()])
         #expect(ambiguous.status == 1)
         #expect(
             ambiguous.stderrLines == [

@@ -3,51 +3,51 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct InvalidateCommandTests {
-    @Test func marksOneCollectionStale() throws {
+    @Test func marksOneCollectionStale() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["invalidate", "GET /posts", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["invalidate", "GET /posts", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "invalidated \"GET /posts\"\n")
-        #expect(try staleness(at: directory.path()) == ["GET /posts": true, "GET /users": false])
+        #expect(try await staleness(at: directory.path()) == ["GET /posts": true, "GET /users": false])
     }
 
-    @Test func marksEveryCollectionStale() throws {
+    @Test func marksEveryCollectionStale() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "invalidated 2 collections\n")
-        #expect(try staleness(at: directory.path()) == ["GET /posts": true, "GET /users": true])
+        #expect(try await staleness(at: directory.path()) == ["GET /posts": true, "GET /users": true])
     }
 
     @Test(arguments: [["invalidate"], ["invalidate", "GET /posts", "--all"]])
-    func takesACollectionOrAllButNotBoth(arguments: [String]) throws {
-        let outcome = try BuiltBinary.slippers.run(arguments)
+    func takesACollectionOrAllButNotBoth(arguments: [String]) async throws {
+        let outcome = try await BuiltBinary.slippers.run(arguments)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--all"))
     }
 
-    @Test func anUnknownCollectionChangesNothing() throws {
+    @Test func anUnknownCollectionChangesNothing() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let before = try contents(of: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["invalidate", "nope", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["invalidate", "nope", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
         #expect(try contents(of: directory.path()) == before)
     }
 
-    @Test func aMissingFileIsNotCreated() throws {
+    @Test func aMissingFileIsNotCreated() async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["invalidate", "--all", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == ["slippers: No cache file at \(directory.path())"])
         #expect(!fileExists(directory.path()))
     }
 
-    private func staleness(at path: String) throws -> [String: Bool] {
-        let outcome = try BuiltBinary.slippers.run(["collections", "--json", "--db", path])
+    private func staleness(at path: String) async throws -> [String: Bool] {
+        let outcome = try await BuiltBinary.slippers.run(["collections", "--json", "--db", path])
         let collections = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
         return Dictionary(
             uniqueKeysWithValues: collections.map { ($0["key"] as? String ?? "", $0["stale"] as? Bool ?? false) })

@@ -3,10 +3,10 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct ItemsCommandTests {
-    @Test func listsTheWholeListInOrder() throws {
+    @Test func listsTheWholeListInOrder() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["items", "GET /posts", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["items", "GET /posts", "--db", directory.path()])
         #expect(outcome.status == 0)
         let lines = outcome.stdoutLines
         #expect(lines.count == 152)
@@ -15,19 +15,21 @@ import Testing
         #expect(lines[151].hasPrefix("149  150"))
     }
 
-    @Test func listsOnePage() throws {
+    @Test func listsOnePage() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["items", "GET /posts", "--page", "1", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run([
+            "items", "GET /posts", "--page", "1", "--db", directory.path(),
+        ])
         #expect(outcome.status == 0)
         let ids = outcome.stdoutLines.dropFirst(2).map { $0.split(separator: " ")[1] }
         #expect(ids == (51...100).map { Substring(String($0)) })
     }
 
-    @Test func jsonWrapsTheStoredBytesWithTheirIds() throws {
+    @Test func jsonWrapsTheStoredBytesWithTheirIds() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["items", "GET /users", "--json", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["items", "GET /users", "--json", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(
             outcome.stdout == """
@@ -38,33 +40,35 @@ import Testing
                 ]
 
                 """)
-        let page = try BuiltBinary.slippers.run([
+        let page = try await BuiltBinary.slippers.run([
             "items", "GET /posts", "--page", "2", "--json", "--db", directory.path(),
         ])
         let items = try #require(try parsedJSON(page.stdout) as? [[String: Any]])
         #expect(items.compactMap { $0["id"] as? Int } == Array(101...150))
     }
 
-    @Test func aPageThatIsNotCachedIsReported() throws {
+    @Test func aPageThatIsNotCachedIsReported() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["items", "GET /posts", "--page", "9", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run([
+            "items", "GET /posts", "--page", "9", "--db", directory.path(),
+        ])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == [#"slippers: Page 9 of "GET /posts" is not cached (it has 3 pages)"#])
     }
 
-    @Test func anUnknownCollectionIsReportedWithOrWithoutAPage() throws {
+    @Test func anUnknownCollectionIsReportedWithOrWithoutAPage() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         for arguments in [["items", "nope"], ["items", "nope", "--page", "0"], ["items", "nope", "--json"]] {
-            let outcome = try BuiltBinary.slippers.run(arguments + ["--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run(arguments + ["--db", directory.path()])
             #expect(outcome.status == 1)
             #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
         }
     }
 
-    @Test func aNegativePageIsAUsageError() throws {
-        let outcome = try BuiltBinary.slippers.run(["items", "GET /posts", "--page=-1"])
+    @Test func aNegativePageIsAUsageError() async throws {
+        let outcome = try await BuiltBinary.slippers.run(["items", "GET /posts", "--page=-1"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--page must be 0 or more"))
     }

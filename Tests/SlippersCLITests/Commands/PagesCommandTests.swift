@@ -8,10 +8,10 @@ import Testing
         "next_token", "no_cache", "stale", "token", "unverified", "validator", "verified_at",
     ]
 
-    @Test func listsTheCachedPagesInOrder() throws {
+    @Test func listsTheCachedPagesInOrder() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["pages", "GET /posts", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["pages", "GET /posts", "--db", directory.path()])
         #expect(outcome.status == 0)
         let lines = outcome.stdoutLines
         #expect(lines.count == 5)
@@ -22,10 +22,10 @@ import Testing
         #expect(lines[4].hasSuffix("3      -     \"posts-2\"  no"))
     }
 
-    @Test func jsonHasEveryKeyOfEveryPage() throws {
+    @Test func jsonHasEveryKeyOfEveryPage() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["pages", "GET /posts", "--json", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["pages", "GET /posts", "--json", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(writtenKeys(ofFirstObjectIn: outcome.stdout) == Self.keys)
         let pages = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
@@ -37,17 +37,17 @@ import Testing
         #expect(pages.allSatisfy { $0["item_count"] as? Int == 50 && $0["stale"] as? Bool == false })
     }
 
-    @Test func anUnknownCollectionIsOneLineOnStderr() throws {
+    @Test func anUnknownCollectionIsOneLineOnStderr() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["pages", "nope", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["pages", "nope", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
     }
 
-    @Test func aMissingCollectionArgumentIsAUsageError() throws {
-        let outcome = try BuiltBinary.slippers.run(["pages"])
+    @Test func aMissingCollectionArgumentIsAUsageError() async throws {
+        let outcome = try await BuiltBinary.slippers.run(["pages"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("Usage"))
     }

@@ -14,7 +14,10 @@ import Testing
 
             let sync = try await BuiltBinary.slippers.run(["sync", url] + database)
             #expect(sync.status == 0, "\(sync.stderr)")
-            #expect(fixture.server.requests.allSatisfy { $0.query["access_token"] == Self.secret })
+            let sent = fixture.server.requests
+            #expect(
+                sent.allSatisfy { $0.query["access_token"] == Self.secret },
+                "\(sent.filter { $0.query["access_token"] != Self.secret }.map { "\($0.path) \($0.query)" })")
             let collections = try await BuiltBinary.slippers.run(["collections"] + database)
             #expect(collections.stdout.contains("access_token=***"))
             let pages = try await BuiltBinary.slippers.run(["pages", url] + database)

@@ -8,10 +8,10 @@ import Testing
         "schema_version", "unreferenced_items",
     ]
 
-    @Test func reportsTheFiguresOfTheFile() throws {
+    @Test func reportsTheFiguresOfTheFile() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["stats", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["stats", "--db", directory.path()])
         #expect(outcome.status == 0)
         let lines = outcome.stdoutLines
         #expect(
@@ -24,10 +24,10 @@ import Testing
         #expect(lines[8] == "schema       0004_page_freshness")
     }
 
-    @Test func jsonHasEveryKey() throws {
+    @Test func jsonHasEveryKey() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let outcome = try BuiltBinary.slippers.run(["stats", "--json", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["stats", "--json", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(writtenKeys(ofFirstObjectIn: outcome.stdout) == Self.keys)
         let stats = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
@@ -37,12 +37,13 @@ import Testing
         #expect(stats["oldest_page"] is String)
     }
 
-    @Test func aBinaryCopiedAloneCreatesAndMigratesANewFile() throws {
+    @Test func aBinaryCopiedAloneCreatesAndMigratesANewFile() async throws {
         let directory = try TemporaryDirectory()
         let copy = directory.url.appendingPathComponent("slippers")
         try FileManager.default.copyItem(at: BuiltBinary.slippers.url, to: copy)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["slippers"])
-        let outcome = try BuiltBinary(url: copy).run(["stats", "--json", "--db", "new.sqlite"], in: directory.url)
+        let outcome = try await BuiltBinary(url: copy).run(
+            ["stats", "--json", "--db", "new.sqlite"], in: directory.url)
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let stats = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
@@ -54,22 +55,22 @@ import Testing
         #expect((permissions as? NSNumber)?.intValue == 0o600)
     }
 
-    @Test func aReadOnlyFileIsInspectedWithoutChange() throws {
+    @Test func aReadOnlyFileIsInspectedWithoutChange() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: directory.path())
         let before = try contents(of: directory.path())
         for command in ["stats", "collections", "doctor"] {
-            let outcome = try BuiltBinary.slippers.run([command, "--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run([command, "--db", directory.path()])
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
         }
         #expect(try contents(of: directory.path()) == before)
     }
 
-    @Test func aMissingDirectoryIsReported() throws {
+    @Test func aMissingDirectoryIsReported() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("absent/cache.sqlite")
-        let outcome = try BuiltBinary.slippers.run(["stats", "--db", path])
+        let outcome = try await BuiltBinary.slippers.run(["stats", "--db", path])
         #expect(outcome.status == 1)
         #expect(outcome.stderrLines == ["slippers: Cannot create the cache \(path): its directory does not exist"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 
 /// Runs the built `slippers` binary as a subprocess and captures what it prints.
 struct BuiltBinary {
@@ -40,7 +41,7 @@ struct BuiltBinary {
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.launchedOneAtATime()
         return process
     }
 

@@ -22,7 +22,7 @@ import Testing
         process.arguments = [path, String(items), String(pageSize), String(loads)]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try process.launchedOneAtATime()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (

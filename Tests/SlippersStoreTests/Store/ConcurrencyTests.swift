@@ -79,7 +79,7 @@ import Testing
                 let errors = Pipe()
                 process.standardOutput = output
                 process.standardError = errors
-                try process.run()
+                try process.launchedOneAtATime()
                 return (process, output, errors)
             }
             var outcomes: [(ready: Bool, error: String)] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 
 /// The `StoreWriter` test executable, run as a child process.
 enum StoreWriterProcess {
@@ -17,7 +18,7 @@ enum StoreWriterProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.launchedOneAtATime()
         // Wait for "ready": the child has opened (and, the first time, migrated) the database.
         _ = output.fileHandleForReading.readData(ofLength: 6)
         return process
