@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "SlippersNetworkingTests",
             dependencies: [
-                "SlippersNetworking", "SlippersFixtures",
+                "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

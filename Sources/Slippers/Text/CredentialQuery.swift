@@ -30,10 +30,15 @@ package enum CredentialQuery {
             let items = components.queryItems,
             items.contains(where: { isCredential($0.name) && $0.value != nil && $0.value != placeholder })
         else { return text }
-        components.queryItems = items.map { item in
+        components.queryItems = masking(items)
+        return components.string ?? text
+    }
+
+    /// The query items with the value of each credential parameter replaced by ``placeholder``.
+    package static func masking(_ items: [URLQueryItem]) -> [URLQueryItem] {
+        items.map { item in
             guard isCredential(item.name), item.value != nil else { return item }
             return URLQueryItem(name: item.name, value: placeholder)
         }
-        return components.string ?? text
     }
 }

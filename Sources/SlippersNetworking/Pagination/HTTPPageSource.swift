@@ -91,12 +91,7 @@ public struct HTTPPageSource: PageSource {
         components.password = nil
         components.fragment = nil
         let excluded = style.paginationParameters
-        let items = (components.queryItems ?? [])
-            .filter { !excluded.contains($0.name) }
-            .map { item in
-                guard Self.isCredentialParameter(item.name), item.value != nil else { return item }
-                return URLQueryItem(name: item.name, value: Self.credentialPlaceholder)
-            }
+        let items = CredentialQuery.masking((components.queryItems ?? []).filter { !excluded.contains($0.name) })
             .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
         components.queryItems = items.isEmpty ? nil : items
         if components.path.isEmpty { components.path = "/" }

@@ -32,10 +32,7 @@ import Testing
             for output in [sync, collections, pages, missing] {
                 #expect(!output.stdout.contains(Self.secret) && !output.stderr.contains(Self.secret))
             }
-            for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
-                let bytes = try contents(of: directory.url.appendingPathComponent(name).path)
-                #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(name) holds the credential")
-            }
+            #expect(try directory.filesHolding(Self.secret).isEmpty)
         }
     }
 }

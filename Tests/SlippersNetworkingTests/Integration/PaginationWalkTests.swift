@@ -77,15 +77,7 @@ import Testing
             }
             let (source, first) = try await HTTPPageSource.detecting(
                 client: client(for: server), url: server.url(testCase.route, query: query))
-            var items = first.items
-            var token = first.nextToken
-            var fetched = 1
-            while let next = token, fetched < 50 {
-                let page = try #require(try await source.fetch(PageRequest(token: next)).page)
-                items += page.items
-                token = page.nextToken
-                fetched += 1
-            }
+            let (items, _) = try await walk(source, from: first, maxPages: 50)
             #expect(integerIDs(items) == Array(1...Self.itemCount), "detected \(source.style)")
         }
     }

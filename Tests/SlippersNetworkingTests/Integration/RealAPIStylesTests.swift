@@ -37,15 +37,7 @@ import Testing
             #expect(source.style.kind == testCase.kind)
             #expect(source.style.itemsKeyPath == testCase.itemsKeyPath)
             if let endSignal = testCase.endSignal { #expect(source.style.endSignal == endSignal) }
-            var items = first.items
-            var next = first.nextToken
-            var pages = 1
-            while let token = next, pages < 50 {
-                let page = try #require(try await source.fetch(PageRequest(token: token)).page)
-                items += page.items
-                next = page.nextToken
-                pages += 1
-            }
+            let (items, _) = try await walk(source, from: first, maxPages: 50)
             #expect(integerIDs(items) == Array(1...itemCount))
             #expect(server.requestCount == (itemCount + 19) / 20, "one request a page, none past the end")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SlippersNetworking
+import SlippersTestSupport
 import Testing
 
 /// The checked-in inputs of the networking fuzz targets, replayed through the targets' checks.
@@ -38,26 +39,5 @@ import Testing
             let decoded = try JSONDecoder().decode(PaginationStyle.self, from: JSONEncoder().encode(style))
             #expect(decoded == style, "\(name)")
         }
-    }
-}
-
-/// The inputs of a fuzz target kept in the repository: its seeds, and the inputs of crashes found and fixed.
-private enum FuzzInputs {
-    /// The package's `Fuzz/` directory, found from this source file.
-    private static let fuzzDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fuzz")
-
-    /// Every input of `target`, by file name (`Corpus/…` and `Regressions/…`).
-    static func of(_ target: String) throws -> [(name: String, data: Data)] {
-        var inputs: [(name: String, data: Data)] = []
-        for folder in ["Corpus", "Regressions"] {
-            let directory = fuzzDirectory.appendingPathComponent(folder).appendingPathComponent(target)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") {
-                inputs.append(("\(folder)/\(name)", try Data(contentsOf: directory.appendingPathComponent(name))))
-            }
-        }
-        return inputs
     }
 }

@@ -42,11 +42,18 @@ func client(for server: FixtureServer, retryPolicy: RetryPolicy = quickRetries) 
 }
 
 /// Fetches every page of a source from the first, following next tokens; stops after `maxPages`.
+///
+/// A `first` page already fetched (by detection) is taken as the first, and not fetched again.
 func walk<Source: PageSource>(
-    _ source: Source, maxPages: Int = 10_000
+    _ source: Source, from first: Page<Source.Item>? = nil, maxPages: Int = 10_000
 ) async throws -> (items: [Source.Item], pages: [Page<Source.Item>]) {
     var pages: [Page<Source.Item>] = []
     var request = PageRequest.first
+    if let first {
+        pages.append(first)
+        guard let next = first.nextToken else { return (first.items, pages) }
+        request = PageRequest(token: next)
+    }
     while pages.count < maxPages {
         guard let page = try await source.fetch(request).page else { break }
         pages.append(page)

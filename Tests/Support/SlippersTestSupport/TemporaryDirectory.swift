@@ -19,6 +19,13 @@ public final class TemporaryDirectory: Sendable {
     public func path(_ name: String = "cache.sqlite") -> String {
         url.appendingPathComponent(name).path
     }
+
+    /// The names of the files in the directory whose bytes hold `text`: a database, its WAL, its shared memory.
+    public func filesHolding(_ text: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted().filter { name in
+            try contents(of: path(name)).range(of: Data(text.utf8)) != nil
+        }
+    }
 }
 
 /// The bytes of a file, for "left untouched" checks.
