@@ -10,6 +10,10 @@ extension SlippersCommand {
             discussion: """
                 Each item is written as the bytes the cache holds, never re-encoded. Items are \
                 streamed from the database: memory stays bounded however long the list.
+
+                csv: a header row of every column, then one row per item (RFC 4180, CRLF line \
+                ends). Nested objects become dotted columns (author.name), arrays stay JSON text in \
+                one cell, null and missing values are empty cells.
                 """)
 
         /// The shape of the output.
@@ -18,6 +22,8 @@ extension SlippersCommand {
             case json
             /// One item per line (newline-delimited JSON).
             case ndjson
+            /// A header row, then one row per item, nested objects flattened into dotted columns.
+            case csv
         }
 
         @OptionGroup var database: DatabaseOptions
@@ -25,7 +31,7 @@ extension SlippersCommand {
         @Argument(help: "The collection's key, as `slippers collections` lists it.")
         var collection: String
 
-        @Option(help: "json: one array; ndjson: one item per line.")
+        @Option(help: "json: one array; ndjson: one item per line; csv: a header row, then one row per item.")
         var format: Format = .json
 
         func execute() throws {
@@ -47,6 +53,8 @@ extension SlippersCommand {
                     try out.write(item.json)
                     try out.write(newline)
                 }
+            case .csv:
+                try store.writeCSV(of: collection) { try out.write($0) }
             }
             try out.flush()
         }

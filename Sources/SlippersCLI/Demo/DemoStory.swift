@@ -86,7 +86,7 @@ struct DemoStory {
         await refreshing.start()
         try await refreshing.refresh()
         let afterFirstPage = await refreshing.state
-        // The stale pages stay shown until the new generation replaces them, page by page.
+        // The unverified pages stay shown until the new generation replaces them, page by page.
         var reloaded = 1
         while await !refreshing.state.endReached, reloaded < 100 {
             await refreshing.loadNextPageIfNeeded()
@@ -97,7 +97,7 @@ struct DemoStory {
         let duplicates = ids.count - Set(ids).count
         print(
             "5. Refresh: 3 new items at the top (ids \(ids.prefix(3).map(String.init).joined(separator: ", "))); "
-                + "the old pages stayed readable, marked stale, while \(reloaded) pages reloaded; "
+                + "the old pages stayed readable, marked unverified, while \(reloaded) pages reloaded; "
                 + "now \(ids.count) items, \(Self.duplicates(duplicates + duplicatesMeanwhile))")
 
         let total = Self.seconds(started.duration(to: clock.now))

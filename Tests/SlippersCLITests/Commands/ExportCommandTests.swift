@@ -30,6 +30,16 @@ import Testing
                 == ["u1", "u2", "u3"].map { String(decoding: SeededCache.userJSON($0), as: UTF8.self) + "\n" }.joined())
     }
 
+    @Test func csvIsAHeaderRowThenOneRowPerItem() async throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let outcome = try await BuiltBinary.slippers.run([
+            "export", "GET /users", "--format", "csv", "--db", directory.path(),
+        ])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "id,name\r\nu1,User u1\r\nu2,User u2\r\nu3,User u3\r\n")
+    }
+
     @Test func anEmptyCollectionExportsAnEmptyArray() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
