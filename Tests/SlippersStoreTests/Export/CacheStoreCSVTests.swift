@@ -84,7 +84,10 @@ import Testing
         #expect(rows.count == 40)
         for (index, row) in rows.enumerated() {
             let id = index + 1
-            #expect(row == ["id": "\(id)", "title": "Post, \"\(id)\"\n\(id)", "author.name": "A\(id % 3)", "tags": "[\(id)]"])
+            #expect(
+                row == [
+                    "id": "\(id)", "title": "Post, \"\(id)\"\n\(id)", "author.name": "A\(id % 3)", "tags": "[\(id)]",
+                ])
         }
     }
 
