@@ -36,6 +36,11 @@ extension SlippersCommand {
                 never saved. A list that cycles, repeats a page, or brings no new item for \
                 --stall-limit pages in a row is stopped with an error, and a rerun adds nothing.
 
+                A list that does not page is one page: --style none asks for URL once; a null \
+                next is the list's only page; and when the style was only guessed (no pagination \
+                field in the first response), a page 2 that repeats page 1 exactly ends the list at \
+                page 1, which the summary says.
+
                 On a terminal, a progress bar is drawn on stderr; the summary line goes to stdout.
                 """)
 
@@ -114,6 +119,9 @@ extension SlippersCommand {
             if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
             if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
             if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
+            if style == StyleOption.none, pageSize != nil {
+                throw ValidationError("--page-size does not apply to --style none, whose list is one response.")
+            }
         }
 
         func run() async throws {
@@ -154,6 +162,7 @@ extension SlippersCommand {
             var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = concurrency
+            sync.repeatedSecondPage = plan.repeatedSecondPage
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
                 let limits = CollectionSync<PrimedPageSource>.Limits(
@@ -202,7 +211,11 @@ extension SlippersCommand {
                 line += " (\(Formatting.count(progress.repeatedItems, "repeated id")) stored once)"
             }
             line += " of \(key) into \(path)"
-            if progress.endReached {
+            if progress.endedOnARepeatedFirstPage {
+                line +=
+                    " — end reached, \(Formatting.count(cachedItems, "item")) cached; page 2 repeated page 1 "
+                    + "exactly, so the list is one page (as --style none)"
+            } else if progress.endReached {
                 line += " — end reached, \(Formatting.count(cachedItems, "item")) cached"
             } else if let maxPages, progress.pagesFetched >= maxPages {
                 line += " — stopped after --max-pages \(maxPages); run again to continue"

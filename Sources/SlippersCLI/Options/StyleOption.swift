@@ -15,6 +15,8 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
     case link
     /// `?starting_after=ID`, the id of the previous page's last item, until `has_more` is false (Stripe).
     case after
+    /// No pages: one request, whose response is the whole list.
+    case none
 
     /// The way of asking for pages this option stands for, with the usual parameter names.
     var kind: PaginationStyle.Kind {
@@ -25,6 +27,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: PaginationStyle.nextURL().kind
         case .link: PaginationStyle.linkHeader().kind
         case .after: PaginationStyle.afterLastItem().kind
+        case .none: PaginationStyle.singlePage().kind
         }
     }
 
@@ -37,6 +40,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .nextURL: self = .next
         case .linkHeader: self = .link
         case .afterLastItem: self = .after
+        case .singlePage: self = .none
         }
     }
 
@@ -49,6 +53,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: nil
         case .link: PaginationStyle.linkHeader().pageSizeParameter
         case .after: PaginationStyle.afterLastItem().pageSizeParameter
+        case .none: nil
         }
     }
 
@@ -62,6 +67,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: PaginationStyle.nextURL()
         case .link: PaginationStyle.linkHeader()
         case .after: PaginationStyle.afterLastItem()
+        case .none: PaginationStyle.singlePage()
         }
     }
 }

@@ -32,7 +32,8 @@ extension PaginationStyle {
 
     /// The name of the way of asking for pages, as in `pageNumber` or `linkHeader`; parameters aside.
     var kindName: String {
-        Mirror(reflecting: kind).children.first?.label ?? String(describing: kind)
+        if case .singlePage = kind { return "singlePage" }
+        return Mirror(reflecting: kind).children.first?.label ?? String(describing: kind)
     }
 
     /// Whether two styles ask for pages the same way, whatever their parameters.

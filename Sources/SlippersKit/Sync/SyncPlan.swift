@@ -27,6 +27,22 @@ public struct SyncPlan: Sendable {
 
     /// The pagination style being used.
     public var style: PaginationStyle { source.base.style }
+    /// Whether the way of asking for pages is a guess: detected with low confidence, and not given by the caller.
+    ///
+    /// A guessed page-number list whose second page repeats the first exactly is
+    /// one page; see ``repeatedSecondPage``.
+    public var isStyleGuessed = false
+
+    /// What a sync under this plan makes of a second page that lists exactly the first page's items.
+    ///
+    /// When the style is a guess, the list is one page, filed under
+    /// ``PaginationStyle/singlePage(itemsKeyPath:idField:)`` with the same items and
+    /// id; otherwise the sync stops and says to check the style.
+    public var repeatedSecondPage: CollectionSync<PrimedPageSource>.RepeatedSecondPage {
+        guard isStyleGuessed else { return .fails }
+        let onePage = PaginationStyle.singlePage(itemsKeyPath: style.itemsKeyPath, idField: style.idField)
+        return .endsTheList(style: try? onePage.storedText())
+    }
 
     /// Creates a plan.
     public init(source: PrimedPageSource, collection: CollectionDescriptor, stored: CollectionInfo?) {
@@ -72,14 +88,18 @@ public struct SyncPlan: Sendable {
                     key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
         }
-        let source = try await detectedSource(client: client, url: url, headers: headers, overrides: overrides)
+        let detected = try await HTTPPageSource.explainedDetecting(
+            client: client, url: url, headers: headers, stub: nil, adjusting: { overrides.applied(to: $0) })
+        let source = PrimedPageSource(base: detected.source, firstPage: detected.firstPage)
         let key = source.base.collectionKey
-        return SyncPlan(
+        var plan = SyncPlan(
             source: source,
             collection: CollectionDescriptor(
                 key: key, itemType: itemType ?? source.base.defaultItemType, style: try source.base.style.storedText()
             ),
             stored: try store.collection(key))
+        plan.isStyleGuessed = overrides.style == nil && detected.detection.confidence == .low
+        return plan
     }
 
     /// A source for a list the cache does not hold, its style detected from the first page.
@@ -97,6 +117,7 @@ public struct SyncPlan: Sendable {
     }
 
     /// The style as a collection records it: JSON with sorted keys.
+    @available(*, deprecated, message: "Use PaginationStyle.storedText()")
     public static func encode(_ style: PaginationStyle) throws -> String {
         try style.storedText()
     }

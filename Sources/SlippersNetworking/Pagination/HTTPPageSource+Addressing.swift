@@ -13,7 +13,7 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset:
             guard let pageSize = style.pageSize, pageSize > 0 else { return nil }
             return PageToken(index * pageSize)
-        case .cursor, .afterLastItem, .nextURL, .linkHeader:
+        case .cursor, .afterLastItem, .nextURL, .linkHeader, .singlePage:
             return nil
         }
     }
@@ -28,6 +28,7 @@ extension HTTPPageSource: AddressablePageSource {
         switch style.kind {
         case .pageNumber: size = pageItemCount
         case .offset: size = style.pageSize
+        case .singlePage: return 1
         case .cursor, .afterLastItem, .nextURL, .linkHeader: size = nil
         }
         guard let size, size > 0, total >= 0 else { return nil }

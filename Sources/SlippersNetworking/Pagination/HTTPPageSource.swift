@@ -140,6 +140,10 @@ public struct HTTPPageSource: PageSource {
     ///   when the token does not fit the style.
     public func requestURL(for token: PageToken?) throws -> URL {
         switch style.kind {
+        case .singlePage:
+            // The only page has no token; a token names no page of such a list.
+            if let token { throw NetworkError(.invalidToken(token.rawValue), url: url) }
+            return url
         case .pageNumber(let parameter, let firstPage):
             let number = try token.map(integer) ?? firstPage
             return try settingQuery([parameter: String(number)])
@@ -216,6 +220,8 @@ public struct HTTPPageSource: PageSource {
         }
         if isLastPage(scanner, pagesSoFar: pagesSoFar) { return nil }
         switch style.kind {
+        case .singlePage:
+            return nil
         case .pageNumber(_, let firstPage):
             let number = try token.map(integer) ?? firstPage
             let pagesSoFar = number - firstPage + 1
@@ -264,7 +270,7 @@ public struct HTTPPageSource: PageSource {
         switch style.kind {
         case .pageNumber: signals.append(.pageCount(keyPath: "total_pages"))
         case .cursor, .afterLastItem: signals.append(.hasMore(keyPath: "has_more"))
-        case .offset, .nextURL, .linkHeader: break
+        case .offset, .nextURL, .linkHeader, .singlePage: break
         }
         for signal in signals {
             let path = PaginationStyle.components(signal.keyPath)
@@ -371,13 +377,24 @@ extension HTTPPageSource {
         client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?) {
+        let detected = try await explainedDetecting(
+            client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
+        return (detected.source, detected.firstPage)
+    }
+
+    /// ``detecting(client:url:headers:stub:adjusting:)``, with the detection that chose the style before `adjust`.
+    package static func explainedDetecting(
+        client: HTTPClient, url: URL, headers: [String: String], stub: PageStub?,
+        adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
+    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?, detection: PaginationStyle.Detection) {
         var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)
         prober.stub = stub
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await prober.sendingClient().send(request, home: Origin(url)) { response in
-            let detected = PaginationStyle.detect(url: url, body: response.body, headers: response.headers)
+            let detection = PaginationStyle.explain(url: url, body: response.body, headers: response.headers)
+            let detected = detection.style
             let style = adjust(detected)
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
@@ -390,7 +407,7 @@ extension HTTPPageSource {
                 } catch {
                     throw NetworkError(decoding: error, body: response.body, url: url)
                 }
-                return (source, nil)
+                return (source, nil, detection)
             }
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
@@ -398,7 +415,7 @@ extension HTTPPageSource {
             page.caching = PageCaching(header: response.header)
             page.caching.varyKey = PageCaching.varyKey(
                 for: page.caching.vary, requestHeader: { request.value(forHTTPHeaderField: $0) })
-            return (source, page)
+            return (source, page, detection)
         }
     }
 }

@@ -151,6 +151,7 @@ private struct Detector {
         }
         let hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
         let endSignal = self.endSignal(hasMore: hasMore)
+        if hasMore == nil, let answer = nullNextOnly(scanner, total: total) { return answer }
         for (key, parameter) in Style.cursorKeys {
             for path in candidatePaths([key]) {
                 guard let value = scanner.value(at: path), value.kind == .string || value.kind == .null
@@ -206,6 +207,22 @@ private struct Detector {
             sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
     }
 
+    /// A null `next` at the root, and nothing else that pages, on a list's first page: the list is that
+    /// page. Filed as a next-URL list, which asks for no other page now and follows `next` once it has a URL.
+    private mutating func nullNextOnly(_ scanner: JSONScanner, total: String?) -> (Style, Style.Detection.Confidence)? {
+        guard scanner.value(at: ["next"])?.kind == .null,
+            !["page", "offset", "cursor", "after", "page_token", "starting_after"].contains(where: {
+                queryValue($0) != nil
+            })
+        else { return nil }
+        let otherCursor = Style.cursorKeys.contains { key, _ in
+            key != "next" && candidatePaths([key]).contains { scanner.string(at: $0) != nil }
+        }
+        guard !otherCursor else { return nil }
+        reasons.append("a null next and nothing else that pages: the whole list is on this page")
+        return (Style(kind: .nextURL(keyPath: "next"), totalKeyPath: total), .medium)
+    }
+
     private mutating func odata(_ scanner: JSONScanner, total: String?) -> (Style, Style.Detection.Confidence)? {
         for key in ["@odata.nextLink", "odata.nextLink"] {
             if let text = scanner.string(at: [key]), looksLikeURL(text) {
@@ -254,7 +271,9 @@ private struct Detector {
         noteSignal(endSignal)
         let evidence = [currentPage != nil, total != nil, endSignal != nil].filter { $0 }.count
         if evidence == 0, queryValue("page") == nil {
-            reasons.append("no pagination fields seen; guessing page numbers")
+            reasons.append(
+                "no pagination fields seen; guessing page numbers (a sync that finds page 2 repeating page 1 "
+                    + "exactly takes the list for one page)")
         }
         let confidence: Style.Detection.Confidence =
             evidence >= 2 ? .high : (evidence == 1 || queryValue("page") != nil) ? .medium : .low

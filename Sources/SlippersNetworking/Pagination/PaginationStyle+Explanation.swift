@@ -83,6 +83,8 @@ extension PaginationStyle {
             signals.append(#"no Link rel="next""#)
         case .afterLastItem:
             break
+        case .singlePage:
+            return "the first response: the list is one page"
         }
         switch endSignal {
         case .pageCount(let keyPath)?: signals.append("the page count at \(keyPath) reached")
@@ -105,6 +107,7 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .nextURL(let keyPath): "next URL (at \(keyPath))"
         case .linkHeader: #"Link header (rel="next")"#
         case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
+        case .singlePage: "one page (the whole list in one response)"
         }
     }
 }

@@ -65,6 +65,10 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         ///
         /// The list ends at an empty page or when the ``EndSignal`` (`has_more: false`) says so.
         case afterLastItem(parameter: String)
+        /// One response holds the whole list: the URL is asked for as it is, and there is no next page.
+        ///
+        /// For APIs that do not page, such as a bare JSON array of every item.
+        case singlePage
     }
 
     /// A member of the body that tells whether a page is the last.
@@ -195,6 +199,18 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
             pageSizeParameter: pageSizeParameter, pageSize: pageSize)
     }
 
+    /// A list that does not page: one request to the URL as it is, whose response holds every item.
+    ///
+    /// For example, JSONPlaceholder's `/posts`, a bare array of 100 posts:
+    ///
+    /// ```swift
+    /// let posts = PaginationStyle.singlePage()
+    /// let wrapped = PaginationStyle.singlePage(itemsKeyPath: "results")
+    /// ```
+    public static func singlePage(itemsKeyPath: String = "", idField: String = "id") -> PaginationStyle {
+        PaginationStyle(kind: .singlePage, itemsKeyPath: itemsKeyPath, idField: idField)
+    }
+
     /// The query parameters this style sets itself, left out of a collection's key.
     public var paginationParameters: Set<String> {
         var names: Set<String> = []
@@ -202,7 +218,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _),
             .afterLastItem(let parameter):
             names.insert(parameter)
-        case .nextURL, .linkHeader:
+        case .nextURL, .linkHeader, .singlePage:
             break
         }
         if let pageSizeParameter { names.insert(pageSizeParameter) }

@@ -41,6 +41,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         /// How many times a failing page was fetched again under the run's ``RetryBudget``.
         public var pageRetries = 0
 
+        /// Whether the run ended the list at its first page because the second page listed
+        /// exactly the first page's items (see ``CollectionSync/repeatedSecondPage``).
+        public var endedOnARepeatedFirstPage = false
+
         /// Whether this run continued a list an earlier run had started.
         public var resumed: Bool { startIndex > 0 }
     }
@@ -83,6 +87,23 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// the server's throttles to the same controller (for an `HTTPClient`, with
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
+
+    /// What a second page that lists exactly the first page's items means; ``RepeatedSecondPage/fails`` unless set.
+    public var repeatedSecondPage = RepeatedSecondPage.fails
+
+    /// What a second page that lists exactly the first page's items means.
+    ///
+    /// A server that does not page ignores the page parameter and sends its whole
+    /// list for every page. When the style was guessed, that makes the list one
+    /// page; when the caller gave the style, it is more likely a wrong parameter.
+    public enum RepeatedSecondPage: Hashable, Sendable {
+        /// The run stops with ``StoreError/pageRepeated(collection:index:)``, which says to check the style.
+        case fails
+        /// The list is one page: the first page is saved again as the last, under the
+        /// collection's `style` (stored text; `nil` keeps the collection's), and the run
+        /// ends with ``Progress/endedOnARepeatedFirstPage`` set.
+        case endsTheList(style: String?)
+    }
 
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
@@ -167,6 +188,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             var held: [Page<RawItem>] = []
             var heldKeys: Set<ItemKey> = []
             var previousKeys: [ItemKey] = []
+            // The first page, while the second may still repeat it.
+            var firstPage: Page<RawItem>?
             var restarts = 0
             // The page being read, not yet counted in the progress.
             var reading = (pages: 0, items: 0)
@@ -189,6 +212,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     }
                     // Without a known end, a first page alone tells the total before the others are asked for.
                     if window.addressable != nil, window.pageCount == nil, ahead > 0, pageItemCount == nil { return }
+                    // A list that may turn out to be one page asks for its second page alone.
+                    if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
                     let (pageIndex, pageToken) = window.ask()
                     let epoch = window.epoch
                     let number = concurrency.start()
@@ -245,9 +270,22 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 }
                 let keys = page.items.map(\.key)
                 if !keys.isEmpty, keys == previousKeys {
-                    throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
+                    guard pageIndex == 1, case .endsTheList(let style) = repeatedSecondPage, var only = firstPage
+                    else {
+                        throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
+                    }
+                    only.nextToken = nil
+                    var onePage = collection
+                    if let style { onePage.style = style }
+                    let head = try store.savePage(only, at: 0, in: onePage)
+                    progress.pagesCached = head.currentPageCount
+                    progress.endReached = head.endReached
+                    progress.endedOnARepeatedFirstPage = true
+                    onPage(progress)
+                    break walk
                 }
                 previousKeys = keys
+                firstPage = pageIndex == 0 ? page : nil
                 if page.caching.cacheControl.noStore, !keepsNoStorePages {
                     throw NoStorePageError(collection: collection.key, index: pageIndex)
                 }

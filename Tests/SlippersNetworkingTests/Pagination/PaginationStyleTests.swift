@@ -97,8 +97,25 @@ import Testing
         #expect(garbage.kind == .pageNumber(parameter: "page", firstPage: 1))
     }
 
-    @Test func aNullNextIsNotTakenForACursor() {
+    @Test func aNullNextIsTheOnlyPageOfANextURLListNotACursor() {
         let style = detect("https://x.test/a", #"{"results": [{"id": 1}], "next": null, "count": 1}"#)
-        #expect(style.kind == .pageNumber(parameter: "page", firstPage: 1))
+        #expect(style.kind == .nextURL(keyPath: "next"))
+        #expect(style.totalKeyPath == "count")
+        // Beside another cursor, or asked for with a page parameter, a null next says nothing alone.
+        let slack = detect("https://x.test/a", #"{"data": [{"id": 1}], "next": null, "next_cursor": "abc"}"#)
+        #expect(slack.kind == .cursor(parameter: "cursor", keyPath: "next_cursor"))
+        let paged = detect("https://x.test/a?page=1", #"{"results": [{"id": 1}], "next": null}"#)
+        #expect(paged.kind == .pageNumber(parameter: "page", firstPage: 1))
+    }
+
+    @Test func aSinglePageStyleAsksForTheURLAsItIsAndEndsThere() throws {
+        let source = HTTPPageSource(
+            client: HTTPClient(configuration: ServerConfiguration(host: "x.test")),
+            url: URL(string: "https://x.test/posts?userId=1")!, style: .singlePage())
+        #expect(try source.requestURL(for: nil).absoluteString == "https://x.test/posts?userId=1")
+        #expect(throws: NetworkError.self) { try source.requestURL(for: PageToken(2)) }
+        #expect(source.token(forPageAt: 1) == nil)
+        #expect(source.pageCount(forTotal: 500, pageItemCount: 10) == 1)
+        #expect(PaginationStyle.singlePage().paginationParameters.isEmpty)
     }
 }
