@@ -29,10 +29,11 @@ import Testing
     }
 
     @Test func exportFormatsAreAClosedSet() throws {
-        #expect(SlippersCommand.Export.Format.allCases.map(\.rawValue) == ["json", "ndjson"])
+        #expect(SlippersCommand.Export.Format.allCases.map(\.rawValue) == ["json", "ndjson", "csv"])
         #expect(try SlippersCommand.Export.parse(["posts"]).format == .json)
         #expect(try SlippersCommand.Export.parse(["posts", "--format", "ndjson"]).format == .ndjson)
-        #expect(throws: (any Error).self) { try SlippersCommand.Export.parse(["posts", "--format", "csv"]) }
+        #expect(try SlippersCommand.Export.parse(["posts", "--format", "csv"]).format == .csv)
+        #expect(throws: (any Error).self) { try SlippersCommand.Export.parse(["posts", "--format", "xml"]) }
     }
 
     @Test func theRootParsesEachSubcommandByName() throws {

@@ -32,7 +32,11 @@ extension SlippersCommand {
                 --trust-origin names it; https to http is always refused. A transient failure (a \
                 dropped connection, a body cut short, 408, 429, 5xx, a timeout) is retried with \
                 exponential backoff and full jitter, honouring Retry-After: 5 attempts per request, \
-                then the page is fetched again for up to --retry-for seconds. A page that fails is \
+                then the page is fetched again for up to --retry-for seconds; each retry is one line \
+                on stderr, saying what failed and until when it is tried. The first request of a new \
+                list gets its request's attempts only: a list that cannot be reached fails at once \
+                with one line. A TLS failure (an untrusted or expired certificate, a name that does \
+                not match) is never retried; --cacert trusts a private CA. A page that fails is \
                 never saved. A list that cycles, repeats a page, or brings no new item for \
                 --stall-limit pages in a row is stopped with an error, and a rerun adds nothing.
 
@@ -135,7 +139,14 @@ extension SlippersCommand {
             var client = HTTPClient(
                 configuration: configuration, transport: network.transport(), retryPolicy: retrying.requestPolicy,
                 originPolicy: try origins.policy())
-            client.onRetry = { _ in requestRetries.withLock { $0 += 1 } }
+            // Without --verbose, whose log says as much, each retry is one line on stderr.
+            let notice =
+                logging.verbose
+                ? nil : RetryNotice(attemptsPerRequest: retrying.retries + 1, retryFor: .seconds(retrying.retryFor))
+            client.onRetry = { event in
+                requestRetries.withLock { $0 += 1 }
+                notice?.requestRetry(event)
+            }
             client.logger = logging.logger
             let concurrency = concurrent.controller()
             client = client.reportingThrottles(to: concurrency)
@@ -143,12 +154,11 @@ extension SlippersCommand {
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(
                 style: style?.template, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
-            var planRetries = 0
-            let plan = try await retrying.pageBudget.run(retries: &planRetries) {
-                try await Self.plan(
-                    store: store, client: client, url: url, headers: headers, overrides: overrides,
-                    itemType: itemType, refresh: refresh)
-            }
+            // A new list's first request gets its own retries only: a list that cannot be reached ends
+            // here. --retry-for keeps a list already under way alive.
+            let plan = try await Self.plan(
+                store: store, client: client, url: url, headers: headers, overrides: overrides,
+                itemType: itemType, refresh: refresh)
 
             if revalidate {
                 try await runRevalidation(plan, in: store)
@@ -163,6 +173,7 @@ extension SlippersCommand {
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = concurrency
             sync.repeatedSecondPage = plan.repeatedSecondPage
+            if let notice { sync.onPageRetry = { notice.pageRetry(index: $0, error: $1, wait: $2) } }
             let progress: CollectionSync<PrimedPageSource>.Progress
             do {
                 let limits = CollectionSync<PrimedPageSource>.Limits(
@@ -183,7 +194,7 @@ extension SlippersCommand {
             }
             bar?.finish()
             let cached = try store.collection(plan.collection.key)
-            let retries = requestRetries.withLock { $0 } + planRetries + progress.pageRetries
+            let retries = requestRetries.withLock { $0 } + progress.pageRetries
             print(summary(progress, key: plan.collection.key, cachedItems: cached?.itemCount ?? 0, retries: retries))
         }
 

@@ -88,6 +88,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
 
+    /// Called when a page failed and is fetched again under the run's ``RetryBudget``, with the
+    /// page's index, the failure and the wait before the next try; for telling a person.
+    public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
+
     /// What a second page that lists exactly the first page's items means; ``RepeatedSecondPage/fails`` unless set.
     public var repeatedSecondPage = RepeatedSecondPage.fails
 
@@ -177,6 +181,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
+        let onPageRetry = self.onPageRetry
         return try await withThrowingTaskGroup(of: PageWindow.Fetched.self) { group in
             defer { group.cancelAll() }
             var window = PageWindow(addressable: addressable, index: index, token: token)
@@ -224,7 +229,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             result = .success(
                                 try await concurrency.run(request: number) {
                                     try await retryBudget.run(
-                                        retries: &retries, onRetry: { store.logPageRetry(at: pageIndex, $0, $1) },
+                                        retries: &retries,
+                                        onRetry: {
+                                            store.logPageRetry(at: pageIndex, $0, $1)
+                                            onPageRetry?(pageIndex, $0, $1)
+                                        },
                                         { try await source.fetch(PageRequest(token: pageToken)) })
                                 })
                         } catch {
