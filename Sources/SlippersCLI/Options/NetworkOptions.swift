@@ -31,6 +31,14 @@ struct NetworkOptions: ParsableArguments {
             valueName: "size"))
     var maxBodySize: ByteSize?
 
+    @Option(
+        name: .customLong("cacert"),
+        help: ArgumentHelp(
+            "A PEM file of CA certificates to trust for https instead of the system's, for a private CA "
+                + "(default: $SSL_CERT_FILE when set, else the system's).",
+            valueName: "file"))
+    var caCertificates: String?
+
     /// The library's defaults, which the help text states.
     static let defaults = AsyncHTTPClientTransport.Configuration.default
 
@@ -51,7 +59,14 @@ struct NetworkOptions: ParsableArguments {
             connectTimeout: connectTimeout.map(Self.duration) ?? defaults.connectTimeout,
             idleTimeout: idleTimeout.map(Self.duration) ?? defaults.idleTimeout,
             deadline: deadline.map(Self.duration) ?? defaults.deadline,
-            maxBodySize: maxBodySize?.bytes ?? defaults.maxBodySize)
+            maxBodySize: maxBodySize?.bytes ?? defaults.maxBodySize,
+            certificateAuthorityFile: caCertificates ?? Self.environmentCertificates)
+    }
+
+    /// `SSL_CERT_FILE`, which OpenSSL, curl and Python read for the CAs to trust; `nil` when unset or empty.
+    private static var environmentCertificates: String? {
+        guard let path = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !path.isEmpty else { return nil }
+        return path
     }
 
     /// A transport with these limits: the library's shared one when no option was given.

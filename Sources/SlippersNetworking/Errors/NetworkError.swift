@@ -82,7 +82,22 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
             case cancelled
             /// The connection closed before the whole response arrived.
             case connectionLost
+            /// The TLS handshake failed: the server's certificate was not accepted. Permanent.
+            case tls(TLSFailure)
             /// Another transport failure, described.
+            case other(String)
+        }
+
+        /// Why a TLS handshake failed.
+        public enum TLSFailure: Sendable, Equatable {
+            /// The certificate chain was refused: self-signed, signed by an authority not
+            /// trusted here, expired, or not valid yet.
+            case certificateNotTrusted
+            /// The certificate does not name the host the request was sent to.
+            case hostnameMismatch
+            /// The file of trusted certificates could not be read (a path, and why).
+            case unreadableTrustedCertificates(path: String, reason: String)
+            /// Another handshake failure, described.
             case other(String)
         }
     }
@@ -97,7 +112,7 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
     /// other than cancellation, a body cut short, `408`, `429` and `5xx`.
     public var isTransient: Bool {
         switch kind {
-        case .transport(.cancelled): false
+        case .transport(.cancelled), .transport(.tls): false
         case .transport, .truncatedBody: true
         case .http(let status, _): status == 408 || status == 429 || (500...599).contains(status)
         default: false
@@ -117,6 +132,16 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
             return "The request was cancelled\(suffix)"
         case .transport(.connectionLost):
             return "The connection was lost before the response was complete\(suffix)"
+        case .transport(.tls(.certificateNotTrusted)):
+            return "The server's TLS certificate was not accepted\(suffix): it is self-signed, signed by an "
+                + "authority not trusted here, expired or not valid yet; to trust a private CA, give its "
+                + "certificate with --cacert FILE (certificateAuthorityFile)"
+        case .transport(.tls(.hostnameMismatch)):
+            return "The server's TLS certificate does not name the host\(suffix); use a name the certificate lists"
+        case .transport(.tls(.unreadableTrustedCertificates(let path, let reason))):
+            return "Cannot read trusted certificates from \(Self.oneLine(path)): \(Self.oneLine(reason))"
+        case .transport(.tls(.other(let message))):
+            return "The TLS handshake failed\(suffix): \(Self.oneLine(message))"
         case .transport(.other(let message)):
             return "The request failed\(suffix): \(Self.oneLine(message))"
         case .http(let status, let snippet):

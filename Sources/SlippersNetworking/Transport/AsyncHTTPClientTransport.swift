@@ -4,6 +4,7 @@ internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOPosix
+internal import NIOSSL
 import Slippers
 
 #if canImport(FoundationNetworking)
@@ -61,8 +62,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// Pages of JSON are kilobytes to a few megabytes; a larger body is a
         /// mistake or an attack, and fails with ``NetworkError/Kind/responseTooLarge(limit:)``.
         public var maxBodySize: Int
+        /// The path of a PEM file of CA certificates to trust for `https`, instead of the
+        /// system's; `nil`, the default, for the system's.
+        ///
+        /// As curl's `--cacert`: for an internal API whose certificate a private CA
+        /// signed. When the file cannot be read, every request fails with
+        /// ``NetworkError/Kind/TLSFailure/unreadableTrustedCertificates(path:reason:)``.
+        public var certificateAuthorityFile: String?
 
-        /// The defaults: connect 10 s, idle 30 s, deadline 120 s, bodies up to 64 MB.
+        /// The defaults: connect 10 s, idle 30 s, deadline 120 s, bodies up to 64 MB, the system's CAs.
         public static let `default` = Configuration()
 
         /// Creates a configuration; durations under a millisecond and sizes under one byte are raised to those.
@@ -70,12 +78,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             connectTimeout: Duration = .seconds(10),
             idleTimeout: Duration = .seconds(30),
             deadline: Duration = .seconds(120),
-            maxBodySize: Int = 64 << 20
+            maxBodySize: Int = 64 << 20,
+            certificateAuthorityFile: String? = nil
         ) {
             self.connectTimeout = max(connectTimeout, .milliseconds(1))
             self.idleTimeout = max(idleTimeout, .milliseconds(1))
             self.deadline = max(deadline, .milliseconds(1))
             self.maxBodySize = max(maxBodySize, 1)
+            self.certificateAuthorityFile = certificateAuthorityFile
         }
     }
 
@@ -85,10 +95,27 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The limits of every request.
     public let configuration: Configuration
     private let client: AsyncHTTPClient.HTTPClient
+    /// Why the configuration's trusted certificates could not be loaded; every request fails with it.
+    private let trustFailure: NetworkError.Kind.TLSFailure?
 
     /// Creates a transport with its own connection pool on the shared NIO event loops.
     public init(configuration: Configuration = .default) {
         self.configuration = configuration
+        var tls: TLSConfiguration?
+        var trustFailure: NetworkError.Kind.TLSFailure?
+        if let path = configuration.certificateAuthorityFile {
+            do {
+                guard let bytes = FileManager.default.contents(atPath: path) else { throw TrustFileError.unreadable }
+                let certificates = try NIOSSLCertificate.fromPEMBytes(Array(bytes))
+                guard !certificates.isEmpty else { throw TrustFileError.noCertificate }
+                var trusting = TLSConfiguration.makeClientConfiguration()
+                trusting.trustRoots = .certificates(certificates)
+                tls = trusting
+            } catch {
+                trustFailure = .unreadableTrustedCertificates(path: path, reason: Self.trustFileReason(error))
+            }
+        }
+        self.trustFailure = trustFailure
         var clientConfiguration = AsyncHTTPClient.HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -97,6 +124,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             decompression: .enabled(limit: .size(configuration.maxBodySize)))
         // HTTPClient retries transient failures itself, with its own backoff.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        if let tls { clientConfiguration.tlsConfiguration = tls }
         #if os(Linux)
             // Every connection acknowledges at once: see QuickAckHandler.
             clientConfiguration.http1_1ConnectionDebugInitializer = { QuickAckHandler.install(on: $0) }
@@ -122,6 +150,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: URLRequest) async throws -> NetworkResponse {
         try Task.checkCancellation()
         guard let url = request.url else { throw NetworkError(.invalidURL("(none)"), method: request.httpMethod) }
+        if let trustFailure { throw NetworkError(.transport(.tls(trustFailure)), url: url, method: request.httpMethod) }
         let outgoing = try Self.outgoing(request, url: url)
         let deadline = configuration.deadline
         do {
@@ -222,6 +251,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             default:
                 kind = .transport(.other(error.description))
             }
+        case let error as NIOSSLError:
+            kind = .transport(.tls(tlsFailure(error)))
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            kind = .transport(.tls(.hostnameMismatch))
         case is HTTPParserError:
             // A body cut short of its Content-Length or its last chunk, or bytes that are not HTTP.
             kind = .transport(.connectionLost)
@@ -233,6 +266,32 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             kind = .transport(.other(String(describing: error)))
         }
         return NetworkError(kind, url: url, method: method)
+    }
+
+    /// What a handshake failure means, in words that carry no build path (BoringSSL's errors name its source files).
+    private static func tlsFailure(_ error: NIOSSLError) -> NetworkError.Kind.TLSFailure {
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") { return .certificateNotTrusted }
+        // BoringSSL's reason codes are upper-case words, as in WRONG_VERSION_NUMBER.
+        let reasons = text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" })
+            .filter { $0.count > 3 && $0.contains("_") && $0 == $0.uppercased() }
+        let reason = reasons.first.map { $0.lowercased().replacingOccurrences(of: "_", with: " ") }
+        return .other(reason ?? "the server's TLS answer was not understood")
+    }
+
+    /// Why a file of trusted certificates was refused, without NIOSSL's internals.
+    private static func trustFileReason(_ error: any Error) -> String {
+        switch error {
+        case TrustFileError.unreadable: "no such file, or it cannot be read"
+        case TrustFileError.noCertificate: "it holds no PEM certificate"
+        default: "it is not a file of PEM certificates"
+        }
+    }
+
+    /// A file of trusted certificates that could not be read, or parsed to nothing.
+    private enum TrustFileError: Error {
+        case unreadable
+        case noCertificate
     }
 
     private static func isRefusal(_ code: Int32) -> Bool {
