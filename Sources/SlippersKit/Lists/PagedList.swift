@@ -134,8 +134,9 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Reports that the row of `item` appeared; the next page is asked for when the end of the list is near.
     ///
-    /// Call it from each row's `.onAppear`. It asks once per page: after a failure, only
-    /// ``retry()`` or ``refresh()`` ask again.
+    /// Call it from each row's `.onAppear`. It asks once per page. After a failure the rows
+    /// keep revealing the cached pages, of any age, with no request: only ``retry()``,
+    /// ``refresh()`` or the end of the backoff let the network be asked again.
     public func rowAppeared(_ item: Item) {
         guard let index = positions[item.id] else { return }
         rowAppeared(at: index)
@@ -144,7 +145,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// Reports that the row at `index` appeared; the next page is asked for when the end of the list is near.
     public func rowAppeared(at index: Int) {
         guard let pager, !state.endReached || state.settledPageCount < state.pages.count else { return }
-        guard trigger.isDue(index, of: state.currentItemCount) else { return }
+        guard trigger.isDue(index, of: state.rowsBeforeNextPage) else { return }
         Task { await pager.loadNextPageIfNeeded() }
     }
 

@@ -96,11 +96,12 @@ extension CachedPager {
         appendTask = nil
     }
 
-    /// Shows one more page when `row` is within `distanceFromEnd` rows of the last settled row.
+    /// Shows one more page when `row` is within `distanceFromEnd` rows of the end of
+    /// ``State/rowsBeforeNextPage``: the settled rows, or every row shown once a load failed.
     ///
     /// Drive it from a list's "row displayed" callback, or from an `InfiniteListTrigger`.
     public func loadNextPageIfNeeded(displayedRow row: Int, distanceFromEnd: Int = 5) async {
-        guard row >= state.currentItemCount - distanceFromEnd else { return }
+        guard row >= state.rowsBeforeNextPage - distanceFromEnd else { return }
         await loadNextPageIfNeeded()
     }
 

@@ -68,6 +68,17 @@ extension CachedPager {
         public var currentItemCount: Int {
             pages.prefix(settledPageCount).lazy.map(\.itemCount).reduce(0, +)
         }
+
+        /// The number of rows the next page follows, for deciding when a displayed row asks for it.
+        ///
+        /// While loads succeed, the settled rows (``currentItemCount``): the pages after
+        /// them are revalidated as the rows come on screen. Once the first page's load or
+        /// a later one has failed, every row shown: the window then grows through the
+        /// cached pages, whatever their age, with no request until the backoff ends or
+        /// the caller retries, and the rows reveal them as they are scrolled to.
+        public var rowsBeforeNextPage: Int {
+            refresh.error != nil || append.error != nil ? items.count : currentItemCount
+        }
     }
 }
 

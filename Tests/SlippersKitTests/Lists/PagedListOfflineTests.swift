@@ -1,0 +1,91 @@
+import Foundation
+import Observation
+import SlippersFixtures
+import SlippersKit
+import SlippersTestSupport
+import Testing
+
+/// Scrolling a list row by row while the network fails: the cached pages keep coming.
+@Suite(.timeLimit(.minutes(2))) @MainActor struct PagedListOfflineTests {
+    /// Shows each row in turn, as a scrolling view does, until no new row comes.
+    private func scrollToTheEnd(_ list: PagedList<FixtureItem>) async {
+        var index = 0
+        var idle = 0
+        while idle < 50 {
+            if index < list.items.count {
+                list.rowAppeared(at: index)
+                index += 1
+                idle = 0
+            } else {
+                idle += 1
+            }
+            // The row's load runs in a task of its own: let it run before the next row shows.
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// A cache of 10 pages of 10 that went stale (no validators, max-age 1 s, as Datasette
+    /// answers), and a server that fails from then on.
+    private func staleCacheOffline() async throws -> (FixtureServer, TemporaryDirectory, CacheStore, HTTPClient) {
+        let server = FixtureServer(
+            configuration: {
+                var configuration = FixtureServer.Configuration(itemCount: 100, pageSize: 10)
+                configuration.validators = .none
+                configuration.responseHeaders = ["Cache-Control": "max-age=1"]
+                return configuration
+            }())
+        try await server.start()
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        let client = try #require(
+            ServerConfiguration(baseURL: server.baseURL).map { HTTPClient(configuration: $0, retryPolicy: .none) })
+        let online = PagedList<FixtureItem>(url: server.url(.page), style: style, client: client, in: store)
+        await online.load()
+        await waitUntil { online.items.count == 10 && !online.isRefreshing }
+        await scrollToTheEnd(online)
+        #expect(online.items.count == 100)
+        #expect(online.endReached)
+
+        // Every page goes stale; the network fails from now on.
+        try await Task.sleep(for: .milliseconds(1_100))
+        server.inject(.status(503), count: 100_000)
+        server.resetRequests()
+        return (server, directory, store, client)
+    }
+
+    private let style = PaginationStyle.pageNumber(pageSize: 10, itemsKeyPath: "results")
+
+    @Test func rowsRevealEveryStaleCachedPageWhileTheNetworkFails() async throws {
+        let (server, directory, store, client) = try await staleCacheOffline()
+        defer { _ = directory }
+        // A new launch, row by row.
+        let offline = PagedList<FixtureItem>(url: server.url(.page), style: style, client: client, in: store)
+        await offline.load()
+        await waitUntil { !offline.isRefreshing }
+        #expect(offline.refreshError != nil)
+        await scrollToTheEnd(offline)
+        #expect(offline.items.map(\.id.rawValue) == Array(1...100))
+        #expect(offline.pageOrigins.count == 10)
+        #expect(offline.pageOrigins.allSatisfy { $0 == .cache }, "\(offline.pageOrigins)")
+        // The first failure starts a backoff that outlasts the scroll: no request after it.
+        #expect(server.requestCount == 1, "\(server.requests.map(\.query))")
+        await server.stop()
+    }
+
+    @Test func thePagersDisplayedRowsRevealThemToo() async throws {
+        let (server, directory, store, client) = try await staleCacheOffline()
+        defer { _ = directory }
+        let pager = try ListPager<FixtureItem>(url: server.url(.page), style: style, client: client, store: store)
+        await pager.start()
+        var row = 0
+        while row < (await pager.state).items.count {
+            await pager.loadNextPageIfNeeded(displayedRow: row)
+            row += 1
+        }
+        let state = await pager.state
+        #expect(state.items.map(\.id.rawValue) == Array(1...100))
+        #expect(state.refresh.error != nil)
+        #expect(server.requestCount == 1, "\(server.requests.map(\.query))")
+        await server.stop()
+    }
+}
