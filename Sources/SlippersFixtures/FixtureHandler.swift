@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import Slippers
 
 /// Answers the fixture API's requests for a ``FixtureServer``.
 struct FixtureHandler: HTTPHandler {
@@ -110,11 +111,6 @@ struct FixtureHandler: HTTPHandler {
 
     /// A strong ETag of the content: FNV-1a, 64 bits, in hex.
     static func etag(of body: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return "\"" + String(hash, radix: 16) + "\""
+        "\"" + FNV1a.hash(body).shortHex + "\""
     }
 }

@@ -84,14 +84,14 @@ public struct PageCaching: Hashable, Sendable, Codable {
     /// cannot be read back from it (FNV-1a, 64 bits, over names and values).
     public static func varyKey(for names: [String], requestHeader: (String) -> String?) -> String? {
         guard !names.isEmpty else { return nil }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         for name in names.map({ $0.lowercased() }).sorted() {
-            for byte in Array(name.utf8) + [0] + Array((requestHeader(name) ?? "").utf8) + [1] {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
+            hash.combine(name.utf8)
+            hash.combine(0)
+            hash.combine((requestHeader(name) ?? "").utf8)
+            hash.combine(1)
         }
-        return String(hash, radix: 16)
+        return hash.shortHex
     }
 }
 

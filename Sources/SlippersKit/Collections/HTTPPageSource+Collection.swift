@@ -8,7 +8,7 @@ extension HTTPPageSource {
     /// Two pagers of one URL share a cache only when they page it the same way, so a
     /// misconfigured pager never reads nor overwrites the pages of a correct one.
     public var styledCollectionKey: String {
-        "\(collectionKey) [style \(style.fingerprint)]"
+        CollectionKey(collectionKey, styleFingerprint: style.fingerprint).description
     }
 
     /// The collection this source pages into: the ``styledCollectionKey``, the style as stored
@@ -46,14 +46,15 @@ extension CacheStore {
     public func httpCollections(
         for url: URL, client: HTTPClient, partition: String? = nil
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
-        let suffix = partition.map { " [partition: \($0)]" } ?? ""
         var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
         for var collection in try collections() {
-            guard let style = PaginationStyle(storedText: collection.style), collection.key.hasSuffix(suffix) else {
+            var key = CollectionKey(parsing: collection.key)
+            guard let style = PaginationStyle(storedText: collection.style), key.partition == partition else {
                 continue
             }
-            collection.key.removeLast(suffix.count)
-            if collection.itemType.hasSuffix(suffix) { collection.itemType.removeLast(suffix.count) }
+            key.partition = nil
+            collection.key = key.description
+            collection.itemType = Self.unpartitioned(collection.itemType, partition: partition)
             if HTTPPageSource(client: client, url: url, style: style).holds(collection) {
                 found.append((collection, style))
             }
@@ -62,5 +63,11 @@ extension CacheStore {
             ($0.collection.lastFetchedAt ?? $0.collection.createdAt)
                 > ($1.collection.lastFetchedAt ?? $1.collection.createdAt)
         }
+    }
+
+    /// The item type a pager was given, from the one its partition filed items under.
+    static func unpartitioned(_ itemType: String, partition: String?) -> String {
+        let suffix = CollectionKey.itemType("", partition: partition)
+        return itemType.hasSuffix(suffix) ? String(itemType.dropLast(suffix.count)) : itemType
     }
 }

@@ -121,11 +121,10 @@ enum HTTPList {
     ) throws -> CollectionDescriptor {
         let style = try source.style.storedText()
         // A partitioned pager adds the partition to the key and item type it is given.
-        let suffix = partition.map { " [partition: \($0)]" } ?? ""
         for key in [source.styledCollectionKey, source.collectionKey] {
-            if var stored = try store.collection(key + suffix) {
+            if var stored = try store.collection(CollectionKey(parsing: key).partitioned(partition).description) {
                 stored.key = key
-                if stored.itemType.hasSuffix(suffix) { stored.itemType.removeLast(suffix.count) }
+                stored.itemType = CacheStore.unpartitioned(stored.itemType, partition: partition)
                 if source.holds(stored) {
                     return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
                 }

@@ -21,13 +21,7 @@ extension PaginationStyle {
     /// A short fingerprint of the style, the same in every process: 8 hex digits of a 64-bit FNV-1a
     /// hash of ``storedText()``.
     var fingerprint: String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in ((try? storedText()) ?? "").utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String((String(repeating: "0", count: max(0, 16 - hex.count)) + hex).prefix(8))
+        String(FNV1a.hash(((try? storedText()) ?? "").utf8).hex.prefix(8))
     }
 
     /// The name of the way of asking for pages, as in `pageNumber` or `linkHeader`; parameters aside.

@@ -1,3 +1,5 @@
+import Slippers
+
 /// A cached list, described by value: its key, the type its items are filed under, its pagination style.
 ///
 /// A pager and a sync take one; the HTTP conveniences of `SlippersKit` derive it
@@ -20,5 +22,23 @@ public struct CollectionDescriptor: Hashable, Sendable {
     /// Creates a descriptor whose items are filed under the name of `type`, as in `Post`.
     public init<Item>(key: String, of type: Item.Type, style: String? = nil) {
         self.init(key: key, itemType: String(describing: type), style: style)
+    }
+
+    /// Creates a descriptor for a key built from its parts.
+    public init(key: CollectionKey, itemType: String, style: String? = nil) {
+        self.init(key: key.description, itemType: itemType, style: style)
+    }
+
+    /// The key in its parts: the list's own key, its style fingerprint and its partition.
+    public var collectionKey: CollectionKey { CollectionKey(parsing: key) }
+
+    /// The list kept for `partition`: the partition goes into the key and the item type, so no
+    /// page or item row is shared across partitions. This descriptor itself for `nil`.
+    public func partitioned(_ partition: String?) -> CollectionDescriptor {
+        guard let partition else { return self }
+        var described = self
+        described.key = collectionKey.partitioned(partition).description
+        described.itemType = CollectionKey.itemType(itemType, partition: partition)
+        return described
     }
 }

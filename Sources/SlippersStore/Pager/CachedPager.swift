@@ -130,12 +130,7 @@ where Source.Item == RawItem {
         self.store = store
         self.source = source
         // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
-        var described = collection
-        if let partition {
-            described.key = "\(collection.key) [partition: \(partition)]"
-            described.itemType = "\(collection.itemType) [partition: \(partition)]"
-        }
-        self.collection = described
+        self.collection = collection.partitioned(partition)
         self.partition = partition
         self.keepsNoStorePages = keepsNoStorePages
         self.policy = policy

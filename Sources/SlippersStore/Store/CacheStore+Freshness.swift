@@ -130,17 +130,13 @@ struct PageRow {
 /// its own older copy.
 enum PageDigest {
     static func of(_ items: [RawItem]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
+        var hash = FNV1a()
         for item in items {
-            for byte in item.key.description.utf8 { mix(byte) }
-            mix(0)
-            for byte in item.json { mix(byte) }
-            mix(1)
+            hash.combine(item.key.description.utf8)
+            hash.combine(0)
+            hash.combine(item.json)
+            hash.combine(1)
         }
-        return String(UInt64(items.count), radix: 16) + ":" + String(hash, radix: 16)
+        return String(UInt64(items.count), radix: 16) + ":" + hash.shortHex
     }
 }

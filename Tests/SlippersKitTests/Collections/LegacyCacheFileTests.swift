@@ -1,0 +1,65 @@
+import Foundation
+import SlippersFixtures
+import SlippersKit
+import SlippersTestSupport
+import Testing
+
+/// A cache file written by the release before `CollectionKey`: its lists are found by the same URLs and styles.
+///
+/// `Fixtures/cache-written-by-0.4.db` holds a list synced as `slippers sync` files it (the plain
+/// URL key), a pager's list (the styled key) and the same list kept for the partition `user 7`,
+/// 25 items each, fetched from a fixture server on a port that is closed now.
+@Suite struct LegacyCacheFileTests {
+    let directory: TemporaryDirectory
+    let store: CacheStore
+    let base: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/cache-written-by-0.4.db")
+        try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: directory.path()))
+        store = try CacheStore(path: directory.path())
+        let keys = try store.collections().map { CollectionKey(parsing: $0.key) }
+        base = try #require(keys.first { $0.list.hasSuffix("/offset") }).list.replacingOccurrences(
+            of: "/offset", with: "")
+    }
+
+    private let style = PaginationStyle.pageNumber(pageSize: 10, itemsKeyPath: "results")
+
+    @Test func everyKeyParsesIntoItsParts() throws {
+        let keys = try store.collections().map { CollectionKey(parsing: $0.key) }.sorted {
+            $0.description < $1.description
+        }
+        #expect(keys.map(\.list) == [base + "/offset", base + "/page", base + "/page"])
+        #expect(keys.map(\.styleFingerprint) == [nil, "62598c38", "62598c38"])
+        #expect(keys.map(\.partition) == [nil, nil, "user 7"])
+        #expect(try store.collections().map(\.key).sorted() == keys.map(\.description))
+    }
+
+    @Test func pagersFindTheirListsStyledAndPartitioned() async throws {
+        let url = try #require(URL(string: base + "/page"))
+        for partition in [nil, "user 7"] as [String?] {
+            let pager = try ListPager<FixtureItem>(
+                url: url, style: style, store: store, policy: .cacheOnly, partition: partition)
+            await pager.start()
+            await pager.loadNextPageIfNeeded()
+            await pager.loadNextPageIfNeeded()
+            let state = await pager.state
+            #expect(state.items.map(\.id.rawValue) == Array(1...25), "\(partition ?? "no partition")")
+            #expect(CollectionKey(parsing: pager.collection.key).partition == partition)
+            #expect(CollectionKey(parsing: pager.collection.key).styleFingerprint == "62598c38")
+        }
+    }
+
+    @Test func aSyncFindsTheListItFiledUnderThePlainKeyWithNoRequest() async throws {
+        let url = try #require(URL(string: base + "/offset"))
+        let client = HTTPClient(configuration: try #require(ServerConfiguration(baseURL: url)), retryPolicy: .none)
+        let plan = try await SyncPlan.make(store: store, client: client, url: url)
+        #expect(plan.collection.key == base + "/offset")
+        #expect(plan.stored?.endReached == true)
+        let progress = try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
+        #expect(progress.pagesFetched == 0)
+        #expect(progress.endReached)
+    }
+}
