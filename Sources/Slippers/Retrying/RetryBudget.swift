@@ -82,7 +82,6 @@ public struct RetryBudget: Sendable, Equatable {
 
     /// The wait after `retries` earlier retries: between half and all of `baseDelay × 2ʳ`, at most `maxDelay`.
     func delay(afterRetries retries: Int) -> Duration {
-        let ceiling = min(baseDelay * (1 << min(retries, 30)), maxDelay)
-        return ceiling * Double.random(in: 0.5...1)
+        Backoff(initial: baseDelay, maximum: maxDelay, jitter: 0.5).delay(afterRetries: retries)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 extension HTTPPageSource {
-    /// The origin of the list: its scheme, host and port, as in `https://api.example.com:8443`.
+    /// The origin of the list, as ``Origin`` writes it: `https://api.example.com:8443`, the port left
+    /// out when it is the scheme's default.
     ///
     /// Two lists of one origin may share items; lists of different origins never do by default.
-    public var origin: String { Self.origin(of: url) }
+    public var origin: String { Self.originText(of: url) }
 
     /// The item type this list's items are filed under when the caller names none.
     ///
@@ -19,15 +20,17 @@ extension HTTPPageSource {
     public static func defaultItemType(for url: URL) -> String {
         let components = url.path.split(separator: "/").filter { !$0.allSatisfy(\.isNumber) }
         let name = components.last.map(String.init) ?? "item"
-        return "\(name)@\(origin(of: url))"
+        return "\(name)@\(originText(of: url))"
     }
 
-    /// The origin of `url`: lowercased scheme and host, and the port when the URL names one.
+    /// The origin of `url`, as ``Origin`` writes it.
+    @available(*, deprecated, message: "Use Origin(url)?.description: one origin, the default port left out")
     public static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? "http"
-        var host = url.host?.lowercased() ?? ""
-        // An IPv6 literal keeps its brackets, as in a URL.
-        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
-        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+        originText(of: url)
+    }
+
+    /// ``Origin``'s text for `url`; for a URL without a host (never a list's), its scheme and `://`.
+    private static func originText(of url: URL) -> String {
+        Origin(url)?.description ?? "\(url.scheme?.lowercased() ?? "http")://"
     }
 }

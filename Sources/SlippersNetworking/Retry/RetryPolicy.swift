@@ -57,6 +57,9 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxRetryAfter = maxRetryAfter
     }
 
+    /// The waits between attempts: from ``baseDelay``, doubling up to ``maxDelay``, with ``jitter``.
+    public var backoff: Backoff { Backoff(initial: baseDelay, maximum: maxDelay, jitter: jitter) }
+
     /// Five attempts, up to 0.5 s apart at first, doubling up to 10 s, with full jitter.
     public static let `default` = RetryPolicy()
 
@@ -68,9 +71,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// - parameter attempt: The number of attempts made so far, from 1.
     public func delay(afterAttempt attempt: Int, error: NetworkError) -> Duration? {
         guard attempt < maxAttempts, error.isTransient else { return nil }
-        let exponent = min(max(attempt - 1, 0), 30)
-        var wait = min(baseDelay * (1 << exponent), maxDelay)
-        if jitter > 0 { wait = wait * (1 - Double.random(in: 0...jitter)) }
+        var wait = backoff.delay(afterRetries: attempt - 1)
         if let retryAfter = error.retryAfter {
             guard retryAfter <= maxRetryAfter else { return nil }
             wait = max(wait, retryAfter)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Slippers
 
 extension CacheStore {
     /// How long an operation keeps trying while another process holds the file's lock.
@@ -80,9 +81,11 @@ extension CacheStore {
         error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
-    /// Sleeps a little before another attempt: a few milliseconds, growing, with jitter so processes part.
+    /// The pauses between attempts on a busy file: from 5 ms, doubling up to 200 ms, with jitter so processes part.
+    private static let busyBackoff = Backoff(initial: .milliseconds(5), maximum: .milliseconds(200), jitter: 0.5)
+
+    /// Sleeps a little before another attempt.
     private static func pause(attempt: Int) {
-        let base = min(0.2, 0.005 * Double(1 << min(attempt, 6)))
-        Thread.sleep(forTimeInterval: Double.random(in: base / 2...base))
+        Thread.sleep(forTimeInterval: busyBackoff.delay(afterRetries: attempt).timeInterval)
     }
 }

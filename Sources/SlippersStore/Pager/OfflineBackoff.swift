@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 
 /// How long a ``CachedPager`` waits before it asks the network again after a failed load.
 ///
@@ -18,9 +19,13 @@ public struct OfflineBackoff: Hashable, Sendable {
         self.maximum = max(self.initial, maximum)
     }
 
+    /// The waits, without jitter: a pager's pause is the same in every run.
+    public var backoff: Backoff {
+        Backoff(initial: .seconds(initial), maximum: .seconds(min(maximum, 1e12)))
+    }
+
     /// The wait after `failures` failures in a row (at least 1).
     public func delay(afterFailures failures: Int) -> TimeInterval {
-        let exponent = Double(min(max(failures, 1) - 1, 30))
-        return min(maximum, initial * pow(2, exponent))
+        backoff.ceiling(afterRetries: max(failures, 1) - 1).timeInterval
     }
 }

@@ -22,14 +22,23 @@ import Testing
         #expect(a == "ids@http://a.example")
     }
 
-    @Test func theOriginIsSchemeHostAndPortLowercased() throws {
+    @Test func theOriginIsSchemeHostAndPortLowercasedAsOriginWritesIt() throws {
+        func origin(_ text: String) throws -> String {
+            let url = try #require(URL(string: text))
+            let source = HTTPPageSource(
+                client: HTTPClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
+                style: .linkHeader())
+            #expect(source.origin == Origin(url)?.description)
+            return source.origin
+        }
+        #expect(try origin("HTTP://API.Example.com:8080/x") == "http://api.example.com:8080")
+        #expect(try origin("https://api.example.com/x") == "https://api.example.com")
+        // The scheme's default port, named or not, is one origin, written without it.
+        #expect(try origin("https://api.example.com:443/x") == "https://api.example.com")
+        #expect(try origin("http://[::1]:9000/x") == "http://[::1]:9000")
         #expect(
-            HTTPPageSource.origin(of: try #require(URL(string: "HTTP://API.Example.com:8080/x")))
-                == "http://api.example.com:8080")
-        #expect(
-            HTTPPageSource.origin(of: try #require(URL(string: "https://api.example.com/x")))
-                == "https://api.example.com")
-        #expect(HTTPPageSource.origin(of: try #require(URL(string: "http://[::1]:9000/x"))) == "http://[::1]:9000")
+            HTTPPageSource.defaultItemType(for: try #require(URL(string: "https://api.example.com:443/posts")))
+                == "posts@https://api.example.com")
     }
 
     @Test func theOriginMatchesTheOriginOfTheCollectionKey() throws {
