@@ -140,15 +140,18 @@ enum HTTPList {
         url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
         itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
-        if let (stored, style) = try store.httpCollections(for: url, client: client, partition: partition).first {
+        switch try await ListStyleResolution.resolve(
+            url: url, client: client, headers: headers, stub: stub, store: store, partition: partition)
+        {
+        case .stored(let stored, let style):
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
             let collection = CollectionDescriptor(
                 key: stored.key, itemType: itemType ?? stored.itemType, style: try style.storedText())
             return (source, collection)
+        case .detected(let base, let firstPage, _):
+            let primed = PrimedPageSource(base: base, firstPage: firstPage)
+            return (primed, try collection(of: base, in: store, itemType: itemType, partition: partition))
         }
-        let primed = try await SyncPlan.detectedSource(
-            client: client, url: url, headers: headers, overrides: StyleOverrides(), stub: stub)
-        return (primed, try collection(of: primed.base, in: store, itemType: itemType, partition: partition))
     }
 }

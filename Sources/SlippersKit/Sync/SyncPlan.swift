@@ -76,7 +76,11 @@ public struct SyncPlan: Sendable {
         itemType: String? = nil,
         refresh: Bool = false
     ) async throws -> SyncPlan {
-        if let (stored, storedStyle) = try store.httpCollections(for: url, client: client).first {
+        let resolution = try await ListStyleResolution.resolve(
+            url: url, client: client, headers: headers, stub: nil, store: store, partition: nil,
+            adjusting: { overrides.applied(to: $0) })
+        switch resolution {
+        case .stored(let stored, let storedStyle):
             if let requested = overrides.style, !requested.asksForPagesLike(storedStyle), !refresh {
                 throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: requested)
             }
@@ -87,33 +91,17 @@ public struct SyncPlan: Sendable {
                 collection: CollectionDescriptor(
                     key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
+        case .detected(let base, let firstPage, let detection):
+            let source = PrimedPageSource(base: base, firstPage: firstPage)
+            let key = base.collectionKey
+            var plan = SyncPlan(
+                source: source,
+                collection: CollectionDescriptor(
+                    key: key, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()),
+                stored: try store.collection(key))
+            plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low
+            return plan
         }
-        let detected = try await HTTPPageSource.explainedDetecting(
-            client: client, url: url, headers: headers, stub: nil, adjusting: { overrides.applied(to: $0) })
-        let source = PrimedPageSource(base: detected.source, firstPage: detected.firstPage)
-        let key = source.base.collectionKey
-        var plan = SyncPlan(
-            source: source,
-            collection: CollectionDescriptor(
-                key: key, itemType: itemType ?? source.base.defaultItemType, style: try source.base.style.storedText()
-            ),
-            stored: try store.collection(key))
-        plan.isStyleGuessed = overrides.style == nil && detected.detection.confidence == .low
-        return plan
-    }
-
-    /// A source for a list the cache does not hold, its style detected from the first page.
-    ///
-    /// The detecting request's page is kept, read under the detected style with
-    /// the overrides applied, so the first page is fetched once; unless the
-    /// overrides ask for it at another URL (another page size), when the
-    /// source fetches it again.
-    static func detectedSource(
-        client: HTTPClient, url: URL, headers: [String: String], overrides: StyleOverrides, stub: PageStub? = nil
-    ) async throws -> PrimedPageSource {
-        let (source, firstPage) = try await HTTPPageSource.detecting(
-            client: client, url: url, headers: headers, stub: stub, adjusting: { overrides.applied(to: $0) })
-        return PrimedPageSource(base: source, firstPage: firstPage)
     }
 
     /// The style as a collection records it: JSON with sorted keys.
