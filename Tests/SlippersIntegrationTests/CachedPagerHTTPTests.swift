@@ -8,7 +8,7 @@ import Testing
 
 /// The cached pager over the HTTP page source, against the fixture API on 127.0.0.1.
 @Suite struct CachedPagerHTTPTests {
-    typealias Pager = CachedPager<FixtureItem, HTTPPageSource>
+    typealias HTTPPager = CachedPager<FixtureItem, HTTPPageSource>
 
     let directory: TemporaryDirectory
     let store: CacheStore
@@ -27,8 +27,8 @@ import Testing
             style: .pageNumber(firstPage: 1, pageSize: 10, itemsKeyPath: "results"))
     }
 
-    private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> Pager {
-        Pager(
+    private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> HTTPPager {
+        HTTPPager(
             store: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             policy: policy)

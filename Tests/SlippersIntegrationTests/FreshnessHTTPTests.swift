@@ -8,7 +8,7 @@ import Testing
 
 /// The per-page freshness model against the fixture API on 127.0.0.1: the request log proves the counts.
 @Suite struct FreshnessHTTPTests {
-    typealias Pager = CachedPager<FixtureItem, HTTPPageSource>
+    typealias HTTPPager = CachedPager<FixtureItem, HTTPPageSource>
 
     let directory: TemporaryDirectory
     let store: CacheStore
@@ -32,9 +32,9 @@ import Testing
     }
 
     private func pager(_ policy: CachePolicy = .cacheThenNetwork, clock: @escaping @Sendable () -> Date = { Date() })
-        -> Pager
+        -> HTTPPager
     {
-        Pager(
+        HTTPPager(
             store: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), policy: policy,
             clock: clock)
@@ -46,7 +46,7 @@ import Testing
         server.resetRequests()
     }
 
-    private func scroll(_ pager: Pager, toPages count: Int) async {
+    private func scroll(_ pager: HTTPPager, toPages count: Int) async {
         var previous = -1
         while await pager.state.pages.count < count, await pager.state.pages.count != previous {
             previous = await pager.state.pages.count
@@ -233,7 +233,7 @@ import Testing
 
     @Test func anAppThatOptsOutKeepsNoStorePages() async throws {
         server.setResponseHeaders(["Cache-Control": "no-store"])
-        let pager = Pager(
+        let pager = HTTPPager(
             store: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), keepsNoStorePages: true)
         await pager.start()
@@ -247,7 +247,7 @@ import Testing
         try await CollectionSync(store: store, source: french, collection: collection).run(maxPages: 2)
         server.resetRequests()
 
-        let again = Pager(
+        let again = HTTPPager(
             store: store, source: french,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             policy: .cacheFirst(maxAge: 3600))
@@ -272,8 +272,8 @@ import Testing
 
     @Test func aPartitionKeepsItsCacheAcrossTokensAndApartFromOtherPartitions() async throws {
         server.setResponseHeaders(["Vary": "Authorization"])
-        func pager(token: String, partition: String) throws -> Pager {
-            Pager(
+        func pager(token: String, partition: String) throws -> HTTPPager {
+            HTTPPager(
                 store: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
                 policy: .cacheFirst(maxAge: 3600), partition: partition)

@@ -8,7 +8,7 @@ import Synchronization
 /// `503 Service Unavailable`), reported with ``recordThrottle(retryAfter:now:)``,
 /// halves it, down to one. The throttles of requests already in flight when
 /// the limit was halved do not halve it again: a burst of refusals to one
-/// window of requests counts once. A `Retry-After` pauses every new request
+/// round of requests counts once. A `Retry-After` pauses every new request
 /// until it has passed.
 ///
 /// The controller is shared: the sync that starts requests and the HTTP
@@ -49,7 +49,7 @@ public final class AdaptiveConcurrency: Sendable {
         var decreaseMark = 0
     }
 
-    /// The number of the request the current task makes, so that a throttle can tell which window it belongs to.
+    /// The number of the request the current task makes, so that a throttle can tell which round it belongs to.
     @TaskLocal static var currentRequest: Int?
 
     /// Creates a controller whose limit starts at `initial` (`maximum` when `nil`).
@@ -114,7 +114,7 @@ public final class AdaptiveConcurrency: Sendable {
         }
     }
 
-    /// Records that the server asked to slow down: halves the limit (once per window of requests) and pauses new ones.
+    /// Records that the server asked to slow down: halves the limit (once per round of requests) and pauses new ones.
     ///
     /// Called from the task of the request that was refused, the throttles of
     /// requests started before the last decrease only extend the pause.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A page counter that tells its owner which page to fetch.
 ///
-/// The pager owns the page number; the owner supplies `onPageUpdate`, which
+/// The counter owns the page number; the owner supplies `onPageUpdate`, which
 /// receives the page to fetch. Every change of page, and every explicit
 /// fetch, calls it exactly once. ``refresh()`` goes back to the first page.
 ///
@@ -12,21 +12,21 @@ import Synchronization
 /// For example:
 ///
 /// ```swift
-/// let pager = Pager(firstPage: 1) { page in
+/// let counter = PageCounter(firstPage: 1) { page in
 ///     Task { try await load(page: page) }
 /// }
-/// pager.fetchPage()   // loads page 1
-/// pager.nextPage()    // loads page 2
-/// pager.refresh()     // loads page 1 again
+/// counter.fetchPage()   // loads page 1
+/// counter.nextPage()    // loads page 2
+/// counter.refresh()     // loads page 1 again
 /// ```
-public final class Pager: Pageable, Refreshable {
+public final class PageCounter: Pageable, Refreshable {
     /// The number of the first page: `1` by default, `0` for zero-based APIs.
     public let firstPage: Int
 
     private let state: Mutex<Int>
     private let onPageUpdate: @Sendable (Int) -> Void
 
-    /// Creates a pager positioned on the first page; nothing is fetched until asked.
+    /// Creates a counter positioned on the first page; nothing is fetched until asked.
     ///
     /// - parameter firstPage: The number of the first page, `1` unless given.
     /// - parameter onPageUpdate: Called with the page to fetch, outside any lock.
@@ -62,3 +62,7 @@ public final class Pager: Pageable, Refreshable {
         onPageUpdate(page)
     }
 }
+
+/// The page counter's former name.
+@available(*, deprecated, renamed: "PageCounter")
+public typealias Pager = PageCounter

@@ -182,9 +182,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
         let onPageRetry = self.onPageRetry
-        return try await withThrowingTaskGroup(of: PageWindow.Fetched.self) { group in
+        return try await withThrowingTaskGroup(of: PagesInFlight.Fetched.self) { group in
             defer { group.cancelAll() }
-            var window = PageWindow(addressable: addressable, index: index, token: token)
+            var inFlight = PagesInFlight(addressable: addressable, index: index, token: token)
             // The index of the next page the walk reads; pages before it are saved or held.
             var readIndex = index
             // The number of items on a page that is not the last: with a total, the list's page count.
@@ -200,13 +200,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             var reading = (pages: 0, items: 0)
 
             func updatePageCount(total: Int?) {
-                guard let addressable = window.addressable, let total, let pageItemCount else { return }
-                window.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
+                guard let addressable = inFlight.addressable, let total, let pageItemCount else { return }
+                inFlight.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
             }
-            // Asks for the pages the window knows, as far as the concurrency, the limits and the known end allow.
-            func ask(_ group: inout ThrowingTaskGroup<PageWindow.Fetched, any Error>) {
-                while window.mayAsk(readIndex: readIndex) {
-                    let ahead = window.pending(after: readIndex)
+            // Asks for the pages whose tokens are known, as far as the concurrency, the limits and the known end allow.
+            func ask(_ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>) {
+                while inFlight.mayAsk(readIndex: readIndex) {
+                    let ahead = inFlight.pending(after: readIndex)
                     guard ahead < concurrency.limit, concurrency.hasRoom() else { return }
                     let pagesSoFar = progress.pagesFetched + held.count + reading.pages + ahead
                     if let maxPages = limits.maxPages, pagesSoFar >= maxPages { return }
@@ -216,11 +216,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         return
                     }
                     // Without a known end, a first page alone tells the total before the others are asked for.
-                    if window.addressable != nil, window.pageCount == nil, ahead > 0, pageItemCount == nil { return }
+                    if inFlight.addressable != nil, inFlight.pageCount == nil, ahead > 0, pageItemCount == nil {
+                        return
+                    }
                     // A list that may turn out to be one page asks for its second page alone.
                     if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
-                    let (pageIndex, pageToken) = window.ask()
-                    let epoch = window.epoch
+                    let (pageIndex, pageToken) = inFlight.ask()
+                    let epoch = inFlight.epoch
                     let number = concurrency.start()
                     group.addTask {
                         var retries = 0
@@ -240,7 +242,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             result = .failure(error)
                         }
                         concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
-                        return PageWindow.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
+                        return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
                     }
                 }
             }
@@ -250,7 +252,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             {
                 try Task.checkCancellation()
                 ask(&group)
-                guard let fetched = window.take(readIndex) else {
+                guard let fetched = inFlight.take(readIndex) else {
                     if group.isEmpty {
                         // Nothing in flight: a Retry-After holds the next request back, other syncs sharing
                         // the controller hold every slot, or nothing is left to ask.
@@ -258,13 +260,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             try await Task.sleep(for: pause)
                             continue
                         }
-                        guard window.mayAsk(readIndex: readIndex) else { break }
+                        guard inFlight.mayAsk(readIndex: readIndex) else { break }
                         try await Task.sleep(for: .milliseconds(5))
                         continue
                     }
                     guard let fetched = try await group.next() else { break }
                     progress.pageRetries += fetched.retries
-                    window.receive(fetched)
+                    inFlight.receive(fetched)
                     continue
                 }
                 let result = try fetched.result.get()
@@ -301,7 +303,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 if let next = page.nextToken {
                     if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
                     updatePageCount(total: page.total)
-                    _ = window.announce(next: next, after: pageIndex)
+                    _ = inFlight.announce(next: next, after: pageIndex)
                     // The next page is on its way while this one is saved.
                     reading = (1, page.items.count)
                     ask(&group)
@@ -334,7 +336,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         walked = try store.walkedTokens(
                             in: collection.key, before: index, generation: current.generation)
                         if let token { walked.insert(token) }
-                        window.restart(addressable: addressable, index: index, token: token)
+                        inFlight.restart(addressable: addressable, index: index, token: token)
                         readIndex = index
                         continue walk
                     }

@@ -9,11 +9,11 @@ import Slippers
 /// wait here, in memory, until the pages before them are saved: the store only
 /// ever holds a prefix of the list, and its resume token is that prefix's.
 ///
-/// The window starts afresh (a new ``epoch``) when the walk moves elsewhere:
+/// The pages in flight start afresh (a new ``epoch``) when the walk moves elsewhere:
 /// another process started the list again, or an addressable source's page
 /// announced a next token it did not predict. Pages of an older epoch are dropped when they arrive.
-struct PageWindow {
-    /// The result of one fetch, tagged with the window it was asked for in.
+struct PagesInFlight {
+    /// The result of one fetch, tagged with the epoch it was asked for in.
     struct Fetched: Sendable {
         var epoch: Int
         var index: Int
@@ -23,7 +23,7 @@ struct PageWindow {
 
     /// The source that names the token of any page, while its predictions hold.
     var addressable: (any AddressablePageSource)?
-    /// Bumped each time the window starts afresh.
+    /// Bumped each time the pages in flight start afresh.
     private(set) var epoch = 0
     /// The index of the next page to ask for.
     private(set) var nextIndex: Int
@@ -34,7 +34,7 @@ struct PageWindow {
     /// The number of pages of the list, when the source could tell from a total.
     var pageCount: Int?
 
-    /// A window whose first page is the one at `index`, asked for with `token`.
+    /// Pages in flight from the one the one at `index`, asked for with `token`.
     init(addressable: (any AddressablePageSource)?, index: Int, token: PageToken?) {
         self.nextIndex = index
         self.addressable = nil
@@ -56,7 +56,7 @@ struct PageWindow {
         return index == 0 ? token == nil : source.token(forPageAt: index) == token
     }
 
-    /// The token of the page at `index`, when the window knows it; `.none` when it does not.
+    /// The token of the page at `index`, when it is known; `.none` when it does not.
     func token(at index: Int) -> PageToken?? {
         if let knownToken, knownToken.index == index { return .some(knownToken.token) }
         guard let addressable else { return .none }
@@ -67,7 +67,7 @@ struct PageWindow {
     /// Records the token of the page after `index`, as the page at `index` announced it.
     ///
     /// - returns: `false` when an addressable source had predicted another token:
-    ///   the window has then started afresh after `index`, paging one after another.
+    ///   the pages in flight have then started afresh after `index`, paging one after another.
     mutating func announce(next token: PageToken, after index: Int) -> Bool {
         if addressable != nil, self.token(at: index + 1) != .some(token) {
             restart(addressable: nil, index: index + 1, token: token)
@@ -100,7 +100,7 @@ struct PageWindow {
         arrived[fetched.index] = fetched
     }
 
-    /// Takes the page at `index` out of the window, when it has arrived.
+    /// Takes the page at `index` out of those in flight, when it has arrived.
     mutating func take(_ index: Int) -> Fetched? {
         arrived.removeValue(forKey: index)
     }

@@ -7,7 +7,7 @@ import Testing
 @testable import SlippersStore
 
 private typealias Post = ScriptedSource.Post
-private typealias Pager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = CachedPager<Post, ScriptedSource>
 
 /// The pager's per-page freshness model: lazy revalidation, offline growth and backoff, lifetimes, origins.
 @Suite struct CachedPagerFreshnessTests {
@@ -30,14 +30,14 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
     private func pager(
         _ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1,
         clock: TestClock = TestClock()
-    ) -> Pager {
-        Pager(
+    ) -> PostPager {
+        PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
             initialWindow: initialWindow,
             clock: clock.read)
     }
 
-    private func ids(_ pager: Pager) async -> [Int] {
+    private func ids(_ pager: PostPager) async -> [Int] {
         await pager.state.items.map(\.id.rawValue)
     }
 

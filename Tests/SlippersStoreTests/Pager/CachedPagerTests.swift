@@ -5,7 +5,7 @@ import SlippersTestSupport
 import Testing
 
 private typealias Post = ScriptedSource.Post
-private typealias Pager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = CachedPager<Post, ScriptedSource>
 
 @Suite struct CachedPagerTests {
     let directory: TemporaryDirectory
@@ -25,9 +25,9 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
     }
 
     private func pager(_ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1)
-        -> Pager
+        -> PostPager
     {
-        Pager(
+        PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
             initialWindow: initialWindow)
     }
@@ -157,7 +157,7 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
     @Test func errorsOfLaterPagesAreKeptApartAndAFailedAppendCanBeRetried() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         // A backoff longer than any test run, so that a loaded machine cannot let it expire.
-        let pager = Pager(
+        let pager = PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             backoff: OfflineBackoff(initial: 3600, maximum: 3600))
         await pager.start()
@@ -214,7 +214,7 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
         try store.invalidate(key)
         await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
         #expect(source.requests.count == 1)
-        let old = Pager(
+        let old = PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             policy: .cacheFirst(maxAge: 60),
             clock: { Date().addingTimeInterval(120) })

@@ -7,7 +7,7 @@ import Testing
 @testable import SlippersStore
 
 private typealias Post = ScriptedSource.Post
-private typealias Pager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = CachedPager<Post, ScriptedSource>
 
 /// The pager's window: a prefix of the cached pages, grown one page at a time.
 @Suite struct CachedPagerWindowTests {
@@ -30,14 +30,14 @@ private typealias Pager = CachedPager<Post, ScriptedSource>
     private func pager(
         _ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1,
         store: CacheStore? = nil
-    ) -> Pager {
-        Pager(
+    ) -> PostPager {
+        PostPager(
             store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             policy: policy,
             initialWindow: initialWindow)
     }
 
-    private func ids(_ pager: Pager) async -> [Int] {
+    private func ids(_ pager: PostPager) async -> [Int] {
         await pager.state.items.map(\.id.rawValue)
     }
 

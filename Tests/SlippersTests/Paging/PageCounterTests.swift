@@ -9,16 +9,16 @@ final class PageLog: Sendable {
     var all: [Int] { pages.withLock { $0 } }
 }
 
-@Suite struct PagerTests {
+@Suite struct PageCounterTests {
     @Test func startsOnTheFirstPageWhichIsOneByDefault() {
-        let pager = Pager { _ in }
+        let pager = PageCounter { _ in }
         #expect(pager.firstPage == 1)
         #expect(pager.page == 1)
     }
 
     @Test func callsOnPageUpdateExactlyOncePerChange() {
         let log = PageLog()
-        let pager = Pager { log.append($0) }
+        let pager = PageCounter { log.append($0) }
         pager.fetchPage()
         pager.nextPage()
         pager.nextPage()
@@ -28,7 +28,7 @@ final class PageLog: Sendable {
 
     @Test func refreshGoesBackToTheFirstPage() {
         let log = PageLog()
-        let pager = Pager(firstPage: 0) { log.append($0) }
+        let pager = PageCounter(firstPage: 0) { log.append($0) }
         pager.nextPage()
         pager.nextPage()
         pager.refresh()
@@ -38,7 +38,7 @@ final class PageLog: Sendable {
 
     @Test func worksThroughTheProtocols() throws {
         let log = PageLog()
-        let pager = Pager { log.append($0) }
+        let pager = PageCounter { log.append($0) }
         let pageable: any Pageable = pager
         let refreshable: any Refreshable = pager
         pageable.nextPage()
@@ -48,7 +48,7 @@ final class PageLog: Sendable {
 
     @Test func concurrentNextPagesEachGetTheirOwnPage() async {
         let log = PageLog()
-        let pager = Pager { log.append($0) }
+        let pager = PageCounter { log.append($0) }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<100 { group.addTask { pager.nextPage() } }
         }
