@@ -47,7 +47,7 @@ struct ColdStartProbe: ParsableCommand {
                 let pager = CachedPager<BenchItem, NotModifiedSource>(
                     store: store, source: NotModifiedSource(),
                     collection: CollectionDescriptor(key: key, of: BenchItem.self),
-                    policy: .cacheOnly)
+                    configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()
                 return await pager.state.items
             }

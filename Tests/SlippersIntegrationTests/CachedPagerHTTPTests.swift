@@ -31,7 +31,7 @@ import Testing
         HTTPPager(
             store: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
-            policy: policy)
+            configuration: PagerConfiguration(policy: policy))
     }
 
     /// Caches the first `pages` pages, as an earlier run would have.

@@ -36,8 +36,8 @@ import Testing
     {
         HTTPPager(
             store: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), policy: policy,
-            clock: clock)
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            configuration: PagerConfiguration(policy: policy, clock: clock))
     }
 
     /// Caches the first `pages` pages as an earlier launch would have, then forgets its requests.
@@ -235,7 +235,8 @@ import Testing
         server.setResponseHeaders(["Cache-Control": "no-store"])
         let pager = HTTPPager(
             store: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self), keepsNoStorePages: true)
+            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            configuration: PagerConfiguration(keepsNoStorePages: true))
         await pager.start()
         await scroll(pager, toPages: 2)
         #expect(try store.collection(source.collectionKey)?.pageCount == 2)
@@ -250,7 +251,7 @@ import Testing
         let again = HTTPPager(
             store: store, source: french,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
-            policy: .cacheFirst(maxAge: 3600))
+            configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await again.start()
         await scroll(again, toPages: 2)
         #expect(server.requestCount == 0)
@@ -259,7 +260,7 @@ import Testing
         let other = CachedPager<FixtureItem, HTTPPageSource>(
             store: store, source: german,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
-            policy: .cacheFirst(maxAge: 3600))
+            configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         let recorder = Recorder(await other.states())
         await other.start()
         // The French page was never shown, and it was not used to revalidate: a full request.
@@ -276,7 +277,7 @@ import Testing
             HTTPPager(
                 store: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
-                policy: .cacheFirst(maxAge: 3600), partition: partition)
+                configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600), partition: partition))
         }
         let alice = try pager(token: "t1", partition: "alice")
         await alice.start()
@@ -325,7 +326,7 @@ import Testing
             CachedPager(
                 store: store, source: source,
                 collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"),
-                policy: policy)
+                configuration: PagerConfiguration(policy: policy))
         }
 
         let offline = pager(.cacheOnly)

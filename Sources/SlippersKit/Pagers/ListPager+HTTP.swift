@@ -29,7 +29,9 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
         self.init(
             store: store, source: source,
             collection: try HTTPList.collection(of: source, in: store, itemType: itemType, partition: partition),
-            policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages)
+            configuration: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages
+            ))
     }
 
     /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
@@ -108,8 +110,10 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
             url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType,
             partition: partition)
         return ListPager<Item>(
-            store: store, source: source, collection: collection, policy: policy, initialWindow: initialWindow,
-            partition: partition, keepsNoStorePages: keepsNoStorePages)
+            store: store, source: source, collection: collection,
+            configuration: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages
+            ))
     }
 }
 

@@ -93,29 +93,53 @@ where Source.Item == RawItem {
     /// The source's `Vary` fingerprints by header names: its headers do not change.
     var sourceVaryKeys: [[String]: String?] = [:]
 
+    /// The settings of a pager: its cache policy, first window, partition and backoff.
+    public typealias Configuration = PagerConfiguration
+
     /// Creates a pager of `Item`s for a collection, fed by `source`.
     ///
     /// Nothing is read or fetched until ``start()``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let pager = CachedPager<Post, _>(
+    ///     store: cache, source: source, collection: CollectionDescriptor(key: "GET /posts", of: Post.self),
+    ///     configuration: .init(policy: .cacheFirst(maxAge: 60)))
+    /// ```
     ///
     /// - parameter store: The cache.
     /// - parameter source: Where pages come from.
     /// - parameter collection: The collection: its canonical key, the name its items are filed
     ///   under, and the pagination style recorded with it.
-    /// - parameter policy: How the cache and the network are weighed; cache then network unless given.
-    /// - parameter initialWindow: The number of cached pages ``start()`` publishes, at least 1;
-    ///   1 unless given. Restore a scroll position with more.
-    /// - parameter partition: Who the pages are for, such as the signed-in user's id, when the
-    ///   responses depend on it (they `Vary` on `Authorization`, `Cookie` or `Accept-Language`).
-    ///   Each partition is cached apart (its collection key and item type carry it) and never
-    ///   served to another; a rotating token within one partition keeps its cache. Without a
-    ///   partition, a page that `Vary`s on a request header is served only to a source that
-    ///   sends the same value for it.
-    /// - parameter keepsNoStorePages: Whether to store pages whose response says
-    ///   `Cache-Control: no-store`; `false` unless given, so such pages are held in memory for
-    ///   the session only. Pass `true` only for an offline-first app that must keep them
-    ///   (the server said the data is sensitive: protect the file accordingly).
-    /// - parameter backoff: How long to wait before asking the network again after a failure.
-    /// - parameter clock: The time source, for tests.
+    /// - parameter configuration: The cache policy, first window, partition and backoff; the
+    ///   defaults of ``PagerConfiguration`` unless given.
+    public init(
+        store: CacheStore,
+        source: Source,
+        collection: CollectionDescriptor,
+        configuration: PagerConfiguration = PagerConfiguration()
+    ) {
+        self.store = store
+        self.source = source
+        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
+        self.collection = collection.partitioned(configuration.partition)
+        self.partition = configuration.partition
+        self.keepsNoStorePages = configuration.keepsNoStorePages
+        self.policy = configuration.policy
+        // A window holds at least one page.
+        self.initialWindow = max(1, configuration.initialWindow)
+        self.backoff = configuration.backoff
+        self.clock = configuration.clock
+    }
+
+    /// Creates a pager of `Item`s for a collection, fed by `source`, with each setting apart.
+    ///
+    /// The settings are those of ``PagerConfiguration``.
+    @available(
+        *, deprecated,
+        message: "Pass the settings as a PagerConfiguration: init(store:source:collection:configuration:)"
+    )
     public init(
         store: CacheStore,
         source: Source,
@@ -127,17 +151,11 @@ where Source.Item == RawItem {
         backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.store = store
-        self.source = source
-        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
-        self.collection = collection.partitioned(partition)
-        self.partition = partition
-        self.keepsNoStorePages = keepsNoStorePages
-        self.policy = policy
-        // A window holds at least one page.
-        self.initialWindow = max(1, initialWindow)
-        self.backoff = backoff
-        self.clock = clock
+        self.init(
+            store: store, source: source, collection: collection,
+            configuration: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition,
+                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
     }
 
     /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
@@ -146,10 +164,10 @@ where Source.Item == RawItem {
     /// - parameter itemType: The name items are filed under; the type's name unless given.
     /// - parameter style: The pagination style to record with the collection, if any.
     ///
-    /// The other parameters are those of ``init(store:source:collection:policy:initialWindow:partition:keepsNoStorePages:backoff:clock:)``.
+    /// The other parameters are those of ``PagerConfiguration``.
     @available(
         *, deprecated,
-        message: "Describe the collection with a CollectionDescriptor: init(store:source:collection:policy:…)"
+        message: "Describe the collection with a CollectionDescriptor: init(store:source:collection:configuration:)"
     )
     public init(
         store: CacheStore,
@@ -166,8 +184,9 @@ where Source.Item == RawItem {
     ) {
         self.init(
             store: store, source: source, collection: CollectionDescriptor(key: key, itemType: itemType, style: style),
-            policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages,
-            backoff: backoff, clock: clock)
+            configuration: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition,
+                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
     }
 
     /// A sequence of snapshots: the current one at once, then one after every change.
@@ -203,7 +222,21 @@ public typealias ListPager<Item: Decodable & Sendable> = CachedPager<Item, AnyPa
 extension CachedPager where Source == AnyPageSource<RawItem> {
     /// Creates a pager of `Item`s for a collection, fed by any source of raw items.
     ///
-    /// The parameters are those of ``init(store:source:collection:policy:initialWindow:partition:keepsNoStorePages:backoff:clock:)``.
+    /// The parameters are those of ``init(store:source:collection:configuration:)``.
+    public init(
+        store: CacheStore,
+        source: any PageSource<RawItem>,
+        collection: CollectionDescriptor,
+        configuration: PagerConfiguration = PagerConfiguration()
+    ) {
+        self.init(store: store, source: AnyPageSource(source), collection: collection, configuration: configuration)
+    }
+
+    /// Creates a pager of `Item`s for a collection, fed by any source of raw items, with each setting apart.
+    @available(
+        *, deprecated,
+        message: "Pass the settings as a PagerConfiguration: init(store:source:collection:configuration:)"
+    )
     public init(
         store: CacheStore,
         source: any PageSource<RawItem>,
@@ -216,8 +249,9 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
-            store: store, source: AnyPageSource(source), collection: collection, policy: policy,
-            initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages,
-            backoff: backoff, clock: clock)
+            store: store, source: AnyPageSource(source), collection: collection,
+            configuration: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition,
+                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
     }
 }

@@ -32,9 +32,8 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         clock: TestClock = TestClock()
     ) -> PostPager {
         PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
-            initialWindow: initialWindow,
-            clock: clock.read)
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow, clock: clock.read))
     }
 
     private func ids(_ pager: PostPager) async -> [Int] {
@@ -286,7 +285,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let offline = CachedPager<Strict, ScriptedSource>(
             store: store, source: ScriptedSource(ids: [], pageSize: 2),
             collection: CollectionDescriptor(key: key, itemType: "Post"),
-            policy: .cacheOnly)
+            configuration: PagerConfiguration(policy: .cacheOnly))
         await offline.start()
         await offline.loadNextPageIfNeeded()
         await offline.loadNextPageIfNeeded()
@@ -299,7 +298,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         source.setExtraJSON(#","body":"new""#)
         let online = CachedPager<Strict, ScriptedSource>(
             store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
-            policy: .cacheFirst(maxAge: 3600))
+            configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await online.start()
         await online.loadNextPageIfNeeded()
         await online.loadNextPageIfNeeded()

@@ -28,8 +28,8 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         -> PostPager
     {
         PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self), policy: policy,
-            initialWindow: initialWindow)
+            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 
     @Test func publishesTheCacheBeforeTheNetworkAnswers() async throws {
@@ -159,7 +159,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         // A backoff longer than any test run, so that a loaded machine cannot let it expire.
         let pager = PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
-            backoff: OfflineBackoff(initial: 3600, maximum: 3600))
+            configuration: PagerConfiguration(backoff: OfflineBackoff(initial: 3600, maximum: 3600)))
         await pager.start()
         source.failNext(1)
         await pager.loadNextPageIfNeeded()
@@ -216,8 +216,8 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         #expect(source.requests.count == 1)
         let old = PostPager(
             store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
-            policy: .cacheFirst(maxAge: 60),
-            clock: { Date().addingTimeInterval(120) })
+            configuration: PagerConfiguration(
+                policy: .cacheFirst(maxAge: 60), clock: { Date().addingTimeInterval(120) }))
         await old.start()
         #expect(source.requests.count == 2)
     }

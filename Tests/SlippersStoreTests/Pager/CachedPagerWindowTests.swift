@@ -33,8 +33,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
     ) -> PostPager {
         PostPager(
             store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
-            policy: policy,
-            initialWindow: initialWindow)
+            configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 
     private func ids(_ pager: PostPager) async -> [Int] {

@@ -36,7 +36,7 @@ private typealias Post = ScriptedSource.Post
     @Test func snapshotsCompareByValue() async throws {
         let pager = ListPager<Post>(
             store: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
-            clock: { Date(timeIntervalSince1970: 1_000_000) })
+            configuration: PagerConfiguration(clock: { Date(timeIntervalSince1970: 1_000_000) }))
         await pager.start()
         let first = await pager.state
         #expect(first == first)
@@ -66,7 +66,8 @@ private typealias Post = ScriptedSource.Post
 
     @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
         let pager = ListPager<Post>(
-            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts, partition: "user 7")
+            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
+            configuration: PagerConfiguration(partition: "user 7"))
         #expect(pager.collection.key == "GET /posts [partition: user 7]")
         #expect(pager.collection.itemType == "Post [partition: user 7]")
     }

@@ -37,7 +37,7 @@ struct PagerWorker {
         let store = try CacheStore(path: arguments[1])
         let pager = CachedPager<Item, LoggingSource>(
             store: store, source: source, collection: CollectionDescriptor(key: "items", of: Item.self),
-            policy: .cacheFirst(maxAge: 3600))
+            configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await pager.start()
         for _ in 0..<loads { await pager.loadNextPageIfNeeded() }
         let state = await pager.state
