@@ -112,7 +112,7 @@ struct DemoStory {
 
     /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
     private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy) throws -> ListPager<FixtureItem> {
-        try ListPager(http: plan.source.base, store: store, policy: policy)
+        try ListPager(http: plan.source.base, store: store, configuration: PagerConfiguration(policy: policy))
     }
 
     /// Shows the pager's pages one after the other, as a list scrolled to its end would.

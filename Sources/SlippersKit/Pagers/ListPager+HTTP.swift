@@ -12,61 +12,46 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     /// - parameter store: The cache.
     /// - parameter itemType: The name items are filed under: the stored collection's, else the
     ///   source's ``HTTPPageSource/defaultItemType`` (`posts@https://api.example.com`), unless given.
-    /// - parameter policy: How the cache and the network are weighed.
-    /// - parameter initialWindow: The number of cached pages ``start()`` publishes.
-    /// - parameter partition: Who the pages are for, when the responses depend on it.
-    /// - parameter keepsNoStorePages: Whether to store pages marked `Cache-Control: no-store`.
+    /// - parameter configuration: The pager's settings.
     /// - throws: What reading the store throws.
     public init(
         http source: HTTPPageSource,
         store: CacheStore,
         itemType: String? = nil,
-        policy: CachePolicy = .cacheThenNetwork,
-        initialWindow: Int = 1,
-        partition: String? = nil,
-        keepsNoStorePages: Bool = false
+        configuration: PagerConfiguration = PagerConfiguration()
     ) throws {
         self.init(
             store: store, source: source,
-            collection: try HTTPList.collection(of: source, in: store, itemType: itemType, partition: partition),
-            configuration: PagerConfiguration(
-                policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages
-            ))
+            collection: try HTTPList.collection(
+                of: source, in: store, itemType: itemType, partition: configuration.partition),
+            configuration: configuration)
     }
 
     /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
     ///
-    /// The collection derives from the URL and the style as for
-    /// ``init(http:store:itemType:policy:initialWindow:partition:keepsNoStorePages:)``.
+    /// The collection derives from the URL and the style as for ``init(http:store:itemType:configuration:)``.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// let pager = try ListPager<Post>(url: postsURL, style: .linkHeader(pageSize: 100), store: cache)
+    /// ```
     ///
     /// - parameter url: The URL of the list's first page.
     /// - parameter style: How the API pages.
-    /// - parameter client: The client that sends the requests; one for the URL's server, with the
-    ///   default retries, unless given.
-    /// - parameter headers: Headers for every request, never stored nor part of the key.
-    /// - parameter stub: The canned pages answered while stubbing is on.
     /// - parameter store: The cache.
-    /// - parameter itemType: The name items are filed under.
-    /// - parameter policy: How the cache and the network are weighed.
-    /// - parameter partition: Who the pages are for, when the responses depend on it.
+    /// - parameter configuration: The client, headers and stub of the requests, the item type and the pager's settings.
     /// - throws: A `NetworkError` when the URL has no host; what reading the store throws.
     public init(
         url: URL,
         style: PaginationStyle,
-        client: HTTPClient? = nil,
-        headers: [String: String] = [:],
-        stub: PageStub? = nil,
         store: CacheStore,
-        itemType: String? = nil,
-        policy: CachePolicy = .cacheThenNetwork,
-        partition: String? = nil
+        configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) throws {
-        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
-            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
-        }
-        var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
-        source.stub = stub
-        try self.init(http: source, store: store, itemType: itemType, policy: policy, partition: partition)
+        var source = HTTPPageSource(
+            client: try configuration.client(for: url), url: url, style: style, headers: configuration.headers)
+        source.stub = configuration.stub
+        try self.init(http: source, store: store, itemType: configuration.itemType, configuration: configuration.pager)
     }
 
     /// A pager of the HTTP list at `url`, its style the one stored with its collection, else detected.
@@ -77,43 +62,20 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     /// fetching it again.
     ///
     /// - parameter url: The URL of the list's first page.
-    /// - parameter client: The client that sends the requests; one for the URL's server, with the
-    ///   default retries, unless given. Its configuration's ``ServerConfiguration/shouldStub``
-    ///   makes `stub` answer instead of the network.
-    /// - parameter headers: Headers for every request, never stored nor part of the key.
-    /// - parameter stub: The canned pages answered while stubbing is on.
     /// - parameter store: The cache.
-    /// - parameter itemType: The name items are filed under (see ``init(http:store:itemType:policy:initialWindow:partition:keepsNoStorePages:)``).
-    /// - parameter policy: How the cache and the network are weighed.
-    /// - parameter initialWindow: The number of cached pages ``start()`` publishes.
-    /// - parameter partition: Who the pages are for, when the responses depend on it.
-    /// - parameter keepsNoStorePages: Whether to store pages marked `Cache-Control: no-store`.
+    /// - parameter configuration: The client, headers and stub of the requests, the item type and the pager's settings.
     /// - throws: A `NetworkError` when the URL has no host, or when the list is not cached and its
-    ///   first page cannot be fetched or read;
-    ///   what reading the store throws.
+    ///   first page cannot be fetched or read; what reading the store throws.
     public static func detecting(
         url: URL,
-        client: HTTPClient? = nil,
-        headers: [String: String] = [:],
-        stub: PageStub? = nil,
         store: CacheStore,
-        itemType: String? = nil,
-        policy: CachePolicy = .cacheThenNetwork,
-        initialWindow: Int = 1,
-        partition: String? = nil,
-        keepsNoStorePages: Bool = false
+        configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) async throws -> ListPager<Item> {
-        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
-            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
-        }
         let (source, collection) = try await HTTPList.resolve(
-            url: url, client: client, headers: headers, stub: stub, store: store, itemType: itemType,
-            partition: partition)
-        return ListPager<Item>(
-            store: store, source: source, collection: collection,
-            configuration: PagerConfiguration(
-                policy: policy, initialWindow: initialWindow, partition: partition, keepsNoStorePages: keepsNoStorePages
-            ))
+            url: url, client: try configuration.client(for: url), headers: configuration.headers,
+            stub: configuration.stub, store: store, itemType: configuration.itemType,
+            partition: configuration.pager.partition)
+        return ListPager<Item>(store: store, source: source, collection: collection, configuration: configuration.pager)
     }
 }
 

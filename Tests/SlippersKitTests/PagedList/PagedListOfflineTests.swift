@@ -39,7 +39,8 @@ import Testing
         let store = try CacheStore(path: directory.path())
         let client = try #require(
             ServerConfiguration(baseURL: server.baseURL).map { HTTPClient(configuration: $0, retryPolicy: .none) })
-        let online = PagedList<FixtureItem>(url: server.url(.page), style: style, client: client, in: store)
+        let online = PagedList<FixtureItem>(
+            url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
         await online.load()
         await waitUntil { online.items.count == 10 && !online.isRefreshing }
         await scrollToTheEnd(online)
@@ -59,7 +60,8 @@ import Testing
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
         // A new launch, row by row.
-        let offline = PagedList<FixtureItem>(url: server.url(.page), style: style, client: client, in: store)
+        let offline = PagedList<FixtureItem>(
+            url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.refreshError != nil)
@@ -75,7 +77,8 @@ import Testing
     @Test func thePagersDisplayedRowsRevealThemToo() async throws {
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
-        let pager = try ListPager<FixtureItem>(url: server.url(.page), style: style, client: client, store: store)
+        let pager = try ListPager<FixtureItem>(
+            url: server.url(.page), style: style, store: store, configuration: HTTPListConfiguration(client: client))
         await pager.start()
         var row = 0
         while row < (await pager.state).items.count {

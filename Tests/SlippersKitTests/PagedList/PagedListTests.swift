@@ -10,7 +10,9 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) @MainActor struct PagedListTests {
     @Test func aListFromAURLDetectsItsStyleFetchesPageOneOnceAndGrowsAsRowsAppear() async throws {
         let fixture = try await Fixture()
-        let list = PagedList<FixtureItem>(url: fixture.server.url(.page), client: fixture.client, in: fixture.store)
+        let list = PagedList<FixtureItem>(
+            url: fixture.server.url(.page), in: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client))
         let changes = ChangeCounter()
         changes.observe { _ = list.items }
 
@@ -38,14 +40,17 @@ import Testing
 
     @Test func offlineTheListIsRebuiltFromTheStyleStoredWithItsCollection() async throws {
         let fixture = try await Fixture()
-        let online = PagedList<FixtureItem>(url: fixture.server.url(.page), client: fixture.client, in: fixture.store)
+        let online = PagedList<FixtureItem>(
+            url: fixture.server.url(.page), in: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client))
         await online.load()
         await waitUntil { online.items.count == 10 && !online.isRefreshing }
         let url = fixture.server.url(.page)
         await fixture.server.stop()
 
         // A new launch, the server gone: no detection is possible, the cache is enough.
-        let offline = PagedList<FixtureItem>(url: url, client: fixture.client, in: fixture.store)
+        let offline = PagedList<FixtureItem>(
+            url: url, in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.items.map(\.id.rawValue) == Array(1...10))
@@ -58,7 +63,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            client: fixture.client, in: fixture.store)
+            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
 
@@ -82,7 +87,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            client: fixture.client, in: fixture.store)
+            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
 
@@ -106,7 +111,7 @@ import Testing
         ])
         let list = PagedList<Note>(
             url: "https://api.example.com/notes", style: .pageNumber(pageSize: 2, itemsKeyPath: "results"),
-            client: client, stub: stub, in: try CacheStore.inMemory())
+            in: try CacheStore.inMemory(), configuration: HTTPListConfiguration(client: client, stub: stub))
         await list.load()
         await waitUntil { list.items.count == 2 && !list.isRefreshing }
         list.rowAppeared(list.items[1])
@@ -117,7 +122,9 @@ import Testing
     @Test func anAppModelHoldingAListIsObservedThroughIt() async throws {
         let fixture = try await Fixture()
         let model = AppModel(
-            posts: PagedList(url: fixture.server.url(.page), client: fixture.client, in: fixture.store))
+            posts: PagedList(
+                url: fixture.server.url(.page), in: fixture.store,
+                configuration: HTTPListConfiguration(client: fixture.client)))
         let changes = ChangeCounter()
         changes.observe { _ = model.posts.items.count }
         await model.posts.load()
@@ -138,7 +145,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            client: fixture.client, in: fixture.store)
+            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         let group = MetaRefresher()
         group.add(list)
         try await group.refresh()

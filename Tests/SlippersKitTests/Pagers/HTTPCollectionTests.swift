@@ -38,7 +38,8 @@ import Testing
         try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
         fixture.server.resetRequests()
 
-        let pager = try ListPager<FixtureItem>(http: plan.source.base, store: fixture.store, policy: .cacheOnly)
+        let pager = try ListPager<FixtureItem>(
+            http: plan.source.base, store: fixture.store, configuration: PagerConfiguration(policy: .cacheOnly))
         #expect(pager.collection.key == plan.collection.key)
         await pager.start()
         #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
@@ -49,7 +50,8 @@ import Testing
     @Test func aDetectingPagerUsesTheDetectedFirstPageInsteadOfFetchingItAgain() async throws {
         let fixture = try await Fixture()
         let pager = try await ListPager<FixtureItem>.detecting(
-            url: fixture.server.url(.page), client: fixture.client, store: fixture.store)
+            url: fixture.server.url(.page), store: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client))
         await pager.start()
         #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
         #expect(fixture.server.requestCount == 1)
@@ -60,7 +62,8 @@ import Testing
         // Stored with its style: a pager made later for the URL finds it with no request.
         fixture.server.resetRequests()
         let again = try await ListPager<FixtureItem>.detecting(
-            url: fixture.server.url(.page), client: fixture.client, store: fixture.store, policy: .cacheOnly)
+            url: fixture.server.url(.page), store: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(policy: .cacheOnly)))
         #expect(again.collection == pager.collection)
         #expect(fixture.server.requestCount == 0)
         await fixture.server.stop()
@@ -70,20 +73,26 @@ import Testing
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let online = try await ListPager<FixtureItem>.detecting(
-            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+            url: url, store: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
+        )
         await online.start()
         #expect(online.collection.key.hasSuffix(" [partition: user 7]"))
         await fixture.server.stop()
 
         let offline = try await ListPager<FixtureItem>.detecting(
-            url: url, client: fixture.client, store: fixture.store, partition: "user 7")
+            url: url, store: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
+        )
         #expect(offline.collection == online.collection)
         await offline.start()
         #expect(await offline.state.items.map(\.id.rawValue) == Array(1...10))
         // Another partition has nothing cached: it would have to ask the network.
         await #expect(throws: (any Error).self) {
             try await ListPager<FixtureItem>.detecting(
-                url: url, client: fixture.client, store: fixture.store, partition: "user 8")
+                url: url, store: fixture.store,
+                configuration: HTTPListConfiguration(
+                    client: fixture.client, pager: PagerConfiguration(partition: "user 8")))
         }
     }
 

@@ -41,7 +41,9 @@ import Testing
         let url = try #require(URL(string: base + "/page"))
         for partition in [nil, "user 7"] as [String?] {
             let pager = try ListPager<FixtureItem>(
-                url: url, style: style, store: store, policy: .cacheOnly, partition: partition)
+                url: url, style: style, store: store,
+                configuration: HTTPListConfiguration(
+                    pager: PagerConfiguration(policy: .cacheOnly, partition: partition)))
             await pager.start()
             await pager.loadNextPageIfNeeded()
             await pager.loadNextPageIfNeeded()

@@ -1,0 +1,56 @@
+import Foundation
+
+/// How an app's list of an HTTP API sends its requests and keeps its pages: one value, with
+/// documented defaults, for ``ListPager``'s and ``PagedList``'s initialisers from a URL.
+///
+/// For example, a list of the signed-in user's posts, with a bearer token:
+///
+/// ```swift
+/// var configuration = HTTPListConfiguration(headers: ["Authorization": "Bearer \(token)"])
+/// configuration.pager.partition = user.id    // cached apart per user, whatever the token
+/// let posts = PagedList<Post>(url: postsURL, in: cache, configuration: configuration)
+/// ```
+public struct HTTPListConfiguration: Sendable {
+    // MARK: - Requests
+
+    /// The client that sends the requests; one for the URL's server, with the default retries,
+    /// unless set. Its configuration's ``ServerConfiguration/shouldStub`` makes ``stub`` answer.
+    public var client: HTTPClient?
+    /// Headers for every request, never stored nor part of the collection's key; none unless set.
+    public var headers: [String: String]
+    /// The canned pages answered while stubbing is on, for previews and tests; none unless set.
+    public var stub: PageStub?
+
+    // MARK: - Cache
+
+    /// The name items are filed under: the cached collection's, else the list's default
+    /// (`posts@https://api.example.com`), unless set.
+    public var itemType: String?
+    /// The pager's settings: cache policy, first window, partition, no-store pages, backoff.
+    public var pager: PagerConfiguration
+
+    /// Creates a configuration; what is not given keeps its default.
+    public init(
+        client: HTTPClient? = nil,
+        headers: [String: String] = [:],
+        stub: PageStub? = nil,
+        itemType: String? = nil,
+        pager: PagerConfiguration = PagerConfiguration()
+    ) {
+        self.client = client
+        self.headers = headers
+        self.stub = stub
+        self.itemType = itemType
+        self.pager = pager
+    }
+
+    /// The client for the list at `url`: the configured one, else one for the URL's server.
+    ///
+    /// - throws: A `NetworkError` when the URL has no host.
+    func client(for url: URL) throws -> HTTPClient {
+        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        return client
+    }
+}
