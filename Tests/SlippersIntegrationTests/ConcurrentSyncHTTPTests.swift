@@ -17,7 +17,9 @@ import Testing
     }
 
     private func client(for server: FixtureServer, retryPolicy: RetryPolicy = .none) throws -> HTTPClient {
-        HTTPClient(configuration: try #require(ServerConfiguration(baseURL: server.baseURL)), retryPolicy: retryPolicy)
+        HTTPClient(
+            configuration: try #require(ServerConfiguration(baseURL: server.baseURL)),
+            options: HTTPClient.Options(retryPolicy: retryPolicy))
     }
 
     @discardableResult

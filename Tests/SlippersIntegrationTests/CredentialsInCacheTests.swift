@@ -34,7 +34,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
-        let client = HTTPClient(configuration: configuration, retryPolicy: .none)
+        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
         let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(secret)\(query)"))
         return (server, directory, store, HTTPPageSource(client: client, url: url, style: .nextURL()))
     }

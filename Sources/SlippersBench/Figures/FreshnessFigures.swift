@@ -25,7 +25,8 @@ enum FreshnessFigures {
             preconditionFailure("the fixture server's URL is always a server configuration")
         }
         let source = HTTPPageSource(
-            client: HTTPClient(configuration: configuration, retryPolicy: .none), url: server.url(.page),
+            client: HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none)),
+            url: server.url(.page),
             style: .pageNumber(firstPage: 1, pageSize: pageSize, itemsKeyPath: "results"))
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
         let path = try context.makeDirectory("relaunch").appendingPathComponent("cache.sqlite").path

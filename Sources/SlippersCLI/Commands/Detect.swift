@@ -42,8 +42,10 @@ extension SlippersCommand {
                 let url = try parsedURL()
                 guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
                 let client = HTTPClient(
-                    configuration: configuration, transport: network.transport(),
-                    retryPolicy: retrying.requestPolicy, originPolicy: try origins.policy(), logger: logging.logger)
+                    configuration: configuration,
+                    options: HTTPClient.Options(
+                        transport: network.transport(), retryPolicy: retrying.requestPolicy,
+                        originPolicy: try origins.policy(), logger: logging.logger))
                 let detection = try await HTTPPageSource.explaining(
                     client: client, url: url, headers: try parsedHeaders())
                 if output.json {

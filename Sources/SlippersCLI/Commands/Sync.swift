@@ -137,8 +137,10 @@ extension SlippersCommand {
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
             let requestRetries = Mutex(0)
             var client = HTTPClient(
-                configuration: configuration, transport: network.transport(), retryPolicy: retrying.requestPolicy,
-                originPolicy: try origins.policy())
+                configuration: configuration,
+                options: HTTPClient.Options(
+                    transport: network.transport(), retryPolicy: retrying.requestPolicy,
+                    originPolicy: try origins.policy()))
             // Without --verbose, whose log says as much, each retry is one line on stderr.
             let notice =
                 logging.verbose

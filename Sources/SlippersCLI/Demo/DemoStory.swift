@@ -19,7 +19,7 @@ struct DemoStory {
         let store = try CacheStore(path: path)
         let client = HTTPClient(
             configuration: ServerConfiguration(scheme: "http", host: "127.0.0.1", port: server.port),
-            retryPolicy: .none)
+            options: HTTPClient.Options(retryPolicy: .none))
         let postsURL = server.url(.page)
         print("Slippers demo: a paginated JSON API on \(server.baseURL.absoluteString), a new cache at \(path)")
         print("")

@@ -59,7 +59,8 @@ public struct HTTPClient: Sendable {
         public var delay: Duration
     }
 
-    /// Creates a client.
+    /// Creates a client, with each option apart.
+    @available(*, deprecated, message: "Pass the options as HTTPClient.Options: init(configuration:options:)")
     public init(
         configuration: ServerConfiguration,
         transport: any HTTPTransport = HTTPClient.defaultTransport,
@@ -70,14 +71,11 @@ public struct HTTPClient: Sendable {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
-        self.configuration = configuration
-        self.transport = transport
-        self.retryPolicy = retryPolicy
-        self.authenticator = authenticator
-        self.originPolicy = originPolicy
-        self.maxRedirects = max(0, maxRedirects)
-        self.sleep = sleep
-        self.logger = logger
+        self.init(
+            configuration: configuration,
+            options: Options(
+                transport: transport, retryPolicy: retryPolicy, authenticator: authenticator,
+                originPolicy: originPolicy, maxRedirects: maxRedirects, sleep: sleep, logger: logger))
     }
 
     /// Loads a resource: calls its endpoint (or its stub) and parses the response.

@@ -38,7 +38,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         let client = try #require(
-            ServerConfiguration(baseURL: server.baseURL).map { HTTPClient(configuration: $0, retryPolicy: .none) })
+            ServerConfiguration(baseURL: server.baseURL).map {
+                HTTPClient(configuration: $0, options: HTTPClient.Options(retryPolicy: .none))
+            })
         let online = PagedList<FixtureItem>(
             url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
         await online.load()

@@ -16,7 +16,7 @@ struct Fixture {
         directory = try TemporaryDirectory()
         store = try CacheStore(path: directory.path())
         guard let configuration = ServerConfiguration(baseURL: server.baseURL) else { throw FixtureError.noHost }
-        client = HTTPClient(configuration: configuration, retryPolicy: .none)
+        client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
     }
 
     /// The requests for the first page of `route` the server received.

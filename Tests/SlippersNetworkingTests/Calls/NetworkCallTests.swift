@@ -18,7 +18,8 @@ import Testing
             return StubResponse(body: Data("page \(page)".utf8))
         }
         let client = HTTPClient(
-            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: .none)
+            configuration: ServerConfiguration(host: "api.test"),
+            options: HTTPClient.Options(transport: transport, retryPolicy: .none))
         let resource = Resource<String>(endpoint: Endpoint(.get, "items")) { String(decoding: $0.body, as: UTF8.self) }
         return NetworkCall(client: client, resource: resource)
     }

@@ -20,8 +20,10 @@ import Testing
 
     func client(_ transport: ScriptedTransport, authenticator: (any HTTPAuthenticator)? = nil) -> HTTPClient {
         HTTPClient(
-            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: quickRetries,
-            authenticator: authenticator, sleep: SleepRecorder().sleep, logger: logger)
+            configuration: ServerConfiguration(host: "api.test"),
+            options: HTTPClient.Options(
+                transport: transport, retryPolicy: quickRetries, authenticator: authenticator,
+                sleep: SleepRecorder().sleep, logger: logger))
     }
 
     /// Every entry as one line: level, message, metadata.

@@ -16,8 +16,8 @@ import Testing
 
     private func client(_ transport: ScriptedTransport, retry: RetryPolicy = quickRetries) -> HTTPClient {
         HTTPClient(
-            configuration: ServerConfiguration(host: "api.test", apiRoute: "v1"), transport: transport,
-            retryPolicy: retry)
+            configuration: ServerConfiguration(host: "api.test", apiRoute: "v1"),
+            options: HTTPClient.Options(transport: transport, retryPolicy: retry))
     }
 
     @Test func aResourceIsLoadedAndParsed() async throws {
@@ -109,7 +109,8 @@ import Testing
             return StubResponse(statusCode: attempt == 1 ? 503 : 200)
         }
         let client = HTTPClient(
-            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: quickRetries)
+            configuration: ServerConfiguration(host: "api.test"),
+            options: HTTPClient.Options(transport: transport, retryPolicy: quickRetries))
         _ = try await client.response(for: Endpoint(.put, "files/1", body: .file(file)))
         #expect(lengths.withLock { $0 } == [200_000, 200_000])
     }
@@ -117,7 +118,8 @@ import Testing
     @Test func aPreparedRequestWithAStreamIsNotRetried() async throws {
         let transport = ScriptedTransport(StubResponse(statusCode: 503))
         let client = HTTPClient(
-            configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: quickRetries)
+            configuration: ServerConfiguration(host: "api.test"),
+            options: HTTPClient.Options(transport: transport, retryPolicy: quickRetries))
         var request = URLRequest(url: URL(string: "https://api.test/files/1")!)
         request.httpBodyStream = InputStream(data: Data([1, 2, 3]))
         await #expect(throws: NetworkError.self) { try await client.send(request) }

@@ -12,8 +12,10 @@ import Testing
 @Suite struct HTTPClientThrottlingTests {
     private func client(_ transport: ScriptedTransport, sleeps: SleepRecorder) -> HTTPClient {
         HTTPClient(
-            configuration: ServerConfiguration(host: "api.test"), transport: transport,
-            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(1), jitter: 0), sleep: sleeps.sleep)
+            configuration: ServerConfiguration(host: "api.test"),
+            options: HTTPClient.Options(
+                transport: transport, retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(1), jitter: 0),
+                sleep: sleeps.sleep))
     }
 
     @Test func tooManyRequestsAndUnavailableHalveTheLimitAndPauseForRetryAfter() async throws {

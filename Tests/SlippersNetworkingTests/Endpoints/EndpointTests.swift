@@ -33,7 +33,8 @@ import Testing
 
     @Test func resourcesMapTheirValues() async throws {
         let client = HTTPClient(
-            configuration: configuration, transport: StubTransport(.json(#"{"id": 1, "title": "x"}"#)))
+            configuration: configuration,
+            options: HTTPClient.Options(transport: StubTransport(.json(#"{"id": 1, "title": "x"}"#))))
         struct Post: Decodable, Sendable {
             var id: ID<Post>
             var title: String

@@ -126,7 +126,8 @@ import Testing
             let impatient = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(1)))
             server.inject(.delay(.seconds(4)))
             let once = HTTPClient(
-                configuration: ServerConfiguration(host: "127.0.0.1"), transport: impatient, retryPolicy: .none)
+                configuration: ServerConfiguration(host: "127.0.0.1"),
+                options: HTTPClient.Options(transport: impatient, retryPolicy: .none))
             let error = await #expect(throws: NetworkError.self) { try await source(server, once).fetch(.first) }
             #expect(error?.kind == .transport(.timeout))
 
@@ -134,8 +135,9 @@ import Testing
             server.inject(.delay(.seconds(10)))
             let retrying = HTTPClient(
                 configuration: ServerConfiguration(host: "127.0.0.1"),
-                transport: AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(3))),
-                retryPolicy: quickRetries)
+                options: HTTPClient.Options(
+                    transport: AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(3))),
+                    retryPolicy: quickRetries))
             let page = try #require(try await source(server, retrying).fetch(.first).page)
             #expect(page.items.count == 10)
         }
@@ -236,7 +238,7 @@ import Testing
             let endpoint = Endpoint(.get, "offset").stubbed(.json(#"{"results": [{"id": 7}], "total": 1}"#))
             let stubbed = HTTPClient(
                 configuration: try #require(ServerConfiguration(baseURL: server.baseURL)).stubbing(),
-                transport: loopbackTransport)
+                options: HTTPClient.Options(transport: loopbackTransport))
             let body = try await stubbed.load(Resource(data: endpoint))
             #expect(String(decoding: body, as: UTF8.self).contains(#""id": 7"#))
 

@@ -7,7 +7,8 @@ import Testing
 @Suite struct HTTPPageSourceAddressingTests {
     private func source(_ style: PaginationStyle) -> HTTPPageSource {
         HTTPPageSource(
-            client: HTTPClient(configuration: ServerConfiguration(host: "api.test"), retryPolicy: .none),
+            client: HTTPClient(
+                configuration: ServerConfiguration(host: "api.test"), options: HTTPClient.Options(retryPolicy: .none)),
             url: URL(string: "https://api.test/items")!, style: style)
     }
 
@@ -25,7 +26,8 @@ import Testing
         let style = PaginationStyle.offset(limit: 2)
         let source = HTTPPageSource(
             client: HTTPClient(
-                configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: .none),
+                configuration: ServerConfiguration(host: "api.test"),
+                options: HTTPClient.Options(transport: transport, retryPolicy: .none)),
             url: URL(string: "https://api.test/items")!, style: style)
         let first = try #require(try await source.fetch(.first).page)
         #expect(first.nextToken == source.token(forPageAt: 1))

@@ -15,7 +15,8 @@ import Testing
     ) -> HTTPPageSource {
         HTTPPageSource(
             client: HTTPClient(
-                configuration: ServerConfiguration(host: "api.test"), transport: transport, retryPolicy: .none),
+                configuration: ServerConfiguration(host: "api.test"),
+                options: HTTPClient.Options(transport: transport, retryPolicy: .none)),
             url: URL(string: url)!, style: style, headers: ["X-Api-Key": "k"])
     }
 

@@ -25,7 +25,7 @@ import Testing
     func client(stubbing: Bool) -> HTTPClient {
         HTTPClient(
             configuration: ServerConfiguration(host: "api.example.com", shouldStub: stubbing),
-            transport: Unreachable(), retryPolicy: .none)
+            options: HTTPClient.Options(transport: Unreachable(), retryPolicy: .none))
     }
 
     @Test func theConfigurationsStubbingServesThePagesOfAList() async throws {

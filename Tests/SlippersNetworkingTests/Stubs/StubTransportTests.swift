@@ -28,7 +28,7 @@ import Testing
         let live = StubTransport(.json(#""live""#))
         let endpoint = Endpoint(.get, "a").stubbed(.json(#""stub""#))
         let configuration = ServerConfiguration(host: "x.test")
-        let client = HTTPClient(configuration: configuration, transport: live)
+        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(transport: live))
         #expect(try await client.load(Resource(data: endpoint)) == Data(#""live""#.utf8))
         var stubbing = client
         stubbing.configuration = configuration.stubbing()

@@ -38,7 +38,7 @@ func withFixtureServer<T>(
 func client(for server: FixtureServer, retryPolicy: RetryPolicy = quickRetries) -> HTTPClient {
     HTTPClient(
         configuration: ServerConfiguration(baseURL: server.baseURL) ?? ServerConfiguration(host: "127.0.0.1"),
-        transport: loopbackTransport, retryPolicy: retryPolicy)
+        options: HTTPClient.Options(transport: loopbackTransport, retryPolicy: retryPolicy))
 }
 
 /// Fetches every page of a source from the first, following next tokens; stops after `maxPages`.

@@ -79,7 +79,8 @@ import Testing
             }
             defer { try? FileManager.default.removeItem(at: bodyFile) }
             let client = HTTPClient(
-                configuration: try #require(ServerConfiguration(baseURL: server.baseURL)), transport: transport)
+                configuration: try #require(ServerConfiguration(baseURL: server.baseURL)),
+                options: HTTPClient.Options(transport: transport))
             let response = try await client.response(for: endpoint)
             #expect(response.statusCode == 200)
             let received = try #require(server.requests.first)
