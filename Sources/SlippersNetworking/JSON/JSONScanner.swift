@@ -435,6 +435,26 @@ public struct JSONScanner: Sendable {
         return ScanError(path: "", reason: "expected \(expecting), found \"\(character)\"", offset: index)
     }
 
+    /// After a member or an element: moves past a `,` and the whitespace after it (`false`: another
+    /// follows), or past `closing` (`true`: the container ends).
+    ///
+    /// - throws: ``ScanError`` for anything else, or for the end of the bytes.
+    private static func isClosed(_ bytes: Bytes, _ index: inout Int, by closing: UInt8) throws -> Bool {
+        skipWhitespace(bytes, &index)
+        guard index < bytes.count else { throw truncated(index) }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            skipWhitespace(bytes, &index)
+            return false
+        case closing:
+            index += 1
+            return true
+        default:
+            throw unexpected(bytes, index, expecting: "\",\" or \"\(Unicode.Scalar(closing))\"")
+        }
+    }
+
     /// Scans the value starting at `index` (no leading whitespace) and moves past it.
     private static func validateValue(_ bytes: Bytes, _ index: inout Int, depth: Int) throws -> Value {
         guard index < bytes.count else { throw truncated(index) }
@@ -462,16 +482,8 @@ public struct JSONScanner: Sendable {
                 index += 1
                 skipWhitespace(bytes, &index)
                 _ = try validateValue(bytes, &index, depth: depth + 1)
-                skipWhitespace(bytes, &index)
-                guard index < bytes.count else { throw truncated(index) }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    skipWhitespace(bytes, &index)
-                } else if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
+                if try isClosed(bytes, &index, by: UInt8(ascii: "}")) {
                     return Value(kind: .object, range: start..<index)
-                } else {
-                    throw unexpected(bytes, index, expecting: "\",\" or \"}\"")
                 }
             }
         case UInt8(ascii: "["):
@@ -484,16 +496,8 @@ public struct JSONScanner: Sendable {
             }
             while true {
                 _ = try validateValue(bytes, &index, depth: depth + 1)
-                skipWhitespace(bytes, &index)
-                guard index < bytes.count else { throw truncated(index) }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    skipWhitespace(bytes, &index)
-                } else if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
+                if try isClosed(bytes, &index, by: UInt8(ascii: "]")) {
                     return Value(kind: .array, range: start..<index)
-                } else {
-                    throw unexpected(bytes, index, expecting: "\",\" or \"]\"")
                 }
             }
         case UInt8(ascii: "\""):

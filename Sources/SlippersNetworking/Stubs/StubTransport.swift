@@ -10,9 +10,13 @@ import Slippers
 /// For example, a transport that fails twice and then succeeds:
 ///
 /// ```swift
-/// let transport = StubTransport { request in
-///     .json("[]")
+/// let attempts = Mutex(0)
+/// let transport = StubTransport { _ in
+///     let attempt = attempts.withLock { $0 += 1; return $0 }
+///     return attempt <= 2 ? .json(#"{"error": "busy"}"#, statusCode: 503) : .json("[]")
 /// }
+/// let client = HTTPClient(configuration: configuration, options: .init(transport: transport))
+/// let response = try await client.send(URLRequest(url: url))    // 200, on the third attempt
 /// ```
 public struct StubTransport: HTTPTransport {
     private let respond: @Sendable (URLRequest) async throws -> StubResponse

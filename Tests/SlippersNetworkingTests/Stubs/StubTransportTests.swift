@@ -1,5 +1,6 @@
 import Foundation
 import SlippersNetworking
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -7,6 +8,23 @@ import Testing
 #endif
 
 @Suite struct StubTransportTests {
+    @Test func theDocumentedExampleFailsTwiceThenSucceeds() async throws {
+        let attempts = Mutex(0)
+        let transport = StubTransport { _ in
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
+            return attempt <= 2 ? .json(#"{"error": "busy"}"#, statusCode: 503) : .json("[]")
+        }
+        let configuration = try #require(ServerConfiguration(baseURL: URL(string: "https://api.example.com")!))
+        let client = HTTPClient(configuration: configuration, options: .init(transport: transport, sleep: { _ in }))
+        let response = try await client.send(URLRequest(url: URL(string: "https://api.example.com/posts")!))
+        #expect(response.statusCode == 200)
+        #expect(response.body == Data("[]".utf8))
+        #expect(attempts.withLock { $0 } == 3)
+    }
+
     @Test func theStubbedStatusHeadersAndBodyAreReturned() async throws {
         let stub = StubResponse.json(#"{"ok": true}"#, statusCode: 201, headers: ["ETag": "\"1\""])
         let response = try await StubTransport(stub).send(URLRequest(url: URL(string: "https://x.test/a")!))
