@@ -54,24 +54,25 @@ struct NetworkOptions: ParsableArguments {
 
     /// The transport configuration: the options given, the library's defaults for the others.
     var configuration: AsyncHTTPClientTransport.Configuration {
+        configuration(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The transport configuration, reading `SSL_CERT_FILE` from `environment` when `--cacert` is not given:
+    /// OpenSSL, curl and Python read it for the CAs to trust.
+    func configuration(environment: [String: String]) -> AsyncHTTPClientTransport.Configuration {
         let defaults = Self.defaults
+        let environmentCertificates = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         return AsyncHTTPClientTransport.Configuration(
             connectTimeout: connectTimeout.map(Self.duration) ?? defaults.connectTimeout,
             idleTimeout: idleTimeout.map(Self.duration) ?? defaults.idleTimeout,
             deadline: deadline.map(Self.duration) ?? defaults.deadline,
             maxBodySize: maxBodySize?.bytes ?? defaults.maxBodySize,
-            certificateAuthorityFile: caCertificates ?? Self.environmentCertificates)
-    }
-
-    /// `SSL_CERT_FILE`, which OpenSSL, curl and Python read for the CAs to trust; `nil` when unset or empty.
-    private static var environmentCertificates: String? {
-        guard let path = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !path.isEmpty else { return nil }
-        return path
+            certificateAuthorityFile: caCertificates ?? environmentCertificates)
     }
 
     /// A transport with these limits: the library's shared one when no option was given.
-    func transport() -> any HTTPTransport {
-        let configuration = configuration
+    func transport(environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPTransport {
+        let configuration = configuration(environment: environment)
         return configuration == Self.defaults
             ? AsyncHTTPClientTransport.shared : AsyncHTTPClientTransport(configuration: configuration)
     }

@@ -9,8 +9,17 @@ import Testing
 @Suite struct NetworkOptionsTests {
     @Test func withoutOptionsTheLibraryDefaultsAndTheSharedTransportAreUsed() throws {
         let options = try NetworkOptions.parse([])
-        #expect(options.configuration == .default)
-        #expect(options.transport() as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
+        #expect(options.configuration(environment: [:]) == .default)
+        #expect(options.transport(environment: [:]) as? AsyncHTTPClientTransport === AsyncHTTPClientTransport.shared)
+    }
+
+    @Test func cacertOrElseSSLCertFileNamesTheTrustedCertificates() throws {
+        let options = try NetworkOptions.parse([])
+        #expect(options.configuration(environment: ["SSL_CERT_FILE": "/a.pem"]).certificateAuthorityFile == "/a.pem")
+        #expect(options.configuration(environment: ["SSL_CERT_FILE": ""]).certificateAuthorityFile == nil)
+        let given = try NetworkOptions.parse(["--cacert", "/b.pem"])
+        #expect(given.configuration(environment: ["SSL_CERT_FILE": "/a.pem"]).certificateAuthorityFile == "/b.pem")
+        #expect(given.transport(environment: [:]) as? AsyncHTTPClientTransport !== AsyncHTTPClientTransport.shared)
     }
 
     @Test func eachOptionSetsItsLimit() throws {
@@ -21,7 +30,7 @@ import Testing
         #expect(options.configuration.idleTimeout == .milliseconds(500))
         #expect(options.configuration.deadline == .seconds(90))
         #expect(options.configuration.maxBodySize == 8 << 20)
-        #expect(options.transport() as? AsyncHTTPClientTransport !== AsyncHTTPClientTransport.shared)
+        #expect(options.transport(environment: [:]) as? AsyncHTTPClientTransport !== AsyncHTTPClientTransport.shared)
     }
 
     @Test func sizesTakeBytesOrAUnit() {
