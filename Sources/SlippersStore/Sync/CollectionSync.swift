@@ -300,9 +300,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 if page.caching.cacheControl.noStore, !keepsNoStorePages {
                     throw NoStorePageError(collection: collection.key, index: pageIndex)
                 }
-                if let next = page.nextToken {
+                if page.nextToken != nil {
                     if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
                     updatePageCount(total: page.total)
+                    // A total says where the list ends: the page it puts last is, whatever its next token says.
+                    if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
+                }
+                if let next = page.nextToken {
                     _ = inFlight.announce(next: next, after: pageIndex)
                     // The next page is on its way while this one is saved.
                     reading = (1, page.items.count)
