@@ -22,6 +22,7 @@ struct FixturePage {
         case .jsonapi: renderJSONAPI()
         case .odata: renderOData()
         case .spring: renderSpring()
+        case .drf: renderDRF()
         }
     }
 
@@ -87,6 +88,26 @@ struct FixturePage {
         var next = offset + limit < total ? "\"\(url(["limit": limit, "offset": offset + limit]))\"" : "null"
         if !isAdvancing { next = "\"\(url(query.compactMapValues { Int($0) }))\"" }
         let previous = offset > 0 ? "\"\(url(["limit": limit, "offset": max(0, offset - limit)]))\"" : "null"
+        let metadata = #""count":\#(total),"next":\#(next),"previous":\#(previous)"#
+        return (envelope(items: items, keyPath: configuration.itemsKeyPath ?? "results", metadata: metadata), nil)
+    }
+
+    /// DRF's page numbers: the first page is the bare URL, the next one `?page=2`, with `page_size` kept when asked.
+    private func renderDRF() -> (body: String, link: String?)? {
+        guard let (page, size) = pageParameters(sizeName: "page_size") else { return nil }
+        let start = (page - configuration.firstPage) * size
+        let items = catalog.json(positions: start..<start + size)
+        let lastPage = configuration.firstPage + max(0, (total + size - 1) / size - 1)
+        var kept: [String: Int] = [:]
+        if query["page_size"] != nil { kept["page_size"] = size }
+        func link(_ number: Int) -> String {
+            number == configuration.firstPage && kept.isEmpty
+                ? "\"http://127.0.0.1:\(port)\(route.rawValue)\""
+                : "\"\(url(kept.merging(["page": number]) { a, _ in a }))\""
+        }
+        var next = page < lastPage ? link(page + 1) : "null"
+        if !isAdvancing { next = link(page) }
+        let previous = page > configuration.firstPage ? link(page - 1) : "null"
         let metadata = #""count":\#(total),"next":\#(next),"previous":\#(previous)"#
         return (envelope(items: items, keyPath: configuration.itemsKeyPath ?? "results", metadata: metadata), nil)
     }

@@ -121,6 +121,9 @@ public final class FixtureServer: Sendable {
         case odata = "/odata"
         /// Spring Data's `Page`, numbered from 0.
         case spring = "/spring"
+        /// Django REST framework's `PageNumberPagination`: `?page=N`, answering `count`, `next` (the
+        /// list's URL with `page` advanced, `null` at the end), `previous` and `results`.
+        case drf = "/drf"
     }
 
     struct State {

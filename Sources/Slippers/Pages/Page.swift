@@ -8,6 +8,8 @@ public struct Page<Item> {
     public var nextToken: PageToken?
     /// The total number of items in the whole list, when the server says.
     public var total: Int?
+    /// The number of pages of the whole list, when the response says (a `Link` header's `rel="last"`).
+    public var pageCount: Int?
     /// The validators to revalidate this page with later.
     public var validators: PageValidators
     /// What the response said about caching the page: lifetime, directives, `Vary`.
@@ -20,7 +22,8 @@ public struct Page<Item> {
         nextToken: PageToken? = nil,
         total: Int? = nil,
         validators: PageValidators = PageValidators(),
-        caching: PageCaching = PageCaching()
+        caching: PageCaching = PageCaching(),
+        pageCount: Int? = nil
     ) {
         self.items = items
         self.token = token
@@ -28,6 +31,7 @@ public struct Page<Item> {
         self.total = total
         self.validators = validators
         self.caching = caching
+        self.pageCount = pageCount
     }
 
     /// Whether the list ends with this page.
@@ -41,7 +45,8 @@ public struct Page<Item> {
             nextToken: nextToken,
             total: total,
             validators: validators,
-            caching: caching
+            caching: caching,
+            pageCount: pageCount
         )
     }
 }

@@ -74,6 +74,7 @@ extension SlippersCommand {
                 ("page size", pageSize),
                 ("total", style.totalKeyPath ?? "none"),
                 ("end of list", detection.endOfList),
+                ("pages at once", style.isAddressable ? "yes (--concurrency)" : "no, each page names the next"),
                 ("confidence", detection.confidence.rawValue),
             ]
             for (position, reason) in detection.reasons.enumerated() {

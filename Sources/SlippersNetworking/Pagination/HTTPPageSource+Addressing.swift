@@ -3,8 +3,10 @@ import Slippers
 extension HTTPPageSource: AddressablePageSource {
     /// The token of the page at `index`: its page number, or its offset when the page size is set.
     ///
-    /// Cursors, the last item's id, next URLs and `Link` headers name no page but the next one: `nil`.
-    /// So does an offset list without a page size, whose pages may hold any number of items.
+    /// Cursors and the last item's id name no page but the next one: `nil`. So do next URLs and
+    /// `Link` headers, unless they advance one parameter by a constant step (the style's
+    /// ``PaginationStyle/advancing``), and an offset list without a page size, whose pages may
+    /// hold any number of items.
     public func token(forPageAt index: Int) -> PageToken? {
         guard index >= 0 else { return nil }
         switch style.kind {
@@ -13,7 +15,10 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset:
             guard let pageSize = style.pageSize, pageSize > 0 else { return nil }
             return PageToken(index * pageSize)
-        case .cursor, .afterLastItem, .nextURL, .linkHeader, .singlePage:
+        case .nextURL, .linkHeader:
+            // The next URLs of an advancing list name every page; others name only the next.
+            return style.advancing?.url(forPageAt: index).map { PageToken($0.absoluteString) }
+        case .cursor, .afterLastItem, .singlePage:
             return nil
         }
     }
@@ -29,7 +34,8 @@ extension HTTPPageSource: AddressablePageSource {
         case .pageNumber: size = pageItemCount
         case .offset: size = style.pageSize
         case .singlePage: return 1
-        case .cursor, .afterLastItem, .nextURL, .linkHeader: size = nil
+        case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
+        case .cursor, .afterLastItem: size = nil
         }
         guard let size, size > 0, total >= 0 else { return nil }
         return max(1, (total + size - 1) / size)

@@ -205,7 +205,9 @@ public struct HTTPPageSource: PageSource {
         let next = try nextToken(
             scanner: scanner, response: response, token: token, requestURL: requestURL,
             items: items, total: pageTotal)
-        return Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
+        var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
+        page.pageCount = lastPageCount(response)
+        return page
     }
 
     private func nextToken(
@@ -284,6 +286,14 @@ public struct HTTPPageSource: PageSource {
             }
         }
         return false
+    }
+
+    /// The number of pages a `Link` header's `rel="last"` names, for an advancing list.
+    private func lastPageCount(_ response: NetworkResponse) -> Int? {
+        guard case .linkHeader = style.kind, let advancing = style.advancing, let header = response.header("Link"),
+            let last = LinkHeader(header).url(rel: "last"), let url = URL(string: last, relativeTo: self.url)
+        else { return nil }
+        return advancing.pageIndex(of: url).map { $0 + 1 }
     }
 
     private func advancingURL(_ text: String, from requestURL: URL, token: PageToken?) throws -> PageToken {

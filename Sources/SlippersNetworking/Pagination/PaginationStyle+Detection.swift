@@ -81,11 +81,13 @@ private struct Detector {
     typealias Style = PaginationStyle
 
     let scanner: JSONScanner?
+    let url: URL
     let query: [URLQueryItem]
     let headers: [String: String]
     var reasons: [String] = []
 
     init(url: URL, body: Data, headers: [String: String]) {
+        self.url = url
         scanner = try? JSONScanner(body)
         query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         self.headers = headers
@@ -109,11 +111,39 @@ private struct Detector {
         }
         let (idField, itemsAreObjects) = idField(itemsKeyPath: style.itemsKeyPath)
         style.idField = idField
+        style.advancing = advancing(of: style)
         if !itemsAreObjects { confidence = .low }
         return Style.Detection(style: style, confidence: confidence, reasons: reasons, itemCount: itemCount)
     }
 
     // MARK: The way pages are asked for
+
+    /// How a next-URL or `Link` list's next URL advances, when it is this URL with one parameter
+    /// advanced; said in the reasons either way. Credentials in either URL are masked first, as
+    /// the tokens of such a list keep them.
+    private mutating func advancing(of style: Style) -> Style.Advancing? {
+        let text: String?
+        switch style.kind {
+        case .nextURL(let keyPath): text = scanner?.string(at: Style.components(keyPath))
+        case .linkHeader:
+            text = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }
+                .flatMap { LinkHeader($0.value).url(rel: "next") }
+        default: return nil
+        }
+        guard let text, let next = URL(string: text, relativeTo: url)?.absoluteURL,
+            let maskedNext = URL(string: CredentialQuery.masking(next.absoluteString)),
+            let maskedFirst = URL(string: CredentialQuery.masking(url.absoluteString))
+        else { return nil }
+        guard let advancing = Style.Advancing.learning(firstURL: maskedFirst, nextURL: maskedNext) else {
+            reasons.append("the next URL is not this URL with one parameter advanced: one page after another")
+            return nil
+        }
+        let unit = advancing.step == 1 ? "1" : "\(advancing.step)"
+        reasons.append(
+            "the next URL is this URL with \(advancing.parameter) advanced by \(unit): pages are named ahead "
+                + "and fetched several at once")
+        return advancing
+    }
 
     private mutating func kindAndSignals() -> (Style, Style.Detection.Confidence) {
         let sizeParameter = ["per_page", "page_size", "pageSize", "limit", "size"].first { queryValue($0) != nil }

@@ -79,8 +79,10 @@ extension PaginationStyle {
             signals.append("no cursor at \(keyPath)")
         case .nextURL(let keyPath):
             signals.append("no URL at \(keyPath)")
+            if advancing != nil, let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
         case .linkHeader:
             signals.append(#"no Link rel="next""#)
+            if advancing != nil { signals.append(#"the page a Link rel="last" names"#) }
         case .afterLastItem:
             break
         case .singlePage:

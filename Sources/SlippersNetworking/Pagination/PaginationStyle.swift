@@ -48,6 +48,11 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     ///
     /// A style stored before this member existed decodes with `nil`.
     public var endSignal: EndSignal?
+    /// For a next-URL or `Link` list, how its next URL advances from page to page, when it is the
+    /// list's URL with one parameter advanced: then every page is named without the ones before
+    /// it, and fetched several at once. Learnt by detection; `nil` for other lists, and for a style
+    /// stored before this member existed.
+    public var advancing: Advancing?
 
     /// The ways of asking for pages.
     public enum Kind: Codable, Sendable, Hashable {
@@ -97,7 +102,8 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         pageSizeParameter: String? = nil,
         pageSize: Int? = nil,
         totalKeyPath: String? = nil,
-        endSignal: EndSignal? = nil
+        endSignal: EndSignal? = nil,
+        advancing: Advancing? = nil
     ) {
         self.kind = kind
         self.itemsKeyPath = itemsKeyPath
@@ -106,6 +112,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         self.pageSize = pageSize
         self.totalKeyPath = totalKeyPath
         self.endSignal = endSignal
+        self.advancing = advancing
     }
 
     /// Page numbers: `?page=N&per_page=M`.

@@ -199,7 +199,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             // The page being read, not yet counted in the progress.
             var reading = (pages: 0, items: 0)
 
-            func updatePageCount(total: Int?) {
+            func updatePageCount(total: Int?, pages: Int?) {
+                if let pages, inFlight.addressable != nil {
+                    inFlight.pageCount = pages
+                    return
+                }
                 guard let addressable = inFlight.addressable, let total, let pageItemCount else { return }
                 inFlight.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
             }
@@ -302,7 +306,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 }
                 if page.nextToken != nil {
                     if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
-                    updatePageCount(total: page.total)
+                    updatePageCount(total: page.total, pages: page.pageCount)
                     // A total says where the list ends: the page it puts last is, whatever its next token says.
                     if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
                 }

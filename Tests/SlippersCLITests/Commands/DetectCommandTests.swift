@@ -51,10 +51,10 @@ import Testing
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let outcome = try await BuiltBinary.slippers.run(["detect", fixture.url(.spring)])
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            #expect(outcome.stdout.contains("style        page numbers (?page=N from 0)\n"))
-            #expect(outcome.stdout.contains("items        content (20 items on the first page)\n"))
-            #expect(outcome.stdout.contains("page size    20 (?size=)\n"))
-            #expect(outcome.stdout.contains("confidence   high\n"))
+            #expect(outcome.stdout.contains("style          page numbers (?page=N from 0)\n"))
+            #expect(outcome.stdout.contains("items          content (20 items on the first page)\n"))
+            #expect(outcome.stdout.contains("page size      20 (?size=)\n"))
+            #expect(outcome.stdout.contains("confidence     high\n"))
             #expect(outcome.stdout.contains("last, true on the last page"))
         }
     }

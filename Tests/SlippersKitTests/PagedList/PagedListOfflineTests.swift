@@ -58,12 +58,17 @@ import Testing
 
     private let style = PaginationStyle.pageNumber(pageSize: 10, itemsKeyPath: "results")
 
+    /// A list whose backoff after a failure (10 minutes) outlasts any scroll of these tests.
+    private func offlineConfiguration(_ client: HTTPClient) -> HTTPListConfiguration {
+        HTTPListConfiguration(client: client, pager: PagerConfiguration(backoff: OfflineBackoff(initial: 600)))
+    }
+
     @Test func rowsRevealEveryStaleCachedPageWhileTheNetworkFails() async throws {
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
         // A new launch, row by row.
         let offline = PagedList<FixtureItem>(
-            url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
+            url: server.url(.page), style: style, in: store, configuration: offlineConfiguration(client))
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.refreshError != nil)
@@ -71,7 +76,7 @@ import Testing
         #expect(offline.items.map(\.id.rawValue) == Array(1...100))
         #expect(offline.pageOrigins.count == 10)
         #expect(offline.pageOrigins.allSatisfy { $0 == .cache }, "\(offline.pageOrigins)")
-        // The first failure starts a backoff that outlasts the scroll: no request after it.
+        // The first failure starts a backoff that outlasts the scroll, however slow: no request after it.
         #expect(server.requestCount == 1, "\(server.requests.map(\.query))")
         await server.stop()
     }
@@ -80,7 +85,7 @@ import Testing
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
         let pager = try ListPager<FixtureItem>(
-            url: server.url(.page), style: style, store: store, configuration: HTTPListConfiguration(client: client))
+            url: server.url(.page), style: style, store: store, configuration: offlineConfiguration(client))
         await pager.start()
         var row = 0
         while row < (await pager.state).items.count {

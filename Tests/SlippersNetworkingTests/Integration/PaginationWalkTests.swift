@@ -48,6 +48,10 @@ import Testing
             name: "Link headers",
             configuration: .init(itemCount: itemCount, pageSize: pageSize), route: .link, query: [:],
             style: .linkHeader(pageSize: pageSize)),
+        Case(
+            name: "DRF page numbers: a next URL with page advanced",
+            configuration: .init(itemCount: itemCount, pageSize: pageSize), route: .drf, query: [:],
+            style: .nextURL(totalKeyPath: "count")),
     ]
 
     @Test(arguments: cases)
@@ -73,7 +77,7 @@ import Testing
             case .page where testCase.configuration.firstPage == 0: query["page"] = "0"
             case .page, .link: query["per_page"] = String(Self.pageSize)
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
-            case .next, .stripe, .slack, .jsonapi, .odata, .spring: break
+            case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf: break
             }
             let (source, first) = try await HTTPPageSource.detecting(
                 client: client(for: server), url: server.url(testCase.route, query: query))
