@@ -37,6 +37,12 @@ import Slippers
 /// Loads are coalesced: concurrent calls of ``loadNextPageIfNeeded()`` share
 /// one request, as do concurrent refreshes. Cancelling the task that awaits a
 /// load cancels its request; the store is then unchanged for that page.
+///
+/// The pager asks for one page at a time, even from an ``AddressablePageSource``:
+/// pages are revalidated in the window's order, which keeps the list without gaps
+/// or duplicates when the first page changes, and a scroll asks only for the pages
+/// it reaches. To fetch a whole list ahead, run a ``CollectionSync`` with
+/// ``CollectionSync/concurrency``; the pager then reads its pages from the cache.
 public actor CachedPager<Item: Decodable & Sendable, Source: PageSource>: AsyncRefreshable
 where Source.Item == RawItem {
     /// The collection the pager reads and writes; its key and item type carry the partition, if any.
