@@ -168,7 +168,8 @@ public final class FixtureServer: Sendable {
         let server = HTTPServer(config: configuration, handler: FixtureHandler(server: self))
         let task = Task { _ = try? await server.run() }
         do {
-            try await server.waitUntilListening()
+            // Binding takes milliseconds; a loaded machine running many suites at once may take seconds.
+            try await server.waitUntilListening(timeout: 120)
         } catch {
             task.cancel()
             throw error
