@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 import Synchronization
 
 #if canImport(Glibc)
@@ -229,7 +230,7 @@ public final class HostileServer: Sendable {
         case .drip?:
             guard sendAll(connection, Self.head(status: "200 OK", ["Content-Length": "1000000"])) else { return }
             for _ in 0..<1_000_000 {
-                Thread.sleep(forTimeInterval: Self.seconds(configuration.dripInterval))
+                Thread.sleep(forTimeInterval: configuration.dripInterval.timeInterval)
                 guard !isStopped, sendAll(connection, [UInt8(ascii: " ")]) else { return }
             }
         case .huge?:
@@ -325,11 +326,6 @@ public final class HostileServer: Sendable {
             cached = body
             return body
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -74,6 +74,13 @@ public struct CollectionKey: Hashable, Sendable, CustomStringConvertible {
         return itemType + partitionOpening + partition + "]"
     }
 
+    /// The item type a list was given, from the one its partition files items under: the inverse of
+    /// ``itemType(_:partition:)``; `itemType` itself when it carries no such partition.
+    public static func itemType(_ itemType: String, removingPartition partition: String?) -> String {
+        let suffix = Self.itemType("", partition: partition)
+        return itemType.hasSuffix(suffix) ? String(itemType.dropLast(suffix.count)) : itemType
+    }
+
     private static let styleOpening = " [style "
     private static let partitionOpening = " [partition: "
 }

@@ -183,7 +183,7 @@ extension SlippersCommand {
                 progress = try await sync.run(
                     limits: limits, refresh: refresh, retryBudget: retrying.pageBudget
                 ) { progress in
-                    let seconds = Self.seconds(start.duration(to: clock.now))
+                    let seconds = start.duration(to: clock.now).timeInterval
                     bar?.draw(
                         ProgressBar.Figures(
                             pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
@@ -238,10 +238,6 @@ extension SlippersCommand {
                 line += " — stopped before the end; run again to continue"
             }
             return line
-        }
-
-        private static func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
     }
 }

@@ -100,7 +100,7 @@ struct DemoStory {
                 + "the old pages stayed readable, marked unverified, while \(reloaded) pages reloaded; "
                 + "now \(ids.count) items, \(Self.duplicates(duplicates + duplicatesMeanwhile))")
 
-        let total = Self.seconds(started.duration(to: clock.now))
+        let total = started.duration(to: clock.now).timeInterval
         try store.close()
         print("")
         print(
@@ -130,14 +130,10 @@ struct DemoStory {
     private func timed<T>(_ body: () async throws -> T) async rethrows -> (value: T, seconds: String) {
         let start = clock.now
         let value = try await body()
-        return (value, String(format: "%.2f s", Self.seconds(start.duration(to: clock.now))))
+        return (value, String(format: "%.2f s", start.duration(to: clock.now).timeInterval))
     }
 
     private static func duplicates(_ count: Int) -> String {
         count == 0 ? "no duplicates" : Formatting.count(count, "duplicate")
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 import SlippersNetworking
 import Synchronization
 
@@ -38,7 +39,7 @@ final class RetryNotice: Sendable {
             failures[index] = now
             return now
         }
-        let until = first.addingTimeInterval(Double(retryFor.components.seconds))
+        let until = first.addingTimeInterval(retryFor.timeInterval)
         write(
             "page \(index + 1) still failing: \(error); trying again in \(Self.seconds(wait)), "
                 + "until \(Self.clockTime(until)) (--retry-for \(retryFor.components.seconds))")
@@ -51,8 +52,7 @@ final class RetryNotice: Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return String(format: "%.1f s", seconds)
+        String(format: "%.1f s", duration.timeInterval)
     }
 
     private static func clockTime(_ date: Date) -> String {

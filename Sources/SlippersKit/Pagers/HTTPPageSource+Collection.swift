@@ -54,7 +54,7 @@ extension CacheStore {
             }
             key.partition = nil
             collection.key = key.description
-            collection.itemType = Self.unpartitioned(collection.itemType, partition: partition)
+            collection.itemType = CollectionKey.itemType(collection.itemType, removingPartition: partition)
             if HTTPPageSource(client: client, url: url, style: style).holds(collection) {
                 found.append((collection, style))
             }
@@ -63,11 +63,5 @@ extension CacheStore {
             ($0.collection.lastFetchedAt ?? $0.collection.createdAt)
                 > ($1.collection.lastFetchedAt ?? $1.collection.createdAt)
         }
-    }
-
-    /// The item type a pager was given, from the one its partition filed items under.
-    static func unpartitioned(_ itemType: String, partition: String?) -> String {
-        let suffix = CollectionKey.itemType("", partition: partition)
-        return itemType.hasSuffix(suffix) ? String(itemType.dropLast(suffix.count)) : itemType
     }
 }

@@ -90,7 +90,7 @@ enum HTTPList {
         for key in [source.styledCollectionKey, source.collectionKey] {
             if var stored = try store.collection(CollectionKey(parsing: key).partitioned(partition).description) {
                 stored.key = key
-                stored.itemType = CacheStore.unpartitioned(stored.itemType, partition: partition)
+                stored.itemType = CollectionKey.itemType(stored.itemType, removingPartition: partition)
                 if source.holds(stored) {
                     return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
                 }

@@ -38,9 +38,8 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     ) throws {
         try self.init(
             url: url, style: style, store: store,
-            configuration: HTTPListConfiguration(
-                client: client, headers: headers, stub: stub, itemType: itemType,
-                pager: PagerConfiguration(policy: policy, partition: partition)))
+            configuration: .separate(
+                client: client, headers: headers, stub: stub, itemType: itemType, policy: policy, partition: partition))
     }
 
     /// A pager of the HTTP list at `url`, its style stored or detected, with each setting apart.
@@ -61,11 +60,9 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     ) async throws -> ListPager<Item> {
         try await detecting(
             url: url, store: store,
-            configuration: HTTPListConfiguration(
-                client: client, headers: headers, stub: stub, itemType: itemType,
-                pager: PagerConfiguration(
-                    policy: policy, initialWindow: initialWindow, partition: partition,
-                    keepsNoStorePages: keepsNoStorePages)))
+            configuration: .separate(
+                client: client, headers: headers, stub: stub, itemType: itemType, policy: policy, partition: partition,
+                initialWindow: initialWindow, keepsNoStorePages: keepsNoStorePages))
     }
 }
 
@@ -89,9 +86,8 @@ extension PagedList {
     ) {
         self.init(
             url: url, style: style, in: store,
-            configuration: HTTPListConfiguration(
-                client: client, headers: headers, stub: stub, itemType: itemType,
-                pager: PagerConfiguration(policy: policy, partition: partition)),
+            configuration: .separate(
+                client: client, headers: headers, stub: stub, itemType: itemType, policy: policy, partition: partition),
             distanceFromEnd: distanceFromEnd)
     }
 
@@ -114,9 +110,22 @@ extension PagedList {
     ) {
         self.init(
             url: url, style: style, in: store,
-            configuration: HTTPListConfiguration(
-                client: client, headers: headers, stub: stub, itemType: itemType,
-                pager: PagerConfiguration(policy: policy, partition: partition)),
+            configuration: .separate(
+                client: client, headers: headers, stub: stub, itemType: itemType, policy: policy, partition: partition),
             distanceFromEnd: distanceFromEnd)
+    }
+}
+
+extension HTTPListConfiguration {
+    /// The configuration the deprecated initialisers' separate settings stand for.
+    fileprivate static func separate(
+        client: HTTPClient?, headers: [String: String], stub: PageStub?, itemType: String?, policy: CachePolicy,
+        partition: String?, initialWindow: Int = 1, keepsNoStorePages: Bool = false
+    ) -> HTTPListConfiguration {
+        HTTPListConfiguration(
+            client: client, headers: headers, stub: stub, itemType: itemType,
+            pager: PagerConfiguration(
+                policy: policy, initialWindow: initialWindow, partition: partition,
+                keepsNoStorePages: keepsNoStorePages))
     }
 }

@@ -40,6 +40,15 @@ struct JSONTape {
         var end: Int32
     }
 
+    /// The index of the entry after the value whose entry is `entries[index]`: past a container's members or elements.
+    static func index(after index: Int, in entries: [Entry]) -> Int {
+        let entry = entries[index]
+        switch entry.kind {
+        case .object, .array: return Int(entry.end)
+        default: return index + 1
+        }
+    }
+
     /// Containers nested deeper than this are refused.
     static let maximumDepth = 256
 

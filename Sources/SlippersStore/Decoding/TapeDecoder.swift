@@ -113,11 +113,7 @@ final class TapeDecoder: Decoder {
 
     /// The index of the entry after the value at `index`.
     func skip(_ index: Int) -> Int {
-        let entry = entries[index]
-        switch entry.kind {
-        case .object, .array: return Int(entry.end)
-        default: return index + 1
-        }
+        JSONTape.index(after: index, in: entries)
     }
 
     func isNull(at index: Int) -> Bool {

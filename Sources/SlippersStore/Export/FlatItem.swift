@@ -88,8 +88,7 @@ struct FlatItem {
         }
 
         private func skip(_ index: Int) -> Int {
-            let entry = entries[index]
-            return entry.kind == .object || entry.kind == .array ? Int(entry.end) : index + 1
+            JSONTape.index(after: index, in: entries)
         }
 
         private func text(_ entry: JSONTape.Entry) -> String {

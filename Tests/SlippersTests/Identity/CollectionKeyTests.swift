@@ -35,5 +35,8 @@ import Testing
         #expect(CollectionKey("k").partitioned("p").partition == "p")
         #expect(CollectionKey.itemType("Post", partition: "p") == "Post [partition: p]")
         #expect(CollectionKey.itemType("Post", partition: nil) == "Post")
+        #expect(CollectionKey.itemType("Post [partition: p]", removingPartition: "p") == "Post")
+        #expect(CollectionKey.itemType("Post [partition: q]", removingPartition: "p") == "Post [partition: q]")
+        #expect(CollectionKey.itemType("Post", removingPartition: nil) == "Post")
     }
 }
