@@ -8,8 +8,9 @@ import Synchronization
 /// redraws what reads ``items``, ``isRefreshing`` or ``appendError`` when they
 /// change, and an `@Observable` app model can hold one as a property. Rows
 /// report themselves with ``rowAppeared(_:)``, which asks for the next page
-/// as the end of the list comes into view, once per page, and never again by
-/// itself after a failure: ``retry()`` does that.
+/// as the end of the list comes into view, once per page. After a failure the
+/// rows keep revealing the cached pages with no request; the network is asked
+/// again when the backoff ends, or at once by ``retry()``.
 ///
 /// For example:
 ///
