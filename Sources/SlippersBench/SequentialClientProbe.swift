@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersFixtures
+import SlippersNetworking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,8 +14,9 @@ import SlippersFixtures
 /// fetch the page, decode it with `JSONDecoder`, insert its items into
 /// SQLite (WAL, `synchronous = NORMAL`, the store's durability) in one
 /// transaction, then ask for the next page: by page number until a page is
-/// short or the total is reached, or by the cursor the body gives. It prints
-/// one JSON object: ``Outcome``.
+/// short or the total is reached, by the cursor the body gives, or by the
+/// next URL the body or the `Link` header gives. It prints one JSON object:
+/// ``Outcome``.
 struct SequentialClientProbe: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sequential-client-probe",
@@ -35,8 +37,14 @@ struct SequentialClientProbe: ParsableCommand {
 
     /// The ways the baseline asks for the next page.
     enum Paging: String, ExpressibleByArgument, CaseIterable {
+        /// `page` and `per_page` parameters, until a short page or the total.
         case page
+        /// The body's `next_cursor`, sent as `cursor`.
         case cursor
+        /// The body's `next` URL, as Django REST framework gives it, until it is `null`.
+        case next
+        /// A bare array and the `Link` header's `rel="next"`, as GitHub gives it, until there is none.
+        case link
     }
 
     /// A page of the fixture API, as a client decodes it.
@@ -44,6 +52,7 @@ struct SequentialClientProbe: ParsableCommand {
         var results: [FixtureItem]
         var total: Int?
         var nextCursor: String?
+        var next: String?
     }
 
     @Option(help: "The route of the API, e.g. http://127.0.0.1:PORT/page or /cursor.")
@@ -79,21 +88,30 @@ struct SequentialClientProbe: ParsableCommand {
         let start = clock.now
         var (items, pages, pageNumber) = (0, 0, 1)
         var cursor: String?
+        var nextURL: URL?
         var gaps = Duration.zero
         var lastArrival: ContinuousClock.Instant?
         while true {
             if let lastArrival { gaps += lastArrival.duration(to: clock.now) }
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-            var query = [URLQueryItem(name: paging == .page ? "per_page" : "limit", value: String(pageSize))]
+            let pageURL: URL
             switch paging {
-            case .page: query.append(URLQueryItem(name: "page", value: String(pageNumber)))
-            case .cursor: if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+            case .page, .cursor:
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+                var query = [URLQueryItem(name: paging == .page ? "per_page" : "limit", value: String(pageSize))]
+                if paging == .page { query.append(URLQueryItem(name: "page", value: String(pageNumber))) }
+                if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+                components?.queryItems = query
+                guard let url = components?.url else { throw ValidationError("cannot build a page URL") }
+                pageURL = url
+            case .next, .link:
+                pageURL = nextURL ?? url
             }
-            components?.queryItems = query
-            guard let pageURL = components?.url else { throw ValidationError("cannot build a page URL") }
-            let (data, _) = try await session.data(from: pageURL)
+            let (data, response) = try await session.data(from: pageURL)
             lastArrival = clock.now
-            let body = try decoder.decode(Body.self, from: data)
+            let body =
+                paging == .link
+                ? Body(results: try decoder.decode([FixtureItem].self, from: data))
+                : try decoder.decode(Body.self, from: data)
             try database.transaction {
                 for item in body.results {
                     try insert.bind(item.id.rawValue, at: 1)
@@ -111,6 +129,13 @@ struct SequentialClientProbe: ParsableCommand {
             case .cursor:
                 isLast = body.nextCursor == nil || body.results.isEmpty
                 cursor = body.nextCursor
+            case .next:
+                nextURL = body.next.flatMap { URL(string: $0) }
+                isLast = nextURL == nil
+            case .link:
+                let header = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Link")
+                nextURL = header.flatMap { LinkHeader($0).url(rel: "next") }.flatMap { URL(string: $0) }
+                isLast = nextURL == nil
             }
             if isLast {
                 return Outcome(

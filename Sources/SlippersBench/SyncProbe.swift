@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
+import SlippersKit
 import SlippersNetworking
 import SlippersStore
 import Synchronization
@@ -39,6 +40,9 @@ struct SyncProbe: ParsableCommand {
         case page
         /// A cursor in the body: one page after another.
         case cursor
+        /// Detected from the first page, as `slippers sync` does: a next URL or a `Link` header
+        /// that advances one parameter names every page, so several are asked for at once.
+        case detect
     }
 
     @Option(help: "The route of the API, e.g. http://127.0.0.1:PORT/page or /cursor.")
@@ -47,7 +51,7 @@ struct SyncProbe: ParsableCommand {
     @Option(help: "How the route pages.")
     var style: Style = .page
 
-    @Option(help: "The most pages asked for at once (page numbers only).")
+    @Option(help: "The most pages asked for at once (addressable pages only).")
     var concurrency = 1
 
     @Option(help: "Items per page to ask for.")
@@ -60,36 +64,52 @@ struct SyncProbe: ParsableCommand {
         guard let url = URL(string: url), let base = URL(string: "/", relativeTo: url)?.absoluteURL,
             let server = ServerConfiguration(baseURL: base)
         else { throw ValidationError("--url must be an http URL") }
-        let (pageSize, path, concurrency) = (pageSize, path, AdaptiveConcurrency(maximum: concurrency))
-        let style: PaginationStyle =
-            switch self.style {
-            case .page: .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
-            case .cursor: .cursor(pageSize: pageSize, itemsKeyPath: "results")
-            }
+        let (pageSize, path, concurrency, probeStyle) = (pageSize, path, AdaptiveConcurrency(maximum: concurrency), style)
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
             let client = HTTPClient(configuration: server).reportingThrottles(to: concurrency)
-            let http = HTTPPageSource(client: client, url: url, style: style)
-            let source = TimedSource(http)
-            var sync = CollectionSync(
-                store: store, source: source,
-                collection: CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem"))
-            sync.concurrency = concurrency
-            let clock = ContinuousClock()
-            let start = clock.now
-            var storeTime = Duration.zero
-            // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
-            // right before the save: the time between the two is the store's share that the next
-            // request, asked for before the save, did not hide.
-            let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
-            return Outcome(
-                wallMicroseconds: start.duration(to: clock.now).microseconds,
-                storeMicroseconds: storeTime.microseconds, requestGapMicroseconds: source.meanGap.microseconds,
-                items: progress.itemsFetched,
-                pages: progress.pagesFetched, peakBytes: 0)
+            switch probeStyle {
+            case .page, .cursor:
+                let style: PaginationStyle =
+                    probeStyle == .page
+                    ? .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
+                    : .cursor(pageSize: pageSize, itemsKeyPath: "results")
+                let http = HTTPPageSource(client: client, url: url, style: style)
+                let collection = CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem")
+                return try await Self.sync(
+                    TimedSource(http), into: collection, of: store, concurrency: concurrency)
+            case .detect:
+                // The clock starts before the first request, which detects the style.
+                let start = ContinuousClock.now
+                let plan = try await SyncPlan.make(store: store, client: client, url: url)
+                var outcome = try await Self.sync(
+                    TimedSource(plan.source), into: plan.collection, of: store, concurrency: concurrency)
+                outcome.wallMicroseconds = start.duration(to: .now).microseconds
+                return outcome
+            }
         }
         outcome.peakBytes = PeakMemory.peakBytes() ?? 0
         print(String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self))
+    }
+
+    /// Syncs `source` into a new collection and times it.
+    private static func sync<Source: AddressablePageSource>(
+        _ source: TimedSource<Source>, into collection: CollectionDescriptor, of store: CacheStore,
+        concurrency: AdaptiveConcurrency
+    ) async throws -> Outcome where Source.Item == RawItem {
+        var sync = CollectionSync(store: store, source: source, collection: collection)
+        sync.concurrency = concurrency
+        let clock = ContinuousClock()
+        let start = clock.now
+        var storeTime = Duration.zero
+        // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
+        // right before the save: the time between the two is the store's share that the next
+        // request, asked for before the save, did not hide.
+        let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
+        return Outcome(
+            wallMicroseconds: start.duration(to: clock.now).microseconds,
+            storeMicroseconds: storeTime.microseconds, requestGapMicroseconds: source.meanGap.microseconds,
+            items: progress.itemsFetched, pages: progress.pagesFetched, peakBytes: 0)
     }
 }
 

@@ -11,6 +11,11 @@ import SlippersFixtures
 /// page), ``SyncProbe`` for ours. The page-number sync asks for
 /// ``defaultConcurrency`` pages at once; the cursor sync can only ask for one
 /// page after another, and overlaps each page's save with the next request.
+/// Two next-URL lists are detected as `slippers sync` detects them: a
+/// Django REST framework one (`next` is the URL with `page=N+1`, `count` the
+/// total) and a GitHub one (a bare array, `Link` with `rel="next"` and
+/// `rel="last"`); both name every page, so they too are fetched
+/// ``defaultConcurrency`` at once, and end where the total or the last page says.
 enum NetworkSpeedFigures {
     /// The wait the server adds before every answer.
     static let latency = Duration.milliseconds(20)
@@ -39,12 +44,12 @@ enum NetworkSpeedFigures {
                 context: context, directory: directory, server: server, items: items, pageSize: pageSize,
                 variant: noDelay ? "nodelay" : "nagle")
 
-            let sequentialPages = try run.sequentialClient(.page)
+            let sequentialPages = try run.sequentialClient(.page, route: .page)
             server.resetRequests()
-            let concurrentPages = try run.sync(.page, concurrency: defaultConcurrency)
+            let concurrentPages = try run.sync(.page, route: .page, concurrency: defaultConcurrency)
             let pageRequests = server.requests.count
-            let sequentialCursor = try run.sequentialClient(.cursor)
-            let overlappedCursor = try run.sync(.cursor, concurrency: 1)
+            let sequentialCursor = try run.sequentialClient(.cursor, route: .cursor)
+            let overlappedCursor = try run.sync(.cursor, route: .cursor, concurrency: 1)
 
             let prefix = "\(items) items, \(latency.microseconds / 1e3) ms away, \(variant):"
             figures += [
@@ -69,6 +74,25 @@ enum NetworkSpeedFigures {
                     value: Double(concurrentPages.peakBytes) / 1_048_576, baseline: nil, baselineValue: nil,
                     target: .information),
             ]
+            for (paging, route, shape) in [
+                (SequentialClientProbe.Paging.next, FixtureServer.Route.drf, "DRF next URL with count"),
+                (.link, .link, #"GitHub Link with rel="last""#),
+            ] {
+                let sequential = try run.sequentialClient(paging, route: route)
+                server.resetRequests()
+                let detected = try run.sync(.detect, route: route, concurrency: defaultConcurrency)
+                let requests = server.requests.count
+                figures += [
+                    Figure(
+                        name: "\(prefix) \(shape), detected, concurrency \(defaultConcurrency)",
+                        unit: .milliseconds, value: detected.wallMicroseconds / 1e3,
+                        baseline: "sequential hand-written client", baselineValue: sequential.wallMicroseconds / 1e3,
+                        target: .ratioAtMost(0.25)),
+                    Figure(
+                        name: "\(prefix) \(shape): requests past the last page (\(pages) pages)", unit: .requests,
+                        value: Double(requests - pages), baseline: nil, baselineValue: nil, target: .valueAtMost(0)),
+                ]
+            }
         }
         return figures
     }
@@ -82,13 +106,14 @@ enum NetworkSpeedFigures {
         var pageSize: Int
         var variant: String
 
-        /// What the hand-written client measured.
-        func sequentialClient(_ paging: SequentialClientProbe.Paging) throws -> SequentialClientProbe.Outcome {
-            let route: FixtureServer.Route = paging == .page ? .page : .cursor
+        /// What the hand-written client measured, paging `route` as `paging` says.
+        func sequentialClient(
+            _ paging: SequentialClientProbe.Paging, route: FixtureServer.Route
+        ) throws -> SequentialClientProbe.Outcome {
             let child = try ChildProcess.run(
                 context.executablePath,
                 [
-                    "sequential-client-probe", "--url", server.url(route).absoluteString, "--paging", paging.rawValue,
+                    "sequential-client-probe", "--url", firstURL(route).absoluteString, "--paging", paging.rawValue,
                     "--page-size", String(pageSize), "--path", file("client-\(paging.rawValue)"),
                 ],
                 in: directory)
@@ -99,23 +124,32 @@ enum NetworkSpeedFigures {
             return outcome
         }
 
-        /// Our sync, by page number or by cursor.
-        func sync(_ style: SyncProbe.Style, concurrency: Int) throws -> SyncProbe.Outcome {
-            let route: FixtureServer.Route = style == .page ? .page : .cursor
+        /// Our sync of `route`, by page number, by cursor, or with the style detected.
+        func sync(_ style: SyncProbe.Style, route: FixtureServer.Route, concurrency: Int) throws -> SyncProbe.Outcome {
             let child = try ChildProcess.run(
                 context.executablePath,
                 [
-                    "sync-probe", "--url", server.url(route).absoluteString, "--style", style.rawValue,
+                    "sync-probe", "--url", firstURL(route).absoluteString, "--style", style.rawValue,
                     "--concurrency", String(concurrency), "--page-size", String(pageSize),
-                    "--path", file("sync-\(style.rawValue)"),
+                    "--path", file("sync-\(route.rawValue.dropFirst())"),
                 ],
                 in: directory)
             let outcome = try JSONDecoder().decode(SyncProbe.Outcome.self, from: child.stdout)
             precondition(outcome.items == items, "the sync fetched \(outcome.items) of \(items) items")
             context.progress.report(
-                "slippers sync, \(style.rawValue), concurrency \(concurrency), \(variant): "
+                "slippers sync, \(route.rawValue), \(style.rawValue), concurrency \(concurrency), \(variant): "
                     + "\(Self.seconds(outcome.wallMicroseconds)) s")
             return outcome
+        }
+
+        /// The URL of a route's first page: the bare route, or for the next-URL routes the route
+        /// with its page size, as a user names it.
+        private func firstURL(_ route: FixtureServer.Route) -> URL {
+            switch route {
+            case .drf: server.url(route, query: ["page_size": String(pageSize)])
+            case .link: server.url(route, query: ["per_page": String(pageSize)])
+            default: server.url(route)
+            }
         }
 
         /// A new database file for one child.
