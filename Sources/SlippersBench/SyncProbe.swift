@@ -64,7 +64,9 @@ struct SyncProbe: ParsableCommand {
         guard let url = URL(string: url), let base = URL(string: "/", relativeTo: url)?.absoluteURL,
             let server = ServerConfiguration(baseURL: base)
         else { throw ValidationError("--url must be an http URL") }
-        let (pageSize, path, concurrency, probeStyle) = (pageSize, path, AdaptiveConcurrency(maximum: concurrency), style)
+        let (pageSize, path, concurrency, probeStyle) = (
+            pageSize, path, AdaptiveConcurrency(maximum: concurrency), style
+        )
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
             let client = HTTPClient(configuration: server).reportingThrottles(to: concurrency)

@@ -11,10 +11,11 @@ struct FixtureHandler: HTTPHandler {
         for item in request.query { query[item.name] = item.value }
         var recorded: [String: String] = [:]
         for (header, value) in request.headers { recorded[Self.canonicalName(header.rawValue)] = value }
-        let bodyLength = try await request.bodyData.count
+        let requestBody = try await request.bodyData
+        let postRoute = FixtureServer.PostRoute(rawValue: request.path)
         let received = FixtureServer.ReceivedRequest(
             method: request.method.rawValue, path: request.path, query: query, headers: recorded,
-            bodyLength: bodyLength)
+            bodyLength: requestBody.count, body: postRoute == nil ? Data() : requestBody)
         let fault = server.receive(received)
         await server.passGate()
         if let latency = server.configuration.latency { try await Task.sleep(for: latency) }
@@ -41,6 +42,22 @@ struct FixtureHandler: HTTPHandler {
             return HTTPResponse(
                 statusCode: .unauthorized, headers: [.contentType: "application/json"],
                 body: Data(#"{"error":"invalid token"}"#.utf8))
+        }
+        if let postRoute {
+            guard request.method == .POST else {
+                return HTTPResponse(
+                    statusCode: .methodNotAllowed,
+                    headers: [.contentType: "application/json", HTTPHeader("Allow"): "POST"],
+                    body: Data(#"{"errors":[{"message":"POST a JSON body to this route"}]}"#.utf8))
+            }
+            let rendered = FixturePostPage(
+                route: postRoute, body: requestBody, configuration: configuration, catalog: catalog
+            ).render()
+            return Self.response(
+                FixtureServer.ScriptedResponse(
+                    status: rendered.status, headers: ["Content-Type": "application/json"],
+                    body: Data(rendered.body.utf8)),
+                fault: fault)
         }
         guard let route = FixtureServer.Route(rawValue: request.path) else {
             return HTTPResponse(statusCode: .notFound, body: Data(#"{"error":"no such route"}"#.utf8))

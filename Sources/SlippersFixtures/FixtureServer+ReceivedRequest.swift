@@ -1,3 +1,4 @@
+import Foundation
 extension FixtureServer {
     /// A request the server received, as tests look at it.
     public struct ReceivedRequest: Sendable, Equatable {
@@ -11,16 +12,25 @@ extension FixtureServer {
         public var headers: [String: String]
         /// The number of bytes in the request body.
         public var bodyLength: Int
+        /// The request body, for the POST routes; empty for the others.
+        public var body: Data
 
         /// Creates a record.
         public init(
-            method: String, path: String, query: [String: String], headers: [String: String], bodyLength: Int = 0
+            method: String, path: String, query: [String: String], headers: [String: String], bodyLength: Int = 0,
+            body: Data = Data()
         ) {
             self.method = method
             self.path = path
             self.query = query
             self.headers = headers
             self.bodyLength = bodyLength
+            self.body = body
+        }
+
+        /// The JSON object of the request body, if it is one.
+        public var jsonBody: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         }
 
         /// The `If-None-Match` header, if any.

@@ -20,6 +20,9 @@ import Synchronization
 /// | `/jsonapi` | `page[number]`, `page[size]` in the URL it hands out | items under `data`, `links.next` (`null` at the end), `meta.total` |
 /// | `/odata` | `$skip`, `$top` in the URL it hands out | `@odata.context`, items under `value`, `@odata.nextLink` (absent at the end), `@odata.count` with `$count=true` |
 /// | `/spring` | `page` (from 0), `size` | Spring Data's `Page`: items under `content`, `totalPages`, `totalElements`, `last`, `number`, `size`… |
+/// | `/drf` | `page`, `page_size` | Django REST framework: `count`, `next`, `previous`, `results` |
+/// | `/graphql` (POST) | `{query, variables: {first, after}}` | a Relay connection at `data.posts` (or two levels down): `edges` or `nodes`, `pageInfo`, `totalCount`; `errors` on request |
+/// | `/search` (POST) | `start_cursor`, `page_size` in the body (or `search_after`, `size`) | Notion's `results`, `next_cursor`, `has_more` (or Elasticsearch's `hits.hits`) |
 ///
 /// Every answer has an `ETag` of its content and honours `If-None-Match`
 /// with `304` — or, as servers differ, a `Last-Modified` date honouring
@@ -126,6 +129,14 @@ public final class FixtureServer: Sendable {
         case drf = "/drf"
     }
 
+    /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.
+    public enum PostRoute: String, Sendable, CaseIterable {
+        /// A GraphQL Relay connection: `{query, variables}` in, `data` with edges or nodes and `pageInfo` out.
+        case graphql = "/graphql"
+        /// A cursor in the body: Notion's `start_cursor`, or Elasticsearch's `search_after` when `size` is sent.
+        case search = "/search"
+    }
+
     struct State {
         var configuration: Configuration
         var catalog: FixtureCatalog
@@ -218,6 +229,11 @@ public final class FixtureServer: Sendable {
     /// The URL of a route, with query items.
     public func url(_ route: Route, query: [String: String] = [:]) -> URL {
         url(path: route.rawValue, query: query)
+    }
+
+    /// The URL of a POST route.
+    public func url(_ route: PostRoute) -> URL {
+        url(path: route.rawValue)
     }
 
     /// The URL of any path on the server, with query items sorted by name.

@@ -12,7 +12,8 @@ extension SlippersCommand {
                 Prints the style, the items path, the id field, how the end of the list is known, \
                 how sure detection is and what it saw. Only the first page is requested; no cache \
                 file is opened or created. The --header values go only to the origin of URL, as \
-                with sync.
+                with sync. With --graphql, the query is sent by POST and the Relay connection in \
+                its response (an object with edges or nodes and pageInfo) is found and explained.
                 """)
 
         @OptionGroup var network: NetworkOptions
@@ -32,9 +33,16 @@ extension SlippersCommand {
 
         @OptionGroup var retrying: RetryOptions
 
+        @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
+
         func validate() throws {
             _ = try parsedURL()
             _ = try parsedHeaders()
+            if posted.postBody != nil {
+                throw ValidationError(
+                    "detect does not apply to --post-body: a cursor in a body cannot be told from its response; "
+                        + "sync it with --post-body and --cursor-path.")
+            }
         }
 
         func run() async throws {
@@ -46,8 +54,13 @@ extension SlippersCommand {
                     options: HTTPClient.Options(
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
-                let detection = try await HTTPPageSource.explaining(
-                    client: client, url: url, headers: try parsedHeaders())
+                let detection: PaginationStyle.Detection
+                if let graphQL = try await graphQLDetection(client: client, url: url) {
+                    detection = graphQL
+                } else {
+                    detection = try await HTTPPageSource.explaining(
+                        client: client, url: url, headers: try parsedHeaders())
+                }
                 if output.json {
                     print(try JSONOutput.render(detection))
                 } else {
@@ -56,10 +69,33 @@ extension SlippersCommand {
             }
         }
 
+        /// With `--graphql`: the query sent once, and the connection found in its response explained.
+        private func graphQLDetection(client: HTTPClient, url: URL) async throws -> PaginationStyle.Detection? {
+            guard let style = try posted.style(pageSize: nil, itemsPath: nil, idField: nil) else { return nil }
+            let source = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
+            let found = try await source.graphQLConnections()
+            let chosen = found.first { $0.connectionPath == posted.connection } ?? found.first
+            guard let chosen, posted.connection == nil || chosen.connectionPath == posted.connection else {
+                throw CommandFailure.noGraphQLConnection
+            }
+            let detected = try posted.style(
+                pageSize: nil, itemsPath: nil, idField: nil, connectionPath: chosen.connectionPath, items: chosen.items)
+            guard let detected else { return nil }
+            var reasons = ["a Relay connection at data.\(chosen.connectionPath): \(chosen.items.rawValue) and pageInfo"]
+            if !chosen.hasPageInfo { reasons.append("pageInfo lacks hasNextPage or endCursor: ask for both") }
+            for other in found where other != chosen {
+                reasons.append("another connection at data.\(other.connectionPath) (--connection to page it)")
+            }
+            return PaginationStyle.Detection(
+                style: detected, confidence: chosen.hasPageInfo ? .high : .medium, reasons: reasons,
+                itemCount: chosen.itemCount)
+        }
+
         /// The detection as aligned lines, one reason a line.
         static func text(_ detection: PaginationStyle.Detection) -> String {
             let style = detection.style
             var items = style.itemsKeyPath.isEmpty ? "the body (a bare array)" : style.itemsKeyPath
+            if case .graphQL(let connection) = style.kind, connection.items == .edges { items += "[].node" }
             if let count = detection.itemCount {
                 items += " (\(Formatting.count(count, "item")) on the first page)"
             } else {

@@ -13,8 +13,18 @@ extension SlippersCommand.Sync {
                 refresh: refresh)
         } catch SyncPlanError.styleConflict(let collection, let stored, let requested) {
             throw CommandFailure.styleConflict(
-                collection: collection, stored: StyleOption(stored.kind).rawValue,
-                requested: StyleOption(requested.kind).rawValue)
+                collection: collection, stored: StyleOption.name(of: stored.kind),
+                requested: StyleOption.name(of: requested.kind))
         }
+    }
+}
+
+extension SlippersCommand.Sync {
+    /// The style `--graphql` or `--post-body` gives, or `nil` for a list asked for by GET.
+    ///
+    /// Without `--connection`, the connection is found in the first response, which is the
+    /// first page: no extra request.
+    func postedStyle() throws -> PaginationStyle? {
+        try posted.style(pageSize: pageSize, itemsPath: itemsPath, idField: idField)
     }
 }

@@ -58,6 +58,8 @@ extension SlippersCommand {
         @Option(help: "Force the pagination style instead of detecting it.")
         var style: StyleOption?
 
+        @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
+
         @Option(
             help: ArgumentHelp(
                 "The key path of the items array, such as results or data.items; \"\" for a bare array (default: detected).",
@@ -123,6 +125,12 @@ extension SlippersCommand {
             if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
             if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
             if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
+            if posted.isPosted, style != nil {
+                throw ValidationError("--style does not apply to --graphql or --post-body, which give the style.")
+            }
+            if posted.graphQL != nil, itemsPath != nil {
+                throw ValidationError("--items-path does not apply to --graphql: items are the connection's nodes.")
+            }
             if style == StyleOption.none, pageSize != nil {
                 throw ValidationError("--page-size does not apply to --style none, whose list is one response.")
             }
@@ -155,7 +163,8 @@ extension SlippersCommand {
             let store = try database.openCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(
-                style: style?.template, itemsPath: itemsPath, idField: idField, pageSize: pageSize)
+                style: try postedStyle() ?? style?.template,
+                itemsPath: posted.isPosted ? nil : itemsPath, idField: idField, pageSize: pageSize)
             // A new list's first request gets its own retries only: a list that cannot be reached ends
             // here. --retry-for keeps a list already under way alive.
             let plan = try await Self.plan(

@@ -31,7 +31,7 @@ struct DemoStory {
         let first = try await timed {
             try await CollectionSync(store: store, source: posts.source, collection: posts.collection).run()
         }
-        let style = StyleOption(posts.style.kind).rawValue
+        let style = StyleOption.name(of: posts.style.kind)
         print(
             "1. Synced \(first.value.itemsFetched) items in \(first.value.pagesFetched) pages from \(postsURL.absoluteString) "
                 + "(style detected: \(style)) in \(first.seconds)")

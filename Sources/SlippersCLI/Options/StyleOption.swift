@@ -31,7 +31,17 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
-    /// The option that names a style's kind.
+    /// The name of a style's kind as the command line says it: the option's, or `graphql` and
+    /// `post-body` for the styles `--graphql` and `--post-body` give.
+    static func name(of kind: PaginationStyle.Kind) -> String {
+        switch kind {
+        case .graphQL: "graphql"
+        case .bodyCursor: "post-body"
+        default: StyleOption(kind).rawValue
+        }
+    }
+
+    /// The option that names a style's kind; `page` for the posted styles, which no option names.
     init(_ kind: PaginationStyle.Kind) {
         switch kind {
         case .pageNumber: self = .page
@@ -41,6 +51,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .linkHeader: self = .link
         case .afterLastItem: self = .after
         case .singlePage: self = .none
+        case .graphQL, .bodyCursor: self = .page
         }
     }
 

@@ -22,12 +22,42 @@ enum ListStyleResolution: Sendable {
     ///   path…), applied to a detected style.
     /// - throws: What reading the store throws; a `NetworkError` when the first page, needed
     ///   to detect the style, cannot be fetched or read.
+    ///
+    /// A list asked for by POST (``PaginationStyle/isPosted``) cannot be detected by a GET: its
+    /// style is `posted`, given by the caller, and only the collection of that very query or
+    /// body is its own; the lists of the URL asked for by GET are never.
     static func resolve(
         url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
-        partition: String?, adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
+        partition: String?, posted: PaginationStyle? = nil,
+        adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
     ) async throws -> ListStyleResolution {
-        if let (stored, style) = try store.httpCollections(for: url, client: client, partition: partition).first {
-            return .stored(stored, style)
+        let stored = try store.httpCollections(for: url, client: client, partition: partition)
+        if let posted, posted.isPosted {
+            var source = HTTPPageSource(client: client, url: url, style: posted, headers: headers)
+            source.stub = stub
+            if let (collection, style) = stored.first(where: { posted.postsLike($0.style) }) {
+                return .stored(collection, style)
+            }
+            var firstPage: Page<RawItem>?
+            if case .graphQL(let connection) = posted.kind, connection.connectionPath.isEmpty {
+                guard let (found, page) = try await source.detectingConnection() else {
+                    throw NetworkError(
+                        .decoding(
+                            path: "data",
+                            reason: "no Relay connection (an object with edges or nodes and pageInfo) in the "
+                                + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path",
+                            bodySnippet: ""),
+                        url: url, method: "POST")
+                }
+                (source, firstPage) = (found, page)
+            }
+            let detection = PaginationStyle.Detection(
+                style: source.style, confidence: .high, reasons: ["given by the caller: asked for by POST"],
+                itemCount: firstPage?.items.count)
+            return .detected(source, firstPage: firstPage, detection: detection)
+        }
+        if let (collection, style) = stored.first(where: { !$0.style.isPosted }) {
+            return .stored(collection, style)
         }
         let detected = try await HTTPPageSource.explainedDetecting(
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)

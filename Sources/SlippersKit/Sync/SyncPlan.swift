@@ -76,8 +76,9 @@ public struct SyncPlan: Sendable {
         itemType: String? = nil,
         refresh: Bool = false
     ) async throws -> SyncPlan {
+        let posted = overrides.style.flatMap { $0.isPosted ? overrides.applied(to: $0) : nil }
         let resolution = try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: nil, store: store, partition: nil,
+            url: url, client: client, headers: headers, stub: nil, store: store, partition: nil, posted: posted,
             adjusting: { overrides.applied(to: $0) })
         switch resolution {
         case .stored(let stored, let storedStyle):

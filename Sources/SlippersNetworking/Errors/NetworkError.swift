@@ -61,6 +61,11 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
         case redirectFailed(RedirectFailure)
         /// The body ends before its JSON does: the response was cut short. Transient.
         case truncatedBody(bodySnippet: String)
+        /// A GraphQL response carried `errors` (even with status 200 and partial `data`): the first
+        /// one's message and path (`repository.issues`), and how many there were. Not transient.
+        case graphQL(message: String, path: String?, errorCount: Int)
+        /// The JSON body or GraphQL variables of a posted style are not a JSON object.
+        case invalidRequestBody(reason: String)
 
         /// Why following redirects failed.
         public enum RedirectFailure: Sendable, Equatable {
@@ -180,6 +185,12 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
             return "HTTP \(status) redirect without a Location header\(suffix)"
         case .truncatedBody(let snippet):
             return "The response was cut short before its JSON ended\(suffix); body starts \(Self.oneLine(snippet))"
+        case .graphQL(let message, let path, let count):
+            let at = path.map { " at \(Self.oneLine($0.shortenedForErrors))" } ?? ""
+            let others = count > 1 ? " (and \(count - 1) more)" : ""
+            return "GraphQL error\(at): \(Self.oneLine(message.shortenedForErrors))\(others)\(suffix)"
+        case .invalidRequestBody(let reason):
+            return "The request body is invalid\(suffix): \(Self.oneLine(reason))"
         }
     }
 }

@@ -182,6 +182,15 @@ public struct JSONScanner: Sendable {
     /// - throws: ``ScanError`` when there is no array at the path, an element is
     ///   not an object, or its id is missing or neither an integer nor a string.
     public func rawItems(at path: [String], idField: String = "id") throws -> [RawItem] {
+        try rawItems(at: path, member: nil, idField: idField)
+    }
+
+    /// The elements of the array at a key path, or one member of each (a GraphQL edge's `node`),
+    /// each with its id and its own bytes.
+    ///
+    /// - parameter member: The member of each element that is the item; `nil` for the element itself.
+    /// - throws: ``ScanError`` as ``rawItems(at:idField:)``, and when an element has no such member.
+    public func rawItems(at path: [String], member: String?, idField: String = "id") throws -> [RawItem] {
         let pathText = path.joined(separator: ".")
         guard let array = value(at: path) else {
             throw ScanError(path: pathText, reason: "no items array at this key path")
@@ -193,10 +202,28 @@ public struct JSONScanner: Sendable {
         return try bytes.withUnsafeBufferPointer { buffer in
             var items: [RawItem] = []
             var failure: ScanError?
+            let memberKey = member.map { Array($0.utf8) }
             Self.forEachElement(buffer, of: array) { element in
                 guard failure == nil else { return }
                 let index = items.count
-                var itemPath: String { "\(pathText)[\(index)]" }
+                var itemPath: String { "\(pathText)[\(index)]" + (member.map { ".\($0)" } ?? "") }
+                var element = element
+                if let memberKey, let member {
+                    var found: Value?
+                    if element.kind == .object {
+                        Self.forEachMember(buffer, of: element) { keyRange, value in
+                            guard Self.key(buffer, keyRange, equals: memberKey) else { return true }
+                            found = value
+                            return false
+                        }
+                    }
+                    guard let found else {
+                        failure = ScanError(
+                            path: "\(pathText)[\(index)]", reason: "item \(index) has no \"\(member)\"")
+                        return
+                    }
+                    element = found
+                }
                 guard element.kind == .object else {
                     failure = ScanError(
                         path: itemPath, reason: "item \(index) is \(element.kind.rawValue), not an object")

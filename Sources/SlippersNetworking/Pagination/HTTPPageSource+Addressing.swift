@@ -18,7 +18,7 @@ extension HTTPPageSource: AddressablePageSource {
         case .nextURL, .linkHeader:
             // The next URLs of an advancing list name every page; others name only the next.
             return style.advancing?.url(forPageAt: index).map { PageToken($0.absoluteString) }
-        case .cursor, .afterLastItem, .singlePage:
+        case .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor:
             return nil
         }
     }
@@ -35,7 +35,7 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset: size = style.pageSize
         case .singlePage: return 1
         case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
-        case .cursor, .afterLastItem: size = nil
+        case .cursor, .afterLastItem, .graphQL, .bodyCursor: size = nil
         }
         guard let size, size > 0, total >= 0 else { return nil }
         return max(1, (total + size - 1) / size)

@@ -14,7 +14,15 @@ extension HTTPPageSource {
     /// Items of two hosts therefore never share rows, while two lists of one
     /// API that name the same objects (`/posts` and `/users/1/posts`) do. A
     /// caller that wants items shared across origins names a type of its own.
-    public var defaultItemType: String { Self.defaultItemType(for: url) }
+    ///
+    /// A GraphQL connection's items are named after the connection's last key instead
+    /// (`issues@https://api.github.com`): every GraphQL list of an API has the same URL.
+    public var defaultItemType: String {
+        guard case .graphQL(let connection) = style.kind,
+            let name = PaginationStyle.components(connection.connectionPath).last, !name.isEmpty
+        else { return Self.defaultItemType(for: url) }
+        return "\(name)@\(Self.originText(of: url))"
+    }
 
     /// The default item type of the list at `url`: see ``defaultItemType``.
     public static func defaultItemType(for url: URL) -> String {

@@ -80,7 +80,9 @@ public struct HTTPPageSource: PageSource {
     /// and neither do the values of credential parameters (``isCredentialParameter(_:)``),
     /// which read `***`: a cache file never holds a credential.
     ///
-    /// Two sources of the same list, whatever page they start at, have the same key.
+    /// Two sources of the same list, whatever page they start at, have the same key. A list
+    /// asked for by POST adds a fingerprint of what it posts (`#graphql:repository.issues:…`,
+    /// `#post:…`): two queries of one URL are two lists.
     public var collectionKey: String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
@@ -95,7 +97,8 @@ public struct HTTPPageSource: PageSource {
             .sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
         components.queryItems = items.isEmpty ? nil : items
         if components.path.isEmpty { components.path = "/" }
-        return components.string ?? url.absoluteString
+        let key = components.string ?? url.absoluteString
+        return postedFingerprint.map { "\(key)#\($0)" } ?? key
     }
 
     /// Fetches the page a request names, conditionally when it carries validators.
@@ -104,11 +107,10 @@ public struct HTTPPageSource: PageSource {
     ///   not fit the style, a next page that does not advance);
     ///   `CancellationError` when the task is cancelled.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        let pageURL = try requestURL(for: request.token)
-        var urlRequest = URLRequest(url: pageURL)
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if let validators = request.validators {
+        var urlRequest = try self.urlRequest(for: request.token)
+        let pageURL = urlRequest.url ?? url
+        // A POST's response is not HTTP-cacheable: never asked for conditionally.
+        if let validators = request.validators, !style.isPosted {
             if let etag = validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified = validators.lastModified {
                 urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
@@ -123,10 +125,15 @@ public struct HTTPPageSource: PageSource {
                         etag: validators.etag ?? request.validators?.etag,
                         lastModified: validators.lastModified ?? request.validators?.lastModified))
             }
-            var page = try page(from: response, token: request.token, requestURL: pageURL, validators: validators)
-            page.caching = PageCaching(header: response.header)
-            page.caching.varyKey = PageCaching.varyKey(
-                for: page.caching.vary, requestHeader: { urlRequest.value(forHTTPHeaderField: $0) })
+            var page = try page(
+                from: response, token: request.token, requestURL: pageURL,
+                validators: style.isPosted ? PageValidators() : validators)
+            // A POST's response is not HTTP-cacheable (RFC 9111, 9.3.3): its headers say nothing of freshness.
+            if !style.isPosted {
+                page.caching = PageCaching(header: response.header)
+                page.caching.varyKey = PageCaching.varyKey(
+                    for: page.caching.vary, requestHeader: { urlRequest.value(forHTTPHeaderField: $0) })
+            }
             return .page(page)
         }
     }
@@ -143,6 +150,9 @@ public struct HTTPPageSource: PageSource {
         case .singlePage:
             // The only page has no token; a token names no page of such a list.
             if let token { throw NetworkError(.invalidToken(token.rawValue), url: url) }
+            return url
+        case .graphQL, .bodyCursor:
+            // The token travels in the POST body.
             return url
         case .pageNumber(let parameter, let firstPage):
             let number = try token.map(integer) ?? firstPage
@@ -193,14 +203,17 @@ public struct HTTPPageSource: PageSource {
         let items: [RawItem]
         do {
             scanner = try JSONScanner(response.body)
-            items = try scanner.rawItems(
-                at: PaginationStyle.components(style.itemsKeyPath), idField: style.idField)
         } catch {
             throw NetworkError(decoding: error, body: response.body, url: requestURL)
         }
-        let total =
-            PaginationStyle.components(style.totalKeyPath).isEmpty
-            ? nil : scanner.int(at: PaginationStyle.components(style.totalKeyPath))
+        if let error = graphQLError(in: scanner, requestURL: requestURL) { throw error }
+        do {
+            items = try readItems(scanner)
+        } catch {
+            throw NetworkError(decoding: error, body: response.body, url: requestURL)
+        }
+        let totalKeys = PaginationStyle.components(style.totalKeyPath)
+        let total = totalKeys.isEmpty ? nil : scanner.int(at: totalKeys)
         let pageTotal = total ?? response.header("X-Total-Count").flatMap { Int($0) }
         let next = try nextToken(
             scanner: scanner, response: response, token: token, requestURL: requestURL,
@@ -224,6 +237,8 @@ public struct HTTPPageSource: PageSource {
         switch style.kind {
         case .singlePage:
             return nil
+        case .graphQL, .bodyCursor:
+            return try postedNextToken(scanner: scanner, token: token, requestURL: requestURL, items: items)
         case .pageNumber(_, let firstPage):
             let number = try token.map(integer) ?? firstPage
             let pagesSoFar = number - firstPage + 1
@@ -271,7 +286,10 @@ public struct HTTPPageSource: PageSource {
         var signals = style.endSignal.map { [$0] } ?? []
         switch style.kind {
         case .pageNumber: signals.append(.pageCount(keyPath: "total_pages"))
-        case .cursor, .afterLastItem: signals.append(.hasMore(keyPath: "has_more"))
+        case .cursor, .afterLastItem, .bodyCursor: signals.append(.hasMore(keyPath: "has_more"))
+        case .graphQL(let connection):
+            signals.append(
+                .hasMore(keyPath: JSONKeyPath(keys: connection.connectionKeys + ["pageInfo", "hasNextPage"]).text))
         case .offset, .nextURL, .linkHeader, .singlePage: break
         }
         for signal in signals {

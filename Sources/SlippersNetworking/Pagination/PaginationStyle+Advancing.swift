@@ -9,7 +9,7 @@ extension PaginationStyle {
         case .pageNumber: true
         case .offset: pageSize != nil
         case .nextURL, .linkHeader: advancing != nil
-        case .cursor, .afterLastItem, .singlePage: false
+        case .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor: false
         }
     }
 

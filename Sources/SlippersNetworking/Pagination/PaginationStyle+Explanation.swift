@@ -87,6 +87,14 @@ extension PaginationStyle {
             break
         case .singlePage:
             return "the first response: the list is one page"
+        case .graphQL(let connection):
+            let pageInfo = JSONKeyPath(keys: connection.connectionKeys + ["pageInfo"]).text
+            signals.append("\(pageInfo).hasNextPage false, no \(pageInfo).endCursor")
+        case .bodyCursor(let cursor):
+            switch cursor.nextCursor {
+            case .response(let keyPath): signals.append("no cursor at \(keyPath)")
+            case .lastItem(let keyPath): signals.append("no \(keyPath) on the last item")
+            }
         }
         switch endSignal {
         case .pageCount(let keyPath)?: signals.append("the page count at \(keyPath) reached")
@@ -110,6 +118,8 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .linkHeader: #"Link header (rel="next")"#
         case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
         case .singlePage: "one page (the whole list in one response)"
+        case .graphQL(let connection): "GraphQL connection (at data.\(connection.connectionPath), by POST)"
+        case .bodyCursor(let cursor): "cursor in a POST body (at \(cursor.cursorPath))"
         }
     }
 }

@@ -74,6 +74,11 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         ///
         /// For APIs that do not page, such as a bare JSON array of every item.
         case singlePage
+        /// A GraphQL connection, asked for by POST with `first` and `after` (the Relay
+        /// cursor connection spec). The token is the previous page's end cursor.
+        case graphQL(GraphQLConnection)
+        /// A cursor in a JSON body sent by POST. The token is the cursor's JSON text.
+        case bodyCursor(BodyCursor)
     }
 
     /// A member of the body that tells whether a page is the last.
@@ -225,7 +230,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _),
             .afterLastItem(let parameter):
             names.insert(parameter)
-        case .nextURL, .linkHeader, .singlePage:
+        case .nextURL, .linkHeader, .singlePage, .graphQL, .bodyCursor:
             break
         }
         if let pageSizeParameter { names.insert(pageSizeParameter) }

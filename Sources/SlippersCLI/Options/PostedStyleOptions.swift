@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import SlippersNetworking
+
+/// The options of the lists asked for by POST: a GraphQL connection (`--graphql`) or a cursor
+/// in a JSON body (`--post-body`). Shared by `sync` and `detect`.
+struct PostedStyleOptions: ParsableArguments {
+    @Option(
+        name: .customLong("graphql"),
+        help: ArgumentHelp(
+            "A GraphQL query, or @FILE to read it from a file: the list is a Relay connection, asked for by POST "
+                + "with $first (--page-size, default 50) and $after.", valueName: "query"))
+    var graphQL: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The key path of the connection under data, such as repository.issues (default: the first "
+                + "connection in the first response).", valueName: "path"))
+    var connection: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The query's variables: a JSON object, or @FILE. Stored with the cache: give credentials "
+                + "with --header, never here.", valueName: "json"))
+    var variables: String?
+
+    @Option(
+        name: .customLong("operation-name"),
+        help: ArgumentHelp("The operation to run when the query holds several.", valueName: "name"))
+    var operationName: String?
+
+    @Option(
+        name: .customLong("post-body"),
+        help: ArgumentHelp(
+            "A JSON object, or @FILE: the list is asked for by POST with this body, its cursor set at "
+                + "--cursor-path. Stored with the cache: give credentials with --header.", valueName: "json"))
+    var postBody: String?
+
+    @Option(
+        name: .customLong("cursor-path"),
+        help: ArgumentHelp(
+            "Where the cursor goes in the --post-body, such as start_cursor or search_after.", valueName: "path"))
+    var cursorPath: String?
+
+    @Option(
+        name: .customLong("next-cursor-path"),
+        help: ArgumentHelp("Where a response gives the next cursor (default: next_cursor).", valueName: "path"))
+    var nextCursorPath: String?
+
+    @Option(
+        name: .customLong("next-cursor-from-item"),
+        help: ArgumentHelp(
+            "Read the next cursor from this member of the page's last item instead, such as sort "
+                + "(Elasticsearch's search_after).", valueName: "path"))
+    var nextCursorFromItem: String?
+
+    @Option(
+        name: .customLong("page-size-path"),
+        help: ArgumentHelp(
+            "Where --page-size goes in the --post-body, such as page_size or size.", valueName: "path"))
+    var pageSizePath: String?
+
+    /// The page size sent as `first` when neither --page-size nor the variables give one.
+    static let defaultGraphQLPageSize = 50
+
+    /// Whether the list is asked for by POST.
+    var isPosted: Bool { graphQL != nil || postBody != nil }
+
+    func validate() throws {
+        if graphQL != nil, postBody != nil {
+            throw ValidationError("--graphql and --post-body cannot be used together.")
+        }
+        if graphQL == nil {
+            for (name, value) in [
+                ("--connection", connection), ("--variables", variables), ("--operation-name", operationName),
+            ] where value != nil {
+                throw ValidationError("\(name) goes with --graphql.")
+            }
+        }
+        if postBody == nil {
+            for (name, value) in [
+                ("--cursor-path", cursorPath), ("--next-cursor-path", nextCursorPath),
+                ("--next-cursor-from-item", nextCursorFromItem), ("--page-size-path", pageSizePath),
+            ] where value != nil {
+                throw ValidationError("\(name) goes with --post-body.")
+            }
+        } else if cursorPath == nil {
+            throw ValidationError("--post-body needs --cursor-path: where the cursor goes in the body.")
+        }
+        if nextCursorPath != nil, nextCursorFromItem != nil {
+            throw ValidationError("--next-cursor-path and --next-cursor-from-item cannot be used together.")
+        }
+        if let graphQL,
+            try Self.text(of: graphQL, option: "--graphql").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
+            throw ValidationError("--graphql is empty: give a query, or @FILE.")
+        }
+        if let variables { _ = try Self.jsonObject(try Self.text(of: variables, option: "--variables"), "--variables") }
+        if let postBody { _ = try Self.jsonObject(try Self.text(of: postBody, option: "--post-body"), "--post-body") }
+    }
+
+    /// The posted style these options give, or `nil` when the list is asked for by GET.
+    ///
+    /// - parameter connectionPath: The connection found in the first response, when `--connection` is not given.
+    func style(
+        pageSize: Int?, itemsPath: String?, idField: String?, connectionPath found: String? = nil,
+        items: PaginationStyle.GraphQLConnection.Items = .edges
+    ) throws -> PaginationStyle? {
+        if let graphQL {
+            let variables = try variables.map { try Self.text(of: $0, option: "--variables") } ?? "{}"
+            // Connections mostly require `first`: unless the variables give it, pages of the default size are asked for.
+            let givesFirst = (try? Self.jsonObject(variables, "--variables"))?["first"] != nil
+            return .graphQL(
+                query: try Self.text(of: graphQL, option: "--graphql"), variables: variables,
+                operationName: operationName, connectionPath: connection ?? found ?? "", items: items,
+                pageSize: pageSize ?? (givesFirst ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
+        }
+        if let postBody, let cursorPath {
+            let next: PaginationStyle.BodyCursor.NextCursor =
+                nextCursorFromItem.map { .lastItem(keyPath: $0) } ?? .response(keyPath: nextCursorPath ?? "next_cursor")
+            return .bodyCursor(
+                body: try Self.text(of: postBody, option: "--post-body"), cursorPath: cursorPath, nextCursor: next,
+                pageSizePath: pageSizePath, pageSize: pageSize, itemsKeyPath: itemsPath ?? "results",
+                idField: idField ?? "id")
+        }
+        return nil
+    }
+
+    /// An option's text, or the file it names with `@`.
+    static func text(of value: String, option: String) throws -> String {
+        guard value.hasPrefix("@") else { return value }
+        let path = String(value.dropFirst())
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("\(option): cannot read the file \(path.shortenedForErrors)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Checks that a text is a JSON object.
+    @discardableResult
+    static func jsonObject(_ text: String, _ option: String) throws -> [String: Any] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+            throw ValidationError("\(option) must be a JSON object, such as {\"key\": \"value\"}.")
+        }
+        return object
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Slippers
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The lists asked for by POST: a GraphQL connection, a cursor in a JSON body.
+extension HTTPPageSource {
+    /// The request for the page at `token`: a GET of ``requestURL(for:)``, or for a posted
+    /// style (``PaginationStyle/isPosted``) a POST of the list's URL with a JSON body.
+    ///
+    /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)`` when the token does
+    ///   not fit the style, ``NetworkError/Kind/invalidRequestBody(reason:)`` when the style's
+    ///   body or variables are not a JSON object.
+    public func urlRequest(for token: PageToken?) throws -> URLRequest {
+        var request = URLRequest(url: try requestURL(for: token))
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body = try requestBody(for: token) {
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
+    /// The JSON body of the request for the page at `token`; `nil` for the styles asked for by GET.
+    func requestBody(for token: PageToken?) throws -> Data? {
+        switch style.kind {
+        case .graphQL(let connection):
+            var variables = try JSONBody(connection.variables, url: url)
+            if let pageSize = style.pageSize { variables.set(pageSize, at: [connection.firstVariable]) }
+            variables.set(token.map { $0.rawValue as Any } ?? NSNull(), at: [connection.afterVariable])
+            var body = JSONBody()
+            body.set(connection.query, at: ["query"])
+            body.set(variables.object, at: ["variables"])
+            if let operationName = connection.operationName { body.set(operationName, at: ["operationName"]) }
+            return try body.data(url: url)
+        case .bodyCursor(let cursor):
+            var body = try JSONBody(cursor.body, url: url)
+            if let path = cursor.pageSizePath, let pageSize = style.pageSize {
+                body.set(pageSize, at: PaginationStyle.components(path))
+            }
+            if let token {
+                guard
+                    let value = try? JSONSerialization.jsonObject(
+                        with: Data(token.rawValue.utf8), options: .fragmentsAllowed)
+                else { throw NetworkError(.invalidToken(token.rawValue), url: url) }
+                body.set(value, at: PaginationStyle.components(cursor.cursorPath))
+            }
+            return try body.data(url: url)
+        default:
+            return nil
+        }
+    }
+
+    /// The GraphQL `errors` of a response, as an error naming the first one's message and path;
+    /// `nil` when the response has none. A response with errors is never read as a page, even
+    /// with `data` beside them.
+    func graphQLError(in scanner: JSONScanner, requestURL: URL) -> NetworkError? {
+        guard case .graphQL = style.kind, let errors = scanner.value(at: ["errors"]), errors.kind == .array,
+            let first = scanner.elements(of: errors).first
+        else { return nil }
+        let message = scanner.member("message", of: first).flatMap(scanner.string) ?? "an error without a message"
+        let path = scanner.member("path", of: first).map { path in
+            scanner.elements(of: path).map { scanner.string($0) ?? scanner.int($0).map(String.init) ?? "?" }
+                .joined(separator: ".")
+        }
+        let count = scanner.elements(of: errors).count
+        return NetworkError(
+            .graphQL(message: message, path: path?.isEmpty == false ? path : nil, errorCount: count),
+            url: requestURL, method: "POST")
+    }
+
+    /// The token of the page after a posted style's page; `nil` at the end.
+    func postedNextToken(
+        scanner: JSONScanner, token: PageToken?, requestURL: URL, items: [RawItem]
+    ) throws -> PageToken? {
+        let next: String?
+        switch style.kind {
+        case .graphQL(let connection):
+            let pageInfo = connection.connectionKeys + ["pageInfo"]
+            guard scanner.bool(at: pageInfo + ["hasNextPage"]) != false else { return nil }
+            next = scanner.string(at: pageInfo + ["endCursor"])
+        case .bodyCursor(let cursor):
+            let value: JSONScanner.Value?
+            let document: JSONScanner
+            switch cursor.nextCursor {
+            case .response(let keyPath):
+                document = scanner
+                value = scanner.value(at: PaginationStyle.components(keyPath))
+            case .lastItem(let keyPath):
+                guard let last = items.last, let itemScanner = try? JSONScanner(last.json) else { return nil }
+                document = itemScanner
+                value = itemScanner.value(at: PaginationStyle.components(keyPath))
+            }
+            guard let value, value.kind != .null, document.string(value) != "" else { return nil }
+            next = String(decoding: document.data(of: value), as: UTF8.self)
+        default:
+            return nil
+        }
+        guard let next, !next.isEmpty else { return nil }
+        guard next != token?.rawValue else { throw NetworkError(.notAdvancing(token: next), url: requestURL) }
+        return PageToken(next)
+    }
+
+    /// What tells a posted list's request apart from another on the same URL: the query, its
+    /// variables and the connection, or the body and where its cursor goes. Never a header.
+    var postedFingerprint: String? {
+        var hash = FNV1a()
+        switch style.kind {
+        case .graphQL(let connection):
+            var variables = (try? JSONBody(connection.variables, url: url)) ?? JSONBody()
+            variables.remove([connection.firstVariable])
+            variables.remove([connection.afterVariable])
+            for part in [
+                connection.query, variables.canonicalText, connection.operationName ?? "", connection.connectionPath,
+                connection.items.rawValue,
+            ] {
+                hash.combine(part.utf8)
+                hash.combine(0)
+            }
+            return "graphql:\(connection.connectionPath):\(hash.hex.prefix(12))"
+        case .bodyCursor(let cursor):
+            var body = (try? JSONBody(cursor.body, url: url)) ?? JSONBody()
+            body.remove(PaginationStyle.components(cursor.cursorPath))
+            if let path = cursor.pageSizePath { body.remove(PaginationStyle.components(path)) }
+            for part in [body.canonicalText, cursor.cursorPath] {
+                hash.combine(part.utf8)
+                hash.combine(0)
+            }
+            return "post:\(hash.hex.prefix(12))"
+        default:
+            return nil
+        }
+    }
+}
+
+/// A JSON object being built for a request body.
+struct JSONBody {
+    private(set) var object: [String: Any] = [:]
+
+    init() {}
+
+    /// Reads the text of a JSON object.
+    ///
+    /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidRequestBody(reason:)``.
+    init(_ text: String, url: URL) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: .fragmentsAllowed)
+        } catch {
+            throw NetworkError(.invalidRequestBody(reason: "not JSON: \(trimmed.shortenedForErrors)"), url: url)
+        }
+        guard let object = value as? [String: Any] else {
+            throw NetworkError(
+                .invalidRequestBody(reason: "not a JSON object: \(trimmed.shortenedForErrors)"), url: url)
+        }
+        self.object = object
+    }
+
+    /// Sets the value at a key path, making the objects on the way; an empty path changes nothing.
+    mutating func set(_ value: Any, at path: [String]) {
+        guard let key = path.first else { return }
+        object = Self.setting(value, at: key, rest: path.dropFirst(), in: object)
+    }
+
+    /// Removes the value at a key path, if there is one.
+    mutating func remove(_ path: [String]) {
+        guard let key = path.first else { return }
+        object = Self.removing(key, rest: path.dropFirst(), in: object)
+    }
+
+    private static func setting(_ value: Any, at key: String, rest: ArraySlice<String>, in object: [String: Any])
+        -> [String: Any]
+    {
+        var object = object
+        if let next = rest.first {
+            object[key] = setting(value, at: next, rest: rest.dropFirst(), in: object[key] as? [String: Any] ?? [:])
+        } else {
+            object[key] = value
+        }
+        return object
+    }
+
+    private static func removing(_ key: String, rest: ArraySlice<String>, in object: [String: Any]) -> [String: Any] {
+        var object = object
+        if let next = rest.first {
+            if let inner = object[key] as? [String: Any] {
+                object[key] = removing(next, rest: rest.dropFirst(), in: inner)
+            }
+        } else {
+            object[key] = nil
+        }
+        return object
+    }
+
+    /// The object's JSON, keys sorted.
+    func data(url: URL) throws -> Data {
+        do {
+            return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw NetworkError(.invalidRequestBody(reason: "cannot be written as JSON"), url: url)
+        }
+    }
+
+    /// The object's JSON text, keys sorted: the same text for the same object.
+    var canonicalText: String {
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+}
+
+extension HTTPPageSource {
+    /// The items of a page: the array at the style's items key path, or a GraphQL connection's
+    /// `edges[].node` or `nodes`.
+    func readItems(_ scanner: JSONScanner) throws -> [RawItem] {
+        guard case .graphQL(let connection) = style.kind else {
+            return try scanner.rawItems(at: PaginationStyle.components(style.itemsKeyPath), idField: style.idField)
+        }
+        let keys = connection.connectionKeys
+        guard let value = scanner.value(at: keys), value.kind == .object else {
+            throw JSONScanner.ScanError(
+                path: keys.joined(separator: "."),
+                reason: "no connection here (missing or null); check the connection path and the query")
+        }
+        // A connection lists `edges` or `nodes`, whichever the query asked for.
+        var items = connection.items
+        if scanner.member(items.rawValue, of: value) == nil {
+            items = items == .edges ? .nodes : .edges
+            if scanner.member(items.rawValue, of: value) == nil { items = connection.items }
+        }
+        return try scanner.rawItems(
+            at: keys + [items.rawValue], member: items == .edges ? "node" : nil, idField: style.idField)
+    }
+}

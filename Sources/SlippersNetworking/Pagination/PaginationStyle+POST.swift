@@ -1,0 +1,218 @@
+import Foundation
+
+extension PaginationStyle {
+    /// A GraphQL connection paged by the Relay cursor connection spec: the query is sent
+    /// by POST as `{query, variables, operationName}`, with the page size in ``firstVariable``
+    /// and the previous page's `pageInfo.endCursor` in ``afterVariable``.
+    ///
+    /// Items are the `node` of each of the connection's `edges`, or its `nodes`; the list
+    /// ends when `pageInfo.hasNextPage` is `false`, at an empty page, or when there is no end
+    /// cursor. The connection's `totalCount`, when the query asks for it, is the list's total.
+    ///
+    /// For example, the issues of a GitHub repository:
+    ///
+    /// ```swift
+    /// let issues = PaginationStyle.graphQL(
+    ///     query: """
+    ///         query($owner: String!, $name: String!, $first: Int!, $after: String) {
+    ///           repository(owner: $owner, name: $name) {
+    ///             issues(first: $first, after: $after) {
+    ///               nodes { id title }
+    ///               pageInfo { hasNextPage endCursor }
+    ///             }
+    ///           }
+    ///         }
+    ///         """,
+    ///     variables: #"{"owner": "apple", "name": "swift"}"#,
+    ///     connectionPath: "repository.issues", pageSize: 50)
+    /// ```
+    public struct GraphQLConnection: Codable, Sendable, Hashable {
+        /// The query (or a document of several operations, with ``operationName``).
+        public var query: String
+        /// The variables, as the text of a JSON object (`{}` when there are none); the page
+        /// size and the cursor are added to them. Give credentials in headers, never here:
+        /// the style, variables included, is stored with the cache.
+        public var variables: String
+        /// The operation to run when the query holds several; `nil` to send none.
+        public var operationName: String?
+        /// The key path of the connection under `data`, such as `repository.issues` or `search`.
+        public var connectionPath: String
+        /// Whether items are the connection's `edges[].node` or its `nodes`.
+        public var items: Items
+        /// The variable that carries the page size.
+        public var firstVariable: String
+        /// The variable that carries the cursor of the page before.
+        public var afterVariable: String
+
+        /// Where a connection lists its items.
+        public enum Items: String, Codable, Sendable, Hashable {
+            /// `edges: [{cursor, node}]`: each item is an edge's `node`.
+            case edges
+            /// `nodes: […]`: each item is an element.
+            case nodes
+        }
+
+        /// Creates a connection description.
+        public init(
+            query: String,
+            variables: String = "{}",
+            operationName: String? = nil,
+            connectionPath: String,
+            items: Items = .edges,
+            firstVariable: String = "first",
+            afterVariable: String = "after"
+        ) {
+            self.query = query
+            self.variables = variables
+            self.operationName = operationName
+            self.connectionPath = connectionPath
+            self.items = items
+            self.firstVariable = firstVariable
+            self.afterVariable = afterVariable
+        }
+
+        /// The keys from the body's root to the connection: `data`, then ``connectionPath``'s.
+        var connectionKeys: [String] { ["data"] + PaginationStyle.components(connectionPath) }
+    }
+
+    /// A list whose cursor travels in a JSON body sent by POST, as Notion's `start_cursor`
+    /// and Elasticsearch's `search_after` do.
+    ///
+    /// The first page is asked for with ``body`` as it is (and the page size at
+    /// ``pageSizePath``); each next page with the previous page's cursor set at
+    /// ``cursorPath``. The cursor is any JSON value (a string, a number, an array): the
+    /// page token is its JSON text. The list ends when there is no next cursor, at an empty
+    /// page, or when the style's ``EndSignal`` (`has_more: false`) says so.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// // Notion: {"results": […], "next_cursor": "…", "has_more": true}
+    /// let notion = PaginationStyle.bodyCursor(
+    ///     body: #"{"filter": {"property": "Done", "checkbox": {"equals": false}}}"#,
+    ///     cursorPath: "start_cursor", nextCursor: .response(keyPath: "next_cursor"),
+    ///     pageSizePath: "page_size", pageSize: 100, itemsKeyPath: "results",
+    ///     endSignal: .hasMore(keyPath: "has_more"))
+    /// // Elasticsearch: the next cursor is the last hit's `sort`
+    /// let search = PaginationStyle.bodyCursor(
+    ///     body: #"{"query": {"match_all": {}}, "sort": [{"id": "asc"}]}"#,
+    ///     cursorPath: "search_after", nextCursor: .lastItem(keyPath: "sort"),
+    ///     pageSizePath: "size", pageSize: 100, itemsKeyPath: "hits.hits", idField: "_id")
+    /// ```
+    public struct BodyCursor: Codable, Sendable, Hashable {
+        /// The request body of the first page, as the text of a JSON object.
+        public var body: String
+        /// The key path in the request body where the cursor goes.
+        public var cursorPath: String
+        /// Where the next cursor is read.
+        public var nextCursor: NextCursor
+        /// The key path in the request body where the page size goes; `nil` to send none.
+        public var pageSizePath: String?
+
+        /// Where a response keeps the cursor of the next page.
+        public enum NextCursor: Codable, Sendable, Hashable {
+            /// At a key path of the response, such as `next_cursor`.
+            case response(keyPath: String)
+            /// At a key path of the page's last item, such as Elasticsearch's `sort`.
+            case lastItem(keyPath: String)
+        }
+
+        /// Creates a body-cursor description.
+        public init(body: String = "{}", cursorPath: String, nextCursor: NextCursor, pageSizePath: String? = nil) {
+            self.body = body
+            self.cursorPath = cursorPath
+            self.nextCursor = nextCursor
+            self.pageSizePath = pageSizePath
+        }
+    }
+
+    /// A GraphQL connection, paged by `first` and `after` (the Relay cursor connection spec).
+    ///
+    /// - parameter query: The query; it declares the page size and cursor variables.
+    /// - parameter variables: Its other variables, as the text of a JSON object.
+    /// - parameter operationName: The operation to run, when the query holds several.
+    /// - parameter connectionPath: The key path of the connection under `data`.
+    /// - parameter items: Whether items are `edges[].node` (the default) or `nodes`.
+    /// - parameter pageSize: The page size sent as `first`; `nil` to leave it to the query.
+    /// - parameter idField: The member of each node that holds its id.
+    public static func graphQL(
+        query: String,
+        variables: String = "{}",
+        operationName: String? = nil,
+        connectionPath: String,
+        items: GraphQLConnection.Items = .edges,
+        firstVariable: String = "first",
+        afterVariable: String = "after",
+        pageSize: Int? = nil,
+        idField: String = "id"
+    ) -> PaginationStyle {
+        let connection = GraphQLConnection(
+            query: query, variables: variables, operationName: operationName, connectionPath: connectionPath,
+            items: items, firstVariable: firstVariable, afterVariable: afterVariable)
+        return PaginationStyle(
+            kind: .graphQL(connection), itemsKeyPath: connection.itemsKeyPath, idField: idField, pageSize: pageSize,
+            totalKeyPath: connection.totalKeyPath)
+    }
+
+    /// A cursor in a JSON body sent by POST (Notion's `start_cursor`, Elasticsearch's `search_after`).
+    public static func bodyCursor(
+        body: String = "{}",
+        cursorPath: String,
+        nextCursor: BodyCursor.NextCursor,
+        pageSizePath: String? = nil,
+        pageSize: Int? = nil,
+        itemsKeyPath: String = "results",
+        idField: String = "id",
+        totalKeyPath: String? = nil,
+        endSignal: EndSignal? = nil
+    ) -> PaginationStyle {
+        PaginationStyle(
+            kind: .bodyCursor(
+                BodyCursor(body: body, cursorPath: cursorPath, nextCursor: nextCursor, pageSizePath: pageSizePath)),
+            itemsKeyPath: itemsKeyPath, idField: idField, pageSize: pageSize, totalKeyPath: totalKeyPath,
+            endSignal: endSignal)
+    }
+
+    /// Whether pages are asked for by POST with a JSON body (GraphQL, a cursor in the body).
+    ///
+    /// Such responses are not HTTP-cacheable: requests are never conditional, and what
+    /// changed is told by the digest of each page's items.
+    public var isPosted: Bool {
+        switch kind {
+        case .graphQL, .bodyCursor: true
+        default: false
+        }
+    }
+}
+
+extension PaginationStyle.GraphQLConnection {
+    /// The key path of the items array from the body's root: `data.<connection>.edges` or `.nodes`.
+    var itemsKeyPath: String {
+        JSONKeyPath(keys: connectionKeys + [items.rawValue]).text
+    }
+
+    /// The key path of the connection's `totalCount`.
+    var totalKeyPath: String {
+        JSONKeyPath(keys: connectionKeys + ["totalCount"]).text
+    }
+}
+
+extension PaginationStyle {
+    /// Whether a stored style posts what this one posts: the same query, variables and
+    /// operation (and connection, unless this one's is left to be found), or the same body
+    /// and cursor path. The page size and the cursor aside.
+    public func postsLike(_ stored: PaginationStyle) -> Bool {
+        switch (kind, stored.kind) {
+        case (.graphQL(var mine), .graphQL(let theirs)):
+            if mine.connectionPath.isEmpty {
+                mine.connectionPath = theirs.connectionPath
+                mine.items = theirs.items
+            }
+            return mine == theirs
+        case (.bodyCursor(let mine), .bodyCursor(let theirs)):
+            return mine == theirs
+        default:
+            return false
+        }
+    }
+}

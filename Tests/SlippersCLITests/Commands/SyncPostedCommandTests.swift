@@ -1,0 +1,131 @@
+import Foundation
+import Slippers
+import SlippersFixtures
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// `sync --graphql`, `sync --post-body` and `detect --graphql`, against the fixture API's POST routes.
+@Suite struct SyncPostedCommandTests {
+    static let posts =
+        "query($first: Int!, $after: String) { posts(first: $first, after: $after) "
+        + "{ edges { node { id title } } pageInfo { hasNextPage endCursor } } }"
+    static let issues =
+        "query Issues($first: Int!, $after: String) { viewer { repository(name: \"slippers\") "
+        + "{ issues(first: $first, after: $after) { nodes { id title } pageInfo { hasNextPage endCursor } } } } }"
+
+    @Test func aGraphQLConnectionIsSyncedExportedAndResumedWithOneRequestAPage() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(.graphql).absoluteString
+            let queryFile = directory.url.appendingPathComponent("issues.graphql")
+            try Data(Self.issues.utf8).write(to: queryFile)
+            let first = try await BuiltBinary.slippers.run([
+                "sync", url, "--graphql", "@" + queryFile.path, "--page-size", "20", "--max-pages", "2",
+                "--header", "Authorization: Bearer s3cret-token", "--db", directory.path(),
+            ])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("synced 40 items in 2 pages of \(url)#graphql:viewer.repository.issues:"))
+            #expect(fixture.server.requestCount == 2)
+
+            let rest = try await BuiltBinary.slippers.run([
+                "sync", url, "--graphql", "@" + queryFile.path, "--page-size", "20", "--db", directory.path(),
+            ])
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(rest.stdout.contains("synced 55 items in 3 pages (resumed after 2 cached pages)"), "\(rest.stdout)")
+            #expect(fixture.server.requestCount == 5)
+
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let collection = try #require(try store.collections().first)
+            #expect(collection.endReached)
+            #expect(collection.itemType == "issues@http://127.0.0.1:\(fixture.server.port)")
+            let export = try await BuiltBinary.slippers.run([
+                "export", collection.key, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...95))
+            let pages = try await BuiltBinary.slippers.run(["pages", collection.key, "--db", directory.path()])
+            #expect(pages.status == 0, "\(pages.stderr)")
+            // No header value is stored: the file never holds the credential.
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path()))
+            #expect(bytes.range(of: Data("s3cret-token".utf8)) == nil)
+        }
+    }
+
+    @Test func anErrorsArrayIsOneLineNamingTheMessageAndThePagesBeforeItStay() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(.graphql).absoluteString
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", url, "--graphql", Self.posts, "--connection", "posts", "--variables", #"{"failAt": 40}"#,
+                "--page-size", "20", "--db", directory.path(),
+            ])
+            #expect(outcome.status != 0)
+            let lines = outcome.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(outcome.stderr)")
+            #expect(lines.first?.contains("GraphQL error at posts: Resolver failed at 40") == true, "\(outcome.stderr)")
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            #expect(try store.collections().first?.itemCount == 40)
+        }
+    }
+
+    @Test func detectFindsTheConnectionAndSaysHowItPages() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let url = fixture.server.url(.graphql).absoluteString
+            let outcome = try await BuiltBinary.slippers.run(["detect", url, "--graphql", Self.issues])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("GraphQL connection (at data.viewer.repository.issues, by POST)"))
+            #expect(outcome.stdout.contains("data.viewer.repository.issues.nodes (50 items on the first page)"))
+            #expect(outcome.stdout.contains("a Relay connection at data.viewer.repository.issues: nodes and pageInfo"))
+            #expect(fixture.server.requestCount == 1)
+
+            let json = try await BuiltBinary.slippers.run(["detect", url, "--graphql", Self.posts, "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect(object?["confidence"] as? String == "high")
+
+            let broken = try await BuiltBinary.slippers.run(["detect", url, "--graphql", "{ posts { brokenField } }"])
+            #expect(broken.status != 0)
+            #expect(broken.stderr.contains(#"GraphQL error: Cannot query field "brokenField""#), "\(broken.stderr)")
+        }
+    }
+
+    @Test func aCursorInAPOSTBodyIsSynced() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(.search).absoluteString
+            let notion = try await BuiltBinary.slippers.run([
+                "sync", url, "--post-body", #"{"filter": {"value": "page"}}"#, "--cursor-path", "start_cursor",
+                "--page-size-path", "page_size", "--page-size", "30", "--db", directory.path(),
+            ])
+            #expect(notion.status == 0, "\(notion.stderr)")
+            #expect(notion.stdout.contains("synced 95 items in 4 pages of \(url)#post:"), "\(notion.stdout)")
+
+            let search = try await BuiltBinary.slippers.run([
+                "sync", url, "--post-body", #"{"sort": [{"id": "asc"}]}"#, "--cursor-path", "search_after",
+                "--next-cursor-from-item", "sort", "--page-size-path", "size", "--page-size", "50",
+                "--items-path", "hits.hits", "--id-field", "_id", "--db", directory.path(),
+            ])
+            #expect(search.status == 0, "\(search.stderr)")
+            #expect(search.stdout.contains("synced 95 items in 3 pages"), "\(search.stdout)")
+            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            #expect(try store.collections().count == 2)
+        }
+    }
+
+    @Test(arguments: [
+        (["--graphql", "q", "--post-body", "{}", "--cursor-path", "c"], "cannot be used together"),
+        (["--connection", "posts"], "--connection goes with --graphql"),
+        (["--post-body", "{}"], "--post-body needs --cursor-path"),
+        (["--graphql", "q", "--variables", "[1]"], "--variables must be a JSON object"),
+        (["--graphql", "q", "--style", "page"], "--style does not apply"),
+        (["--graphql", "q", "--items-path", "x"], "--items-path does not apply"),
+        (["--graphql", "@/nonexistent/query.graphql"], "cannot read the file"),
+    ])
+    func misusedOptionsAreRefusedBeforeAnyRequest(arguments: [String], message: String) async throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try await BuiltBinary.slippers.run(
+            ["sync", "http://127.0.0.1:9/graphql"] + arguments + ["--db", directory.path()])
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+}
