@@ -65,4 +65,54 @@ import Testing
             #expect(ids == Array(1...itemCount))
         }
     }
+
+    @Test func aKilledGraphQLSyncResumesFromItsCursorWithoutAskingForASavedPage() async throws {
+        let itemCount = 1_000
+        try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
+            fixture.server.inject(.delay(.milliseconds(40)), count: 10_000)
+            let directory = try TemporaryDirectory()
+            let path = directory.path()
+            let url = fixture.server.url(.graphql).absoluteString
+            let query =
+                "query($first: Int!, $after: String) { posts(first: $first, after: $after) "
+                + "{ edges { node { id title } } pageInfo { hasNextPage endCursor } } }"
+            let arguments = ["sync", url, "--graphql", query, "--page-size", "50", "--db", path]
+            let output = try TemporaryDirectory()
+            let first = try BuiltBinary.slippers.start(arguments, outputDirectory: output.url)
+            await fixture.server.waitForRequests(4)
+            fixture.server.hold()
+            var key: String?
+            for _ in 0..<3_000 where key == nil {
+                key =
+                    (try? CacheStore(path: path, mode: .readOnly).collections())?
+                    .first { $0.currentPageCount >= 2 }?.key
+                if key == nil { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            kill(first.processIdentifier, SIGKILL)
+            await BuiltBinary.waitForExit(of: first)
+            fixture.server.release()
+            let collection = try #require(key)
+            let committed = try #require(try CacheStore(path: path, mode: .readOnly).collection(collection))
+                .currentPageCount
+            let requestsOfFirstRun = fixture.server.requestCount
+
+            let second = try await BuiltBinary.slippers.run(arguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains("(resumed after \(committed) cached pages)"), "\(second.stdout)")
+            // The second run starts after the last committed page's end cursor: no saved page again.
+            let afterKill = fixture.server.requests.dropFirst(requestsOfFirstRun).compactMap(\.jsonBody)
+            let starts = afterKill.compactMap { body -> Int? in
+                guard let after = (body["variables"] as? [String: Any])?["after"] as? String,
+                    let decoded = Data(base64Encoded: after)
+                else { return nil }
+                return Int(String(decoding: decoded, as: UTF8.self).dropFirst("arrayconnection:".count)).map { $0 + 1 }
+            }
+            #expect(starts.count == afterKill.count)
+            #expect(starts.allSatisfy { $0 >= committed * 50 })
+            let export = try await BuiltBinary.slippers.run([
+                "export", collection, "--format", "ndjson", "--db", path,
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
+        }
+    }
 }

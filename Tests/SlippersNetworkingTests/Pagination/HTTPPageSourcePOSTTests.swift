@@ -208,3 +208,19 @@ import Testing
         }
     }
 }
+
+extension HTTPPageSourcePOSTTests {
+    @Test func aTransientFailureOfAPOSTIsRetriedWithTheSameBody() async throws {
+        try await withFixtureServer(.init(itemCount: 30, pageSize: 10)) { server async throws in
+            let style = PaginationStyle.graphQL(query: Self.postsQuery, connectionPath: "posts", pageSize: 10)
+            let source = HTTPPageSource(client: client(for: server), url: server.url(.graphql), style: style)
+            let first = try #require(try await source.fetch(.first).page)
+            server.inject(.status(503), count: 2)
+            let second = try #require(try await source.fetch(PageRequest(token: first.nextToken)).page)
+            #expect(integerIDs(second.items) == Array(11...20))
+            let bodies = server.requests.dropFirst().map(\.body)
+            #expect(bodies.count == 3)
+            #expect(Set(bodies).count == 1)
+        }
+    }
+}
