@@ -23,6 +23,7 @@ struct SlippersCommand: AsyncParsableCommand {
         subcommands: [
             Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
+            Edit.self, Outbox.self, Push.self,
             Demo.self,
         ]
     )

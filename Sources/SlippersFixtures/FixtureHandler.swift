@@ -15,7 +15,7 @@ struct FixtureHandler: HTTPHandler {
         let postRoute = FixtureServer.PostRoute(rawValue: request.path)
         let received = FixtureServer.ReceivedRequest(
             method: request.method.rawValue, path: request.path, query: query, headers: recorded,
-            bodyLength: requestBody.count, body: postRoute == nil ? Data() : requestBody)
+            bodyLength: requestBody.count, body: request.method == .GET ? Data() : requestBody)
         let fault = server.receive(received)
         await server.passGate()
         if let latency = server.configuration.latency { try await Task.sleep(for: latency) }
@@ -42,6 +42,15 @@ struct FixtureHandler: HTTPHandler {
             return HTTPResponse(
                 statusCode: .unauthorized, headers: [.contentType: "application/json"],
                 body: Data(#"{"error":"invalid token"}"#.utf8))
+        }
+        if let answer = server.answerItemRequest(
+            method: request.method.rawValue, path: request.path, headers: recorded, body: requestBody)
+        {
+            var headers: [String: String] = ["Content-Type": "application/json"]
+            if let etag = answer.etag { headers["ETag"] = etag }
+            return Self.response(
+                FixtureServer.ScriptedResponse(status: answer.status, headers: headers, body: answer.body), fault: fault
+            )
         }
         if let postRoute {
             guard request.method == .POST else {

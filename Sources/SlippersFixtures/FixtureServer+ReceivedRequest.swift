@@ -12,7 +12,7 @@ extension FixtureServer {
         public var headers: [String: String]
         /// The number of bytes in the request body.
         public var bodyLength: Int
-        /// The request body, for the POST routes; empty for the others.
+        /// The request body, for requests other than `GET`; empty for those.
         public var body: Data
 
         /// Creates a record.

@@ -22,6 +22,7 @@ import Synchronization
 /// | `/spring` | `page` (from 0), `size` | Spring Data's `Page`: items under `content`, `totalPages`, `totalElements`, `last`, `number`, `size`… |
 /// | `/drf` | `page`, `page_size` | Django REST framework: `count`, `next`, `previous`, `results` |
 /// | `/graphql` (POST) | `{query, variables: {first, after}}` | a Relay connection at `data.posts` (or two levels down): `edges` or `nodes`, `pageInfo`, `totalCount`; `errors` on request |
+/// | `/ROUTE/ID` and `/ROUTE/ID/` | `GET`, `PATCH` or `PUT` (`{"title": …}`), `DELETE`; `If-Match`, `Idempotency-Key` | the item with its `ETag`; `412` when `If-Match` differs; a key seen again replays its answer |
 /// | `/search` (POST) | `start_cursor`, `page_size` in the body (or `search_after`, `size`) | Notion's `results`, `next_cursor`, `has_more` (or Elasticsearch's `hits.hits`) |
 ///
 /// Every answer has an `ETag` of its content and honours `If-None-Match`
@@ -153,6 +154,12 @@ public final class FixtureServer: Sendable {
         var random = SplitMix64(seed: 0)
         /// When each content (by its ETag) was first served: its `Last-Modified`.
         var firstServed: [String: Int] = [:]
+        /// The answers of the writes applied, by `Idempotency-Key`: a key seen again gets the same answer.
+        var writeAnswers: [String: ItemWriteAnswer] = [:]
+        /// The number of writes applied (a write replayed for its key counts once).
+        var appliedWrites = 0
+        /// The port held while the server is stopped: see `PortReservation`.
+        var reservation: PortReservation?
     }
 
     let state: Mutex<State>
@@ -171,7 +178,11 @@ public final class FixtureServer: Sendable {
     ///
     /// - throws: The socket error when the port cannot be bound.
     public func start() async throws {
-        let port = state.withLock { $0.server == nil ? $0.port : nil }
+        let port = state.withLock { state in
+            guard state.server == nil else { return UInt16?.none }
+            state.reservation = nil
+            return state.port
+        }
         guard let port else { return }
         let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
         let configuration = HTTPServer.Configuration(
@@ -198,7 +209,8 @@ public final class FixtureServer: Sendable {
 
     /// Stops listening and closes every connection; held answers are released.
     ///
-    /// After it returns, connections to the port are refused until ``start()``.
+    /// After it returns, connections to the port are refused until ``start()``; the port stays
+    /// held, so no other server of the machine is given it meanwhile.
     public func stop() async {
         let (server, task, held) = state.withLock { state in
             defer {
@@ -213,6 +225,12 @@ public final class FixtureServer: Sendable {
         await server?.stop(timeout: 0)
         task?.cancel()
         await task?.value
+        // Connections are refused until the next start, and no other server takes the port meanwhile.
+        state.withLock { state in
+            if state.server == nil, state.port != 0, state.reservation == nil {
+                state.reservation = PortReservation(port: state.port)
+            }
+        }
     }
 
     /// Whether the server is listening.

@@ -14,6 +14,8 @@ enum CommandFailure: Error, Equatable {
     case styleConflict(collection: String, stored: String, requested: String)
     /// A `--graphql` query's response holds no Relay connection to page.
     case noGraphQLConnection
+    /// `push` stopped on a network failure; the writes left stay pending.
+    case pushStopped(reason: String, remaining: Int)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -33,6 +35,8 @@ extension CommandFailure: CustomStringConvertible {
         case .noGraphQLConnection:
             "The response holds no Relay connection (an object with edges or nodes and pageInfo) under data; "
                 + "ask for pageInfo { hasNextPage endCursor } in the query, or give --connection PATH"
+        case .pushStopped(let reason, let remaining):
+            "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         }
     }
 }

@@ -120,7 +120,10 @@ extension CacheStore {
 
     private static func deleteUnreferencedItems(in db: Database) throws -> Int {
         try db.execute(
-            sql: "DELETE FROM items WHERE NOT EXISTS (SELECT 1 FROM page_items WHERE item_id = items.id)")
+            sql: """
+                DELETE FROM items WHERE NOT EXISTS (SELECT 1 FROM page_items WHERE item_id = items.id)
+                    AND NOT EXISTS (SELECT 1 FROM outbox WHERE item_id = items.id)
+                """)
         return db.changesCount
     }
 }

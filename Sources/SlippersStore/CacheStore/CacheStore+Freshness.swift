@@ -31,7 +31,9 @@ extension CacheStore {
             try recordVerification(of: stored.id, page: page, generation: row.generation, digest: digest, now: now, db)
         } else {
             // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
-            let itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db))
+            var deleted: Set<Int64> = []
+            var itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted))
+            if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
             let pageID = try upsertPageRow(
                 page, index: index, itemCount: itemIDs.count, generation: row.generation, collectionID: row.id,
                 digest: digest, now: now, in: db)

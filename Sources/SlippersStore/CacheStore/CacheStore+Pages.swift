@@ -471,13 +471,20 @@ extension CacheStore {
     ///
     /// One query per 100 items finds the stored rows; an item whose JSON is
     /// unchanged is not written at all, a changed one is updated, a new one inserted.
-    static func upsertItems(_ items: [RawItem], type: String, now: Date, in db: Database) throws -> [Int64] {
+    ///
+    /// An item changed locally and not yet acknowledged (``Overlay``) keeps its local JSON:
+    /// the fetched JSON becomes its server copy, with the pending writes applied over it.
+    /// Items deleted locally are in `deleted`, for the page to leave out.
+    static func upsertItems(
+        _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>
+    ) throws -> [Int64] {
         var stored: [ItemKey: (id: Int64, json: Data)] = [:]
         stored.reserveCapacity(items.count)
         var edited: Set<Int64> = []
+        var overlaid: Set<Int64> = []
         for chunk in items.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
-                sql: "SELECT key, id, json, edited_locally FROM items WHERE type = ? AND key IN ("
+                sql: "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
                     + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
             var arguments: [(any DatabaseValueConvertible)?] = [type]
             arguments.reserveCapacity(chunk.count + 1)
@@ -486,6 +493,16 @@ extension CacheStore {
             while let row = try rows.next() {
                 stored[row[0] as ItemKey] = (row[1], row[2])
                 if row[3] as Bool { edited.insert(row[1]) }
+                if row[4] as Int != Overlay.none.rawValue { overlaid.insert(row[1]) }
+            }
+        }
+        // A pending local change is never hidden by the server's copy: the copy goes under it.
+        if !overlaid.isEmpty {
+            for item in items {
+                guard let row = stored[item.key], overlaid.contains(row.id) else { continue }
+                let overlay = try reapplyWrites(toServerCopy: item.json, of: row.id, now: now, in: db)
+                if overlay.isDeleted { deleted.insert(row.id) }
+                stored[item.key] = (row.id, overlay.json)
             }
         }
         // A fetched page confirms its items: a local edit it brings back, or overrides, is no longer one.
@@ -499,7 +516,9 @@ extension CacheStore {
         var ids: [Int64] = []
         ids.reserveCapacity(items.count)
         for item in items {
-            if let row = stored[item.key] {
+            if let row = stored[item.key], overlaid.contains(row.id) {
+                ids.append(row.id)
+            } else if let row = stored[item.key] {
                 if row.json != item.json {
                     try update.execute(arguments: [item.json, now.storedValue, row.id])
                     // The same id twice on a page: the later JSON wins, as one upsert after another.

@@ -44,6 +44,12 @@ public enum StoreError: Error, Equatable, Sendable {
     case pageRepeated(collection: String, index: Int)
     /// Several pages in a row brought no item the walk had not met: the list does not end by itself.
     case listStalled(collection: String, pages: Int)
+    /// A local write names an item the cache does not hold.
+    case itemNotFound(type: String, key: String)
+    /// A local write's JSON (an item or a merge patch) is not valid JSON.
+    case invalidJSON(String)
+    /// No write of the outbox has this id (it was sent, or dropped).
+    case writeNotFound(id: Int64)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -95,6 +101,13 @@ extension StoreError: CustomStringConvertible {
         case .listStalled(let collection, let pages):
             "The last \(pages) pages of \"\(collection)\" brought no item not already listed; "
                 + "stopped instead of paging forever (they were not saved)"
+        case .itemNotFound(let type, let key):
+            "No item \(key.shortenedForErrors) of type \(type.shortenedForErrors) is cached; "
+                + "only a cached item can be changed"
+        case .invalidJSON(let detail):
+            "Invalid JSON: \(detail)"
+        case .writeNotFound(let id):
+            "No write \(id) in the outbox; it was sent or dropped"
         }
     }
 }

@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0004_page_freshness (4 of 4 migrations applied)
+                schema     0005_outbox (5 of 5 migrations applied)
                 orphans    none
                 pages      consistent
                 verdict    healthy
@@ -27,7 +27,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0004_page_freshness")
+        #expect(diagnosis["schema_version"] as? String == "0005_outbox")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {

@@ -14,7 +14,7 @@ import Testing
         #expect((permissions as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")[.posixPermissions]
         #expect((wal as? NSNumber)?.intValue == 0o600)
-        #expect(try store.stats().schemaVersion == "0004_page_freshness")
+        #expect(try store.stats().schemaVersion == "0005_outbox")
     }
 
     @Test func opensInWALModeWithABusyTimeout() throws {

@@ -28,7 +28,10 @@ import Testing
         let tables = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
-        #expect(tables == ["collections", "grdb_migrations", "items", "page_items", "pages"])
+        #expect(
+            tables == [
+                "collections", "grdb_migrations", "item_server_copies", "items", "outbox", "page_items", "pages",
+            ])
     }
 
     /// A database as the first two migrations left it, filled by `fill`.

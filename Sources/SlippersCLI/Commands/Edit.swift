@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import Slippers
+import SlippersKit
+import SlippersStore
+
+extension SlippersCommand {
+    /// Changes a cached item locally and queues the write for `push`.
+    struct Edit: ReportingCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a cached item now and queue the change for the server (sent by push).",
+            discussion: """
+                The change is in the cache at once: items, get and export show it, in every \
+                collection that lists the item. It waits in the outbox (slippers outbox) until \
+                slippers push sends it. --set is a JSON merge patch (RFC 7386: the members given \
+                change, a null removes one), sent as PATCH; --replace sends the whole item with \
+                PUT; --delete takes the item out of every list and sends DELETE. The item's URL is \
+                the collection's URL path followed by the id (and its trailing slash, if it has \
+                one), as Django REST framework and Rails route items; give --item-url where that \
+                does not fit. --if-match, or the value of --version-field in the item, is sent as \
+                If-Match: a 412 or 409 then settles the conflict by push's --conflict rule.
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The collection's key (its item type and URL are used).")
+        var collection: String
+
+        @Argument(help: "The item's id: 42 (an integer, else the string \"42\"), or '\"42\"' (the string only).")
+        var id: String
+
+        @Option(name: .customLong("set"), help: ArgumentHelp("A JSON merge patch of the item.", valueName: "json"))
+        var patch: String?
+
+        @Option(help: ArgumentHelp("The whole new item, as JSON.", valueName: "json"))
+        var replace: String?
+
+        @Flag(help: "Delete the item.")
+        var delete = false
+
+        @Option(
+            name: .customLong("item-url"),
+            help: ArgumentHelp(
+                "The item's URL, with {id} for its id (default: the collection's path, the id, its trailing slash).",
+                valueName: "template"))
+        var itemURL: String?
+
+        @Option(
+            name: .customLong("if-match"), help: ArgumentHelp("The version to send as If-Match.", valueName: "etag"))
+        var ifMatch: String?
+
+        @Option(
+            name: .customLong("version-field"),
+            help: ArgumentHelp("Send this member of the item, as it is now, as If-Match.", valueName: "name"))
+        var versionField: String?
+
+        func validate() throws {
+            let given = [patch != nil, replace != nil, delete].filter { $0 }.count
+            guard given == 1 else { throw ValidationError("Give one of --set JSON, --replace JSON or --delete.") }
+            if ifMatch != nil, versionField != nil {
+                throw ValidationError("--if-match and --version-field cannot be used together.")
+            }
+            if let itemURL, ItemURLTemplate(itemURL) == nil {
+                throw ValidationError("--item-url must be an http or https URL with {id} in it.")
+            }
+        }
+
+        func execute() throws {
+            let store = try database.openForWriting(collection: collection)
+            let key = try store.collectionKey(typed: collection)
+            guard let info = try store.collection(key) else { throw StoreError.collectionNotFound(key: key) }
+            var itemKey = ItemKey(commandLineArgument: id)
+            var stored = try store.item(type: info.itemType, key: itemKey)
+            if stored == nil, case .integer = itemKey {
+                itemKey = .string(id)
+                stored = try store.item(type: info.itemType, key: itemKey)
+            }
+            guard let stored else { throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key) }
+            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? defaultTemplate(of: key)
+            let request = WriteRequest(
+                kind: delete ? .delete : replace != nil ? .replace : .merge,
+                json: (patch ?? replace).map { Data($0.utf8) },
+                url: template.url(for: itemKey), baseVersion: try ifMatch ?? version(of: stored.item.json))
+            let write = try store.queueWrite(request, type: info.itemType, key: itemKey)
+            print(
+                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
+                    + "(pending; slippers push sends it)")
+        }
+
+        private func defaultTemplate(of key: String) throws -> ItemURLTemplate {
+            guard let url = URL(string: key), let template = ItemURLTemplate(listURL: url) else {
+                throw ValidationError(
+                    "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
+            }
+            return template
+        }
+
+        /// The item's --version-field, as text.
+        private func version(of json: Data) throws -> String? {
+            guard let versionField else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any]
+            guard let value = object?[versionField], !(value is NSNull) else {
+                throw ValidationError("The item has no \(versionField) to send as If-Match.")
+            }
+            return (value as? String) ?? "\(value)"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FlyingFox
+import Foundation
+
+/// The answer to a write of one item, kept to replay it for a repeated `Idempotency-Key`.
+struct ItemWriteAnswer: Sendable {
+    var status: Int
+    var etag: String?
+    var body: Data
+}
+
+extension FixtureServer {
+    /// The number of item writes the server applied: a write sent again with the same
+    /// `Idempotency-Key` is answered as before and not applied again.
+    public var appliedWrites: Int { state.withLock { $0.appliedWrites } }
+
+    /// The `ETag` of an item as the server now holds it, or `nil` when there is no such item.
+    public func itemETag(id: Int) -> String? {
+        state.withLock { state in
+            state.catalog.position(of: id).map { _ in Self.itemETag(state.catalog.itemJSON(id: id)) }
+        }
+    }
+
+    /// Answers `GET`, `PATCH`, `PUT` and `DELETE` of `/ROUTE/ID` (and `/ROUTE/ID/`), as a REST
+    /// framework routes items; `nil` for other paths.
+    func answerItemRequest(method: String, path: String, headers: [String: String], body: Data) -> ItemWriteAnswer? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 2, Route(rawValue: "/" + parts[0]) != nil, let id = Int(parts[1]) else { return nil }
+        return state.withLock { state in
+            guard state.catalog.position(of: id) != nil else {
+                return ItemWriteAnswer(status: 404, etag: nil, body: Data(#"{"detail":"Not found."}"#.utf8))
+            }
+            let current = Self.itemETag(state.catalog.itemJSON(id: id))
+            if method == "GET" {
+                return ItemWriteAnswer(status: 200, etag: current, body: Data(state.catalog.itemJSON(id: id).utf8))
+            }
+            let key = headers["Idempotency-Key"]
+            if let key, let answer = state.writeAnswers[key] { return answer }
+            if let ifMatch = headers["If-Match"], ifMatch != current {
+                return ItemWriteAnswer(
+                    status: 412, etag: current, body: Data(#"{"detail":"Precondition failed: the item changed."}"#.utf8)
+                )
+            }
+            let answer: ItemWriteAnswer
+            switch method {
+            case "PATCH", "PUT":
+                let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+                guard let object else {
+                    return ItemWriteAnswer(status: 400, etag: nil, body: Data(#"{"detail":"JSON parse error."}"#.utf8))
+                }
+                if let title = object["title"] {
+                    guard let title = title as? String, title.count <= 200 else {
+                        return ItemWriteAnswer(
+                            status: 400, etag: nil,
+                            body: Data(#"{"title":["Ensure this field has no more than 200 characters."]}"#.utf8))
+                    }
+                    _ = state.catalog.update(id: id, title: title)
+                }
+                let json = state.catalog.itemJSON(id: id)
+                answer = ItemWriteAnswer(status: 200, etag: Self.itemETag(json), body: Data(json.utf8))
+            case "DELETE":
+                _ = state.catalog.remove(id: id)
+                answer = ItemWriteAnswer(status: 204, etag: nil, body: Data())
+            default:
+                return ItemWriteAnswer(status: 405, etag: nil, body: Data(#"{"detail":"Method not allowed."}"#.utf8))
+            }
+            state.appliedWrites += 1
+            if let key { state.writeAnswers[key] = answer }
+            return answer
+        }
+    }
+
+    /// An item's `ETag`: FNV-1a of its JSON.
+    static func itemETag(_ json: String) -> String {
+        FixtureHandler.etag(of: Data(json.utf8))
+    }
+}
+
+extension FixtureCatalog {
+    /// The JSON of the item with `id`, as the list serves it.
+    func itemJSON(id: Int) -> String {
+        FixtureItem.json(id: id, title: titles[id])
+    }
+}
