@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
                 "MeasuringLauncher",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -88,7 +88,8 @@ extension SlippersCommand {
         }
 
         private func defaultTemplate(of key: String) throws -> ItemURLTemplate {
-            guard let url = URL(string: key), let template = ItemURLTemplate(listURL: url) else {
+            guard let url = URL(string: CollectionKey(parsing: key).list), let template = ItemURLTemplate(listURL: url)
+            else {
                 throw ValidationError(
                     "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
             }

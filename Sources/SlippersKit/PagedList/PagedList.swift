@@ -22,6 +22,10 @@ import Synchronization
 ///     .refreshable { await posts.refresh() }
 /// ```
 ///
+/// The list follows the cache while it is loaded: a change written through another
+/// list, a sync or refresh by another process (the `slippers` command line) or an
+/// eviction reaches ``items`` without a request (``CachedPager/followCache(pollingEvery:)``).
+///
 /// UIKit and server code can read the pager's snapshots as an `AsyncSequence`
 /// instead: `await list.pager?.states()`.
 @MainActor
@@ -40,6 +44,10 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     @ObservationIgnored private let makePager: (@Sendable () async throws -> ListPager<Item>)?
     @ObservationIgnored private var preparation: Task<ListPager<Item>?, Never>?
     @ObservationIgnored private let subscription = Subscription()
+    @ObservationIgnored private let following = Subscription()
+    /// Where the list's items are written (``update(_:baseVersion:_:)``, ``delete(_:baseVersion:)``):
+    /// by default the list URL's path, the id, and its trailing slash.
+    @ObservationIgnored public var itemURLTemplate: ItemURLTemplate?
     @ObservationIgnored private var isSubscribed = false
     @ObservationIgnored private let trigger: InfiniteListTrigger
     @ObservationIgnored private var positions: [Item.ID: Int] = [:]
@@ -68,6 +76,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     deinit {
         subscription.cancel()
+        following.cancel()
     }
 
     // MARK: - What a view reads
@@ -192,6 +201,8 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
                     self.apply(state)
                 }
             })
+        // The list follows the cache: writes through other lists, syncs and other processes reach it.
+        following.start(Task { await pager.followCache() })
     }
 
     private func apply(_ state: ListPager<Item>.State) {

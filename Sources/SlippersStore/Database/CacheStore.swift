@@ -40,7 +40,7 @@ public final class CacheStore: Sendable {
     public let logger: Logger
 
     let reader: any DatabaseReader
-    private let writer: (any DatabaseWriter)?
+    let writer: (any DatabaseWriter)?
 
     /// How long a connection waits for another one's lock before it reports `SQLITE_BUSY`.
     public static let busyTimeout: TimeInterval = 10

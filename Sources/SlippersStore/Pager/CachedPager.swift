@@ -50,7 +50,8 @@ where Source.Item == RawItem {
     /// How the pager weighs the cache against the network.
     public nonisolated let policy: CachePolicy
 
-    let store: CacheStore
+    /// The cache the pager reads and writes.
+    public nonisolated let store: CacheStore
     let source: Source
     let clock: @Sendable () -> Date
 

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Offline writes through a list: the change is in the cache at once, in every list that shows the
+/// item (here and in other processes), and waits in the outbox until ``OutboxPush`` sends it.
+extension PagedList where Item: Encodable & CacheIdentifiable {
+    /// Changes an item: `change` edits a copy, and the members it changed are queued as a JSON
+    /// merge patch (`PATCH`). Nothing is queued when nothing changed.
+    ///
+    /// For example, a like given offline:
+    ///
+    /// ```swift
+    /// try posts.update(post) { $0.liked = true }
+    /// ```
+    ///
+    /// - parameter baseVersion: The version the change is based on, sent as `If-Match`.
+    /// - returns: The write queued, or `nil` when the change changed nothing.
+    /// - throws: ``PagedListWriteError`` when the list has no pager yet or its items have no URL;
+    ///   a `StoreError` when the item is not cached.
+    @discardableResult
+    public func update(_ item: Item, baseVersion: String? = nil, _ change: (inout Item) -> Void) throws
+        -> PendingWrite?
+    {
+        var changed = item
+        change(&changed)
+        let patch = try Self.mergePatch(from: JsonProvider.encode(item), to: JsonProvider.encode(changed))
+        guard let patch else { return nil }
+        return try queue(.merge, json: patch, for: item, baseVersion: baseVersion)
+    }
+
+    /// Replaces an item with `item` (a `PUT` of the whole item).
+    ///
+    /// - throws: As ``update(_:baseVersion:_:)``.
+    @discardableResult
+    public func replace(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
+        try queue(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
+    }
+
+    /// Deletes an item: it leaves every list at once, and `DELETE` is queued.
+    ///
+    /// - throws: As ``update(_:baseVersion:_:)``.
+    @discardableResult
+    public func delete(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
+        try queue(.delete, json: nil, for: item, baseVersion: baseVersion)
+    }
+
+    /// The writes of this list's items still in the outbox, pending or failed, oldest first.
+    ///
+    /// - throws: A `StoreError`.
+    public func pendingWrites() throws -> [PendingWrite] {
+        guard let pager else { return [] }
+        return try pager.store.pendingWrites().filter { $0.itemType == pager.collection.itemType }
+    }
+
+    /// Makes a failed write pending again: it goes with the next push.
+    ///
+    /// - throws: A `StoreError`.
+    public func retry(_ write: PendingWrite) throws {
+        try pager?.store.retryWrite(write.id)
+    }
+
+    /// Drops a write without sending it: its change is undone in every list.
+    ///
+    /// - throws: A `StoreError`.
+    public func discard(_ write: PendingWrite) throws {
+        try pager?.store.discardWrite(write.id)
+    }
+
+    private func queue(_ kind: PendingWrite.Kind, json: Data?, for item: Item, baseVersion: String?) throws
+        -> PendingWrite
+    {
+        guard let pager else { throw PagedListWriteError.notLoaded }
+        let listURL = URL(string: CollectionKey(parsing: pager.collection.key).list)
+        guard let template = itemURLTemplate ?? listURL.flatMap(ItemURLTemplate.init(listURL:)) else {
+            throw PagedListWriteError.noItemURL(collection: pager.collection.key)
+        }
+        return try pager.store.queueWrite(
+            WriteRequest(kind: kind, json: json, url: template.url(for: item.itemKey), baseVersion: baseVersion),
+            type: pager.collection.itemType, key: item.itemKey)
+    }
+
+    /// The members of `new` that differ from `old`, with `null` for those it removed; `nil` when none do.
+    static func mergePatch(from old: Data, to new: Data) throws -> Data? {
+        guard let before = try JSONSerialization.jsonObject(with: old) as? [String: Any],
+            let after = try JSONSerialization.jsonObject(with: new) as? [String: Any]
+        else { return new }
+        var patch: [String: Any] = [:]
+        for (key, value) in after where !((before[key] as? NSObject)?.isEqual(value) ?? false) {
+            patch[key] = value
+        }
+        for key in before.keys where after[key] == nil { patch[key] = NSNull() }
+        guard !patch.isEmpty else { return nil }
+        return try JSONSerialization.data(withJSONObject: patch, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+}
+
+/// Why a list cannot queue a write.
+public enum PagedListWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The list has no pager yet: ``PagedList/load()`` it first.
+    case notLoaded
+    /// The list's items have no URL to derive (a GraphQL list): set ``PagedList/itemURLTemplate``.
+    case noItemURL(collection: String)
+
+    public var description: String {
+        switch self {
+        case .notLoaded: "The list is not loaded yet; load() it before changing its items"
+        case .noItemURL(let collection):
+            "The items of \(collection.shortenedForErrors) have no URL of their own to derive; set itemURLTemplate"
+        }
+    }
+}
