@@ -38,3 +38,6 @@ CREATE TABLE outbox (
 );
 
 CREATE INDEX outbox_by_item ON outbox (item_id, id);
+
+-- Where a collection's items are written, with {id} for the id: given once per collection.
+ALTER TABLE collections ADD COLUMN item_url TEXT;

@@ -41,7 +41,8 @@ extension SlippersCommand {
         @Option(
             name: .customLong("item-url"),
             help: ArgumentHelp(
-                "The item's URL, with {id} for its id (default: the collection's path, the id, its trailing slash).",
+                "The item's URL, with {id} for its id, kept for the collection's later edits (default: the "
+                    + "collection's path, the id, its trailing slash).",
                 valueName: "template"))
         var itemURL: String?
 
@@ -75,12 +76,17 @@ extension SlippersCommand {
                 itemKey = .string(id)
                 stored = try store.item(type: info.itemType, key: itemKey)
             }
-            guard let stored else { throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key) }
-            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? defaultTemplate(of: key)
+            guard let item = stored else {
+                throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key)
+            }
+            // A template given once is the collection's from then on.
+            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
+            let kept = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init)
+            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? kept ?? defaultTemplate(of: key)
             let request = WriteRequest(
                 kind: delete ? .delete : replace != nil ? .replace : .merge,
                 json: (patch ?? replace).map { Data($0.utf8) },
-                url: template.url(for: itemKey), baseVersion: try ifMatch ?? version(of: stored.item.json))
+                url: template.url(for: itemKey), baseVersion: try ifMatch ?? version(of: item.item.json))
             let write = try store.queueWrite(request, type: info.itemType, key: itemKey)
             print(
                 "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "

@@ -70,7 +70,8 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
         let listURL = URL(string: CollectionKey(parsing: pager.collection.key).list)
-        guard let template = itemURLTemplate ?? listURL.flatMap(ItemURLTemplate.init(listURL:)) else {
+        let stored = try pager.store.itemURLTemplate(for: pager.collection.key).flatMap(ItemURLTemplate.init)
+        guard let template = itemURLTemplate ?? stored ?? listURL.flatMap(ItemURLTemplate.init(listURL:)) else {
             throw PagedListWriteError.noItemURL(collection: pager.collection.key)
         }
         return try pager.store.queueWrite(

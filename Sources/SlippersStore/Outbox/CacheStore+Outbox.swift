@@ -186,6 +186,26 @@ extension CacheStore {
         }
     }
 
+    /// Records where a collection's items are written: a URL with `{id}` for the id, or `nil` for the default.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    public func setItemURLTemplate(_ template: String?, for key: String) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collections SET item_url = ? WHERE key = ?", arguments: [template, key])
+            guard db.changesCount > 0 else { throw StoreError.collectionNotFound(key: key) }
+        }
+    }
+
+    /// Where a collection's items are written, as ``setItemURLTemplate(_:for:)`` recorded it; `nil` when it was not.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func itemURLTemplate(for key: String) throws -> String? {
+        try read { db in
+            guard try db.columns(in: "collections").contains(where: { $0.name == "item_url" }) else { return nil }
+            return try String.fetchOne(db, sql: "SELECT item_url FROM collections WHERE key = ?", arguments: [key])
+        }
+    }
+
     // MARK: Inside a transaction
 
     /// Makes `server` the item's server copy and its JSON that copy with the item's writes applied,

@@ -112,4 +112,21 @@ import Testing
             #expect(edit.stderr.contains(message), "\(edit.stderr)")
         }
     }
+
+    @Test func anItemURLGivenOnceIsTheCollectionsForItsLaterEdits() async throws {
+        try await RunningFixture.with(itemCount: 10, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            let template = fixture.server.url(path: "/drf").absoluteString + "/{id}/"
+            let first = try await BuiltBinary.slippers.run(
+                ["edit", url, "1", "--set", #"{"title": "a"}"#, "--item-url", template] + db)
+            #expect(first.stdout.contains("PATCH \(fixture.server.url(path: "/drf/1/"))"), "\(first.stdout)")
+            let second = try await BuiltBinary.slippers.run(["edit", url, "2", "--set", #"{"title": "b"}"#] + db)
+            #expect(second.stdout.contains("PATCH \(fixture.server.url(path: "/drf/2/"))"), "\(second.stdout)")
+            let push = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(push.stdout.contains("pushed: 2 acknowledged"), "\(push.stdout) \(push.stderr)")
+        }
+    }
 }

@@ -163,4 +163,28 @@ import Testing
         #expect(fixture.server.appliedWrites == 1)
         await fixture.server.stop()
     }
+
+    @Test func aMergeRuleGetsTheBaseTheLocalChangeAndTheServersCopyAndSendsTheMergedItem() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        let staleVersion = try #require(fixture.server.itemETag(id: 8))
+        fixture.server.update(id: 8, title: "theirs")
+        try fixture.store.queueWrite(
+            WriteRequest(
+                kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(8)),
+                baseVersion: staleVersion), type: type, key: .integer(8))
+        var push = OutboxPush(store: fixture.store, client: fixture.client)
+        push.conflictRule = .merge { base, local, server in
+            func title(_ json: Data) -> String {
+                ((try? JSONSerialization.jsonObject(with: json)) as? [String: Any])?["title"] as? String ?? "?"
+            }
+            return Data(#"{"title": "\#(title(base).prefix(4))|\#(title(local))|\#(title(server))"}"#.utf8)
+        }
+        let report = try await push.run()
+        #expect(report.conflicts == 1)
+        #expect(report.remaining == 0)
+        #expect(fixture.server.requests.map(\.method) == ["PATCH", "GET", "PUT"])
+        #expect(try title(fixture, type, 8)?.hasSuffix("|mine|theirs") == true)
+        await fixture.server.stop()
+    }
 }
