@@ -128,4 +128,20 @@ import Testing
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
+
+    @Test func aRevalidatedGraphQLListIsToldUnchangedByItsDigestWithNoConditionalRequest() async throws {
+        try await RunningFixture.with(itemCount: 60, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(.graphql).absoluteString
+            let arguments = ["sync", url, "--graphql", Self.posts, "--page-size", "20", "--db", directory.path()]
+            #expect(try await BuiltBinary.slippers.run(arguments).status == 0)
+            fixture.server.resetRequests()
+            fixture.server.update(id: 25, title: "Changed on the server")
+            let revalidated = try await BuiltBinary.slippers.run(arguments + ["--revalidate"])
+            #expect(revalidated.status == 0, "\(revalidated.stderr)")
+            #expect(revalidated.stdout.contains("2 unchanged, 1 changed, 0 new"), "\(revalidated.stdout)")
+            #expect(fixture.server.requestCount == 3)
+            #expect(fixture.server.requests.allSatisfy { !$0.isConditional && $0.method == "POST" })
+        }
+    }
 }

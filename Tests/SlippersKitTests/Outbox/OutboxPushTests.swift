@@ -29,6 +29,20 @@ import Testing
         return try await push.run()
     }
 
+    /// A write of `{"title": "mine"}` to item `id`, based on its version before the server changed its title to `theirs`.
+    private func conflictingWrite(_ fixture: Fixture, id: Int, theirs: String) async throws -> (
+        type: String, staleVersion: String
+    ) {
+        let (type, template) = try await synced(fixture)
+        let staleVersion = try #require(fixture.server.itemETag(id: id))
+        fixture.server.update(id: id, title: theirs)
+        try fixture.store.queueWrite(
+            WriteRequest(
+                kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(id)),
+                baseVersion: staleVersion), type: type, key: .integer(id))
+        return (type, staleVersion)
+    }
+
     @Test func writesAreSentInOrderOnceEachWithTheirKeyAndTheAnswerBecomesTheItem() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
@@ -80,13 +94,7 @@ import Testing
 
     @Test func aStaleIfMatchIsAConflictTheServerWinsByDefault() async throws {
         let fixture = try await Fixture()
-        let (type, template) = try await synced(fixture)
-        let staleVersion = try #require(fixture.server.itemETag(id: 4))
-        fixture.server.update(id: 4, title: "changed on the server")
-        try fixture.store.queueWrite(
-            WriteRequest(
-                kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(4)),
-                baseVersion: staleVersion), type: type, key: .integer(4))
+        let (type, staleVersion) = try await conflictingWrite(fixture, id: 4, theirs: "changed on the server")
         let report = try await push(fixture)
         #expect(report.conflicts == 1)
         #expect(report.remaining == 0)
@@ -99,13 +107,7 @@ import Testing
 
     @Test func theClientWinsAConflictWhenToldBySendingItAgainWithoutIfMatch() async throws {
         let fixture = try await Fixture()
-        let (type, template) = try await synced(fixture)
-        let staleVersion = try #require(fixture.server.itemETag(id: 4))
-        fixture.server.update(id: 4, title: "changed on the server")
-        try fixture.store.queueWrite(
-            WriteRequest(
-                kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(4)),
-                baseVersion: staleVersion), type: type, key: .integer(4))
+        let (type, _) = try await conflictingWrite(fixture, id: 4, theirs: "changed on the server")
         let report = try await push(fixture, rule: .clientWins)
         #expect(report.conflicts == 1)
         #expect(fixture.server.requests.map(\.method) == ["PATCH", "PATCH"])
@@ -166,13 +168,7 @@ import Testing
 
     @Test func aMergeRuleGetsTheBaseTheLocalChangeAndTheServersCopyAndSendsTheMergedItem() async throws {
         let fixture = try await Fixture()
-        let (type, template) = try await synced(fixture)
-        let staleVersion = try #require(fixture.server.itemETag(id: 8))
-        fixture.server.update(id: 8, title: "theirs")
-        try fixture.store.queueWrite(
-            WriteRequest(
-                kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(8)),
-                baseVersion: staleVersion), type: type, key: .integer(8))
+        let (type, _) = try await conflictingWrite(fixture, id: 8, theirs: "theirs")
         var push = OutboxPush(store: fixture.store, client: fixture.client)
         push.conflictRule = .merge { base, local, server in
             func title(_ json: Data) -> String {

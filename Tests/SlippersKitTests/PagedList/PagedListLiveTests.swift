@@ -21,7 +21,7 @@ import Testing
         let fixture = try await Fixture()
         let first = await loadedList(fixture, store: fixture.store)
         let second = await loadedList(fixture, store: fixture.store)
-        let type = try #require(await first.pager?.collection.itemType)
+        let type = try #require(first.pager?.collection.itemType)
         fixture.server.resetRequests()
 
         let clock = ContinuousClock()
@@ -40,8 +40,8 @@ import Testing
     @Test func aWriteByAnotherConnectionToTheFileAndAnEvictionReachAnOpenList() async throws {
         let fixture = try await Fixture()
         let list = await loadedList(fixture, store: fixture.store)
-        let type = try #require(await list.pager?.collection.itemType)
-        let key = try #require(await list.pager?.collection.key)
+        let type = try #require(list.pager?.collection.itemType)
+        let key = try #require(list.pager?.collection.key)
         fixture.server.resetRequests()
 
         // Another connection, as another process has: seen through PRAGMA data_version.
