@@ -103,6 +103,7 @@ let package = Package(
             name: "SlippersBench",
             dependencies: [
                 "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -18,6 +18,7 @@ enum FigureCatalog {
         FreshnessFigures.relaunch,
         SyncFigures.sync,
         NetworkSpeedFigures.networkSpeed,
+        WriteFigures.writes,
     ]
 
     /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.

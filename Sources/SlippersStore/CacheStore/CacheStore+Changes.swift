@@ -21,7 +21,7 @@ extension CacheStore {
     public func changes(pollingEvery interval: Duration = .milliseconds(250)) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let observation: AnyDatabaseCancellable? = writer.flatMap { writer in
-            try? DatabaseRegionObservation(tracking: .fullDatabase).start(
+            DatabaseRegionObservation(tracking: .fullDatabase).start(
                 in: writer, onError: { _ in }, onChange: { _ in continuation.yield() })
         }
         // The version is read before this returns: no commit after it is missed.
