@@ -19,7 +19,7 @@ extension CachedPager {
     /// // … later
     /// following.cancel()
     /// ```
-    public func followCache(pollingEvery interval: Duration = .milliseconds(250)) async {
+    public func followCache(pollingEvery interval: Duration = .milliseconds(50)) async {
         let changes = store.changes(pollingEvery: interval)
         // What changed between the window's last read and the start of the watch.
         await reloadWindowAfterLoads()
