@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             measured in the same run. Build in release mode: swift run -c release slippers-bench. \
             Progress goes to standard error; the table, or the JSON report with --json, to standard output.
             """,
-        subcommands: [ColdStartProbe.self, SyncProbe.self, SequentialClientProbe.self]
+        subcommands: [ColdStartProbe.self, SyncProbe.self, SequentialClientProbe.self, PushProbe.self]
     )
 
     @Flag(help: "Print the JSON report ({\"machine\": …, \"figures\": […]}) instead of the table.")

@@ -1,0 +1,98 @@
+import Foundation
+import SlippersFixtures
+import SlippersKit
+import SlippersStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What offline writes cost the process: memory against the number of pending writes, and the
+/// CPU of an idle list that follows the cache.
+extension WriteFigures {
+    /// The peak resident memory, in megabytes, of a child process that sends `writes` pending
+    /// writes to the fixture API on this machine: the cache is synced and the writes queued here,
+    /// the push runs alone in the child.
+    static func pushMemory(directory: URL, writes: Int, executable: String) throws -> Double {
+        let server = FixtureServer(configuration: FixtureServer.Configuration(itemCount: writes, pageSize: 100))
+        try Blocking.run { try await server.start() }
+        defer { Blocking.runIgnoringErrors { await server.stop() } }
+        let path = directory.appendingPathComponent("outbox-memory-\(writes).sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        guard let base = ServerConfiguration(baseURL: server.baseURL),
+            let template = ItemURLTemplate(listURL: server.url(.page))
+        else { throw ProbeError.noHost }
+        try Blocking.run {
+            let store = try CacheStore(path: path)
+            let client = HTTPClient(configuration: base)
+            let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
+            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            sync.concurrency = AdaptiveConcurrency(maximum: 6)
+            try await sync.run()
+            for id in 1...writes {
+                try store.queueWrite(
+                    WriteRequest(
+                        kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8),
+                        url: template.url(for: .integer(id))),
+                    type: plan.collection.itemType, key: .integer(id))
+            }
+            try store.close()
+        }
+        let child = try ChildProcess.run(
+            executable, ["push-probe", "--url", server.baseURL.absoluteString, "--path", path], in: directory)
+        let outcome = try JSONDecoder().decode(PushProbe.Outcome.self, from: child.stdout)
+        precondition(outcome.acknowledged == writes, "the push acknowledged \(outcome.acknowledged) of \(writes)")
+        return Double(outcome.peakBytes) / 1_048_576
+    }
+
+    private enum ProbeError: Error { case noHost }
+
+    /// The CPU time, in milliseconds per second, of this process idle for `seconds`: first with
+    /// nothing to do (the baseline), then while `pagers` pagers follow the cache (one connection
+    /// of the process polls `PRAGMA data_version` for all of them) and nothing changes.
+    static func idleFollowingCPU(directory: URL, pagers: Int, seconds: Int) throws -> (
+        following: Double, idle: Double
+    ) {
+        let path = directory.appendingPathComponent("idle-pager.sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let store = try CacheStore(path: path)
+        let collection = CollectionDescriptor(key: "GET /idle", of: BenchItem.self)
+        try GeneratedCollection.fill(
+            Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,
+            progress: Progress(isEnabled: false))
+        return try Blocking.run {
+            let idleStart = processCPUTime()
+            try await Task.sleep(for: .seconds(seconds))
+            let idle = (processCPUTime() - idleStart).milliseconds / Double(seconds)
+            var following: [Task<Void, Never>] = []
+            defer { for task in following { task.cancel() } }
+            for _ in 0..<pagers {
+                let pager = CachedPager<BenchItem, NotModifiedSource>(
+                    store: store, source: NotModifiedSource(), collection: collection,
+                    configuration: PagerConfiguration(policy: .cacheOnly))
+                await pager.start()
+                following.append(Task { await pager.followCache() })
+            }
+            try await Task.sleep(for: .seconds(1))
+            let before = processCPUTime()
+            try await Task.sleep(for: .seconds(seconds))
+            return ((processCPUTime() - before).milliseconds / Double(seconds), idle)
+        }
+    }
+
+    /// The CPU time the process has used, user and system.
+    private static func processCPUTime() -> Duration {
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func duration(_ time: timeval) -> Duration {
+            .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
+        }
+        return duration(usage.ru_utime) + duration(usage.ru_stime)
+    }
+}
