@@ -41,3 +41,15 @@ CREATE INDEX outbox_by_item ON outbox (item_id, id);
 
 -- Where a collection's items are written, with {id} for the id: given once per collection.
 ALTER TABLE collections ADD COLUMN item_url TEXT;
+
+-- The cache's budget and other settings of the file, by name.
+CREATE TABLE settings (name TEXT PRIMARY KEY, value NOT NULL);
+-- When a pager last opened the collection: a budget evicts the least recently read first.
+ALTER TABLE collections ADD COLUMN read_at REAL;
+-- The lists a process has open: a budget never evicts them while the process lives.
+CREATE TABLE open_lists (
+    collection_key TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    opened_at REAL NOT NULL,
+    PRIMARY KEY (collection_key, pid)
+) WITHOUT ROWID;

@@ -23,7 +23,7 @@ struct SlippersCommand: AsyncParsableCommand {
         subcommands: [
             Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
-            Edit.self, Outbox.self, Push.self,
+            Edit.self, Outbox.self, Push.self, Budget.self,
             Demo.self,
         ]
     )

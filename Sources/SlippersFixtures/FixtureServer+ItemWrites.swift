@@ -20,10 +20,16 @@ extension FixtureServer {
         }
     }
 
-    /// Answers `GET`, `PATCH`, `PUT` and `DELETE` of `/ROUTE/ID` (and `/ROUTE/ID/`), as a REST
-    /// framework routes items; `nil` for other paths.
+    /// Answers `GET`, `PATCH`, `PUT` and `DELETE` of `/ROUTE/ID` (and `/ROUTE/ID/`), and a `POST`
+    /// of a JSON object to `/ROUTE` (and `/ROUTE/`), as a REST framework routes items; `nil` for
+    /// other requests (another body posted to a list is answered with the page, as before).
     func answerItemRequest(method: String, path: String, headers: [String: String], body: Data) -> ItemWriteAnswer? {
         let parts = path.split(separator: "/")
+        if parts.count == 1, method == "POST", Route(rawValue: "/" + parts[0]) != nil,
+            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        {
+            return create(object, headers: headers)
+        }
         guard parts.count == 2, Route(rawValue: "/" + parts[0]) != nil, let id = Int(parts[1]) else { return nil }
         return state.withLock { state in
             guard state.catalog.position(of: id) != nil else {
@@ -63,6 +69,27 @@ extension FixtureServer {
             default:
                 return ItemWriteAnswer(status: 405, etag: nil, body: Data(#"{"detail":"Method not allowed."}"#.utf8))
             }
+            state.appliedWrites += 1
+            if let key { state.writeAnswers[key] = answer }
+            return answer
+        }
+    }
+
+    /// Creates an item from a `POST`: it goes to the top of the list with the next id, its title
+    /// from the body; `201` with the item. A repeated `Idempotency-Key` gets the first answer.
+    private func create(_ object: [String: Any], headers: [String: String]) -> ItemWriteAnswer {
+        state.withLock { state in
+            let key = headers["Idempotency-Key"]
+            if let key, let answer = state.writeAnswers[key] { return answer }
+            guard let title = object["title"] as? String, !title.isEmpty, title.count <= 200 else {
+                return ItemWriteAnswer(
+                    status: 400, etag: nil, body: Data(#"{"title":["This field is required."]}"#.utf8))
+            }
+            state.catalog.insertAtTop(count: 1)
+            let id = state.catalog.id(at: 0)
+            _ = state.catalog.update(id: id, title: title)
+            let json = state.catalog.itemJSON(id: id)
+            let answer = ItemWriteAnswer(status: 201, etag: Self.itemETag(json), body: Data(json.utf8))
             state.appliedWrites += 1
             if let key { state.writeAnswers[key] = answer }
             return answer

@@ -1,4 +1,5 @@
 import Foundation
+
 extension FixtureServer {
     /// A request the server received, as tests look at it.
     public struct ReceivedRequest: Sendable, Equatable {

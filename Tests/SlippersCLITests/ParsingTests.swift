@@ -46,10 +46,12 @@ import Testing
         #expect(throws: (any Error).self) { try SlippersCommand.parseAsRoot(["invalidate"]) }
     }
 
-    @Test func idsOfDigitsAreIntegersAndAnythingElseStrings() {
+    @Test func idsOfDigitsWithAnOptionalMinusAreIntegersAndAnythingElseStrings() {
         #expect(ItemKey(commandLineArgument: "42") == .integer(42))
         #expect(ItemKey(commandLineArgument: "u42") == .string("u42"))
-        #expect(ItemKey(commandLineArgument: "-1") == .string("-1"))
+        #expect(ItemKey(commandLineArgument: "-1") == .integer(-1))
+        #expect(ItemKey(commandLineArgument: "-") == .string("-"))
+        #expect(ItemKey(commandLineArgument: "--1") == .string("--1"))
         #expect(ItemKey(commandLineArgument: "99999999999999999999999") == .string("99999999999999999999999"))
     }
 

@@ -18,7 +18,11 @@ extension SlippersCommand {
                 the collection's URL path followed by the id (and its trailing slash, if it has \
                 one), as Django REST framework and Rails route items; give --item-url where that \
                 does not fit. --if-match, or the value of --version-field in the item, is sent as \
-                If-Match: a 412 or 409 then settles the conflict by push's --conflict rule.
+                If-Match: a 412 or 409 then settles the conflict by push's --conflict rule. \
+                --insert makes a new item, with ID as its provisional id (a UUID or a name such as \
+                new-1 that no server item has; a negative number goes last, after --): it shows at once at the top of the collection (--at last: \
+                after its last cached item), is created by a POST to the collection's URL, and takes \
+                the id of the server's answer when push sends it.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -39,6 +43,15 @@ extension SlippersCommand {
         var delete = false
 
         @Option(
+            help: ArgumentHelp(
+                "A new item, as a JSON object, with ID as its provisional id; created by POST.", valueName: "json"))
+        var insert: String?
+
+        @Option(
+            help: ArgumentHelp("Where a new item shows until the server has it: first or last.", valueName: "place"))
+        var at: InsertPosition = .first
+
+        @Option(
             name: .customLong("item-url"),
             help: ArgumentHelp(
                 "The item's URL, with {id} for its id, kept for the collection's later edits (default: the "
@@ -56,8 +69,13 @@ extension SlippersCommand {
         var versionField: String?
 
         func validate() throws {
-            let given = [patch != nil, replace != nil, delete].filter { $0 }.count
-            guard given == 1 else { throw ValidationError("Give one of --set JSON, --replace JSON or --delete.") }
+            let given = [patch != nil, replace != nil, delete, insert != nil].filter { $0 }.count
+            guard given == 1 else {
+                throw ValidationError("Give one of --set JSON, --replace JSON, --delete or --insert JSON.")
+            }
+            if insert != nil, ifMatch != nil || versionField != nil {
+                throw ValidationError("A new item has no version to send as If-Match.")
+            }
             if ifMatch != nil, versionField != nil {
                 throw ValidationError("--if-match and --version-field cannot be used together.")
             }
@@ -70,6 +88,7 @@ extension SlippersCommand {
             let store = try database.openForWriting(collection: collection)
             let key = try store.collectionKey(typed: collection)
             guard let info = try store.collection(key) else { throw StoreError.collectionNotFound(key: key) }
+            if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)
             var stored = try store.item(type: info.itemType, key: itemKey)
             if stored == nil, case .integer = itemKey {
@@ -88,6 +107,31 @@ extension SlippersCommand {
                 json: (patch ?? replace).map { Data($0.utf8) },
                 url: template.url(for: itemKey), baseVersion: try ifMatch ?? version(of: item.item.json))
             let write = try store.queueWrite(request, type: info.itemType, key: itemKey)
+            print(
+                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
+                    + "(pending; slippers push sends it)")
+        }
+
+        /// Places a new item in the collection and queues its `POST`.
+        private func queueInsert(_ text: String, into key: String, type: String, store: CacheStore) throws {
+            guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+                throw ValidationError("--insert must be a JSON object.")
+            }
+            let itemKey = ItemKey(commandLineArgument: id)
+            if object["id"] == nil {
+                switch itemKey {
+                case .integer(let value): object["id"] = value
+                case .string(let value): object["id"] = value
+                }
+            }
+            let json = try JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
+            let kept = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init)
+            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? kept ?? defaultTemplate(of: key)
+            let write = try store.queueInsert(
+                RawItem(key: itemKey, json: json), type: type,
+                request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key, at: at)
             print(
                 "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
                     + "(pending; slippers push sends it)")
@@ -113,3 +157,5 @@ extension SlippersCommand {
         }
     }
 }
+
+extension InsertPosition: ExpressibleByArgument {}

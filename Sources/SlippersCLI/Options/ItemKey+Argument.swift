@@ -4,11 +4,12 @@ import Slippers
 extension ItemKey {
     /// The key an id typed on the command line names.
     ///
-    /// All digits is an integer id; text in double quotes is a string id,
+    /// All digits (after an optional `-`) is an integer id; text in double quotes is a string id,
     /// read as a JSON string (`'"1"'` is the string `1`, not the integer);
     /// anything else is a string id as typed.
     init(commandLineArgument text: String) {
-        if !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let value = Int(text) {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        if !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int(text) {
             self = .integer(value)
         } else if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
             let value = try? JSONDecoder().decode(String.self, from: Data(text.utf8))

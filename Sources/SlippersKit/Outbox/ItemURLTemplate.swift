@@ -42,14 +42,15 @@ public struct ItemURLTemplate: Hashable, Sendable {
 
     /// The URL of the item with `id`, the id percent-encoded as a path segment.
     public func url(for id: ItemKey) -> String {
-        let raw: String
-        switch id {
-        case .integer(let value): raw = String(value)
-        case .string(let value): raw = value
-        }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#")
-        return text.replacingOccurrences(
-            of: "{id}", with: raw.addingPercentEncoding(withAllowedCharacters: allowed) ?? raw)
+        text.replacingOccurrences(of: "{id}", with: id.pathSegment)
+    }
+
+    /// Where new items are created (`POST`): the template up to its `/{id}`, with the slash that
+    /// follows the id if there is one. `https://api.example.com/posts/{id}/` creates at
+    /// `https://api.example.com/posts/`.
+    public var collectionURL: String {
+        guard let range = text.range(of: "/{id}") else { return text }
+        let slash = text[range.upperBound...].hasPrefix("/") ? "/" : ""
+        return String(text[..<range.lowerBound]) + slash
     }
 }

@@ -14,8 +14,9 @@ import Foundation
 /// headers go, as for a sync.
 ///
 /// - A `2xx` acknowledges the write: the server's answer, when it is a JSON object, becomes the
-///   item's copy.
-/// - A `412` or `409` is a conflict, settled by ``conflictRule``.
+///   item's copy. For an insert, the answer's ``idField`` is the id the item is filed under from
+///   then on, and the item's later writes are sent to the URL of that id.
+/// - A `412` or `409` is a conflict, settled by ``conflictRule``; an insert that conflicts fails.
 /// - Another `4xx` leaves the write `failed` with the server's message: it waits for
 ///   `CacheStore.retryWrite(_:)` or `CacheStore.discardWrite(_:)`, and the item's later writes wait behind it.
 /// - A transport failure or a `5xx` that outlasts the retries stops the push; the write stays
@@ -63,6 +64,8 @@ public struct OutboxPush: Sendable {
     public var headers: [String: String]
     /// What a conflict does; ``ConflictRule/serverWins`` unless set.
     public var conflictRule: ConflictRule = .serverWins
+    /// The member of the server's answer to an insert that holds the id it gave the item; `"id"` unless set.
+    public var idField = "id"
 
     /// Creates a push of `store`'s outbox through `client`.
     public init(store: CacheStore, client: HTTPClient, headers: [String: String] = [:]) {
@@ -79,35 +82,53 @@ public struct OutboxPush: Sendable {
     public func run() async throws -> Report {
         var report = Report()
         var blocked: Set<String> = []
-        for write in try store.pendingWrites() {
-            try Task.checkCancellation()
-            let item = "\(write.itemType)\u{0}\(write.itemKey)"
-            guard write.state == .pending, !blocked.contains(item) else {
-                blocked.insert(item)
-                continue
-            }
-            do {
-                try await send(write, report: &report)
-            } catch let error as NetworkError where Self.stopsThePush(error) {
-                report.stoppedBy = error.description
-                break
-            } catch let error as NetworkError {
-                try store.failWrite(write.id, reason: error.description)
-                report.failed += 1
-                blocked.insert(item)
+        var last: Int64?
+        // A batch at a time: memory does not grow with the outbox.
+        sending: while true {
+            let batch = try store.pendingWrites(after: last, limit: Self.batchSize)
+            guard let end = batch.last?.id else { break }
+            last = end
+            for write in batch {
+                try Task.checkCancellation()
+                let item = "\(write.itemType)\u{0}\(write.itemKey)"
+                guard write.state == .pending, !blocked.contains(item) else {
+                    blocked.insert(item)
+                    continue
+                }
+                do {
+                    try await send(write, report: &report)
+                    if write.kind == .insert {
+                        // The item's later writes now name the server's id: read them again.
+                        last = write.id
+                        continue sending
+                    }
+                } catch let error as NetworkError where Self.stopsThePush(error) {
+                    report.stoppedBy = error.description
+                    break sending
+                } catch let error as NetworkError {
+                    try store.failWrite(write.id, reason: error.description)
+                    report.failed += 1
+                    blocked.insert(item)
+                }
             }
         }
-        report.remaining = try store.pendingWrites().count
+        report.remaining = try store.pendingWriteCount()
         return report
     }
+
+    /// How many writes are read from the outbox at a time.
+    static let batchSize = 100
 
     private func send(_ write: PendingWrite, report: inout Report) async throws {
         try store.recordAttempt(ofWrite: write.id)
         do {
             let body = try await exchange(write, ifMatch: write.baseVersion)
-            try store.acknowledgeWrite(write.id, serverJSON: body)
+            try store.acknowledgeWrite(
+                write.id, serverJSON: body, serverKey: write.kind == .insert ? serverKey(in: body) : nil)
             report.acknowledged += 1
-        } catch let error as NetworkError where error.status == 412 || error.status == 409 {
+        } catch let error as NetworkError
+            where write.kind != .insert && (error.status == 412 || error.status == 409)
+        {
             report.conflicts += 1
             try await settle(write)
         } catch let error as NetworkError where write.kind == .delete && (error.status == 404 || error.status == 410) {
@@ -115,6 +136,17 @@ public struct OutboxPush: Sendable {
             try store.acknowledgeWrite(write.id)
             report.acknowledged += 1
         }
+    }
+
+    /// The id in the server's answer to an insert: ``idField``, a whole number or a string.
+    private func serverKey(in body: Data?) -> ItemKey? {
+        guard let body, let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+            return nil
+        }
+        guard let value = object[idField], let data = try? JSONSerialization.data(withJSONObject: [value]) else {
+            return nil
+        }
+        return (try? JSONDecoder().decode([ItemKey].self, from: data))?.first
     }
 
     /// Whether a failure is the network's (the write stays pending and the push stops), not the write's.

@@ -35,6 +35,36 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         try queue(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
     }
 
+    /// Adds an item made locally: it shows in the list at once (at the top by default), and a
+    /// `POST` of it to the collection's URL is queued (``itemURLTemplate``'s
+    /// ``ItemURLTemplate/collectionURL``: `https://api.example.com/posts/` for a list at
+    /// `https://api.example.com/posts/?page=1`).
+    ///
+    /// Give the item a provisional id no server item has: a negative number, or a UUID. It is
+    /// sent whole, as encoded: a server that assigns ids ignores it (Django REST framework's
+    /// read-only `id`), one that accepts ids from clients keeps it. When the server acknowledges
+    /// the insert, the item takes the id of its answer, and the server's pages decide where it
+    /// stands; until then it stays where it was placed, through refreshes. Changes and a delete of
+    /// it made meanwhile are queued as for any item and sent after the insert.
+    ///
+    /// ```swift
+    /// try posts.insert(Post(id: ID(-Int.random(in: 1...Int.max)), title: "Written offline"))
+    /// ```
+    ///
+    /// - parameter position: Where it shows until the server has it: ``InsertPosition/first``
+    ///   (the top of the first page) or ``InsertPosition/last`` (after the last cached item).
+    /// - throws: As ``update(_:baseVersion:_:)``; a `StoreError` when the id is cached already.
+    @discardableResult
+    public func insert(_ item: Item, at position: InsertPosition = .first) throws -> PendingWrite {
+        guard let pager else { throw PagedListWriteError.notLoaded }
+        let template = try itemURL(of: pager)
+        let json = try JsonProvider.encode(item)
+        return try pager.store.queueInsert(
+            RawItem(key: item.itemKey, json: json), type: pager.collection.itemType,
+            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL),
+            into: pager.collection.key, at: position)
+    }
+
     /// Deletes an item: it leaves every list at once, and `DELETE` is queued.
     ///
     /// - throws: As ``update(_:baseVersion:_:)``.
@@ -69,14 +99,20 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         -> PendingWrite
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
+        let template = try itemURL(of: pager)
+        return try pager.store.queueWrite(
+            WriteRequest(kind: kind, json: json, url: template.url(for: item.itemKey), baseVersion: baseVersion),
+            type: pager.collection.itemType, key: item.itemKey)
+    }
+
+    /// Where the list's items are written: ``itemURLTemplate``, else the one stored for the collection, else the default.
+    private func itemURL(of pager: ListPager<Item>) throws -> ItemURLTemplate {
         let listURL = URL(string: CollectionKey(parsing: pager.collection.key).list)
         let stored = try pager.store.itemURLTemplate(for: pager.collection.key).flatMap(ItemURLTemplate.init)
         guard let template = itemURLTemplate ?? stored ?? listURL.flatMap(ItemURLTemplate.init(listURL:)) else {
             throw PagedListWriteError.noItemURL(collection: pager.collection.key)
         }
-        return try pager.store.queueWrite(
-            WriteRequest(kind: kind, json: json, url: template.url(for: item.itemKey), baseVersion: baseVersion),
-            type: pager.collection.itemType, key: item.itemKey)
+        return template
     }
 
     /// The members of `new` that differ from `old`, with `null` for those it removed; `nil` when none do.

@@ -106,7 +106,7 @@ extension CacheStore {
         return report
     }
 
-    private static func deleteCollections(_ ids: [Int64], in db: Database) throws -> EvictionReport {
+    static func deleteCollections(_ ids: [Int64], in db: Database) throws -> EvictionReport {
         var report = EvictionReport()
         for id in ids {
             report.pages +=
@@ -118,7 +118,7 @@ extension CacheStore {
         return report
     }
 
-    private static func deleteUnreferencedItems(in db: Database) throws -> Int {
+    static func deleteUnreferencedItems(in db: Database) throws -> Int {
         try db.execute(
             sql: """
                 DELETE FROM items WHERE NOT EXISTS (SELECT 1 FROM page_items WHERE item_id = items.id)

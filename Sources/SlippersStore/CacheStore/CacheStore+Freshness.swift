@@ -34,6 +34,13 @@ extension CacheStore {
             var deleted: Set<Int64> = []
             var itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted))
             if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
+            if let stored {
+                // Items made locally stay where they were placed until the server lists them.
+                let local = try localInserts(onPage: stored.id, in: db)
+                if !local.first.isEmpty || !local.last.isEmpty {
+                    itemIDs = uniqued(local.first + itemIDs + local.last)
+                }
+            }
             let pageID = try upsertPageRow(
                 page, index: index, itemCount: itemIDs.count, generation: row.generation, collectionID: row.id,
                 digest: digest, now: now, in: db)

@@ -6,6 +6,9 @@ import Slippers
 extension CacheStore {
     /// Saves a fetched page, its items and the collection's resume token in one transaction.
     ///
+    /// When the file has a ``CacheBudget``, it is kept after the save, at most every
+    /// ``budgetCheckInterval``.
+    ///
     /// Saving page 0 starts a new generation: the collection's other pages
     /// stay readable but are stale until they are saved again. Saving the
     /// last page (no next token) removes the stale pages after it and marks
@@ -38,9 +41,11 @@ extension CacheStore {
         now: Date = Date()
     ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
-        return try write { db in
+        let head = try write { db in
             try Self.writePage(page, at: index, in: collection, comparingDigest: false, now: now, db).head
         }
+        keepBudgetIfDue(now: now)
+        return head
     }
 
     /// Saves a fetched page unless it holds the same items as the cached copy, in one transaction.
@@ -67,6 +72,7 @@ extension CacheStore {
             try Self.writePage(page, at: index, in: collection, comparingDigest: true, now: now, db)
         }
         logRevalidation(of: index, in: collection.key, outcome: save.outcome.rawValue)
+        keepBudgetIfDue(now: now)
         return save
     }
 

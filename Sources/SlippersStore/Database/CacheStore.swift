@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Slippers
+import Synchronization
 
 /// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
 ///
@@ -44,6 +45,8 @@ public final class CacheStore: Sendable {
 
     /// How long a connection waits for another one's lock before it reports `SQLITE_BUSY`.
     public static let busyTimeout: TimeInterval = 10
+    /// When the budget was last checked after a save: see ``keepBudgetIfDue(now:)``.
+    let budgetCheck = Mutex<Date?>(nil)
 
     /// Opens the cache at `path`, creating and migrating it when needed.
     ///

@@ -14,6 +14,9 @@ public struct PendingWrite: Hashable, Sendable, Codable {
         case replace
         /// The item deleted: it leaves every list.
         case delete
+        /// An item made locally, shown in its list at once and created on the server by a `POST` to
+        /// the collection's URL. The server's answer (the item with the id it assigned) replaces it.
+        case insert
     }
 
     /// Where a write stands.
@@ -33,9 +36,9 @@ public struct PendingWrite: Hashable, Sendable, Codable {
     public var itemKey: ItemKey
     /// What the write does.
     public var kind: Kind
-    /// The HTTP method it is sent with: `PATCH`, `PUT`, `DELETE` (or `POST`).
+    /// The HTTP method it is sent with: `PATCH`, `PUT`, `DELETE` or `POST`.
     public var method: String
-    /// The item's URL.
+    /// The item's URL; for an insert, the collection's.
     public var url: String
     /// The JSON sent: the patch or the whole item; `nil` for a delete.
     public var body: Data?
@@ -79,7 +82,8 @@ public struct WriteRequest: Hashable, Sendable {
     public var kind: PendingWrite.Kind
     /// The merge patch or the whole item; ignored for a delete.
     public var json: Data?
-    /// The HTTP method; by default `PATCH` for a merge, `PUT` for a replace, `DELETE` for a delete.
+    /// The HTTP method; by default `PATCH` for a merge, `PUT` for a replace, `DELETE` for a delete,
+    /// `POST` for an insert.
     public var method: String
     /// The item's URL.
     public var url: String
@@ -99,6 +103,7 @@ public struct WriteRequest: Hashable, Sendable {
                 case .merge: "PATCH"
                 case .replace: "PUT"
                 case .delete: "DELETE"
+                case .insert: "POST"
                 }
             }()
         self.url = url

@@ -10,6 +10,9 @@ enum Overlay: Int {
     case changed = 1
     /// A pending or failed write deleted it: no page lists it.
     case deleted = 2
+    /// Made locally (an insert not yet acknowledged): the server has no copy; a fetched page
+    /// that does not list it leaves it where it was placed.
+    case inserted = 3
 }
 
 /// Offline writes: changes made to cached items, shown at once, kept in an outbox until the server acknowledges them.
@@ -39,6 +42,9 @@ extension CacheStore {
     public func queueWrite(_ request: WriteRequest, type: String, key: ItemKey, now: Date = Date()) throws
         -> PendingWrite
     {
+        if request.kind == .insert {
+            throw StoreError.invalidJSON("an insert places a new item in a list: queue it with queueInsert")
+        }
         if request.kind != .delete {
             guard let json = request.json else { throw StoreError.invalidJSON("a \(request.kind.rawValue) needs JSON") }
             let value = try JSONMergePatch.value(json, what: "the change")
@@ -86,6 +92,14 @@ extension CacheStore {
     ///
     /// - throws: A `DatabaseError`.
     public func pendingWrites() throws -> [PendingWrite] {
+        try pendingWrites(after: nil, limit: nil)
+    }
+
+    /// The writes of the outbox after the write `id` (from the first for `nil`), oldest first, at most `limit`:
+    /// a long outbox read a batch at a time.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func pendingWrites(after id: Int64?, limit: Int?) throws -> [PendingWrite] {
         try read { db in
             // A file opened read-only before its migration to the outbox has none.
             guard try db.tableExists("outbox") else { return [] }
@@ -94,9 +108,19 @@ extension CacheStore {
                 sql: """
                     SELECT o.id, i.type, i.key, o.kind, o.method, o.url, o.body, o.idempotency_key, o.base_version,
                         o.state, o.error, o.attempts, o.created_at
-                    FROM outbox o JOIN items i ON i.id = o.item_id ORDER BY o.id
-                    """
+                    FROM outbox o JOIN items i ON i.id = o.item_id WHERE o.id > ? ORDER BY o.id LIMIT ?
+                    """, arguments: [id ?? Int64.min, limit ?? -1]
             ).map(Self.pendingWrite)
+        }
+    }
+
+    /// The number of writes in the outbox, pending and failed.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func pendingWriteCount() throws -> Int {
+        try read { db in
+            guard try db.tableExists("outbox") else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox") ?? 0
         }
     }
 
@@ -120,12 +144,18 @@ extension CacheStore {
     ///
     /// - parameter serverJSON: The item the server answered with; `nil` when it answered none
     ///   (`204`), then the write itself is applied to the server's copy.
+    /// - parameter serverKey: For an insert, the id the server gave the item: the item is filed
+    ///   under it from now on, and the URLs of its later writes name it. When an item with that id
+    ///   is cached already (a page brought it), the local one gives way to it.
     /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
-    public func acknowledgeWrite(_ id: Int64, serverJSON: Data? = nil, now: Date = Date()) throws {
+    public func acknowledgeWrite(
+        _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, now: Date = Date()
+    ) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
-            var server = try Self.serverCopy(of: write.itemID, in: db)
+            var itemID = write.itemID
+            var server = try Self.serverCopy(of: itemID, in: db)
             switch write.kind {
             case .delete:
                 break
@@ -133,8 +163,11 @@ extension CacheStore {
                 server = try serverJSON ?? write.body.map { try JSONMergePatch.apply($0, to: server) } ?? server
             case .replace:
                 server = serverJSON ?? write.body ?? server
+            case .insert:
+                server = serverJSON ?? server
+                if let serverKey { itemID = try Self.rekey(itemID, to: serverKey, in: db) }
             }
-            _ = try Self.reapplyWrites(toServerCopy: server, of: write.itemID, now: now, in: db)
+            _ = try Self.reapplyWrites(toServerCopy: server, of: itemID, now: now, in: db)
         }
     }
 
@@ -161,12 +194,17 @@ extension CacheStore {
     }
 
     /// Drops a write without sending it: its change is undone (the item is the server's copy
-    /// with the item's other writes applied).
+    /// with the item's other writes applied). Discarding an insert drops the item made locally,
+    /// with its later writes: it leaves every list.
     ///
     /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
     public func discardWrite(_ id: Int64, now: Date = Date()) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
+            if write.kind == .insert {
+                try Self.dropLocalItem(write.itemID, in: db)
+                return
+            }
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
             _ = try Self.reapplyWrites(
                 toServerCopy: try Self.serverCopy(of: write.itemID, in: db), of: write.itemID, now: now, in: db)
@@ -217,16 +255,19 @@ extension CacheStore {
             db, sql: "SELECT kind, body FROM outbox WHERE item_id = ? ORDER BY id", arguments: [itemID])
         var json = server
         var isDeleted = false
+        var isInserted = false
         for write in writes {
             let body: Data? = write["body"]
             switch PendingWrite.Kind(rawValue: write["kind"]) {
             case .merge?: if let body { json = try JSONMergePatch.apply(body, to: json) }
             case .replace?: if let body { json = body }
             case .delete?: isDeleted = true
+            // The item as made locally is its own server copy until the server answers.
+            case .insert?: isInserted = true
             case nil: break
             }
         }
-        let overlay: Overlay = writes.isEmpty ? .none : isDeleted ? .deleted : .changed
+        let overlay: Overlay = writes.isEmpty ? .none : isDeleted ? .deleted : isInserted ? .inserted : .changed
         try db.execute(
             sql: "UPDATE items SET json = ?, overlaid = ?, updated_at = ? WHERE id = ?",
             arguments: [json, overlay.rawValue, now.storedValue, itemID])
@@ -246,7 +287,7 @@ extension CacheStore {
     /// Takes an item deleted locally out of every page, the positions after it closed up. The
     /// pages' digests are forgotten, so the next fetch of each rewrites its membership (and a
     /// discarded delete shows the item again).
-    private static func removeFromPages(_ itemID: Int64, in db: Database) throws {
+    static func removeFromPages(_ itemID: Int64, in db: Database) throws {
         let rows = try Row.fetchAll(
             db, sql: "SELECT page_id, position FROM page_items WHERE item_id = ?", arguments: [itemID])
         for row in rows {

@@ -16,6 +16,10 @@ extension CachedPager {
     /// reads the window again, keeping its size. Calls made while a first-page
     /// load runs wait for it instead of starting another.
     public func start() async {
+        // Open in this process: a budget keeps it, and counts it as read now.
+        if !isOpen {
+            isOpen = (try? store.markOpen(collection.key)) != nil
+        }
         _ = await runFirstPageLoad { pager in try await pager.loadFirstPage() }
     }
 

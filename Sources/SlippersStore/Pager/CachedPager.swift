@@ -62,6 +62,14 @@ where Source.Item == RawItem {
     private var nextSubscriber = 0
     var refreshTask: Task<Void, Never>?
     var refreshError: (any Error)?
+
+    deinit {
+        // A pager gone is a list closed: a budget may evict it once no other pager of this process has it open.
+        if isOpen { try? store.markClosed(collection.key) }
+    }
+
+    /// Whether ``start()`` recorded the list as open in this process.
+    var isOpen = false
     var appendTask: Task<Void, Never>?
     /// The decoded items of the window, with the JSON they were decoded from.
     var decodedItems: [ItemKey: (json: Data, item: Item)] = [:]

@@ -163,6 +163,17 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         retryBudget: RetryBudget = .none,
         onPage: (Progress) -> Void = { _ in }
     ) async throws -> Progress {
+        // Open while it runs: a budget kept meanwhile (here or by another process) never evicts it.
+        try? store.markOpen(collection.key)
+        defer { try? store.markClosed(collection.key) }
+        let progress = try await runPages(limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+        _ = try? store.keepBudget()
+        return progress
+    }
+
+    private func runPages(
+        limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
+    ) async throws -> Progress {
         let cached = try store.collection(collection.key)
         var index = 0
         var token: PageToken?

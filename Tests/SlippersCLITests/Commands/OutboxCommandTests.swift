@@ -49,6 +49,38 @@ import Testing
         }
     }
 
+    @Test func aNewItemIsListedAtOnceWhereAskedAndTakesTheServersIDWhenPushed() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+
+            let first = try await BuiltBinary.slippers.run(
+                ["edit", url, "new-1", "--insert", #"{"title": "New"}"#] + db)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(
+                first.stdout.contains("queued write 1: POST \(fixture.server.url(path: "/page"))"), "\(first.stdout)")
+            let last = try await BuiltBinary.slippers.run(
+                ["edit", url, "--insert", #"{"title": "Newer"}"#, "--at", "last"] + db + ["--", "-2"])
+            #expect(last.status == 0, "\(last.stderr)")
+            let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + db)
+            // A string id reads as -1 here.
+            let ids = try exportedIDs(export.stdout)
+            #expect(ids == [-1] + Array(1...30) + [-2], "\(ids)")
+            #expect(export.stdout.hasPrefix(#"{"id":"new-1""#), "\(export.stdout)")
+
+            let push = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(push.stdout.contains("pushed: 2 acknowledged, 0 failed"), "\(push.stdout)")
+            #expect(fixture.server.appliedWrites == 2)
+            let after = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + db)
+            #expect(try exportedIDs(after.stdout) == [31] + Array(1...30) + [32])
+            let bad = try await BuiltBinary.slippers.run(["edit", url, "new-3", "--insert", "[1]"] + db)
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("--insert must be a JSON object"), "\(bad.stderr)")
+        }
+    }
+
     @Test func aRefusedWriteIsListedWithTheServersReasonAndCanBeDropped() async throws {
         try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
@@ -95,7 +127,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--set", "{}", "--delete"], "Give one of --set JSON, --replace JSON or --delete."),
+        (["--set", "{}", "--delete"], "Give one of --set JSON, --replace JSON, --delete or --insert JSON."),
         (["--set", "[1]"], "Invalid JSON: a merge patch is a JSON object"),
         (
             ["--set", "{}", "--item-url", "https://x.example/items"],

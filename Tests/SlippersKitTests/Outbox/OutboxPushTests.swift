@@ -183,4 +183,64 @@ import Testing
         #expect(try title(fixture, type, 8)?.hasSuffix("|mine|theirs") == true)
         await fixture.server.stop()
     }
+
+    @Test func anOutboxLongerThanABatchIsSentWholeInOrder() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        let count = OutboxPushBatch.size * 2 + 30
+        for round in 0..<count {
+            let id = round % 25 + 1
+            try fixture.store.queueWrite(
+                WriteRequest(
+                    kind: .merge, json: Data(#"{"title": "round \#(round)"}"#.utf8),
+                    url: template.url(for: .integer(id))),
+                type: type, key: .integer(id))
+        }
+        let report = try await push(fixture)
+        #expect(report.acknowledged == count)
+        #expect(report.remaining == 0)
+        #expect(fixture.server.appliedWrites == count)
+        // Each item ends with its last write: they were sent in order.
+        #expect(try title(fixture, type, 1) == "round \((count - 1) / 25 * 25)")
+        await fixture.server.stop()
+    }
+}
+
+/// The outbox's batch size, as the tests see it.
+enum OutboxPushBatch {
+    static let size = 100
+}
+
+extension OutboxPushTests {
+    @Test func anInsertWhoseAnswerIsLostIsCreatedOnceAndARefusedOneFailsWithItsLaterWritesWaiting() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        let key = try #require(try fixture.store.collections().first?.key)
+        let retrying = HTTPClient(
+            configuration: fixture.client.configuration,
+            options: HTTPClient.Options(
+                retryPolicy: RetryPolicy(
+                    maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: 0.5)))
+        for (id, title) in [(-1, "made offline"), (-2, "")] {
+            let json = Data(#"{"id":\#(id),"title":"\#(title)"}"#.utf8)
+            try fixture.store.queueInsert(
+                RawItem(key: .integer(id), json: json), type: type,
+                request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+        }
+        try fixture.store.queueWrite(
+            WriteRequest(kind: .merge, json: Data(#"{"title": "later"}"#.utf8), url: template.url(for: .integer(-2))),
+            type: type, key: .integer(-2))
+        // The server creates the first, and the connection drops before the answer is whole.
+        fixture.server.inject(.dropConnection)
+        let report = try await OutboxPush(store: fixture.store, client: retrying).run()
+        let counts: [Int] = [report.acknowledged, report.failed, report.remaining]
+        #expect(counts == [1, 1, 2])
+        #expect(fixture.server.requests.map(\.method) == ["POST", "POST", "POST"])
+        #expect(fixture.server.appliedWrites == 1)
+        #expect(try title(fixture, type, 26) == "made offline")
+        let writes = try fixture.store.pendingWrites()
+        #expect(writes.map(\.state) == [PendingWrite.State.failed, .pending])
+        #expect(writes.first?.error?.contains("This field is required.") == true)
+        await fixture.server.stop()
+    }
 }

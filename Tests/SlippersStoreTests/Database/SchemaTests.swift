@@ -30,7 +30,8 @@ import Testing
         }
         #expect(
             tables == [
-                "collections", "grdb_migrations", "item_server_copies", "items", "outbox", "page_items", "pages",
+                "collections", "grdb_migrations", "item_server_copies", "items", "open_lists", "outbox", "page_items",
+                "pages", "settings",
             ])
     }
 

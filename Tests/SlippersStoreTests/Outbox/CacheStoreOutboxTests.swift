@@ -140,4 +140,13 @@ import Testing
         #expect(try store.pendingWrites().isEmpty)
         #expect(try json(2)["label"] as? String == "v1")
     }
+
+    @Test func theOutboxIsReadABatchAtATime() throws {
+        let writes = try [1, 2, 3, 4, 5].map { try merge($0, #"{"label": "b"}"#) }
+        let first = try store.pendingWrites(after: nil, limit: 2)
+        #expect(first.map(\.id) == Array(writes.prefix(2).map(\.id)))
+        let rest = try store.pendingWrites(after: first.last?.id, limit: 10)
+        #expect(rest.map(\.id) == Array(writes.dropFirst(2).map(\.id)))
+        #expect(try store.pendingWriteCount() == 5)
+    }
 }
