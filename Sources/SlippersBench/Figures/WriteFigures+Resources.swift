@@ -20,25 +20,9 @@ extension WriteFigures {
         try Blocking.run { try await server.start() }
         defer { Blocking.runIgnoringErrors { await server.stop() } }
         let path = directory.appendingPathComponent("outbox-memory-\(writes).sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        guard let base = ServerConfiguration(baseURL: server.baseURL),
-            let template = ItemURLTemplate(listURL: server.url(.page))
-        else { throw ProbeError.noHost }
+        guard let base = ServerConfiguration(baseURL: server.baseURL) else { throw ServerError.noHost }
         try Blocking.run {
-            let store = try CacheStore(path: path)
-            let client = HTTPClient(configuration: base)
-            let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
-            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
-            sync.concurrency = AdaptiveConcurrency(maximum: 6)
-            try await sync.run()
-            for id in 1...writes {
-                try store.queueWrite(
-                    WriteRequest(
-                        kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8),
-                        url: template.url(for: .integer(id))),
-                    type: plan.collection.itemType, key: .integer(id))
-            }
-            try store.close()
+            try await queuedOutbox(of: writes, at: path, from: server, through: HTTPClient(configuration: base)).close()
         }
         let child = try ChildProcess.run(
             executable, ["push-probe", "--url", server.baseURL.absoluteString, "--path", path], in: directory)
@@ -46,8 +30,6 @@ extension WriteFigures {
         precondition(outcome.acknowledged == writes, "the push acknowledged \(outcome.acknowledged) of \(writes)")
         return Double(outcome.peakBytes) / 1_048_576
     }
-
-    private enum ProbeError: Error { case noHost }
 
     /// The CPU time, in milliseconds per second, of this process idle for `seconds`: first with
     /// nothing to do (the baseline), then while `pagers` pagers follow the cache (one connection

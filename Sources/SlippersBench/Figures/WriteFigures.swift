@@ -152,24 +152,12 @@ enum WriteFigures {
         try Blocking.run { try await server.start() }
         defer { Blocking.runIgnoringErrors { await server.stop() } }
         let path = directory.appendingPathComponent("outbox.sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try CacheStore(path: path)
-        guard let base = ServerConfiguration(baseURL: server.baseURL) else { throw ServerError.noHost }
+        guard let base = ServerConfiguration(baseURL: server.baseURL),
+            let template = ItemURLTemplate(listURL: server.url(.page))
+        else { throw ServerError.noHost }
         let client = HTTPClient(configuration: base)
-        let template = ItemURLTemplate(listURL: server.url(.page))
-        guard let template else { throw ServerError.noHost }
         return try Blocking.run {
-            let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
-            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
-            sync.concurrency = AdaptiveConcurrency(maximum: 6)
-            try await sync.run()
-            for id in 1...writes {
-                try store.queueWrite(
-                    WriteRequest(
-                        kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8),
-                        url: template.url(for: .integer(id))),
-                    type: plan.collection.itemType, key: .integer(id))
-            }
+            let store = try await queuedOutbox(of: writes, at: path, from: server, through: client)
             let clock = ContinuousClock()
             let start = clock.now
             let report = try await OutboxPush(store: store, client: client).run()
@@ -199,5 +187,26 @@ enum WriteFigures {
         }
     }
 
-    private enum ServerError: Error { case noHost }
+    /// A new cache at `path` holding the fixture's page-number list, with a title change of each
+    /// of its first `writes` items queued.
+    static func queuedOutbox(of writes: Int, at path: String, from server: FixtureServer, through client: HTTPClient)
+        async throws -> CacheStore
+    {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        guard let template = ItemURLTemplate(listURL: server.url(.page)) else { throw ServerError.noHost }
+        let store = try CacheStore(path: path)
+        let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
+        var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        sync.concurrency = AdaptiveConcurrency(maximum: 6)
+        try await sync.run()
+        for id in 1...writes {
+            try store.queueWrite(
+                WriteRequest(
+                    kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8), url: template.url(for: .integer(id))),
+                type: plan.collection.itemType, key: .integer(id))
+        }
+        return store
+    }
+
+    enum ServerError: Error { case noHost }
 }
