@@ -144,7 +144,8 @@ public final class FixtureServer: Sendable {
         var port: UInt16 = 0
         var server: HTTPServer?
         var runTask: Task<Void, Never>?
-        var faults: [Fault] = []
+        /// The faults queued, as runs of one fault for a number of requests, oldest first.
+        var faults: [(fault: Fault, count: Int)] = []
         var requests: [ReceivedRequest] = []
         var isHeld = false
         var heldResponses: [CheckedContinuation<Void, Never>] = []
@@ -336,7 +337,9 @@ public final class FixtureServer: Sendable {
 
     /// Makes the next `count` requests misbehave with `fault`, after the faults already queued.
     public func inject(_ fault: Fault, count: Int = 1) {
-        state.withLock { $0.faults += Array(repeating: fault, count: max(0, count)) }
+        // A run, not `count` copies: a test may queue a delay for a million requests.
+        guard count > 0 else { return }
+        state.withLock { $0.faults.append((fault, count)) }
     }
 
     /// Forgets the faults not yet used.
@@ -398,7 +401,10 @@ public final class FixtureServer: Sendable {
             let count = state.requests.count
             let due = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
             state.requestWaiters.removeAll { $0.count <= count }
-            var fault = state.faults.isEmpty ? nil : state.faults.removeFirst()
+            var fault = state.faults.first?.fault
+            if let run = state.faults.first {
+                if run.count > 1 { state.faults[state.faults.startIndex].count -= 1 } else { state.faults.removeFirst() }
+            }
             if fault == nil, !state.randomFaults.isEmpty {
                 var draw = Double.random(in: 0..<1, using: &state.random)
                 for (candidate, probability) in state.randomFaults {
