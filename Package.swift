@@ -13,6 +13,8 @@ let package = Package(
         // One import for apps: the three above, the HTTP conveniences, sync planning and PagedList.
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
         .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
+        // The PostgreSQL backend, for a fleet of workers on one database: an app that does not use it does not build it.
+        .library(name: "SlippersPostgres", targets: ["SlippersPostgres"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
         .executable(name: "slippers-bench", targets: ["SlippersBench"]),
     ],
@@ -29,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // Named, although async-http-client brings it, because the libraries take a `Logger` in their API.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // PostgreSQL's wire protocol, for SlippersPostgres only.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -53,6 +57,16 @@ let package = Package(
             dependencies: [
                 "Slippers", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift6,
+            plugins: ["EmbedMigrationsPlugin"]
+        ),
+        // The cache in PostgreSQL: its schema (Migrations/postgres/*.sql, embedded) and the connection to it.
+        .target(
+            name: "SlippersPostgres",
+            dependencies: [
+                "Slippers", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
@@ -167,6 +181,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: swift6
+        ),
+        // SlippersPostgres against a PostgreSQL server the tests start themselves.
+        .testTarget(
+            name: "SlippersPostgresTests",
+            dependencies: ["SlippersPostgres", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         .testTarget(

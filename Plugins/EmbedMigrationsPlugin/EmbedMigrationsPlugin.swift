@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's `Migrations/*.sql` files into the target as Swift source.
+/// Embeds the package's `Migrations/*.sql` files into the target as Swift source; for
+/// `SlippersPostgres`, PostgreSQL's, `Migrations/postgres/*.sql`.
 ///
 /// The schema then travels inside the binary: a `slippers` executable copied
 /// alone to another machine still creates and migrates a database, with no
@@ -9,7 +10,8 @@ import PackagePlugin
 @main
 struct EmbedMigrationsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        let directory = context.package.directoryURL.appending(path: "Migrations")
+        var directory = context.package.directoryURL.appending(path: "Migrations")
+        if target.name == "SlippersPostgres" { directory = directory.appending(path: "postgres") }
         let files = try FileManager.default
             .contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "sql" }

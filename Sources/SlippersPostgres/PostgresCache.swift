@@ -1,0 +1,234 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// A cache in a PostgreSQL database: one schema of ours (``PostgresLocation/schema``), made and
+/// migrated when it is opened.
+///
+/// Opening checks the schema before it changes anything, in one transaction under an advisory
+/// lock, so that workers starting together migrate once:
+/// - a schema that does not exist is created, marked as ours (its comment) and migrated;
+/// - a schema of that name not made by Slippers is refused untouched
+///   (``PostgresCacheError/foreignSchema(location:)``);
+/// - a schema that holds migrations this binary does not know is refused untouched
+///   (``PostgresCacheError/newerSchema(location:unknownMigrations:)``).
+///
+/// Tables of other programs, in other schemas of the same database, are never read or written.
+/// The migrations are `Migrations/postgres/*.sql`, embedded in the binary at build time.
+///
+/// ```swift
+/// let cache = try await PostgresCache.open(try PostgresLocation("postgres://sync@db.internal/cache"))
+/// defer { Task { try await cache.close() } }
+/// print(try await cache.appliedMigrations())
+/// ```
+public final class PostgresCache: Sendable {
+    /// Where the cache is.
+    public let location: PostgresLocation
+    private let connection: PostgresConnection
+    private let logger: Logger
+
+    /// The comment that marks a schema as made by Slippers.
+    static let marker = "Slippers cache"
+
+    /// The migrations this binary applies, in order.
+    public static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
+
+    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger) {
+        self.location = location
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects to the location's database and makes or migrates its schema.
+    ///
+    /// TLS follows the URL's `sslmode`, as libpq's does: `prefer` (the default: TLS when the
+    /// server offers it, its certificate not checked), `require` (the same, but never without
+    /// TLS), `verify-full` (TLS with the certificate checked against the system's trust roots and
+    /// the host name), or `disable`.
+    ///
+    /// - throws: A ``PostgresCacheError`` whose line names the location without its password.
+    public static func open(_ location: PostgresLocation, logger: Logger = Logger(label: "slippers.postgres"))
+        async throws -> PostgresCache
+    {
+        let connection: PostgresConnection
+        do {
+            var configuration = PostgresConnection.Configuration(
+                host: location.host, port: location.port, username: location.username,
+                password: location.password, database: location.database, tls: try location.tls())
+            configuration.options.connectTimeout = .seconds(10)
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch let error as PostgresCacheError {
+            throw error
+        } catch {
+            throw PostgresCacheError.cannotConnect(location: location.description, reason: Self.reason(error))
+        }
+        do {
+            try await migrate(connection, location: location, logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET search_path TO \(location.quotedSchema)"), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw Self.mapped(error, location: location)
+        }
+        return PostgresCache(location: location, connection: connection, logger: logger)
+    }
+
+    /// The migrations applied to the schema, in order.
+    ///
+    /// - throws: ``PostgresCacheError/failed(location:detail:)``.
+    public func appliedMigrations() async throws -> [String] {
+        do {
+            return try await Self.appliedMigrations(connection, location: location, logger: logger)
+        } catch {
+            throw Self.mapped(error, location: location)
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async throws {
+        try await connection.close()
+    }
+
+    // MARK: The schema
+
+    private static func migrate(_ connection: PostgresConnection, location: PostgresLocation, logger: Logger)
+        async throws
+    {
+        let schema = location.quotedSchema
+        try await transaction(on: connection, logger: logger) {
+            // One migrator at a time, whichever process: workers opening together wait here.
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtext(\("slippers:" + location.schema)))", logger: logger)
+            var exists = false
+            var comment: String?
+            let rows = try await connection.query(
+                "SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = \(location.schema)",
+                logger: logger)
+            for try await value in rows.decode(String?.self) {
+                exists = true
+                comment = value
+            }
+            if !exists {
+                for statement in [
+                    "CREATE SCHEMA \(schema)",
+                    "COMMENT ON SCHEMA \(schema) IS '\(marker)'",
+                    "CREATE TABLE \(schema).schema_migrations "
+                        + "(identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                ] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+            } else if comment != marker {
+                throw PostgresCacheError.foreignSchema(location: location.description)
+            }
+            let applied = try await appliedMigrations(connection, location: location, logger: logger)
+            let known = Set(knownMigrations)
+            let unknown = applied.filter { !known.contains($0) }
+            guard unknown.isEmpty else {
+                throw PostgresCacheError.newerSchema(location: location.description, unknownMigrations: unknown)
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
+            for migration in EmbeddedMigrations.all where !applied.contains(migration.identifier) {
+                for statement in statements(of: migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO \(unescaped: schema).schema_migrations (identifier) VALUES (\(migration.identifier))",
+                    logger: logger)
+                logger.info("migrated", metadata: ["migration": "\(migration.identifier)", "schema": "\(schema)"])
+            }
+        }
+    }
+
+    private static func appliedMigrations(
+        _ connection: PostgresConnection, location: PostgresLocation, logger: Logger
+    ) async throws -> [String] {
+        var applied: [String] = []
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT identifier FROM \(location.quotedSchema).schema_migrations ORDER BY identifier"),
+            logger: logger)
+        for try await identifier in rows.decode(String.self) { applied.append(identifier) }
+        return applied
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws, with its error.
+    private static func transaction(
+        on connection: PostgresConnection, logger: Logger, _ body: () async throws -> Void
+    ) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await body()
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        try await connection.query("COMMIT", logger: logger)
+    }
+
+    /// The statements of a migration file: each ends with a semicolon at the end of a line;
+    /// comment lines are left out.
+    static func statements(of sql: String) -> [String] {
+        var statements: [String] = []
+        var current: [Substring] = []
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("--") || (trimmed.isEmpty && current.isEmpty) { continue }
+            current.append(line)
+            if trimmed.hasSuffix(";") {
+                statements.append(current.joined(separator: "\n"))
+                current = []
+            }
+        }
+        let rest = current.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        if !rest.isEmpty { statements.append(rest) }
+        return statements
+    }
+
+    // MARK: Errors
+
+    /// Our error for any error of the server or the connection, naming the location without its password.
+    static func mapped(_ error: any Error, location: PostgresLocation) -> PostgresCacheError {
+        if let error = error as? PostgresCacheError { return error }
+        return .failed(location: location.description, detail: reason(error))
+    }
+
+    /// What went wrong, in words, without a credential: the server's message when it sent one.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return message + code
+            }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .uncleanShutdown:
+                return "the connection failed or closed; check the address and that the server is running"
+            default:
+                return "\(error.code)"
+            }
+        }
+        if let error = error as? IOError { return error.description }
+        return String(describing: type(of: error))
+    }
+}
+
+extension PostgresLocation {
+    /// The TLS of the URL's `sslmode`.
+    func tls() throws -> PostgresConnection.Configuration.TLS {
+        switch sslMode {
+        case "disable": return .disable
+        case "prefer", "allow":
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: configuration))
+        case "require":
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: configuration))
+        case "verify-full", "verify-ca":
+            return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default:
+            throw PostgresCacheError.invalidURL("sslmode must be disable, prefer, require or verify-full")
+        }
+    }
+}
