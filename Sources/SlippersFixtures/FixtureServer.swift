@@ -403,7 +403,11 @@ public final class FixtureServer: Sendable {
             state.requestWaiters.removeAll { $0.count <= count }
             var fault = state.faults.first?.fault
             if let run = state.faults.first {
-                if run.count > 1 { state.faults[state.faults.startIndex].count -= 1 } else { state.faults.removeFirst() }
+                if run.count > 1 {
+                    state.faults[state.faults.startIndex].count -= 1
+                } else {
+                    state.faults.removeFirst()
+                }
             }
             if fault == nil, !state.randomFaults.isEmpty {
                 var draw = Double.random(in: 0..<1, using: &state.random)
