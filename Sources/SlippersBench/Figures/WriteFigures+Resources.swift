@@ -19,7 +19,7 @@ extension WriteFigures {
         let server = FixtureServer(configuration: FixtureServer.Configuration(itemCount: writes, pageSize: 100))
         try Blocking.run { try await server.start() }
         defer { Blocking.runIgnoringErrors { await server.stop() } }
-        let path = directory.appendingPathComponent("outbox-memory-\(writes).sqlite").path
+        let path = newCachePath("outbox-memory-\(writes).sqlite", in: directory)
         guard let base = ServerConfiguration(baseURL: server.baseURL) else { throw ServerError.noHost }
         try Blocking.run {
             try await queuedOutbox(of: writes, at: path, from: server, through: HTTPClient(configuration: base)).close()
@@ -37,13 +37,7 @@ extension WriteFigures {
     static func idleFollowingCPU(directory: URL, pagers: Int, seconds: Int) throws -> (
         following: Double, idle: Double
     ) {
-        let path = directory.appendingPathComponent("idle-pager.sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try CacheStore(path: path)
-        let collection = CollectionDescriptor(key: "GET /idle", of: BenchItem.self)
-        try GeneratedCollection.fill(
-            Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,
-            progress: Progress(isEnabled: false))
+        let (store, collection) = try generatedList(at: newCachePath("idle-pager.sqlite", in: directory))
         return try Blocking.run {
             let idleStart = processCPUTime()
             try await Task.sleep(for: .seconds(seconds))

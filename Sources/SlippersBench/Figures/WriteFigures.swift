@@ -77,13 +77,8 @@ enum WriteFigures {
     private static func writeToVisible(directory: URL, rounds: Int, throughAnotherConnection: Bool) throws
         -> Measurement
     {
-        let path = directory.appendingPathComponent("pager-\(throughAnotherConnection).sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try CacheStore(path: path)
-        let collection = CollectionDescriptor(key: "GET /followed", of: BenchItem.self)
-        try GeneratedCollection.fill(
-            Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,
-            progress: Progress(isEnabled: false))
+        let path = newCachePath("pager-\(throughAnotherConnection).sqlite", in: directory)
+        let (store, collection) = try generatedList(at: path)
         let writer = throughAnotherConnection ? try CacheStore(path: path) : store
         return try Blocking.run {
             let pager = CachedPager<BenchItem, NotModifiedSource>(
@@ -114,8 +109,7 @@ enum WriteFigures {
 
     /// Times, round by round, from writing a row to a GRDB `ValueObservation` of it seeing the value.
     private static func observedRow(directory: URL, rounds: Int) throws -> Measurement {
-        let path = directory.appendingPathComponent("observed.sqlite").path
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let path = newCachePath("observed.sqlite", in: directory)
         let pool = try DatabasePool(path: path)
         try pool.write { db in
             try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, json BLOB NOT NULL)")
@@ -151,7 +145,7 @@ enum WriteFigures {
         let server = FixtureServer(configuration: configuration)
         try Blocking.run { try await server.start() }
         defer { Blocking.runIgnoringErrors { await server.stop() } }
-        let path = directory.appendingPathComponent("outbox.sqlite").path
+        let path = newCachePath("outbox.sqlite", in: directory)
         guard let base = ServerConfiguration(baseURL: server.baseURL),
             let template = ItemURLTemplate(listURL: server.url(.page))
         else { throw ServerError.noHost }
@@ -187,12 +181,11 @@ enum WriteFigures {
         }
     }
 
-    /// A new cache at `path` holding the fixture's page-number list, with a title change of each
-    /// of its first `writes` items queued.
+    /// A new cache at `path` (a ``newCachePath(_:in:)``) holding the fixture's page-number list,
+    /// with a title change of each of its first `writes` items queued.
     static func queuedOutbox(of writes: Int, at path: String, from server: FixtureServer, through client: HTTPClient)
         async throws -> CacheStore
     {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         guard let template = ItemURLTemplate(listURL: server.url(.page)) else { throw ServerError.noHost }
         let store = try CacheStore(path: path)
         let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
@@ -206,6 +199,23 @@ enum WriteFigures {
                 type: plan.collection.itemType, key: .integer(id))
         }
         return store
+    }
+
+    /// The path of a cache file named `name` in `directory`, with any earlier file of that name (and its WAL) removed.
+    static func newCachePath(_ name: String, in directory: URL) -> String {
+        let path = directory.appendingPathComponent(name).path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return path
+    }
+
+    /// A new cache at `path` holding a generated list of 20 pages of 50 items, and that list.
+    static func generatedList(at path: String) throws -> (store: CacheStore, collection: CollectionDescriptor) {
+        let store = try CacheStore(path: path)
+        let collection = CollectionDescriptor(key: "GET /followed", of: BenchItem.self)
+        try GeneratedCollection.fill(
+            Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,
+            progress: Progress(isEnabled: false))
+        return (store, collection)
     }
 
     enum ServerError: Error { case noHost }

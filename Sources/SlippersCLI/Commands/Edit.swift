@@ -98,18 +98,12 @@ extension SlippersCommand {
             guard let item = stored else {
                 throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key)
             }
-            // A template given once is the collection's from then on.
-            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
-            let kept = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init)
-            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? kept ?? defaultTemplate(of: key)
             let request = WriteRequest(
                 kind: delete ? .delete : replace != nil ? .replace : .merge,
                 json: (patch ?? replace).map { Data($0.utf8) },
-                url: template.url(for: itemKey), baseVersion: try ifMatch ?? version(of: item.item.json))
-            let write = try store.queueWrite(request, type: info.itemType, key: itemKey)
-            print(
-                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
-                    + "(pending; slippers push sends it)")
+                url: try template(for: key, in: store).url(for: itemKey),
+                baseVersion: try ifMatch ?? version(of: item.item.json))
+            report(try store.queueWrite(request, type: info.itemType, key: itemKey))
         }
 
         /// Places a new item in the collection and queues its `POST`.
@@ -126,24 +120,28 @@ extension SlippersCommand {
             }
             let json = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
-            let kept = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init)
-            let template = try itemURL.flatMap(ItemURLTemplate.init) ?? kept ?? defaultTemplate(of: key)
-            let write = try store.queueInsert(
-                RawItem(key: itemKey, json: json), type: type,
-                request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key, at: at)
-            print(
-                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
-                    + "(pending; slippers push sends it)")
+            let url = try template(for: key, in: store).collectionURL
+            report(
+                try store.queueInsert(
+                    RawItem(key: itemKey, json: json), type: type,
+                    request: WriteRequest(kind: .insert, json: json, url: url), into: key, at: at))
         }
 
-        private func defaultTemplate(of key: String) throws -> ItemURLTemplate {
-            guard let url = URL(string: CollectionKey(parsing: key).list), let template = ItemURLTemplate(listURL: url)
-            else {
+        /// Where the collection's items are written; a template given is the collection's from then on.
+        private func template(for key: String, in store: CacheStore) throws -> ItemURLTemplate {
+            let given = itemURL.flatMap(ItemURLTemplate.init)
+            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
+            guard let template = try ItemURLTemplate.forCollection(key, in: store, given: given) else {
                 throw ValidationError(
                     "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
             }
             return template
+        }
+
+        private func report(_ write: PendingWrite) {
+            print(
+                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
+                    + "(pending; slippers push sends it)")
         }
 
         /// The item's --version-field, as text.

@@ -107,11 +107,10 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
 
     /// Where the list's items are written: ``itemURLTemplate``, else the one stored for the collection, else the default.
     private func itemURL(of pager: ListPager<Item>) throws -> ItemURLTemplate {
-        let listURL = URL(string: CollectionKey(parsing: pager.collection.key).list)
-        let stored = try pager.store.itemURLTemplate(for: pager.collection.key).flatMap(ItemURLTemplate.init)
-        guard let template = itemURLTemplate ?? stored ?? listURL.flatMap(ItemURLTemplate.init(listURL:)) else {
-            throw PagedListWriteError.noItemURL(collection: pager.collection.key)
-        }
+        guard
+            let template = try ItemURLTemplate.forCollection(
+                pager.collection.key, in: pager.store, given: itemURLTemplate)
+        else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
         return template
     }
 

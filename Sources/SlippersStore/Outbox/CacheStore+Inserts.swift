@@ -28,12 +28,15 @@ extension CacheStore {
         guard request.kind == .insert else {
             throw StoreError.invalidJSON("queueInsert queues an insert, not a \(request.kind.rawValue)")
         }
-        for json in [item.json, request.json ?? item.json]
+        // What is posted: the request's JSON, else the item; a new item has no version to match.
+        var posted = request
+        posted.json = request.json ?? item.json
+        posted.baseVersion = nil
+        let sent = posted
+        for json in request.json.map({ [item.json, $0] }) ?? [item.json]
         where !(try JSONMergePatch.value(json, what: "the new item") is [String: Any]) {
             throw StoreError.invalidJSON("a new item is a JSON object")
         }
-        let idempotencyKey = UUID().uuidString.lowercased()
-        let body = request.json ?? item.json
         return try write { db in
             let pageID = try Self.insertPage(collectionKey, at: position, in: db)
             if try Int64.fetchOne(
@@ -50,20 +53,9 @@ extension CacheStore {
             try db.execute(
                 sql: "INSERT INTO item_server_copies (item_id, json, updated_at) VALUES (?, ?, ?)",
                 arguments: [itemID, item.json, now.storedValue])
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (item_id, kind, method, url, body, idempotency_key, created_at, updated_at)
-                    VALUES (?, 'insert', ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    itemID, request.method, request.url, body, idempotencyKey, now.storedValue, now.storedValue,
-                ])
-            let writeID = db.lastInsertedRowID
+            let write = try Self.appendToOutbox(sent, itemID: itemID, type: type, key: item.key, now: now, in: db)
             try Self.place(itemID, onPage: pageID, at: position, in: db)
-            return PendingWrite(
-                id: writeID, itemType: type, itemKey: item.key, kind: .insert, method: request.method,
-                url: request.url, body: body, idempotencyKey: idempotencyKey, baseVersion: nil, state: .pending,
-                error: nil, attempts: 0, createdAt: now)
+            return write
         }
     }
 
@@ -87,24 +79,17 @@ extension CacheStore {
     private static func place(_ itemID: Int64, onPage pageID: Int64, at position: InsertPosition, in db: Database)
         throws
     {
-        if position == .first {
-            // Through negative numbers, so that no two rows ever hold one position.
-            try db.execute(sql: "UPDATE page_items SET position = -position - 1 WHERE page_id = ?", arguments: [pageID])
-            try db.execute(
-                sql: "UPDATE page_items SET position = -position WHERE page_id = ? AND position < 0",
-                arguments: [pageID])
-        }
         let at =
             position == .first
             ? 0
             : try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position) + 1, 0) FROM page_items WHERE page_id = ?",
                 arguments: [pageID]) ?? 0
+        // Opens the place (no row moves when it is at the end).
+        try shiftItems(onPage: pageID, after: at - 1, by: 1, in: db)
         try db.execute(
             sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)",
             arguments: [pageID, at, itemID])
-        try db.execute(
-            sql: "UPDATE pages SET item_count = item_count + 1, digest = NULL WHERE id = ?", arguments: [pageID])
     }
 
     /// The items made locally that a page lists, split into those placed before its fetched items and after.

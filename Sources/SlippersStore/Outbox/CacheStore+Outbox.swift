@@ -52,7 +52,6 @@ extension CacheStore {
                 throw StoreError.invalidJSON("a merge patch is a JSON object")
             }
         }
-        let idempotencyKey = UUID().uuidString.lowercased()
         return try write { db in
             guard
                 let row = try Row.fetchOne(
@@ -65,26 +64,14 @@ extension CacheStore {
                     sql: "INSERT INTO item_server_copies (item_id, json, version, updated_at) VALUES (?, ?, ?, ?)",
                     arguments: [itemID, row[1] as Data, request.baseVersion, now.storedValue])
             }
-            let body: Data? = request.kind == .delete ? nil : request.json
-            try db.execute(
-                sql: """
-                    INSERT INTO outbox (item_id, kind, method, url, body, idempotency_key, base_version,
-                        created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    itemID, request.kind.rawValue, request.method, request.url, body, idempotencyKey,
-                    request.baseVersion, now.storedValue, now.storedValue,
-                ])
-            let writeID = db.lastInsertedRowID
+            var pending = request
+            if request.kind == .delete { pending.json = nil }
+            let write = try Self.appendToOutbox(pending, itemID: itemID, type: type, key: key, now: now, in: db)
             let server = try Data.fetchOne(
                 db, sql: "SELECT json FROM item_server_copies WHERE item_id = ?", arguments: [itemID])
             let result = try Self.reapplyWrites(toServerCopy: server ?? row[1], of: itemID, now: now, in: db)
             if result.isDeleted, overlay != .deleted { try Self.removeFromPages(itemID, in: db) }
-            return PendingWrite(
-                id: writeID, itemType: type, itemKey: key, kind: request.kind, method: request.method,
-                url: request.url, body: body, idempotencyKey: idempotencyKey, baseVersion: request.baseVersion,
-                state: .pending, error: nil, attempts: 0, createdAt: now)
+            return write
         }
     }
 
@@ -246,6 +233,27 @@ extension CacheStore {
 
     // MARK: Inside a transaction
 
+    /// Adds a write of an item to the outbox, pending, with a new idempotency key; `request.json` is its body.
+    static func appendToOutbox(
+        _ request: WriteRequest, itemID: Int64, type: String, key: ItemKey, now: Date, in db: Database
+    ) throws -> PendingWrite {
+        let idempotencyKey = UUID().uuidString.lowercased()
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (item_id, kind, method, url, body, idempotency_key, base_version,
+                    created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                itemID, request.kind.rawValue, request.method, request.url, request.json, idempotencyKey,
+                request.baseVersion, now.storedValue, now.storedValue,
+            ])
+        return PendingWrite(
+            id: db.lastInsertedRowID, itemType: type, itemKey: key, kind: request.kind, method: request.method,
+            url: request.url, body: request.json, idempotencyKey: idempotencyKey, baseVersion: request.baseVersion,
+            state: .pending, error: nil, attempts: 0, createdAt: now)
+    }
+
     /// Makes `server` the item's server copy and its JSON that copy with the item's writes applied,
     /// in order; with no write left, the item is the server's copy again.
     static func reapplyWrites(toServerCopy server: Data, of itemID: Int64, now: Date, in db: Database) throws -> (
@@ -294,16 +302,23 @@ extension CacheStore {
             let (pageID, position): (Int64, Int) = (row[0], row[1])
             try db.execute(
                 sql: "DELETE FROM page_items WHERE page_id = ? AND position = ?", arguments: [pageID, position])
-            // Through negative numbers, so that no two rows ever hold one position.
-            try db.execute(
-                sql: "UPDATE page_items SET position = -position WHERE page_id = ? AND position > ?",
-                arguments: [pageID, position])
-            try db.execute(
-                sql: "UPDATE page_items SET position = -position - 1 WHERE page_id = ? AND position < 0",
-                arguments: [pageID])
-            try db.execute(
-                sql: "UPDATE pages SET item_count = item_count - 1, digest = NULL WHERE id = ?", arguments: [pageID])
+            try shiftItems(onPage: pageID, after: position, by: -1, in: db)
         }
+    }
+
+    /// Moves a page's items after `position` by `delta` places (1 opens a place, -1 closes one)
+    /// and counts the page `delta` items more; its digest is forgotten, so that its next fetch
+    /// rewrites its membership. The rows move through negative numbers, so that no two ever hold
+    /// one position.
+    static func shiftItems(onPage pageID: Int64, after position: Int, by delta: Int, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE page_items SET position = -(position + ?) - 1 WHERE page_id = ? AND position > ?",
+            arguments: [delta, pageID, position])
+        try db.execute(
+            sql: "UPDATE page_items SET position = -position - 1 WHERE page_id = ? AND position < 0",
+            arguments: [pageID])
+        try db.execute(
+            sql: "UPDATE pages SET item_count = item_count + ?, digest = NULL WHERE id = ?", arguments: [delta, pageID])
     }
 
     private struct OutboxRow {
