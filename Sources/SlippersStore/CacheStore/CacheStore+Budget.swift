@@ -62,28 +62,15 @@ extension CacheStore {
                     """
             ).map { (id: $0["id"] as Int64, used: $0["used"] as Double) }.filter { !open.contains($0.id) }
             var report = EvictionReport()
-            func add(_ removed: EvictionReport) {
-                report.collections += removed.collections
-                report.pages += removed.pages
-                report.items += removed.items
-            }
             var remaining = candidates
             if let maxAge = budget.maxAge {
                 let cutoff = now.timeIntervalSince1970 - maxAge
                 let old = remaining.filter { $0.used < cutoff }
-                if !old.isEmpty { add(try Self.deleteCollections(old.map(\.id), in: db)) }
+                if !old.isEmpty { report += try Self.deleteCollections(old.map(\.id), in: db) }
                 remaining.removeAll { $0.used < cutoff }
             }
             if let maxBytes = budget.maxBytes {
-                var total = try Self.itemBytes(in: db)
-                if total > maxBytes {
-                    report.items += try Self.deleteUnreferencedItems(in: db)
-                    total = try Self.itemBytes(in: db)
-                }
-                for candidate in remaining where total > maxBytes {
-                    add(try Self.deleteCollections([candidate.id], in: db))
-                    total = try Self.itemBytes(in: db)
-                }
+                report += try Self.deleteCollections(untilItemsFit: maxBytes, in: db) { remaining.map(\.id) }
             }
             return report
         }
@@ -177,9 +164,5 @@ extension CacheStore {
             }
         }
         return open
-    }
-
-    private static func itemBytes(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
     }
 }

@@ -52,25 +52,36 @@ extension CacheStore {
 
     private func evictCollections(toFit bytes: Int64) throws -> EvictionReport {
         try write { db in
-            var total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
-            guard total > bytes else { return EvictionReport() }
-            var report = EvictionReport(items: try Self.deleteUnreferencedItems(in: db))
-            total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
-            let oldestFirst = try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
-                    GROUP BY c.id ORDER BY coalesce(max(p.fetched_at), c.created_at)
-                    """)
-            for id in oldestFirst where total > bytes {
-                let removed = try Self.deleteCollections([id], in: db)
-                report.collections += removed.collections
-                report.pages += removed.pages
-                report.items += removed.items
-                total = try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
+            try Self.deleteCollections(untilItemsFit: bytes, in: db) {
+                try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+                        GROUP BY c.id ORDER BY coalesce(max(p.fetched_at), c.created_at)
+                        """)
             }
-            return report
         }
+    }
+
+    /// Removes the items no page lists, then the collections `candidates` gives, in its order,
+    /// until the items' JSON takes at most `bytes`; nothing when it already does (and then
+    /// `candidates` is not asked).
+    static func deleteCollections(
+        untilItemsFit bytes: Int64, in db: Database, candidates: () throws -> [Int64]
+    ) throws -> EvictionReport {
+        guard try itemBytes(in: db) > bytes else { return EvictionReport() }
+        var report = EvictionReport(items: try deleteUnreferencedItems(in: db))
+        var total = try itemBytes(in: db)
+        for id in try candidates() where total > bytes {
+            report += try deleteCollections([id], in: db)
+            total = try itemBytes(in: db)
+        }
+        return report
+    }
+
+    /// The bytes of every cached item's JSON.
+    static func itemBytes(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(sum(length(json)), 0) FROM items") ?? 0
     }
 
     /// Removes the items that no cached page references.

@@ -14,3 +14,12 @@ public struct EvictionReport: Hashable, Sendable, Codable {
         self.items = items
     }
 }
+
+extension EvictionReport {
+    /// Adds what another eviction removed.
+    static func += (report: inout EvictionReport, other: EvictionReport) {
+        report.collections += other.collections
+        report.pages += other.pages
+        report.items += other.items
+    }
+}
