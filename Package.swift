@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "SlippersPostgres",
             dependencies: [
-                "Slippers", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Slippers", "SlippersStore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
@@ -103,6 +103,7 @@ let package = Package(
             name: "SlippersCLI",
             dependencies: [
                 "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                "SlippersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+@_spi(Backends) import SlippersStore
 
 /// A cache in a PostgreSQL database: one schema of ours (``PostgresLocation/schema``), made and
 /// migrated when it is opened.
@@ -25,8 +26,11 @@ import PostgresNIO
 public final class PostgresCache: Sendable {
     /// Where the cache is.
     public let location: PostgresLocation
-    private let connection: PostgresConnection
-    private let logger: Logger
+    /// The pool of connections every operation leases one from; it reconnects after a server restart.
+    let client: PostgresClient
+    /// Runs the pool until ``close()``.
+    private let runner: Task<Void, Never>
+    let logger: Logger
 
     /// The comment that marks a schema as made by Slippers.
     static let marker = "Slippers cache"
@@ -34,9 +38,10 @@ public final class PostgresCache: Sendable {
     /// The migrations this binary applies, in order.
     public static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
 
-    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger) {
+    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
         self.location = location
-        self.connection = connection
+        self.client = client
+        self.runner = Task { await client.run() }
         self.logger = logger
     }
 
@@ -65,29 +70,51 @@ public final class PostgresCache: Sendable {
         }
         do {
             try await migrate(connection, location: location, logger: logger)
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "SET search_path TO \(location.quotedSchema)"), logger: logger)
         } catch {
             try? await connection.close()
             throw Self.mapped(error, location: location)
         }
-        return PostgresCache(location: location, connection: connection, logger: logger)
+        try? await connection.close()
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.username,
+            password: location.password, database: location.database, tls: try location.clientTLS())
+        configuration.options.connectTimeout = .seconds(10)
+        // Every connection of the pool reads and writes our schema only.
+        configuration.options.additionalStartupParameters = [("search_path", location.quotedSchema)]
+        configuration.options.maximumConnections = 4
+        return PostgresCache(
+            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            logger: logger)
     }
 
     /// The migrations applied to the schema, in order.
     ///
     /// - throws: ``PostgresCacheError/failed(location:detail:)``.
     public func appliedMigrations() async throws -> [String] {
-        do {
-            return try await Self.appliedMigrations(connection, location: location, logger: logger)
-        } catch {
-            throw Self.mapped(error, location: location)
+        try await mappingErrors {
+            try await client.withConnection { connection in
+                try await Self.appliedMigrations(connection, location: self.location, logger: self.logger)
+            }
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connections.
     public func close() async throws {
-        try await connection.close()
+        runner.cancel()
+        await runner.value
+    }
+
+    /// Runs `body`, its errors made ours: one line naming the location without its password.
+    func mappingErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw Self.mapped(error, location: location)
+        }
     }
 
     // MARK: The schema
@@ -213,6 +240,20 @@ public final class PostgresCache: Sendable {
 }
 
 extension PostgresLocation {
+    /// The TLS of the URL's `sslmode`, for the pool.
+    func clientTLS() throws -> PostgresClient.Configuration.TLS {
+        var unverified = TLSConfiguration.makeClientConfiguration()
+        unverified.certificateVerification = .none
+        switch sslMode {
+        case "disable": return .disable
+        case "prefer", "allow": return .prefer(unverified)
+        case "require": return .require(unverified)
+        case "verify-full", "verify-ca": return .require(.makeClientConfiguration())
+        default:
+            throw PostgresCacheError.invalidURL("sslmode must be disable, prefer, require or verify-full")
+        }
+    }
+
     /// The TLS of the URL's `sslmode`.
     func tls() throws -> PostgresConnection.Configuration.TLS {
         switch sslMode {

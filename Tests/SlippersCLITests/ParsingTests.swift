@@ -15,7 +15,7 @@ import Testing
             let help = command.helpMessage(columns: 200)
             // `demo` brings its own cache, `detect` opens none.
             if command != SlippersCommand.Demo.self, command != SlippersCommand.Detect.self {
-                #expect(help.contains("--db <path>"), "\(command)")
+                #expect(help.contains("--db <path-or-url>"), "\(command)")
             }
             // swift-argument-parser prints an option without help text with nothing after its name.
             for line in help.split(separator: "\n") where line.hasPrefix("  -") {

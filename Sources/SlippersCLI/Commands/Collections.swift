@@ -5,16 +5,16 @@ import TableOutput
 
 extension SlippersCommand {
     /// Lists the cached collections with their figures.
-    struct Collections: ReportingCommand {
+    struct Collections: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the cached collections: items, pages, total, end reached, age, staleness.")
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func execute() throws {
-            let store = try database.openForReading()
-            let collections = try store.collections()
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
+            let collections = try await store.collections()
             if output.json {
                 print(try JSONOutput.render(collections))
                 return

@@ -4,7 +4,7 @@ import TableOutput
 
 extension SlippersCommand {
     /// Checks the cache file's health.
-    struct Doctor: ReportingCommand {
+    struct Doctor: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check the cache's health: integrity, schema version, orphan rows, page counts.",
             discussion: """
@@ -17,13 +17,13 @@ extension SlippersCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func execute() throws {
-            let store = try database.openForReading()
-            let diagnosis = try store.diagnose()
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
+            let diagnosis = try await store.diagnose()
             if output.json {
                 print(try JSONOutput.render(diagnosis))
             } else {
-                print(report(diagnosis, path: store.path))
+                print(report(diagnosis, path: store.locationDescription))
             }
             if !diagnosis.isHealthy { throw ExitCode.failure }
         }

@@ -4,7 +4,7 @@ import SlippersStore
 
 extension SlippersCommand {
     /// Removes cached data.
-    struct Evict: ReportingCommand {
+    struct Evict: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove old collections, one collection, or the items no page references.",
             discussion: """
@@ -34,15 +34,15 @@ extension SlippersCommand {
             }
         }
 
-        func execute() throws {
-            let store = try database.openForWriting(collection: collection, logger: logging.logger)
+        func execute() async throws {
+            let store = try await database.openStorageForWriting(collection: collection, logger: logging.logger)
             let report: EvictionReport
             if let olderThan {
-                report = try store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
+                report = try await store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
             } else if let collection {
-                report = try store.evict(collection: try store.collectionKey(typed: collection))
+                report = try await store.evict(collection: try await store.collectionKey(typed: collection))
             } else {
-                report = EvictionReport(items: try store.collectUnreferencedItems())
+                report = EvictionReport(items: try await store.collectUnreferencedItems())
             }
             if output.json {
                 print(try JSONOutput.render(report))

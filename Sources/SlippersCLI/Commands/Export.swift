@@ -4,7 +4,7 @@ import SlippersStore
 
 extension SlippersCommand {
     /// Writes a collection's items to standard output.
-    struct Export: ReportingCommand {
+    struct Export: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a collection's items, in list order and each id once, to standard output.",
             discussion: """
@@ -34,14 +34,14 @@ extension SlippersCommand {
         @Option(help: "json: one array; ndjson: one item per line; csv: a header row, then one row per item.")
         var format: Format = .json
 
-        func execute() throws {
-            let store = try database.openForReading()
-            let collection = try store.collectionKey(typed: collection)
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
+            let collection = try await store.collectionKey(typed: collection)
             let out = ChunkedOutput()
             switch format {
             case .json:
                 var first = true
-                try store.forEachItem(in: collection) { item in
+                try await store.forEachItem(in: collection) { item in
                     try out.write(first ? "[\n" : ",\n")
                     first = false
                     try out.write(item.json)
@@ -49,12 +49,12 @@ extension SlippersCommand {
                 try out.write(first ? "[]\n" : "\n]\n")
             case .ndjson:
                 let newline = Data("\n".utf8)
-                try store.forEachItem(in: collection) { item in
+                try await store.forEachItem(in: collection) { item in
                     try out.write(item.json)
                     try out.write(newline)
                 }
             case .csv:
-                try store.writeCSV(of: collection) { try out.write($0) }
+                try await store.writeCSV(of: collection) { try out.write($0) }
             }
             try out.flush()
         }

@@ -6,7 +6,7 @@ import TableOutput
 
 extension SlippersCommand {
     /// Prints one cached item.
-    struct Get: ReportingCommand {
+    struct Get: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print one cached item, found by collection (or item type) and id.",
             discussion: """
@@ -25,13 +25,13 @@ extension SlippersCommand {
         @Argument(help: "The item's id: 42 (an integer, else the string \"42\"), '\"42\"' (the string only), or u2.")
         var id: String
 
-        func execute() throws {
-            let store = try database.openForReading()
-            let type = try itemType(in: store)
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
+            let type = try await itemType(in: store)
             let key = ItemKey(commandLineArgument: id)
-            var found = try store.item(type: type ?? collectionOrType, key: key)
+            var found = try await store.item(type: type ?? collectionOrType, key: key)
             if found == nil, case .integer = key {
-                found = try store.item(type: type ?? collectionOrType, key: .string(id))
+                found = try await store.item(type: type ?? collectionOrType, key: .string(id))
             }
             guard let found else {
                 if type == nil { throw CommandFailure.unknownCollectionOrType(collectionOrType) }
@@ -57,8 +57,8 @@ extension SlippersCommand {
         }
 
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
-        private func itemType(in store: CacheStore) throws -> String? {
-            let types = try store.itemTypes(named: collectionOrType)
+        private func itemType(in store: any CacheStorage) async throws -> String? {
+            let types = try await store.itemTypes(named: collectionOrType)
             if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
             return types.first
         }

@@ -3,7 +3,7 @@ import SlippersStore
 
 extension SlippersCommand {
     /// Marks collections stale.
-    struct Invalidate: ReportingCommand {
+    struct Invalidate: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Mark a collection (or every collection) stale: its pages stay readable until refreshed.")
 
@@ -23,13 +23,13 @@ extension SlippersCommand {
             }
         }
 
-        func execute() throws {
-            let store = try database.openForWriting(collection: collection)
+        func execute() async throws {
+            let store = try await database.openStorageForWriting(collection: collection)
             if let collection {
-                try store.invalidate(try store.collectionKey(typed: collection))
+                try await store.invalidate(try await store.collectionKey(typed: collection))
                 print("invalidated \"\(collection)\"")
             } else {
-                let count = try store.invalidateAll()
+                let count = try await store.invalidateAll()
                 print("invalidated \(Formatting.count(count, "collection"))")
             }
         }

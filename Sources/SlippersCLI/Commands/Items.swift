@@ -6,7 +6,7 @@ import TableOutput
 
 extension SlippersCommand {
     /// Lists the items of a collection, or of one of its pages.
-    struct Items: ReportingCommand {
+    struct Items: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the items of a collection in list order, each id once, or the items of one page.",
             discussion: """
@@ -27,13 +27,13 @@ extension SlippersCommand {
             if let page, page < 0 { throw ValidationError("--page must be 0 or more, not \(page).") }
         }
 
-        func execute() throws {
-            let store = try database.openForReading()
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
             if output.json {
                 let out = ChunkedOutput()
                 var first = true
                 try out.write("[")
-                try forEachItem(in: store) { item in
+                try await forEachItem(in: store) { item in
                     try out.write(first ? "\n  " : ",\n  ")
                     first = false
                     try out.write(JSONOutput.object(["id": JSONOutput.fragment(item.key), "item": item.json]))
@@ -46,7 +46,7 @@ extension SlippersCommand {
                 .init(header: "#", alignment: .right), .init(header: "id", alignment: .right),
                 .init(header: "bytes", alignment: .right), .init(header: "json"),
             ])
-            try forEachItem(in: store) { item in
+            try await forEachItem(in: store) { item in
                 table.append([
                     String(table.rows.count), item.key.commandLineText, String(item.json.count),
                     Formatting.preview(item.json),
@@ -56,16 +56,16 @@ extension SlippersCommand {
         }
 
         /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
-        private func forEachItem(in store: CacheStore, _ body: (RawItem) throws -> Void) throws {
-            let collection = try store.collectionKey(typed: collection)
+        private func forEachItem(in store: any CacheStorage, _ body: (RawItem) throws -> Void) async throws {
+            let collection = try await store.collectionKey(typed: collection)
             guard let page else {
-                try store.forEachItem(in: collection, body)
+                try await store.forEachItem(in: collection, body)
                 return
             }
-            guard let info = try store.collection(collection) else {
+            guard let info = try await store.collection(collection) else {
                 throw StoreError.collectionNotFound(key: collection)
             }
-            guard let stored = try store.page(at: page, in: collection) else {
+            guard let stored = try await store.page(at: page, in: collection) else {
                 throw CommandFailure.pageNotCached(index: page, collection: collection, pageCount: info.pageCount)
             }
             try stored.items.forEach(body)

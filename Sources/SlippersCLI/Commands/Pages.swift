@@ -5,7 +5,7 @@ import TableOutput
 
 extension SlippersCommand {
     /// Lists the cached pages of one collection.
-    struct Pages: ReportingCommand {
+    struct Pages: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: """
                 List the cached pages of a collection: index, generation, items, age, freshness \
@@ -18,9 +18,9 @@ extension SlippersCommand {
         @Argument(help: "The collection's key, as `slippers collections` lists it.")
         var collection: String
 
-        func execute() throws {
-            let store = try database.openForReading()
-            let pages = try store.pages(in: try store.collectionKey(typed: collection))
+        func execute() async throws {
+            let store = try await database.openStorageForReading()
+            let pages = try await store.pages(in: try await store.collectionKey(typed: collection))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

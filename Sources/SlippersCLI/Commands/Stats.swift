@@ -5,7 +5,7 @@ import TableOutput
 
 extension SlippersCommand {
     /// Prints the overall figures of the cache file.
-    struct Stats: ReportingCommand {
+    struct Stats: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the cache's figures: file size, counts, oldest and newest page, schema version.",
             discussion: """
@@ -16,9 +16,11 @@ extension SlippersCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func execute() throws {
-            let store = try database.fileHasContent ? database.openForReading() : database.openCreatingIfNeeded()
-            let stats = try store.stats()
+        func execute() async throws {
+            let store: any CacheStorage =
+                database.isPostgres || database.fileHasContent
+                ? try await database.openStorageForReading() : try database.openCreatingIfNeeded()
+            let stats = try await store.stats()
             if output.json {
                 print(try JSONOutput.render(stats))
                 return

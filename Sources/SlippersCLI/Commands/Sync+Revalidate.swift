@@ -4,7 +4,10 @@ import SlippersStore
 
 extension SlippersCommand.Sync {
     /// Walks the cached list with conditional requests and prints what changed.
-    func runRevalidation(_ plan: SyncPlan, in store: CacheStore) async throws {
+    func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws {
+        guard let store = storage as? CacheStore else {
+            throw StoreError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
+        }
         var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
         var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
         sync.keepsNoStorePages = keepNoStore
@@ -20,7 +23,7 @@ extension SlippersCommand.Sync {
             throw error
         }
         bar?.finish()
-        print(Self.revalidationSummary(found, key: plan.collection.key, path: database.resolvedPath()))
+        print(Self.revalidationSummary(found, key: plan.collection.key, path: store.path))
     }
 
     /// The final line of `sync --revalidate`.

@@ -3,6 +3,7 @@ import Foundation
 import Slippers
 import SlippersKit
 import SlippersNetworking
+import SlippersPostgres
 import SlippersStore
 import Synchronization
 
@@ -160,7 +161,7 @@ extension SlippersCommand {
             client.logger = logging.logger
             let concurrency = concurrent.controller()
             client = client.reportingThrottles(to: concurrency)
-            let store = try database.openCreatingIfNeeded(logger: logging.logger)
+            let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(
                 style: try postedStyle() ?? style?.template,
@@ -168,11 +169,11 @@ extension SlippersCommand {
             // A new list's first request gets its own retries only: a list that cannot be reached ends
             // here. --retry-for keeps a list already under way alive.
             let plan = try await Self.plan(
-                store: store, client: client, url: url, headers: headers, overrides: overrides,
+                storage: storage, client: client, url: url, headers: headers, overrides: overrides,
                 itemType: itemType, refresh: refresh)
 
             if revalidate {
-                try await runRevalidation(plan, in: store)
+                try await runRevalidation(plan, in: storage)
                 return
             }
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
@@ -180,7 +181,7 @@ extension SlippersCommand {
             var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
             let clock = ContinuousClock()
             let start = clock.now
-            var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+            var sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = concurrency
             sync.repeatedSecondPage = plan.repeatedSecondPage
@@ -189,38 +190,56 @@ extension SlippersCommand {
             do {
                 let limits = CollectionSync<PrimedPageSource>.Limits(
                     maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
-                progress = try await sync.run(
-                    limits: limits, refresh: refresh, retryBudget: retrying.pageBudget
-                ) { progress in
-                    let seconds = start.duration(to: clock.now).timeInterval
-                    bar?.draw(
-                        ProgressBar.Figures(
-                            pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
-                            total: progress.total,
-                            itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
+                progress = try await Self.leased(plan.collection.key, in: storage) {
+                    try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
+                        progress in
+                        let seconds = start.duration(to: clock.now).timeInterval
+                        bar?.draw(
+                            ProgressBar.Figures(
+                                pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
+                                total: progress.total,
+                                itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
+                    }
                 }
             } catch {
                 bar?.finish()
                 throw error
             }
             bar?.finish()
-            let cached = try store.collection(plan.collection.key)
+            let cached = try await storage.collection(plan.collection.key)
             let retries = requestRetries.withLock { $0 } + progress.pageRetries
-            print(summary(progress, key: plan.collection.key, cachedItems: cached?.itemCount ?? 0, retries: retries))
+            print(
+                summary(
+                    progress, key: plan.collection.key, location: storage.locationDescription,
+                    cachedItems: cached?.itemCount ?? 0, retries: retries))
+        }
+
+        /// Runs `body` under the list's lease when the cache is PostgreSQL, so that workers started together on
+        /// one list do not fetch its pages twice: the others wait, saying so in one line, and then find the
+        /// list finished or resume it from its committed prefix. A file needs no lease: its pages are
+        /// saved in order by whichever process gets there first.
+        static func leased<Result: Sendable>(
+            _ key: String, in storage: any CacheStorage, _ body: () async throws -> Result
+        ) async throws -> Result {
+            guard let cache = storage as? PostgresCache else { return try await body() }
+            return try await cache.withListLease(
+                key, onWait: { StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)") },
+                body)
         }
 
         /// The final line: what this run fetched, where it started, whether the list is complete, and the retries.
         private func summary(
-            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, cachedItems: Int, retries: Int
+            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, location: String, cachedItems: Int,
+            retries: Int
         ) -> String {
-            let line = summaryWithoutRetries(progress, key: key, cachedItems: cachedItems)
+            let line = summaryWithoutRetries(progress, key: key, location: location, cachedItems: cachedItems)
             return retries == 0 ? line : line + " (\(Formatting.count(retries, "retry", plural: "retries")))"
         }
 
         private func summaryWithoutRetries(
-            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, cachedItems: Int
+            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, location path: String,
+            cachedItems: Int
         ) -> String {
-            let path = database.resolvedPath()
             if progress.pagesFetched == 0, progress.endReached {
                 return "\(key) is complete in \(path) (\(Formatting.count(progress.pagesCached, "page")), "
                     + "\(Formatting.count(cachedItems, "item"))); nothing fetched, use --refresh to fetch it again"

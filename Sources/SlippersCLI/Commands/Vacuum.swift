@@ -3,18 +3,18 @@ import SlippersStore
 
 extension SlippersCommand {
     /// Gives the space of removed rows back to the file system.
-    struct Vacuum: ReportingCommand {
+    struct Vacuum: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rebuild the cache file to give the space of removed rows back to the file system.")
 
         @OptionGroup var database: DatabaseOptions
 
-        func execute() throws {
-            let store = try database.openForWriting()
-            let before = try store.stats().fileSize
-            try store.vacuum()
-            let after = try store.stats().fileSize
-            print("vacuumed \(store.path): \(Formatting.bytes(before)) -> \(Formatting.bytes(after))")
+        func execute() async throws {
+            let store = try await database.openStorageForWriting()
+            let before = try await store.stats().fileSize
+            try await store.vacuum()
+            let after = try await store.stats().fileSize
+            print("vacuumed \(store.locationDescription): \(Formatting.bytes(before)) -> \(Formatting.bytes(after))")
         }
     }
 }

@@ -11,8 +11,8 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("db"),
         help: ArgumentHelp(
-            "The cache file (default: $SLIPPERS_DB, else ./\(DatabaseOptions.defaultFileName)).",
-            valueName: "path"))
+            "The cache file, or a postgres://user@host:port/dbname URL (default: $SLIPPERS_DB, else ./\(DatabaseOptions.defaultFileName)).",
+            valueName: "path-or-url"))
     var path: String?
 
     /// The path to open: the option, else the environment, else the default file.
@@ -26,7 +26,8 @@ struct DatabaseOptions: ParsableArguments {
     ///
     /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
     func openForReading() throws -> CacheStore {
-        try CacheStore(path: resolvedPath(), mode: .readOnly)
+        try refusePostgres()
+        return try CacheStore(path: resolvedPath(), mode: .readOnly)
     }
 
     /// Opens the existing cache to change it; a missing file is an error, not a new empty cache.
@@ -41,6 +42,7 @@ struct DatabaseOptions: ParsableArguments {
     /// - throws: `StoreError.fileNotFound` when there is no file,
     ///   `StoreError.collectionNotFound` when there is no such collection, or what opening it throws.
     func openForWriting(collection: String? = nil, logger: Logger = LoggingOptions.silent) throws -> CacheStore {
+        try refusePostgres()
         let path = resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
         if let collection {
@@ -54,7 +56,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the cache, creating and migrating the file when it does not exist yet; the store logs to `logger`.
     func openCreatingIfNeeded(logger: Logger = LoggingOptions.silent) throws -> CacheStore {
-        try CacheStore(path: resolvedPath(), mode: .readWrite, logger: logger)
+        try refusePostgres()
+        return try CacheStore(path: resolvedPath(), mode: .readWrite, logger: logger)
     }
 
     /// Whether the file exists and holds something (an empty file still needs its schema).

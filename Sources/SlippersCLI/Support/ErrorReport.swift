@@ -65,6 +65,18 @@ extension ReportingCommand {
     }
 }
 
+/// A command whose failures are reported as one line, and whose work is asynchronous.
+protocol AsyncReportingCommand: AsyncParsableCommand {
+    /// The command's work; what it throws, `run()` reports.
+    func execute() async throws
+}
+
+extension AsyncReportingCommand {
+    func run() async throws {
+        try await ErrorReport.reportingAsync(execute)
+    }
+}
+
 /// Standard error, for messages that are not the command's data.
 enum StandardError {
     /// Writes `line` and a newline; a failure to write is ignored, as there is nowhere left to report it.

@@ -46,8 +46,29 @@ extension CacheStore {
     public func httpCollections(
         for url: URL, client: HTTPClient, partition: String? = nil
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
+        HTTPPageSource.lists(at: url, client: client, partition: partition, among: try collections())
+    }
+}
+
+extension CacheStorage {
+    /// The cached collections of the list at `url`, with the style each was paged with, most
+    /// recently refreshed first; see ``SlippersStore/CacheStore/httpCollections(for:client:partition:)``.
+    ///
+    /// - throws: What reading the storage throws.
+    public func httpCollections(
+        for url: URL, client: HTTPClient, partition: String? = nil
+    ) async throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
+        HTTPPageSource.lists(at: url, client: client, partition: partition, among: try await collections())
+    }
+}
+
+extension HTTPPageSource {
+    /// Those of `collections` that hold the list at `url`, with their styles, most recently refreshed first.
+    static func lists(
+        at url: URL, client: HTTPClient, partition: String?, among collections: [CollectionInfo]
+    ) -> [(collection: CollectionInfo, style: PaginationStyle)] {
         var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
-        for var collection in try collections() {
+        for var collection in collections {
             var key = CollectionKey(parsing: collection.key)
             guard let style = PaginationStyle(storedText: collection.style), key.partition == partition else {
                 continue

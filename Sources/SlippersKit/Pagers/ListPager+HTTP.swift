@@ -107,7 +107,7 @@ enum HTTPList {
         itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: stub, store: store, partition: partition)
+            url: url, client: client, headers: headers, stub: stub, storage: store, partition: partition)
         {
         case .stored(let stored, let style):
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)

@@ -20,18 +20,18 @@ enum ListStyleResolution: Sendable {
     ///
     /// - parameter adjust: What the caller knows better than detection (a page size, the items
     ///   path…), applied to a detected style.
-    /// - throws: What reading the store throws; a `NetworkError` when the first page, needed
+    /// - throws: What reading the storage throws; a `NetworkError` when the first page, needed
     ///   to detect the style, cannot be fetched or read.
     ///
     /// A list asked for by POST (``PaginationStyle/isPosted``) cannot be detected by a GET: its
     /// style is `posted`, given by the caller, and only the collection of that very query or
     /// body is its own; the lists of the URL asked for by GET are never.
     static func resolve(
-        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
+        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, storage: any CacheStorage,
         partition: String?, posted: PaginationStyle? = nil,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
     ) async throws -> ListStyleResolution {
-        let stored = try store.httpCollections(for: url, client: client, partition: partition)
+        let stored = try await storage.httpCollections(for: url, client: client, partition: partition)
         if let posted, posted.isPosted {
             var source = HTTPPageSource(client: client, url: url, style: posted, headers: headers)
             source.stub = stub

@@ -76,9 +76,25 @@ public struct SyncPlan: Sendable {
         itemType: String? = nil,
         refresh: Bool = false
     ) async throws -> SyncPlan {
+        try await make(
+            storage: store, client: client, url: url, headers: headers, overrides: overrides, itemType: itemType,
+            refresh: refresh)
+    }
+
+    /// Plans the sync of the list at `url` into any backend: an SQLite file or a PostgreSQL database;
+    /// as ``make(store:client:url:headers:overrides:itemType:refresh:)`` does.
+    public static func make(
+        storage: any CacheStorage,
+        client: HTTPClient,
+        url: URL,
+        headers: [String: String] = [:],
+        overrides: StyleOverrides = StyleOverrides(),
+        itemType: String? = nil,
+        refresh: Bool = false
+    ) async throws -> SyncPlan {
         let posted = overrides.style.flatMap { $0.isPosted ? overrides.applied(to: $0) : nil }
         let resolution = try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: nil, store: store, partition: nil, posted: posted,
+            url: url, client: client, headers: headers, stub: nil, storage: storage, partition: nil, posted: posted,
             adjusting: { overrides.applied(to: $0) })
         switch resolution {
         case .stored(let stored, let storedStyle):
@@ -99,7 +115,7 @@ public struct SyncPlan: Sendable {
                 source: source,
                 collection: CollectionDescriptor(
                     key: key, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()),
-                stored: try store.collection(key))
+                stored: try await storage.collection(key))
             plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low
             return plan
         }

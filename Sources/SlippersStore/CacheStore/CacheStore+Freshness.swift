@@ -137,8 +137,10 @@ struct PageRow {
 /// It detects a changed page from a server that sends no validator; it is
 /// not a defence against an adversary, who could only make the cache keep
 /// its own older copy.
-enum PageDigest {
-    static func of(_ items: [RawItem]) -> String {
+@_spi(Backends)
+public enum PageDigest {
+    /// The digest of `items`, in order: their count and the hash, as text.
+    public static func of(_ items: [RawItem]) -> String {
         var hash = FNV1a()
         for item in items {
             hash.combine(item.key.description.utf8)

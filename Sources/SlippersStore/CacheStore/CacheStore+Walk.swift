@@ -14,7 +14,7 @@ extension CacheStore {
     ///
     /// - returns: No token when the collection is not cached.
     /// - throws: A `DatabaseError`.
-    func walkedTokens(in key: String, before index: Int, generation: Int) throws -> Set<PageToken> {
+    public func walkedTokens(in key: String, before index: Int, generation: Int) throws -> Set<PageToken> {
         try read { db in
             guard let collection = try CollectionRow.fetchOptional(key: key, in: db) else { return [] }
             var walked: Set<PageToken> = []
@@ -39,7 +39,7 @@ extension CacheStore {
     ///
     /// - returns: The number of distinct keys not listed; all of them when the collection is not cached.
     /// - throws: A `DatabaseError`.
-    func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) throws -> Int {
+    public func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) throws -> Int {
         guard !keys.isEmpty else { return 0 }
         return try read { db in
             guard let collection = try CollectionRow.fetchOptional(key: key, in: db) else { return keys.count }

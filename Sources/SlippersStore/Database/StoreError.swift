@@ -50,6 +50,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalidJSON(String)
     /// No write of the outbox has this id (it was sent, or dropped).
     case writeNotFound(id: Int64)
+    /// The backend at `location` cannot do this yet (an SQLite file can).
+    case unsupported(operation: String, location: String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -108,6 +110,8 @@ extension StoreError: CustomStringConvertible {
             "Invalid JSON: \(detail)"
         case .writeNotFound(let id):
             "No write \(id) in the outbox; it was sent or dropped"
+        case .unsupported(let operation, let location):
+            "\(location) cannot do this: \(operation) needs an SQLite cache file"
         }
     }
 }

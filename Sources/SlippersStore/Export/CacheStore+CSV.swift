@@ -23,25 +23,55 @@ extension CacheStore {
     /// - throws: ``StoreError`` when there is no such collection; `DatabaseError` on a
     ///   failed read; whatever `write` throws.
     public func writeCSV(of key: String, to write: (Data) throws -> Void) throws {
-        var columns: [String] = []
-        var known: [String: Int] = [:]
-        try forEachItem(in: key) { item in
-            for cell in Self.cells(of: item) where known[cell.column] == nil {
-                known[cell.column] = columns.count
-                columns.append(cell.column)
-            }
+        var table = CSVTable()
+        try forEachItem(in: key) { table.learnColumns(of: $0) }
+        guard let header = table.header else { return }
+        try write(header)
+        try forEachItem(in: key) { try write(table.record(of: $0)) }
+    }
+}
+
+extension CacheStorage {
+    /// Writes a collection's items as CSV, in list order and each id once, by the rules of
+    /// ``CacheStore/writeCSV(of:to:)``, from any backend.
+    ///
+    /// - throws: ``StoreError`` when there is no such collection; the backend's error on a
+    ///   failed read; whatever `write` throws.
+    public func writeCSV(of key: String, to write: (Data) throws -> Void) async throws {
+        var table = CSVTable()
+        try await forEachItem(in: key) { table.learnColumns(of: $0) }
+        guard let header = table.header else { return }
+        try write(header)
+        try await forEachItem(in: key) { try write(table.record(of: $0)) }
+    }
+}
+
+/// The columns of a CSV export, learnt from a first read of the items, and its records.
+struct CSVTable {
+    private var columns: [String] = []
+    private var known: [String: Int] = [:]
+
+    /// Adds the columns of `item` not met yet, in the order they appear.
+    mutating func learnColumns(of item: RawItem) {
+        for cell in Self.cells(of: item) where known[cell.column] == nil {
+            known[cell.column] = columns.count
+            columns.append(cell.column)
         }
-        guard !columns.isEmpty else { return }
-        try write(Data(CSVRecord.line(columns).utf8))
+    }
+
+    /// The header record, or `nil` when no item has a column.
+    var header: Data? {
+        columns.isEmpty ? nil : Data(CSVRecord.line(columns).utf8)
+    }
+
+    /// The record of `item`: its cells under the header's columns.
+    func record(of item: RawItem) -> Data {
         var row = [String](repeating: "", count: columns.count)
-        try forEachItem(in: key) { item in
-            for index in row.indices { row[index] = "" }
-            for cell in Self.cells(of: item) {
-                // An item saved between the two reads may bring a column the header lacks: it is left out.
-                if let index = known[cell.column] { row[index] = cell.text }
-            }
-            try write(Data(CSVRecord.line(row).utf8))
+        for cell in Self.cells(of: item) {
+            // An item saved between the two reads may bring a column the header lacks: it is left out.
+            if let index = known[cell.column] { row[index] = cell.text }
         }
+        return Data(CSVRecord.line(row).utf8)
     }
 
     /// An item's cells; bytes that are not JSON (never saved by the store) are one `value` cell of text.

@@ -41,12 +41,16 @@ extension CollectionSync {
     /// - parameter onPage: Called after each page.
     /// - returns: What the walk found.
     /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages revalidated before the error stay so.
+    ///   ``NoStorePageError``, a store error, ``StoreError/unsupported(operation:location:)`` when the
+    ///   storage is not an SQLite file, or `CancellationError`. Pages revalidated before the error stay so.
     @discardableResult
     public func revalidate(
         maxPages: Int? = nil,
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
+        guard let store = storage as? CacheStore else {
+            throw StoreError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
+        }
         let pagesBefore = try store.collection(collection.key)?.pageCount ?? 0
         var found = Revalidation()
         var index = 0

@@ -66,8 +66,20 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
     }
 
-    /// The store the pages go to.
-    public let store: CacheStore
+    /// Where the pages go: an SQLite file (``CacheStore``) or another backend.
+    public let storage: any CacheStorage
+
+    /// The SQLite file the pages go to, for a sync made with ``init(store:source:collection:)``.
+    ///
+    /// A sync made with ``init(storage:source:collection:)`` over another backend has no file:
+    /// reading this property then stops the program. Use ``storage``.
+    @available(*, deprecated, message: "Use storage, which is any backend")
+    public var store: CacheStore {
+        guard let store = storage as? CacheStore else {
+            preconditionFailure("this sync's storage is not an SQLite file: use storage")
+        }
+        return store
+    }
     /// The source of the pages.
     public let source: Source
     /// The collection the pages are filed under.
@@ -114,7 +126,12 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
 
     /// Creates a sync of `source` into `collection` of `store`.
     public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
-        self.store = store
+        self.init(storage: store, source: source, collection: collection)
+    }
+
+    /// Creates a sync of `source` into `collection` of any backend: an SQLite file or a PostgreSQL database.
+    public init(storage: any CacheStorage, source: Source, collection: CollectionDescriptor) {
+        self.storage = storage
         self.source = source
         self.collection = collection
     }
@@ -164,17 +181,24 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         onPage: (Progress) -> Void = { _ in }
     ) async throws -> Progress {
         // Open while it runs: a budget kept meanwhile (here or by another process) never evicts it.
-        try? store.markOpen(collection.key)
-        defer { try? store.markClosed(collection.key) }
-        let progress = try await runPages(limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
-        _ = try? store.keepBudget()
-        return progress
+        await storage.syncWillStart(collection.key)
+        do {
+            let progress = try await runPages(
+                limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+            await storage.syncDidEnd(collection.key)
+            return progress
+        } catch {
+            await storage.syncDidEnd(collection.key)
+            throw error
+        }
     }
 
     private func runPages(
         limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
     ) async throws -> Progress {
-        let cached = try store.collection(collection.key)
+        let storage = self.storage
+        let key = collection.key
+        let cached = try await storage.collection(key)
         var index = 0
         var token: PageToken?
         var walked: Set<PageToken> = []
@@ -186,7 +210,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             index = cached.nextPageIndex
             token = cached.resumeToken
-            walked = try store.walkedTokens(in: collection.key, before: index, generation: cached.generation)
+            walked = try await storage.walkedTokens(in: key, before: index, generation: cached.generation)
         }
         if let token { walked.insert(token) }
         var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
@@ -248,7 +272,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                                     try await retryBudget.run(
                                         retries: &retries,
                                         onRetry: {
-                                            store.logPageRetry(at: pageIndex, $0, $1)
+                                            storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
                                             onPageRetry?(pageIndex, $0, $1)
                                         },
                                         { try await source.fetch(PageRequest(token: pageToken)) })
@@ -303,7 +327,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     only.nextToken = nil
                     var onePage = collection
                     if let style { onePage.style = style }
-                    let head = try store.savePage(only, at: 0, in: onePage)
+                    let head = try await storage.savePage(only, at: 0, in: onePage)
                     progress.pagesCached = head.currentPageCount
                     progress.endReached = head.endReached
                     progress.endedOnARepeatedFirstPage = true
@@ -329,9 +353,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     reading = (0, 0)
                 }
                 let pageKeys = Set(keys)
-                if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
-                    try store.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: collection.key) == 0
-                {
+                var bringsNothingNew = false
+                if pageIndex > 0, !page.isLast, !pageKeys.isEmpty {
+                    let unlisted = try await storage.unlistedCount(
+                        of: pageKeys.subtracting(heldKeys), before: index, in: key)
+                    bringsNothingNew = unlisted == 0
+                }
+                if bringsNothingNew {
                     held.append(page)
                     heldKeys.formUnion(pageKeys)
                     guard held.count < limits.stallLimit else {
@@ -342,18 +370,18 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 for saved in held + [page] {
                     let head: CollectionHead
                     do {
-                        head = try store.savePage(saved, at: index, in: collection)
+                        head = try await storage.savePage(saved, at: index, in: collection)
                     } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
                         // Another process started the list again meanwhile: go on from where the cache now stands.
                         restarts += 1
                         (held, heldKeys, previousKeys) = ([], [], [])
-                        guard let current = try store.collection(collection.key), !current.endReached else {
+                        guard let current = try await storage.collection(key), !current.endReached else {
                             progress.endReached = true
                             break walk
                         }
                         (index, token) = (current.nextPageIndex, current.resumeToken)
-                        walked = try store.walkedTokens(
-                            in: collection.key, before: index, generation: current.generation)
+                        walked = try await storage.walkedTokens(
+                            in: key, before: index, generation: current.generation)
                         if let token { walked.insert(token) }
                         inFlight.restart(addressable: addressable, index: index, token: token)
                         readIndex = index

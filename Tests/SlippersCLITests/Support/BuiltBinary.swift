@@ -26,23 +26,16 @@ struct BuiltBinary {
         in directory: URL? = nil,
         environment: [String: String] = [:],
         outputDirectory: URL
-    ) throws -> Process {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+    ) throws -> SpawnedProcess {
         var base = ProcessInfo.processInfo.environment
         base["SLIPPERS_DB"] = nil
-        process.environment = base.merging(environment) { $1 }
         let stdoutURL = outputDirectory.appendingPathComponent("stdout")
         let stderrURL = outputDirectory.appendingPathComponent("stderr")
         try Data().write(to: stdoutURL)
         try Data().write(to: stderrURL)
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.launchedOneAtATime()
-        return process
+        return try SpawnedProcess.spawn(
+            url.path, arguments, environment: base.merging(environment) { $1 }, directory: directory?.path,
+            output: stdoutURL.path, error: stderrURL.path)
     }
 
     /// Runs the binary to its end without blocking a thread, and returns what it printed.
@@ -67,7 +60,7 @@ struct BuiltBinary {
     }
 
     /// Returns once `process` has exited, polling so that no thread is blocked.
-    static func waitForExit(of process: Process) async {
+    static func waitForExit(of process: SpawnedProcess) async {
         while process.isRunning {
             try? await Task.sleep(for: .milliseconds(10))
         }

@@ -28,7 +28,7 @@ public final class PostgresServer: Sendable {
     private let binaries: URL
     private let runAs: String?
     /// The server's process (`postgres`, through `runuser` when run as root), while it runs.
-    private let postmaster = Mutex<Process?>(nil)
+    private let postmaster = Mutex<SpawnedProcess?>(nil)
 
     /// The folder that holds `initdb` and `pg_ctl`: `$SLIPPERS_PG_BIN`, else the one on `PATH`,
     /// else Debian's `/usr/lib/postgresql/VERSION/bin`; `nil` when PostgreSQL is not installed.
@@ -117,24 +117,14 @@ public final class PostgresServer: Sendable {
         let log = data.appendingPathComponent("log")
         try Data().write(to: log)
         if let runAs { try FileManager.default.setAttributes([.ownerAccountName: runAs], ofItemAtPath: log.path) }
-        let server = Process()
         let postgres = [
             binaries.appendingPathComponent("postgres").path, "-D", data.path, "-p", String(port), "-k", data.path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
         ]
-        if let runAs {
-            server.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            server.arguments = ["-u", runAs, "--"] + postgres
-        } else {
-            server.executableURL = URL(fileURLWithPath: postgres[0])
-            server.arguments = Array(postgres.dropFirst())
-        }
-        let output = try FileHandle(forWritingTo: log)
-        server.standardOutput = output
-        server.standardError = output
-        server.standardInput = FileHandle.nullDevice
-        try server.launchedOneAtATime()
-        try? output.close()
+        let command = runAs.map { ["/usr/sbin/runuser", "-u", $0, "--"] + postgres } ?? postgres
+        let server = try SpawnedProcess.spawn(
+            command[0], Array(command.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            output: log.path, error: log.path)
         postmaster.withLock { $0 = server }
         // Ready when it answers a query: at most 60 s.
         let deadline = ContinuousClock.now + .seconds(60)
@@ -198,22 +188,14 @@ public final class PostgresServer: Sendable {
     private static func launch(_ executable: String, _ arguments: [String], environment: [String: String])
         async throws -> String
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // A file, not a pipe: the server pg_ctl starts would hold a pipe open after pg_ctl exits.
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString).out")
         try Data().write(to: outputFile)
         defer { try? FileManager.default.removeItem(at: outputFile) }
-        let output = try FileHandle(forWritingTo: outputFile)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.launchedOneAtATime()
+        let process = try SpawnedProcess.spawn(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            output: outputFile.path, error: outputFile.path)
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        process.waitUntilExit()
         let text = String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(URL(fileURLWithPath: executable).lastPathComponent) failed: \(text)")

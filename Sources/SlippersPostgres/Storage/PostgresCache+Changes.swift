@@ -1,0 +1,166 @@
+import Foundation
+import PostgresNIO
+import Slippers
+@_spi(Backends) import SlippersStore
+
+extension PostgresCache {
+    /// The tables of our schema, in the order `VACUUM` and sizes go through them.
+    static let tables = ["collections", "pages", "page_items", "items"]
+
+    /// Figures of the whole cache; `fileSize` is the size on disk of our schema's tables and indexes.
+    public func stats() async throws -> StoreStats {
+        let applied = try await appliedMigrations()
+        return try await mappingErrors {
+            try await client.withConnection { connection in
+                guard
+                    let row = try await PostgresRows.first(
+                        """
+                        SELECT (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM pages) AS pages,
+                            (SELECT count(*) FROM items) AS items,
+                            (SELECT count(*) FROM items WHERE NOT EXISTS
+                                (SELECT 1 FROM page_items WHERE item_id = items.id)) AS unreferenced,
+                            (SELECT coalesce(sum(length(json)), 0)::bigint FROM items) AS item_bytes,
+                            (SELECT min(fetched_at) FROM pages) AS oldest, (SELECT max(fetched_at) FROM pages) AS newest,
+                            (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+                                JOIN pg_namespace n ON n.oid = c.relnamespace
+                                WHERE n.nspname = current_schema() AND c.relkind = 'r') AS size
+                        """, on: connection, logger: logger)
+                else { throw StoreError.collectionNotFound(key: "statistics") }
+                return StoreStats.fromBackend(
+                    path: location.description, fileSize: try row["size"].decode(Int64.self),
+                    collections: try row["collections"].decode(Int.self), pages: try row["pages"].decode(Int.self),
+                    items: try row["items"].decode(Int.self),
+                    unreferencedItems: try row["unreferenced"].decode(Int.self),
+                    itemBytes: try row["item_bytes"].decode(Int64.self),
+                    oldestPage: try row["oldest"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                    newestPage: try row["newest"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                    schemaVersion: applied.last)
+            }
+        }
+    }
+
+    /// Checks the cache: its migrations, and that each page lists as many items as its row says.
+    ///
+    /// The database's own integrity is PostgreSQL's (foreign keys are enforced, so there are no orphans):
+    /// `integrity` is `["ok"]` when the connection works.
+    public func diagnose() async throws -> Diagnosis {
+        let applied = try await appliedMigrations()
+        return try await mappingErrors {
+            try await client.withConnection { connection in
+                let inconsistent = try await PostgresRows.all(
+                    """
+                    SELECT c.key, p.idx, p.item_count, count(pi.position) AS members
+                    FROM pages p JOIN collections c ON c.id = p.collection_id
+                    LEFT JOIN page_items pi ON pi.page_id = p.id
+                    GROUP BY c.key, p.id HAVING count(pi.position) != p.item_count
+                    """, on: connection, logger: logger
+                ).map { row in
+                    "\(try row["key"].decode(String.self)) page \(try row["idx"].decode(Int.self)) says "
+                        + "\(try row["item_count"].decode(Int.self)) items but lists \(try row["members"].decode(Int.self))"
+                }
+                return Diagnosis.fromBackend(
+                    integrity: ["ok"], appliedMigrations: applied, knownMigrations: Self.knownMigrations, orphans: [],
+                    inconsistentPages: inconsistent)
+            }
+        }
+    }
+
+    /// Marks a collection stale and every one of its pages unverified.
+    ///
+    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    public func invalidate(_ key: String) async throws {
+        let now = Date().timeIntervalSince1970
+        try await mappingErrors {
+            let rows = try await client.query(
+                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) WHERE key = \(key) RETURNING id",
+                logger: logger)
+            var found = false
+            for try await _ in rows { found = true }
+            guard found else { throw StoreError.collectionNotFound(key: key) }
+        }
+    }
+
+    /// Marks every collection stale and returns how many there are.
+    @discardableResult
+    public func invalidateAll() async throws -> Int {
+        let now = Date().timeIntervalSince1970
+        return try await mappingErrors {
+            let rows = try await client.query(
+                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) RETURNING id",
+                logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
+    }
+
+    /// Removes the collections whose newest page was fetched before `date`, then the items no page lists.
+    @discardableResult
+    public func evict(olderThan date: Date) async throws -> EvictionReport {
+        try await deleteCollections(
+            """
+            SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+            GROUP BY c.id HAVING coalesce(max(p.fetched_at), c.created_at) < \(date.timeIntervalSince1970)
+            """)
+    }
+
+    /// Removes one collection and its pages, then the items no page lists.
+    ///
+    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    @discardableResult
+    public func evict(collection key: String) async throws -> EvictionReport {
+        guard try await collection(key) != nil else { throw StoreError.collectionNotFound(key: key) }
+        return try await deleteCollections("SELECT id FROM collections WHERE key = \(key)")
+    }
+
+    /// Deletes the collections whose ids `selection` returns, in one transaction, and the items left unlisted.
+    private func deleteCollections(_ selection: PostgresQuery) async throws -> EvictionReport {
+        try await mappingErrors {
+            try await client.withTransaction(logger: logger) { connection in
+                let ids = try await PostgresRows.all(selection, on: connection, logger: logger).map {
+                    try $0["id"].decode(Int64.self)
+                }
+                var report = EvictionReport()
+                guard !ids.isEmpty else { return report }
+                let pages = try await PostgresRows.first(
+                    "SELECT count(*) AS pages FROM pages WHERE collection_id = ANY(\(ids))", on: connection,
+                    logger: logger)
+                report.pages = try pages?["pages"].decode(Int.self) ?? 0
+                report.collections = try await PostgresRows.all(
+                    "DELETE FROM collections WHERE id = ANY(\(ids)) RETURNING id", on: connection, logger: logger
+                ).count
+                report.items = try await Self.deleteUnreferencedItems(connection, logger: logger)
+                return report
+            }
+        }
+    }
+
+    /// Removes the items no page lists and returns how many.
+    @discardableResult
+    public func collectUnreferencedItems() async throws -> Int {
+        try await mappingErrors {
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.deleteUnreferencedItems(connection, logger: logger)
+            }
+        }
+    }
+
+    private static func deleteUnreferencedItems(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        try await PostgresRows.all(
+            "DELETE FROM items WHERE NOT EXISTS (SELECT 1 FROM page_items WHERE item_id = items.id) RETURNING id",
+            on: connection, logger: logger
+        ).count
+    }
+
+    /// Gives the space of removed rows back: `VACUUM` of our tables only, never the database's others.
+    public func vacuum() async throws {
+        try await mappingErrors {
+            for table in Self.tables {
+                try await client.query(
+                    PostgresQuery(unsafeSQL: "VACUUM \(location.quotedSchema).\(table)"), logger: logger)
+            }
+        }
+    }
+}
+
+extension PostgresCache: CacheStorage {}

@@ -1,0 +1,164 @@
+import Foundation
+import PostgresNIO
+import Slippers
+@_spi(Backends) import SlippersStore
+
+extension PostgresCache {
+    /// The database's URL, without its password.
+    public var locationDescription: String { location.description }
+
+    /// A collection with its statistics, or `nil` when it is not cached.
+    public func collection(_ key: String) async throws -> CollectionInfo? {
+        try await mappingErrors {
+            try await client.withConnection { connection in
+                try await PostgresRows.first(
+                    PostgresQuery(
+                        unsafeSQL: PostgresRows.collectionInfoSQL + " WHERE c.key = $1 GROUP BY c.id",
+                        binds: try Self.binds(key)),
+                    on: connection, logger: logger
+                ).map(PostgresRows.collectionInfo)
+            }
+        }
+    }
+
+    /// Every collection with its statistics, ordered by key (byte order, as in an SQLite file).
+    public func collections() async throws -> [CollectionInfo] {
+        try await mappingErrors {
+            try await client.withConnection { connection in
+                try await PostgresRows.all(
+                    PostgresQuery(
+                        unsafeSQL: PostgresRows.collectionInfoSQL + " GROUP BY c.id ORDER BY c.key COLLATE \"C\""),
+                    on: connection, logger: logger
+                ).map(PostgresRows.collectionInfo)
+            }
+        }
+    }
+
+    /// The rows of a collection's cached pages, in order.
+    ///
+    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    public func pages(in key: String) async throws -> [PageInfo] {
+        try await mappingErrors {
+            try await client.withConnection { connection in
+                guard
+                    try await PostgresRows.first(
+                        "SELECT id FROM collections WHERE key = \(key)", on: connection, logger: logger) != nil
+                else { throw StoreError.collectionNotFound(key: key) }
+                return try await PostgresRows.all(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT \(PostgresRows.pageColumnsSQL) FROM pages p "
+                            + "JOIN collections c ON c.id = p.collection_id WHERE c.key = $1 ORDER BY p.idx",
+                        binds: try Self.binds(key)),
+                    on: connection, logger: logger
+                ).map(PostgresRows.pageInfo)
+            }
+        }
+    }
+
+    /// The cached page at `index` with its items, or `nil` when it is not cached.
+    public func page(at index: Int, in key: String) async throws -> StoredPage? {
+        try await mappingErrors {
+            try await client.withTransaction(logger: logger) { connection in
+                guard
+                    let row = try await PostgresRows.first(
+                        PostgresQuery(
+                            unsafeSQL: "SELECT \(PostgresRows.pageColumnsSQL) FROM pages p "
+                                + "JOIN collections c ON c.id = p.collection_id WHERE c.key = $1 AND p.idx = $2",
+                            binds: try Self.binds(key, index)),
+                        on: connection, logger: logger)
+                else { return nil }
+                let pageID = try row["id"].decode(Int64.self)
+                var edited: Set<ItemKey> = []
+                var items: [RawItem] = []
+                for item in try await PostgresRows.all(
+                    """
+                    SELECT i.key, i.json, i.edited_locally FROM page_items pi JOIN items i ON i.id = pi.item_id
+                    WHERE pi.page_id = \(pageID) ORDER BY pi.position
+                    """, on: connection, logger: logger)
+                {
+                    let raw = try PostgresRows.item(item)
+                    if try item["edited_locally"].decode(Bool.self) { edited.insert(raw.key) }
+                    items.append(raw)
+                }
+                return StoredPage.fromBackend(info: try PostgresRows.pageInfo(row), items: items, editedKeys: edited)
+            }
+        }
+    }
+
+    /// Calls `body` with each item of a collection in list order, each id once; rows are streamed, not loaded.
+    ///
+    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, what `body` throws, or a ``PostgresCacheError``.
+    public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
+        guard try await collection(key) != nil else { throw StoreError.collectionNotFound(key: key) }
+        let rows = try await mappingErrors {
+            try await client.query(
+                """
+                SELECT i.key, i.json FROM (
+                    SELECT DISTINCT ON (pi.item_id) pi.item_id, p.idx, pi.position
+                    FROM pages p JOIN page_items pi ON pi.page_id = p.id
+                    WHERE p.collection_id = (SELECT id FROM collections WHERE key = \(key))
+                    ORDER BY pi.item_id, p.idx, pi.position
+                ) first JOIN items i ON i.id = first.item_id
+                ORDER BY first.idx, first.position
+                """, logger: logger)
+        }
+        do {
+            for try await row in rows {
+                try body(try PostgresRows.item(row.makeRandomAccess()))
+            }
+        } catch let error as PSQLError {
+            throw Self.mapped(error, location: location)
+        }
+    }
+
+    /// A stored item by type and id, or `nil`.
+    public func item(type: String, key: ItemKey) async throws -> StoredItem? {
+        try await mappingErrors {
+            try await client.withConnection { connection in
+                try await PostgresRows.first(
+                    "SELECT key, json, updated_at FROM items WHERE type = \(type) AND key = \(key.postgresText)",
+                    on: connection, logger: logger
+                ).map { row in
+                    StoredItem.fromBackend(
+                        type: type, item: try PostgresRows.item(row),
+                        updatedAt: Date(timeIntervalSince1970: try row["updated_at"].decode(Double.self)))
+                }
+            }
+        }
+    }
+
+    /// The stored item types `name` stands for, sorted; see ``SlippersStore/CacheStore/itemTypes(named:)``.
+    public func itemTypes(named name: String) async throws -> [String] {
+        let name = try await collectionKey(typed: name)
+        return try await mappingErrors {
+            try await client.withConnection { connection in
+                if let row = try await PostgresRows.first(
+                    "SELECT item_type FROM collections WHERE key = \(name)", on: connection, logger: logger)
+                {
+                    return [try row["item_type"].decode(String.self)]
+                }
+                let types = try await PostgresRows.all(
+                    "SELECT item_type FROM (SELECT DISTINCT item_type FROM collections) t ORDER BY item_type COLLATE \"C\"",
+                    on: connection, logger: logger
+                ).map { try $0["item_type"].decode(String.self) }
+                if types.contains(name) { return [name] }
+                return types.filter { $0.hasPrefix(name + "@") }
+            }
+        }
+    }
+
+    /// The key of the collection a person typed; see ``SlippersStore/CacheStore/collectionKey(typed:)``.
+    public func collectionKey(typed: String) async throws -> String {
+        let masked = CredentialQuery.masking(typed)
+        guard masked != typed else { return typed }
+        if try await collection(typed) != nil { return typed }
+        return try await collection(masked) != nil ? masked : typed
+    }
+
+    /// The binds of a query written as text with `$1`, `$2`…
+    static func binds(_ values: any PostgresThrowingDynamicTypeEncodable...) throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        for value in values { try bindings.append(value) }
+        return bindings
+    }
+}

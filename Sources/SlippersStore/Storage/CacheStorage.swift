@@ -1,0 +1,110 @@
+import Foundation
+import Slippers
+
+/// Where a cache keeps its collections, pages and items: the seam between the sync side
+/// (``CollectionSync``), the inspection commands and a database.
+///
+/// Two backends implement it: ``CacheStore``, an SQLite file through GRDB (the embedded
+/// default, for apps and the command line), and `PostgresCache` in the `SlippersPostgres`
+/// product, one PostgreSQL database for a fleet of workers. Both keep the same guarantees: a
+/// page is saved with the collection's resume point in one transaction, a collection's pages
+/// `0..<currentPageCount` are its committed prefix, and items are stored once per type and id.
+///
+/// The pager, offline writes and the cache budget are the SQLite file's: they need
+/// ``CacheStore`` itself.
+///
+/// ```swift
+/// func report(_ storage: some CacheStorage) async throws {
+///     for collection in try await storage.collections() {
+///         print(collection.key, collection.itemCount)
+///     }
+/// }
+/// ```
+public protocol CacheStorage: Sendable {
+    /// Where the cache is, for people: a file's path, or a database's URL without its password.
+    var locationDescription: String { get }
+
+    // MARK: The sync side
+
+    /// A collection with its statistics, or `nil` when it is not cached.
+    func collection(_ key: String) async throws -> CollectionInfo?
+
+    /// Saves a fetched page, its items and the collection's resume point in one transaction;
+    /// see ``CacheStore/savePage(_:at:in:now:)`` for the rules both backends follow.
+    ///
+    /// - throws: ``StoreError/pageOutOfOrder(collection:index:)`` when page `index - 1` is not
+    ///   cached in the current generation, ``StoreError/itemTypeMismatch(collection:stored:requested:)``,
+    ///   or the backend's error.
+    func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
+        -> CollectionHead
+
+    /// The tokens of the pages of a generation before `index`: the walk so far, for finding cycles.
+    func walkedTokens(in key: String, before index: Int, generation: Int) async throws -> Set<PageToken>
+
+    /// How many of `keys` no page of the current generation before `index` lists.
+    func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) async throws -> Int
+
+    /// Called before a sync of the collection starts: a list being synced is never evicted meanwhile.
+    func syncWillStart(_ key: String) async
+
+    /// Called when a sync of the collection ends, however it ends.
+    func syncDidEnd(_ key: String) async
+
+    /// Tells the backend's log that the page at `index` failed and is fetched again after `wait`.
+    func pageWillBeRetried(at index: Int, in key: String, error: any Error, wait: Duration)
+
+    // MARK: Inspection
+
+    /// Every collection with its statistics, ordered by key.
+    func collections() async throws -> [CollectionInfo]
+
+    /// The rows of a collection's cached pages, in order.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, or the backend's error.
+    func pages(in key: String) async throws -> [PageInfo]
+
+    /// The cached page at `index` with its items, or `nil` when it is not cached.
+    func page(at index: Int, in key: String) async throws -> StoredPage?
+
+    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
+    func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws
+
+    /// A stored item by type and id, or `nil`.
+    func item(type: String, key: ItemKey) async throws -> StoredItem?
+
+    /// The stored item types `name` stands for: itself, or the types of an origin's items named so.
+    func itemTypes(named name: String) async throws -> [String]
+
+    /// The key of the collection a person typed: the key itself, or a list URL without its style's parts.
+    ///
+    /// - throws: ``StoreError/collectionNotFound(key:)`` when none matches.
+    func collectionKey(typed: String) async throws -> String
+
+    /// Counts and sizes of the whole cache.
+    func stats() async throws -> StoreStats
+
+    /// What is wrong with the cache, if anything.
+    func diagnose() async throws -> Diagnosis
+
+    // MARK: Changes by hand
+
+    /// Marks a collection stale: its pages stay readable and are fetched again on the next load.
+    func invalidate(_ key: String) async throws
+
+    /// Marks every collection stale and returns how many there are.
+    func invalidateAll() async throws -> Int
+
+    /// Removes the collections whose newest page was fetched before `date`, and the items no page lists any more.
+    func evict(olderThan date: Date) async throws -> EvictionReport
+
+    /// Removes a collection, its pages, and the items no other page lists.
+    func evict(collection key: String) async throws -> EvictionReport
+
+    /// Removes the items no page lists and returns how many.
+    func collectUnreferencedItems() async throws -> Int
+
+    /// Gives the space of removed rows back.
+    func vacuum() async throws
+}
