@@ -24,6 +24,7 @@ struct SlippersCommand: AsyncParsableCommand {
             Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Vacuum.self, Export.self, Doctor.self,
             Edit.self, Outbox.self, Push.self, Budget.self,
+            Enqueue.self, Worker.self, Queue.self,
             Demo.self,
         ]
     )

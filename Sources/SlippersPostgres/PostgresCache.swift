@@ -26,10 +26,8 @@ import PostgresNIO
 public final class PostgresCache: Sendable {
     /// Where the cache is.
     public let location: PostgresLocation
-    /// The pool of connections every operation leases one from; it reconnects after a server restart.
-    let client: PostgresClient
-    /// Runs the pool until ``close()``.
-    private let runner: Task<Void, Never>
+    /// The connection every operation takes its turn on; made again after it was lost.
+    let client: PostgresConnections
     let logger: Logger
 
     /// The comment that marks a schema as made by Slippers.
@@ -38,10 +36,9 @@ public final class PostgresCache: Sendable {
     /// The migrations this binary applies, in order.
     public static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
 
-    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
+    private init(location: PostgresLocation, client: PostgresConnections, logger: Logger) {
         self.location = location
         self.client = client
-        self.runner = Task { await client.run() }
         self.logger = logger
     }
 
@@ -57,11 +54,11 @@ public final class PostgresCache: Sendable {
         async throws -> PostgresCache
     {
         let connection: PostgresConnection
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username,
+            password: location.password, database: location.database, tls: try location.tls())
+        configuration.options.connectTimeout = .seconds(10)
         do {
-            var configuration = PostgresConnection.Configuration(
-                host: location.host, port: location.port, username: location.username,
-                password: location.password, database: location.database, tls: try location.tls())
-            configuration.options.connectTimeout = .seconds(10)
             connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         } catch let error as PostgresCacheError {
             throw error
@@ -75,15 +72,10 @@ public final class PostgresCache: Sendable {
             throw Self.mapped(error, location: location)
         }
         try? await connection.close()
-        var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.username,
-            password: location.password, database: location.database, tls: try location.clientTLS())
-        configuration.options.connectTimeout = .seconds(10)
-        // Every connection of the pool reads and writes our schema only.
-        configuration.options.additionalStartupParameters = [("search_path", location.quotedSchema)]
-        configuration.options.maximumConnections = 4
         return PostgresCache(
-            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            location: location,
+            client: PostgresConnections(
+                configuration: configuration, quotedSchema: location.quotedSchema, logger: logger),
             logger: logger)
     }
 
@@ -92,7 +84,7 @@ public final class PostgresCache: Sendable {
     /// - throws: ``PostgresCacheError/failed(location:detail:)``.
     public func appliedMigrations() async throws -> [String] {
         try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 try await Self.appliedMigrations(connection, location: self.location, logger: self.logger)
             }
         }
@@ -100,11 +92,11 @@ public final class PostgresCache: Sendable {
 
     /// Closes the connections.
     public func close() async throws {
-        runner.cancel()
-        await runner.value
+        await client.close()
     }
 
     /// Runs `body`, its errors made ours: one line naming the location without its password.
+    @discardableResult
     func mappingErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
@@ -222,6 +214,7 @@ public final class PostgresCache: Sendable {
 
     /// What went wrong, in words, without a credential: the server's message when it sent one.
     static func reason(_ error: any Error) -> String {
+        if let error = error as? OperationTimedOut { return error.description }
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -240,20 +233,6 @@ public final class PostgresCache: Sendable {
 }
 
 extension PostgresLocation {
-    /// The TLS of the URL's `sslmode`, for the pool.
-    func clientTLS() throws -> PostgresClient.Configuration.TLS {
-        var unverified = TLSConfiguration.makeClientConfiguration()
-        unverified.certificateVerification = .none
-        switch sslMode {
-        case "disable": return .disable
-        case "prefer", "allow": return .prefer(unverified)
-        case "require": return .require(unverified)
-        case "verify-full", "verify-ca": return .require(.makeClientConfiguration())
-        default:
-            throw PostgresCacheError.invalidURL("sslmode must be disable, prefer, require or verify-full")
-        }
-    }
-
     /// The TLS of the URL's `sslmode`.
     func tls() throws -> PostgresConnection.Configuration.TLS {
         switch sslMode {

@@ -3,8 +3,8 @@ import SlippersKit
 import SlippersStore
 
 extension SlippersCommand.Sync {
-    /// Walks the cached list with conditional requests and prints what changed.
-    func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws {
+    /// Walks the cached list with conditional requests and returns the line that says what changed.
+    func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws -> String {
         guard let store = storage as? CacheStore else {
             throw StoreError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
         }
@@ -23,7 +23,7 @@ extension SlippersCommand.Sync {
             throw error
         }
         bar?.finish()
-        print(Self.revalidationSummary(found, key: plan.collection.key, path: store.path))
+        return Self.revalidationSummary(found, key: plan.collection.key, path: store.path)
     }
 
     /// The final line of `sync --revalidate`.

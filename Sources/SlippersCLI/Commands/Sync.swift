@@ -138,10 +138,16 @@ extension SlippersCommand {
         }
 
         func run() async throws {
-            try await ErrorReport.reportingAsync { try await sync() }
+            try await ErrorReport.reportingAsync { print(try await perform()) }
         }
 
-        private func sync() async throws {
+        /// Syncs the list and returns the summary line.
+        ///
+        /// - parameter drawsProgress: Whether a progress bar is drawn on stderr when it is a terminal.
+        /// - parameter onPlanned: Called with the list's collection key once it is planned, before any page is fetched.
+        func perform(
+            drawsProgress: Bool = true, onPlanned: (String) async -> Void = { _ in }
+        ) async throws -> String {
             let url = try parsedURL()
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
             let requestRetries = Mutex(0)
@@ -172,13 +178,11 @@ extension SlippersCommand {
                 storage: storage, client: client, url: url, headers: headers, overrides: overrides,
                 itemType: itemType, refresh: refresh)
 
-            if revalidate {
-                try await runRevalidation(plan, in: storage)
-                return
-            }
+            await onPlanned(plan.collection.key)
+            if revalidate { return try await runRevalidation(plan, in: storage) }
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
-            var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
+            var bar = drawsProgress && ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
             let clock = ContinuousClock()
             let start = clock.now
             var sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
@@ -208,10 +212,9 @@ extension SlippersCommand {
             bar?.finish()
             let cached = try await storage.collection(plan.collection.key)
             let retries = requestRetries.withLock { $0 } + progress.pageRetries
-            print(
-                summary(
-                    progress, key: plan.collection.key, location: storage.locationDescription,
-                    cachedItems: cached?.itemCount ?? 0, retries: retries))
+            return summary(
+                progress, key: plan.collection.key, location: storage.locationDescription,
+                cachedItems: cached?.itemCount ?? 0, retries: retries)
         }
 
         /// Runs `body` under the list's lease when the cache is PostgreSQL, so that workers started together on

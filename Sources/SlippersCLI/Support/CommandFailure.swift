@@ -16,6 +16,8 @@ enum CommandFailure: Error, Equatable {
     case noGraphQLConnection
     /// `push` stopped on a network failure; the writes left stay pending.
     case pushStopped(reason: String, remaining: Int)
+    /// A fleet command was given a cache file: the queue lives in PostgreSQL.
+    case needsPostgres(command: String)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -37,6 +39,8 @@ extension CommandFailure: CustomStringConvertible {
                 + "ask for pageInfo { hasNextPage endCursor } in the query, or give --connection PATH"
         case .pushStopped(let reason, let remaining):
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
+        case .needsPostgres(let command):
+            "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
         }
     }
 }

@@ -5,13 +5,13 @@ import Slippers
 
 extension PostgresCache {
     /// The tables of our schema, in the order `VACUUM` and sizes go through them.
-    static let tables = ["collections", "pages", "page_items", "items"]
+    static let tables = ["collections", "pages", "page_items", "items", "queue"]
 
     /// Figures of the whole cache; `fileSize` is the size on disk of our schema's tables and indexes.
     public func stats() async throws -> StoreStats {
         let applied = try await appliedMigrations()
         return try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 guard
                     let row = try await PostgresRows.first(
                         """
@@ -46,7 +46,7 @@ extension PostgresCache {
     public func diagnose() async throws -> Diagnosis {
         let applied = try await appliedMigrations()
         return try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 let inconsistent = try await PostgresRows.all(
                     """
                     SELECT c.key, p.idx, p.item_count, count(pi.position) AS members
@@ -71,11 +71,11 @@ extension PostgresCache {
     public func invalidate(_ key: String) async throws {
         let now = Date().timeIntervalSince1970
         try await mappingErrors {
-            let rows = try await client.query(
-                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) WHERE key = \(key) RETURNING id",
-                logger: logger)
+            let rows = try await client.rows(
+                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) WHERE key = \(key) RETURNING id"
+            )
             var found = false
-            for try await _ in rows { found = true }
+            found = !rows.isEmpty
             guard found else { throw StoreError.collectionNotFound(key: key) }
         }
     }
@@ -85,11 +85,10 @@ extension PostgresCache {
     public func invalidateAll() async throws -> Int {
         let now = Date().timeIntervalSince1970
         return try await mappingErrors {
-            let rows = try await client.query(
-                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) RETURNING id",
-                logger: logger)
+            let rows = try await client.rows(
+                "UPDATE collections SET invalidated_at = \(now), unverified_before = \(now) RETURNING id")
             var count = 0
-            for try await _ in rows { count += 1 }
+            count = rows.count
             return count
         }
     }
@@ -116,7 +115,7 @@ extension PostgresCache {
     /// Deletes the collections whose ids `selection` returns, in one transaction, and the items left unlisted.
     private func deleteCollections(_ selection: PostgresQuery) async throws -> EvictionReport {
         try await mappingErrors {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.withTransaction { [self] connection in
                 let ids = try await PostgresRows.all(selection, on: connection, logger: logger).map {
                     try $0["id"].decode(Int64.self)
                 }
@@ -139,7 +138,7 @@ extension PostgresCache {
     @discardableResult
     public func collectUnreferencedItems() async throws -> Int {
         try await mappingErrors {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.withTransaction { [self] connection in
                 try await Self.deleteUnreferencedItems(connection, logger: logger)
             }
         }
@@ -156,8 +155,11 @@ extension PostgresCache {
     public func vacuum() async throws {
         try await mappingErrors {
             for table in Self.tables {
-                try await client.query(
-                    PostgresQuery(unsafeSQL: "VACUUM \(location.quotedSchema).\(table)"), logger: logger)
+                // However long it takes: VACUUM of a large table is not a stuck operation.
+                _ = try await client.withConnectionStreaming { connection in
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "VACUUM \(location.quotedSchema).\(table)"), logger: logger)
+                }
             }
         }
     }

@@ -18,31 +18,28 @@ extension PostgresCache {
         _ key: String, onWait: @Sendable () -> Void = {}, _ body: () async throws -> Result
     ) async throws -> Result {
         let lockName = "slippers:list:" + key
-        return try await client.withConnection { connection in
+        let connection = try await mappingErrors { try await client.dedicated() }
+        do {
             let taken = try await mappingErrors {
-                let rows = try await connection.query(
-                    "SELECT pg_try_advisory_lock(hashtextextended(\(lockName), 0))", logger: logger)
-                var taken = false
-                for try await value in rows.decode(Bool.self) { taken = value }
-                return taken
+                let rows = try await PostgresRows.all(
+                    "SELECT pg_try_advisory_lock(hashtextextended(\(lockName), 0)) AS taken", on: connection,
+                    logger: logger)
+                return try rows.first?["taken"].decode(Bool.self) ?? false
             }
             if !taken {
                 onWait()
-                _ = try await mappingErrors {
+                try await mappingErrors {
                     try await connection.query(
                         "SELECT pg_advisory_lock(hashtextextended(\(lockName), 0))", logger: logger)
                 }
             }
-            do {
-                let result = try await body()
-                _ = try? await connection.query(
-                    "SELECT pg_advisory_unlock(hashtextextended(\(lockName), 0))", logger: logger)
-                return result
-            } catch {
-                _ = try? await connection.query(
-                    "SELECT pg_advisory_unlock(hashtextextended(\(lockName), 0))", logger: logger)
-                throw error
-            }
+            let result = try await body()
+            try? await connection.close()
+            return result
+        } catch {
+            // Closing the session releases its lock.
+            try? await connection.close()
+            throw error
         }
     }
 }

@@ -21,7 +21,7 @@ extension PostgresCache {
         guard index >= 0 else { throw StoreError.pageOutOfOrder(collection: collection.key, index: index) }
         let logger = self.logger
         return try await mappingErrors {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.withTransaction { connection in
                 try await Self.writePage(page, at: index, in: collection, now: Date(), connection, logger: logger)
             }
         }
@@ -219,12 +219,13 @@ extension PostgresCache {
     public func walkedTokens(in key: String, before index: Int, generation: Int) async throws -> Set<PageToken> {
         try await mappingErrors {
             var walked: Set<PageToken> = []
-            let rows = try await client.query(
+            let rows = try await client.rows(
                 """
                 SELECT p.token FROM pages p JOIN collections c ON c.id = p.collection_id
                 WHERE c.key = \(key) AND p.generation = \(generation) AND p.idx < \(index)
-                """, logger: logger)
-            for try await token in rows.decode(String?.self) {
+                """)
+            for row in rows {
+                let token = try row["token"].decode(String?.self)
                 if let token { walked.insert(PageToken(rawValue: token)) }
             }
             return walked
@@ -236,16 +237,16 @@ extension PostgresCache {
         guard !keys.isEmpty else { return 0 }
         return try await mappingErrors {
             let texts = keys.map(\.postgresText)
-            let rows = try await client.query(
+            let rows = try await client.rows(
                 """
                 SELECT count(DISTINCT i.id) FROM collections c
                 JOIN items i ON i.type = c.item_type AND i.key = ANY(\(texts))
                 JOIN page_items pi ON pi.item_id = i.id
                 JOIN pages p ON p.id = pi.page_id AND p.collection_id = c.id
                 WHERE c.key = \(key) AND p.generation = c.generation AND p.idx < \(index)
-                """, logger: logger)
+                """)
             var listed = 0
-            for try await count in rows.decode(Int.self) { listed = count }
+            for row in rows { listed = try row["count"].decode(Int.self) }
             return keys.count - listed
         }
     }

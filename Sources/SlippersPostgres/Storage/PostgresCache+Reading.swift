@@ -10,7 +10,7 @@ extension PostgresCache {
     /// A collection with its statistics, or `nil` when it is not cached.
     public func collection(_ key: String) async throws -> CollectionInfo? {
         try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 try await PostgresRows.first(
                     PostgresQuery(
                         unsafeSQL: PostgresRows.collectionInfoSQL + " WHERE c.key = $1 GROUP BY c.id",
@@ -24,7 +24,7 @@ extension PostgresCache {
     /// Every collection with its statistics, ordered by key (byte order, as in an SQLite file).
     public func collections() async throws -> [CollectionInfo] {
         try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 try await PostgresRows.all(
                     PostgresQuery(
                         unsafeSQL: PostgresRows.collectionInfoSQL + " GROUP BY c.id ORDER BY c.key COLLATE \"C\""),
@@ -39,7 +39,7 @@ extension PostgresCache {
     /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
     public func pages(in key: String) async throws -> [PageInfo] {
         try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 guard
                     try await PostgresRows.first(
                         "SELECT id FROM collections WHERE key = \(key)", on: connection, logger: logger) != nil
@@ -58,7 +58,7 @@ extension PostgresCache {
     /// The cached page at `index` with its items, or `nil` when it is not cached.
     public func page(at index: Int, in key: String) async throws -> StoredPage? {
         try await mappingErrors {
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.withTransaction { [self] connection in
                 guard
                     let row = try await PostgresRows.first(
                         PostgresQuery(
@@ -90,31 +90,29 @@ extension PostgresCache {
     /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
         guard try await collection(key) != nil else { throw StoreError.collectionNotFound(key: key) }
-        let rows = try await mappingErrors {
-            try await client.query(
-                """
-                SELECT i.key, i.json FROM (
-                    SELECT DISTINCT ON (pi.item_id) pi.item_id, p.idx, pi.position
-                    FROM pages p JOIN page_items pi ON pi.page_id = p.id
-                    WHERE p.collection_id = (SELECT id FROM collections WHERE key = \(key))
-                    ORDER BY pi.item_id, p.idx, pi.position
-                ) first JOIN items i ON i.id = first.item_id
-                ORDER BY first.idx, first.position
-                """, logger: logger)
-        }
-        do {
-            for try await row in rows {
-                try body(try PostgresRows.item(row.makeRandomAccess()))
+        try await mappingErrors {
+            try await client.withConnectionStreaming { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT i.key, i.json FROM (
+                        SELECT DISTINCT ON (pi.item_id) pi.item_id, p.idx, pi.position
+                        FROM pages p JOIN page_items pi ON pi.page_id = p.id
+                        WHERE p.collection_id = (SELECT id FROM collections WHERE key = \(key))
+                        ORDER BY pi.item_id, p.idx, pi.position
+                    ) first JOIN items i ON i.id = first.item_id
+                    ORDER BY first.idx, first.position
+                    """, logger: logger)
+                for try await row in rows {
+                    try body(try PostgresRows.item(row.makeRandomAccess()))
+                }
             }
-        } catch let error as PSQLError {
-            throw Self.mapped(error, location: location)
         }
     }
 
     /// A stored item by type and id, or `nil`.
     public func item(type: String, key: ItemKey) async throws -> StoredItem? {
         try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 try await PostgresRows.first(
                     "SELECT key, json, updated_at FROM items WHERE type = \(type) AND key = \(key.postgresText)",
                     on: connection, logger: logger
@@ -131,7 +129,7 @@ extension PostgresCache {
     public func itemTypes(named name: String) async throws -> [String] {
         let name = try await collectionKey(typed: name)
         return try await mappingErrors {
-            try await client.withConnection { connection in
+            try await client.withConnection { [self] connection in
                 if let row = try await PostgresRows.first(
                     "SELECT item_type FROM collections WHERE key = \(name)", on: connection, logger: logger)
                 {

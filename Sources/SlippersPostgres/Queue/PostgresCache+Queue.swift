@@ -1,0 +1,162 @@
+import Foundation
+import PostgresNIO
+import Slippers
+import SlippersStore
+
+extension PostgresCache {
+    /// Adds lists to the queue, or makes them pending again when they are there already.
+    ///
+    /// - parameter urls: The URLs of the lists' first pages.
+    /// - parameter options: Their sync options, as `slippers sync` arguments (never headers: a
+    ///   credential is given to each worker, not stored).
+    /// - returns: The lists' numbers, in the order of `urls`.
+    @discardableResult
+    public func enqueue(_ urls: [String], options: [String] = [], now: Date = Date()) async throws -> [Int64] {
+        let encoded = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        let stamp = now.timeIntervalSince1970
+        return try await mappingErrors {
+            var ids: [Int64] = []
+            for url in urls {
+                let rows = try await client.rows(
+                    """
+                    INSERT INTO queue (url, options, enqueued_at, updated_at)
+                    VALUES (\(url), \(encoded), \(stamp), \(stamp))
+                    ON CONFLICT (url, options) DO UPDATE SET
+                        state = CASE WHEN queue.state = 'running' THEN queue.state ELSE 'pending' END,
+                        updated_at = excluded.updated_at
+                    RETURNING id
+                    """)
+                for row in rows { ids.append(try row["id"].decode(Int64.self)) }
+            }
+            return ids
+        }
+    }
+
+    /// Takes the oldest list no live worker holds: a pending one, or a running one whose lease ran out.
+    ///
+    /// One statement, `FOR UPDATE SKIP LOCKED` as job queues on PostgreSQL do: workers claiming
+    /// together never take the same list, and never wait for one another.
+    ///
+    /// - parameter worker: The worker's name (`host:pid`).
+    /// - parameter lease: How long the list is the worker's unless it renews the lease.
+    /// - returns: The list, or `nil` when none is free.
+    public func claim(worker: String, lease: Duration, now: Date = Date()) async throws -> QueueClaim? {
+        let stamp = now.timeIntervalSince1970
+        let until = stamp + lease.timeInterval
+        return try await mappingErrors {
+            let rows = try await client.rows(
+                """
+                UPDATE queue SET state = 'running', worker = \(worker), lease_until = \(until),
+                    attempts = attempts + 1, updated_at = \(stamp)
+                WHERE id = (
+                    SELECT id FROM queue
+                    WHERE state = 'pending' OR (state = 'running' AND lease_until < \(stamp))
+                    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                RETURNING id, url, options, attempts
+                """)
+            for row in rows {
+                let (id, url, options, attempts) = (
+                    try row["id"].decode(Int64.self), try row["url"].decode(String.self),
+                    try row["options"].decode(String.self), try row["attempts"].decode(Int.self)
+                )
+                let decoded = (try? JSONDecoder().decode([String].self, from: Data(options.utf8))) ?? []
+                return QueueClaim(id: id, url: url, options: decoded, isTakeover: attempts > 1)
+            }
+            return nil
+        }
+    }
+
+    /// Renews the worker's lease on a list; `false` when the list is no longer the worker's
+    /// (its lease ran out and another worker took it).
+    public func renewLease(of id: Int64, worker: String, lease: Duration, now: Date = Date()) async throws -> Bool {
+        let until = now.timeIntervalSince1970 + lease.timeInterval
+        return try await mappingErrors {
+            let rows = try await client.rows(
+                """
+                UPDATE queue SET lease_until = \(until)
+                WHERE id = \(id) AND worker = \(worker) AND state = 'running'
+                RETURNING id
+                """)
+            var renewed = false
+            renewed = !rows.isEmpty
+            return renewed
+        }
+    }
+
+    /// Records the collection a list is filed under, once its worker has planned it.
+    public func recordCollection(_ key: String, of id: Int64) async throws {
+        try await mappingErrors {
+            try await client.rows("UPDATE queue SET collection_key = \(key) WHERE id = \(id)")
+        }
+    }
+
+    /// Ends the worker's hold on a list: `done` with its summary, or `failed` with its error.
+    public func finish(
+        _ id: Int64, worker: String, result: String?, error: String?, now: Date = Date()
+    ) async throws {
+        let state = error == nil ? "done" : "failed"
+        try await mappingErrors {
+            try await client.rows(
+                """
+                UPDATE queue SET state = \(state), lease_until = NULL, last_result = \(result),
+                    last_error = \(error), updated_at = \(now.timeIntervalSince1970)
+                WHERE id = \(id) AND worker = \(worker)
+                """)
+        }
+    }
+
+    /// Gives a list back to the queue, pending, when its worker cannot finish it for a reason of
+    /// its own (the database was unreachable): another worker, or this one, takes it again and
+    /// resumes its committed prefix.
+    public func requeue(_ id: Int64, worker: String, reason: String, now: Date = Date()) async throws {
+        try await mappingErrors {
+            try await client.rows(
+                """
+                UPDATE queue SET state = 'pending', lease_until = NULL, last_error = \(reason),
+                    updated_at = \(now.timeIntervalSince1970)
+                WHERE id = \(id) AND worker = \(worker) AND state = 'running'
+                """)
+        }
+    }
+
+    /// Whether any list is pending or held by a worker.
+    public func hasUnfinishedLists() async throws -> Bool {
+        try await mappingErrors {
+            let rows = try await client.rows("SELECT count(*) FROM queue WHERE state IN ('pending', 'running')")
+            var count = 0
+            for row in rows { count = try row["count"].decode(Int.self) }
+            return count > 0
+        }
+    }
+
+    /// The queue, oldest first, with each list's cached pages.
+    public func queuedLists() async throws -> [QueuedList] {
+        try await mappingErrors {
+            try await client.withConnection { [self] connection in
+                try await PostgresRows.all(
+                    """
+                    SELECT q.id, q.url, q.options, q.state, q.worker, q.lease_until, q.attempts, q.collection_key,
+                        q.last_result, q.last_error, q.enqueued_at,
+                        (SELECT count(*) FROM pages p JOIN collections c ON c.id = p.collection_id
+                            WHERE c.key = q.collection_key) AS pages
+                    FROM queue q ORDER BY q.id
+                    """, on: connection, logger: logger
+                ).map { row in
+                    let options = try row["options"].decode(String.self)
+                    return QueuedList(
+                        id: try row["id"].decode(Int64.self), url: try row["url"].decode(String.self),
+                        options: (try? JSONDecoder().decode([String].self, from: Data(options.utf8))) ?? [],
+                        state: QueuedList.State(rawValue: try row["state"].decode(String.self)) ?? .pending,
+                        worker: try row["worker"].decode(String?.self),
+                        leaseUntil: try row["lease_until"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                        attempts: try row["attempts"].decode(Int.self),
+                        collectionKey: try row["collection_key"].decode(String?.self),
+                        pages: try row["pages"].decode(Int.self),
+                        lastResult: try row["last_result"].decode(String?.self),
+                        lastError: try row["last_error"].decode(String?.self),
+                        enqueuedAt: Date(timeIntervalSince1970: try row["enqueued_at"].decode(Double.self)))
+                }
+            }
+        }
+    }
+}

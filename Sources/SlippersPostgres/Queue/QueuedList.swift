@@ -1,0 +1,62 @@
+import Foundation
+
+/// A list in the fleet's queue, as `slippers queue` shows it.
+public struct QueuedList: Hashable, Sendable, Codable {
+    /// Where a queued list stands.
+    public enum State: String, Hashable, Sendable, Codable {
+        /// Waiting for a worker.
+        case pending
+        /// A worker holds it until ``QueuedList/leaseUntil``; past that, another worker takes it over.
+        case running
+        /// Synced to its end.
+        case done
+        /// Its last run failed; ``QueuedList/lastError`` says why. `enqueue` makes it pending again.
+        case failed
+    }
+
+    /// The list's number in the queue.
+    public var id: Int64
+    /// The URL of the list's first page.
+    public var url: String
+    /// Its sync options, as `slippers sync` arguments; never headers.
+    public var options: [String]
+    /// Where it stands.
+    public var state: State
+    /// The worker that holds it or last held it (`host:pid`).
+    public var worker: String?
+    /// Until when the worker's lease holds, unless renewed.
+    public var leaseUntil: Date?
+    /// How many times a worker took it.
+    public var attempts: Int
+    /// The collection it is filed under, once planned.
+    public var collectionKey: String?
+    /// The number of pages cached for it.
+    public var pages: Int
+    /// The last run's summary line.
+    public var lastResult: String?
+    /// The last run's error.
+    public var lastError: String?
+    /// When it was enqueued.
+    public var enqueuedAt: Date
+
+    private enum CodingKeys: String, CodingKey {
+        case id, url, options, state, worker, attempts, pages
+        case leaseUntil = "lease_until"
+        case collectionKey = "collection_key"
+        case lastResult = "last_result"
+        case lastError = "last_error"
+        case enqueuedAt = "enqueued_at"
+    }
+}
+
+/// A list a worker took from the queue, with its lease.
+public struct QueueClaim: Hashable, Sendable {
+    /// The list's number in the queue.
+    public var id: Int64
+    /// The URL of the list's first page.
+    public var url: String
+    /// Its sync options, as `slippers sync` arguments.
+    public var options: [String]
+    /// Whether an earlier worker had taken it (its lease ran out): the sync resumes its committed prefix.
+    public var isTakeover: Bool
+}
