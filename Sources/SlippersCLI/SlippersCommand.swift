@@ -9,7 +9,10 @@ struct SlippersCommand: AsyncParsableCommand {
         discussion: """
             Every command works on one cache file, chosen with --db, else the SLIPPERS_DB \
             environment variable, else ./slippers.sqlite. Inspection commands print aligned \
-            tables, or stable JSON with --json; they open the file read-only and never change it.
+            tables, or stable JSON with --json; they open the file read-only and never change it. \
+            A postgres://user@host:port/dbname URL in --db or SLIPPERS_DB puts the cache in \
+            PostgreSQL instead, for a fleet of workers (enqueue, worker, queue); sync and the \
+            inspection commands print the same there.
 
             With --verbose (before the command's name, or after sync's, detect's or evict's), every HTTP \
             exchange is logged on stderr (method, URL, status, time, redirects, retries), and so are \
