@@ -118,6 +118,8 @@ let package = Package(
             name: "SlippersBench",
             dependencies: [
                 "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                // The fleet's figures start their own PostgreSQL, as the tests do.
+                "SlippersTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

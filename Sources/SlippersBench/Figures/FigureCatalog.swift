@@ -19,6 +19,7 @@ enum FigureCatalog {
         SyncFigures.sync,
         NetworkSpeedFigures.networkSpeed,
         WriteFigures.writes,
+        FleetFigures.fleet,
     ]
 
     /// The groups whose id contains one of `names` (case-insensitive); all of them when `names` is empty.

@@ -115,7 +115,8 @@ extension PostgresCache {
     /// Deletes the collections whose ids `selection` returns, in one transaction, and the items left unlisted.
     private func deleteCollections(_ selection: PostgresQuery) async throws -> EvictionReport {
         try await mappingErrors {
-            try await client.withTransaction { [self] connection in
+            // However long it takes: removing large collections is not a stuck operation.
+            try await client.withTransactionStreaming { connection in
                 let ids = try await PostgresRows.all(selection, on: connection, logger: logger).map {
                     try $0["id"].decode(Int64.self)
                 }
@@ -138,7 +139,7 @@ extension PostgresCache {
     @discardableResult
     public func collectUnreferencedItems() async throws -> Int {
         try await mappingErrors {
-            try await client.withTransaction { [self] connection in
+            try await client.withTransactionStreaming { connection in
                 try await Self.deleteUnreferencedItems(connection, logger: logger)
             }
         }

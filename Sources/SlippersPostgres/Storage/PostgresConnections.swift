@@ -85,7 +85,7 @@ final class PostgresConnections: Sendable {
     }
 
     /// How long one operation may take before its connection is closed under it.
-    static let operationLimit = Duration.seconds(30)
+    static let operationLimit = Duration.seconds(10)
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func withTransaction<Result: Sendable>(
@@ -93,6 +93,24 @@ final class PostgresConnections: Sendable {
     ) async throws -> Result {
         let logger = self.logger
         return try await withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let result: Result
+            do {
+                result = try await body(connection)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        }
+    }
+
+    /// Runs `body` in a transaction however long it takes, as ``withConnectionStreaming(_:)`` does.
+    func withTransactionStreaming<Result>(_ body: (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
+        try await withConnectionStreaming { connection in
             try await connection.query("BEGIN", logger: logger)
             let result: Result
             do {

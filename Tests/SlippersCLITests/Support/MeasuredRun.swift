@@ -1,4 +1,5 @@
 import Foundation
+import SlippersTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,9 @@ extension BuiltBinary {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        Self.closeInheritedDescriptors(&actions)
+        // Otherwise the child inherits whatever other tests hold open at that moment, such as a
+        // binary being copied for writing, and running that copy then fails with "Text file busy".
+        SpawnedProcess.closeDescriptorsAboveStandardError(&actions)
         var environment = ProcessInfo.processInfo.environment
         environment["SLIPPERS_DB"] = nil
         let launcher = Self.productsDirectory.appendingPathComponent("MeasuringLauncher").path
@@ -51,20 +54,5 @@ extension BuiltBinary {
         else { throw POSIXError(.EIO) }
         // Linux counts ru_maxrss in kilobytes.
         return MeasuredRun(status: exitStatus, peakResidentBytes: kilobytes * 1024, cpuSeconds: cpuSeconds)
-    }
-
-    /// Closes every descriptor above stderr in the child, as `Process` does.
-    ///
-    /// Otherwise the child inherits whatever other tests hold open at that
-    /// moment, such as a binary being copied for writing, and keeps it for its
-    /// whole life: running that copy then fails with "Text file busy".
-    /// glibc has `posix_spawn_file_actions_addclosefrom_np` since 2.34, but
-    /// does not declare it to Swift.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        #if os(Linux)
-            typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        #endif
     }
 }

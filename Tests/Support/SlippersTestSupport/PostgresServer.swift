@@ -112,11 +112,18 @@ public final class PostgresServer: Sendable {
                 "-D", data.path, "-U", Self.user, "--pwfile", passwordFile.path, "--auth-host=scram-sha-256",
                 "--auth-local=trust", "--no-sync", "--encoding=UTF8", "--locale=C",
             ])
-        // Started as a child of ours, not by `pg_ctl start`: a server forked by pg_ctl inherits
-        // what Foundation watches to see its child exit, and pg_ctl would never be seen to end.
         let log = data.appendingPathComponent("log")
         try Data().write(to: log)
         if let runAs { try FileManager.default.setAttributes([.ownerAccountName: runAs], ofItemAtPath: log.path) }
+        try await startServer()
+    }
+
+    /// Starts the server of the cluster and returns once it answers, within 60 s.
+    ///
+    /// Started as a child of ours, not by `pg_ctl start`: a server forked by pg_ctl would
+    /// outlive what this process watches to see its child end.
+    private func startServer() async throws {
+        let log = data.appendingPathComponent("log")
         let postgres = [
             binaries.appendingPathComponent("postgres").path, "-D", data.path, "-p", String(port), "-k", data.path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
@@ -136,6 +143,18 @@ public final class PostgresServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+    }
+
+    /// Stops the server as `pg_ctl restart` does (`-m fast`: clients are told to go, sessions end),
+    /// waits `downtime`, and starts it again on the same port and data.
+    public func restart(after downtime: Duration = .zero) async throws {
+        if let server = postmaster.withLock({ $0 }) {
+            _ = try? await run("pg_ctl", ["-D", data.path, "-m", "fast", "-w", "stop"])
+            while server.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+            postmaster.withLock { $0 = nil }
+        }
+        try await Task.sleep(for: downtime)
+        try await startServer()
     }
 
     /// Stops the server at once and waits for its process to end; a server already stopped stays so.

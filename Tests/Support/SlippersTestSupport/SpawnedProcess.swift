@@ -17,6 +17,8 @@ public final class SpawnedProcess: Sendable {
     public let processIdentifier: Int32
     /// The child's wait status once it has been reaped.
     private let waitStatus = Mutex<Int32?>(nil)
+    /// The child's peak resident set size once it has been reaped, in bytes.
+    private let peakResident = Mutex<Int?>(nil)
 
     private init(processIdentifier: Int32) {
         self.processIdentifier = processIdentifier
@@ -84,21 +86,31 @@ public final class SpawnedProcess: Sendable {
         return waitStatus.withLock { $0 } ?? 0
     }
 
+    /// The child's peak resident set size, in bytes, once it has ended (`ru_maxrss`).
+    public var peakResidentBytes: Int {
+        waitUntilExit()
+        return peakResident.withLock { $0 } ?? 0
+    }
+
     private func reap(blocking: Bool) {
         waitStatus.withLock { status in
             guard status == nil else { return }
             var raw: Int32 = 0
+            var usage = rusage()
             var result: pid_t
             repeat {
-                result = waitpid(processIdentifier, &raw, blocking ? 0 : WNOHANG)
+                result = wait4(processIdentifier, &raw, blocking ? 0 : WNOHANG, &usage)
             } while result == -1 && errno == EINTR
-            if result == processIdentifier { status = raw }
+            guard result == processIdentifier else { return }
+            status = raw
+            // Linux counts ru_maxrss in kilobytes.
+            peakResident.withLock { $0 = Int(usage.ru_maxrss) * 1024 }
         }
     }
 
     /// Closes every descriptor above stderr in the child: glibc has `posix_spawn_file_actions_addclosefrom_np`
     /// since 2.34, but does not declare it to Swift.
-    private static func closeDescriptorsAboveStandardError(_ actions: inout posix_spawn_file_actions_t) {
+    public static func closeDescriptorsAboveStandardError(_ actions: inout posix_spawn_file_actions_t) {
         #if os(Linux)
             typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
             guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
