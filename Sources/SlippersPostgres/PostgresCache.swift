@@ -18,6 +18,12 @@ import PostgresNIO
 /// Tables of other programs, in other schemas of the same database, are never read or written.
 /// The migrations are `Migrations/postgres/*.sql`, embedded in the binary at build time.
 ///
+/// A cache is a `CacheStorage`, as an SQLite file is: `CollectionSync` saves pages into it and
+/// the inspection commands read it. Its operations take turns on one connection, made again
+/// when it is lost (a server restart); each is bounded, so that a server that stops answering
+/// fails it instead of holding it. It also holds the fleet's queue (``enqueue(_:options:now:)``,
+/// ``claim(worker:lease:now:)``) and the lists' leases (``withListLease(_:onWait:_:)``).
+///
 /// ```swift
 /// let cache = try await PostgresCache.open(try PostgresLocation("postgres://sync@db.internal/cache"))
 /// defer { Task { try await cache.close() } }
@@ -221,7 +227,7 @@ public final class PostgresCache: Sendable {
                 return message + code
             }
             switch error.code {
-            case .connectionError, .serverClosedConnection, .uncleanShutdown:
+            case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
                 return "the connection failed or closed; check the address and that the server is running"
             default:
                 return "\(error.code)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Slippers
 import SlippersPostgres
 
 extension SlippersCommand {
@@ -43,6 +44,12 @@ extension SlippersCommand {
             }
             if options.contains(where: { $0 == "--db" || $0.hasPrefix("--db=") }) {
                 throw ValidationError("The lists are synced into the queue's database: --db is not a sync option here.")
+            }
+            for url in urls where CredentialQuery.masking(url) != url {
+                throw ValidationError(
+                    "\(CredentialQuery.masking(url)) carries a credential in its query, and the queue stores "
+                        + "nothing secret: sync that list with `slippers sync`, or give the credential to the workers "
+                        + "as a header (worker --origin-header).")
             }
             for url in urls {
                 // The options must be what sync takes: parsed now, not when a worker runs them.

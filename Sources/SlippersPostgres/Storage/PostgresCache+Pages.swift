@@ -27,21 +27,23 @@ extension PostgresCache {
         }
     }
 
+    /// Writes a page in a handful of statements, each a round trip: the collection's row (made
+    /// and locked), where the list stands, the items, the page and its membership, the count of
+    /// ids earlier pages list, and the collection's new state with its head.
     private static func writePage(
         _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date,
         _ connection: PostgresConnection, logger: Logger
     ) async throws -> CollectionHead {
         let stamp = now.timeIntervalSince1970
-        try await connection.query(
-            """
-            INSERT INTO collections (key, item_type, style, created_at)
-            VALUES (\(collection.key), \(collection.itemType), \(collection.style), \(stamp))
-            ON CONFLICT (key) DO NOTHING
-            """, logger: logger)
+        // Made on its first page, locked either way: saves of one list follow one another.
         guard
             let row = try await PostgresRows.first(
-                "SELECT id, item_type, generation FROM collections WHERE key = \(collection.key) FOR UPDATE",
-                on: connection, logger: logger)
+                """
+                INSERT INTO collections (key, item_type, style, created_at)
+                VALUES (\(collection.key), \(collection.itemType), \(collection.style), \(stamp))
+                ON CONFLICT (key) DO UPDATE SET key = excluded.key
+                RETURNING id, item_type, generation
+                """, on: connection, logger: logger)
         else { throw StoreError.collectionNotFound(key: collection.key) }
         let collectionID = try row["id"].decode(Int64.self)
         let storedType = try row["item_type"].decode(String.self)
@@ -50,31 +52,30 @@ extension PostgresCache {
             throw StoreError.itemTypeMismatch(
                 collection: collection.key, stored: storedType, requested: collection.itemType)
         }
-        let stored = try await PostgresRows.first(
-            "SELECT id, next_token FROM pages WHERE collection_id = \(collectionID) AND idx = \(index)",
-            on: connection, logger: logger)
-        let storedNextToken = try stored?["next_token"].decode(String?.self)
-        if index == 0 {
-            generation += 1
-        } else {
-            let before = try await PostgresRows.first(
-                "SELECT generation FROM pages WHERE collection_id = \(collectionID) AND idx = \(index - 1)",
-                on: connection, logger: logger)
-            guard try before?["generation"].decode(Int.self) == generation else {
-                throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
-            }
+        if index == 0 { generation += 1 }
+        guard
+            let standing = try await PostgresRows.first(
+                """
+                SELECT EXISTS (SELECT 1 FROM pages WHERE collection_id = \(collectionID) AND idx = \(index)) AS stored,
+                    (SELECT next_token FROM pages WHERE collection_id = \(collectionID) AND idx = \(index)) AS stored_next,
+                    (SELECT generation FROM pages WHERE collection_id = \(collectionID) AND idx = \(index - 1))
+                        AS previous_generation,
+                    (SELECT max(idx) FROM pages WHERE collection_id = \(collectionID) AND generation = \(generation))
+                        AS last_current
+                """, on: connection, logger: logger)
+        else { throw StoreError.collectionNotFound(key: collection.key) }
+        let stored = try standing["stored"].decode(Bool.self)
+        let storedNextToken = try standing["stored_next"].decode(String?.self)
+        if index > 0, try standing["previous_generation"].decode(Int?.self) != generation {
+            throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
         }
+        // The page itself is in the current generation once written.
+        let lastCurrent = max(try standing["last_current"].decode(Int?.self) ?? -1, index)
         var repeated = page.items.count - Set(page.items.map(\.key)).count
         let itemIDs = try await upsertItems(page.items, type: collection.itemType, now: stamp, connection, logger)
-        let pageID = try await upsertPageRow(
-            page, index: index, itemCount: itemIDs.count, generation: generation, collectionID: collectionID,
-            now: now, connection, logger)
-        try await connection.query("DELETE FROM page_items WHERE page_id = \(pageID)", logger: logger)
-        try await connection.query(
-            """
-            INSERT INTO page_items (page_id, position, item_id)
-            SELECT \(pageID), t.ordinality - 1, t.id FROM unnest(\(itemIDs)::bigint[]) WITH ORDINALITY AS t(id, ordinality)
-            """, logger: logger)
+        try await writePageRow(
+            page, index: index, itemIDs: itemIDs, generation: generation, collectionID: collectionID, now: now,
+            connection, logger)
         if index > 0, !itemIDs.isEmpty {
             let listed = try await PostgresRows.first(
                 """
@@ -84,8 +85,9 @@ extension PostgresCache {
                 """, on: connection, logger: logger)
             repeated += try listed?["listed"].decode(Int.self) ?? 0
         }
-        let lastCurrent = try await lastCurrentIndex(collectionID, generation: generation, connection, logger)
-        if stored != nil, storedNextToken != page.nextToken?.rawValue, !page.isLast, lastCurrent > index {
+        let next = page.nextToken?.rawValue
+        let demotesLaterPages = stored && storedNextToken != next && !page.isLast && lastCurrent > index
+        if demotesLaterPages {
             // The pages after this one were reached through another next token: they no longer follow it.
             try await connection.query(
                 """
@@ -93,42 +95,40 @@ extension PostgresCache {
                 WHERE collection_id = \(collectionID) AND idx > \(index) AND generation = \(generation)
                 """, logger: logger)
         }
-        if let next = page.nextToken?.rawValue {
-            if index >= lastCurrent {
-                try await connection.query(
-                    "UPDATE collections SET resume_token = \(next), end_reached = FALSE WHERE id = \(collectionID)",
-                    logger: logger)
-            }
-        } else {
+        if next == nil {
             // A last page ends the list: the pages after it are removed.
             try await connection.query(
                 "DELETE FROM pages WHERE collection_id = \(collectionID) AND idx > \(index)", logger: logger)
-            try await connection.query(
-                "UPDATE collections SET resume_token = NULL, end_reached = TRUE WHERE id = \(collectionID)",
-                logger: logger)
         }
-        try await connection.query(
-            """
-            UPDATE collections SET generation = \(generation), style = coalesce(\(collection.style), style),
-                total = coalesce(\(page.total), total)
-            WHERE id = \(collectionID)
-            """, logger: logger)
-        if index == 0 {
-            try await connection.query(
-                "UPDATE collections SET invalidated_at = NULL, refreshed_at = \(stamp) WHERE id = \(collectionID)",
-                logger: logger)
-        }
-        guard var head = try await collectionHead(collection.key, connection, logger) else {
-            throw StoreError.collectionNotFound(key: collection.key)
-        }
-        head.repeatedItemCount = repeated
-        return head
+        // The resume point moves when this page ends the current run (the pages after it were
+        // just demoted, or there are none), or the list.
+        let movesResumePoint = next == nil || index >= lastCurrent || demotesLaterPages
+        guard
+            let head = try await PostgresRows.first(
+                """
+                UPDATE collections c SET generation = \(generation), style = coalesce(\(collection.style), c.style),
+                    total = coalesce(\(page.total), c.total),
+                    resume_token = CASE WHEN \(movesResumePoint) THEN \(next) ELSE c.resume_token END,
+                    end_reached = CASE WHEN \(movesResumePoint) THEN \(next == nil) ELSE c.end_reached END,
+                    invalidated_at = CASE WHEN \(index) = 0 THEN NULL ELSE c.invalidated_at END,
+                    refreshed_at = CASE WHEN \(index) = 0 THEN \(stamp) ELSE c.refreshed_at END
+                WHERE c.id = \(collectionID)
+                RETURNING c.*, (SELECT max(idx) FROM pages WHERE collection_id = c.id) AS last_index,
+                    (SELECT max(idx) FROM pages WHERE collection_id = c.id AND generation = \(generation))
+                        AS last_current_index
+                """, on: connection, logger: logger)
+        else { throw StoreError.collectionNotFound(key: collection.key) }
+        let currentPageCount = (try head["last_current_index"].decode(Int?.self)).map { $0 + 1 } ?? 0
+        var saved = try PostgresRows.collectionHead(head, currentPageCount: currentPageCount)
+        saved.repeatedItemCount = repeated
+        return saved
     }
 
     /// Writes a page's items and returns their row ids in the page's order, each id once at its first position.
     ///
     /// An id listed twice keeps its later JSON, as one upsert after another would; an item whose
-    /// JSON is unchanged is not rewritten.
+    /// JSON is unchanged is not rewritten. One statement: the rows it writes are returned by the
+    /// insert, the others read from the snapshot it started with.
     private static func upsertItems(
         _ items: [RawItem], type: String, now: Double, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> [Int64] {
@@ -140,38 +140,61 @@ extension PostgresCache {
             if latest.updateValue(item.json, forKey: key) == nil { order.append(key) }
         }
         let jsons = order.map { ByteBuffer(bytes: latest[$0] ?? Data()) }
-        try await connection.query(
-            """
-            INSERT INTO items (type, key, json, updated_at)
-            SELECT \(type), t.key, t.json, \(now) FROM unnest(\(order)::text[], \(jsons)::bytea[]) AS t(key, json)
-            ON CONFLICT (type, key) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at,
-                edited_locally = FALSE
-            WHERE items.json IS DISTINCT FROM excluded.json OR items.edited_locally
-            """, logger: logger)
         var ids: [String: Int64] = [:]
         for row in try await PostgresRows.all(
-            "SELECT id, key FROM items WHERE type = \(type) AND key = ANY(\(order))", on: connection, logger: logger)
+            """
+            WITH written AS (
+                INSERT INTO items (type, key, json, updated_at)
+                SELECT \(type), t.key, t.json, \(now) FROM unnest(\(order)::text[], \(jsons)::bytea[]) AS t(key, json)
+                ON CONFLICT (type, key) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at,
+                    edited_locally = FALSE
+                WHERE items.json IS DISTINCT FROM excluded.json OR items.edited_locally
+                RETURNING id, key)
+            SELECT id, key FROM written
+            UNION ALL
+            SELECT id, key FROM items
+            WHERE type = \(type) AND key = ANY(\(order)) AND key NOT IN (SELECT key FROM written)
+            """, on: connection, logger: logger)
         {
             ids[try row["key"].decode(String.self)] = try row["id"].decode(Int64.self)
+        }
+        // A row another transaction wrote meanwhile (a list sharing this item type) left the insert
+        // with nothing to write and is not in its snapshot; one removed meanwhile (an eviction) is
+        // gone. Both are written again, returning their rows whatever they hold.
+        let missing = order.filter { ids[$0] == nil }
+        if !missing.isEmpty {
+            let missingJSONs = missing.map { ByteBuffer(bytes: latest[$0] ?? Data()) }
+            for row in try await PostgresRows.all(
+                """
+                INSERT INTO items (type, key, json, updated_at)
+                SELECT \(type), t.key, t.json, \(now) FROM unnest(\(missing)::text[], \(missingJSONs)::bytea[]) AS t(key, json)
+                ON CONFLICT (type, key) DO UPDATE SET json = excluded.json, updated_at = excluded.updated_at,
+                    edited_locally = FALSE
+                RETURNING id, key
+                """, on: connection, logger: logger)
+            {
+                ids[try row["key"].decode(String.self)] = try row["id"].decode(Int64.self)
+            }
         }
         return order.compactMap { ids[$0] }
     }
 
-    private static func upsertPageRow(
-        _ page: Page<RawItem>, index: Int, itemCount: Int, generation: Int, collectionID: Int64, now: Date,
+    /// Writes the page's row and its membership, in order, in one statement.
+    private static func writePageRow(
+        _ page: Page<RawItem>, index: Int, itemIDs: [Int64], generation: Int, collectionID: Int64, now: Date,
         _ connection: PostgresConnection, _ logger: Logger
-    ) async throws -> Int64 {
+    ) async throws {
         let caching = page.caching
         let stamp = now.timeIntervalSince1970
         let vary = caching.vary.isEmpty ? nil : caching.vary.joined(separator: ",")
-        guard
-            let row = try await PostgresRows.first(
-                """
+        try await connection.query(
+            """
+            WITH page AS (
                 INSERT INTO pages (collection_id, idx, generation, token, next_token, etag, last_modified,
                     fetched_at, item_count, verified_at, digest, lifetime, no_cache, stale_while_revalidate,
                     stale_if_error, vary, vary_key)
                 VALUES (\(collectionID), \(index), \(generation), \(page.token?.rawValue), \(page.nextToken?.rawValue),
-                    \(page.validators.etag), \(page.validators.lastModified), \(stamp), \(itemCount), \(stamp),
+                    \(page.validators.etag), \(page.validators.lastModified), \(stamp), \(itemIDs.count), \(stamp),
                     \(PageDigest.of(page.items)), \(caching.lifetime(now: now)), \(caching.cacheControl.noCache),
                     \(caching.cacheControl.staleWhileRevalidate), \(caching.cacheControl.staleIfError), \(vary),
                     \(caching.varyKey))
@@ -182,20 +205,15 @@ extension PostgresCache {
                     lifetime = excluded.lifetime, no_cache = excluded.no_cache,
                     stale_while_revalidate = excluded.stale_while_revalidate,
                     stale_if_error = excluded.stale_if_error, vary = excluded.vary, vary_key = excluded.vary_key
-                RETURNING id
-                """, on: connection, logger: logger)
-        else { throw StoreError.pageOutOfOrder(collection: "#\(collectionID)", index: index) }
-        return try row["id"].decode(Int64.self)
-    }
-
-    /// The index of the last page of the collection's current generation; -1 when it has none.
-    private static func lastCurrentIndex(
-        _ collectionID: Int64, generation: Int, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws -> Int {
-        let row = try await PostgresRows.first(
-            "SELECT max(idx) AS last FROM pages WHERE collection_id = \(collectionID) AND generation = \(generation)",
-            on: connection, logger: logger)
-        return try row?["last"].decode(Int?.self) ?? -1
+                RETURNING id),
+            tail AS (
+                DELETE FROM page_items WHERE page_id = (SELECT id FROM page) AND position >= \(itemIDs.count))
+            INSERT INTO page_items (page_id, position, item_id)
+            SELECT (SELECT id FROM page), t.ordinality - 1, t.id
+            FROM unnest(\(itemIDs)::bigint[]) WITH ORDINALITY AS t(id, ordinality)
+            ON CONFLICT (page_id, position) DO UPDATE SET item_id = excluded.item_id
+                WHERE page_items.item_id IS DISTINCT FROM excluded.item_id
+            """, logger: logger)
     }
 
     /// A collection's head: its row and where its current generation ends.

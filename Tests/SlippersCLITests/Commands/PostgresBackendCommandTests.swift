@@ -43,30 +43,66 @@ struct PostgresBackendCommandTests {
                 let list = fixture.url()
                 let backends = [["--db", file], ["--db", url]]
                 let locations = [file, masked]
-                let commands: [[String]] = [
-                    ["sync", list],
-                    ["sync", list],
-                    ["collections"], ["collections", "--json"],
-                    ["pages", list], ["pages", list, "--json"],
-                    ["items", list], ["items", list, "--json"], ["items", list, "--page", "2"],
-                    ["get", "page", "7"], ["get", "page", "7", "--json"],
-                    ["export", list], ["export", list, "--format", "ndjson"], ["export", list, "--format", "csv"],
-                    ["stats"], ["stats", "--json"],
-                    ["doctor"], ["doctor", "--json"],
-                    ["invalidate", list], ["collections"], ["pages", list, "--json"],
-                    ["evict", "--unreferenced"], ["evict", "--collection", list, "--json"], ["collections"],
-                    ["items", list], ["evict", "--older-than", "1d"], ["vacuum"],
+                // Each phase's commands run on both backends against the same server; the server
+                // changes between phases.
+                let phases: [(change: @Sendable () -> Void, commands: [[String]])] = [
+                    (
+                        {},
+                        [
+                            ["sync", list],
+                            ["sync", list],
+                            ["collections"], ["collections", "--json"],
+                            ["pages", list], ["pages", list, "--json"],
+                            ["items", list], ["items", list, "--json"], ["items", list, "--page", "2"],
+                            ["get", "page", "7"], ["get", "page", "7", "--json"],
+                            ["export", list], ["export", list, "--format", "ndjson"],
+                            ["export", list, "--format", "csv"],
+                            ["stats"], ["stats", "--json"],
+                            ["doctor"], ["doctor", "--json"],
+                        ]
+                    ),
+                    (
+                        // New items at the top, one gone, one changed: a refresh starts a new generation.
+                        {
+                            fixture.server.insertAtTop(count: 30)
+                            _ = fixture.server.remove(id: 40)
+                            _ = fixture.server.update(id: 41, title: "changed")
+                        },
+                        [
+                            ["sync", list, "--refresh", "--max-pages", "2"],
+                            ["collections", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
+                            ["sync", list],
+                            ["collections", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
+                            ["get", "page", "41", "--json"],
+                        ]
+                    ),
+                    (
+                        // Shorter: a refresh that ends earlier removes the pages past the new end.
+                        { for id in 1...60 { _ = fixture.server.remove(id: id) } },
+                        [
+                            ["sync", list, "--refresh"],
+                            ["collections", "--json"], ["pages", list, "--json"],
+                            ["export", list, "--format", "ndjson"],
+                            ["stats", "--json"],
+                            ["invalidate", list], ["collections"], ["pages", list, "--json"],
+                            ["evict", "--unreferenced"], ["evict", "--collection", list, "--json"], ["collections"],
+                            ["items", list], ["evict", "--older-than", "1d"], ["vacuum"],
+                        ]
+                    ),
                 ]
-                for command in commands {
-                    var outputs: [String] = []
-                    for backend in backends {
-                        let outcome = try await BuiltBinary.slippers.run(command + backend)
-                        outputs.append(
-                            "\(outcome.status)\n"
-                                + Self.normalized(outcome.stdout + outcome.stderr, locations: locations))
+                for phase in phases {
+                    phase.change()
+                    for command in phase.commands {
+                        var outputs: [String] = []
+                        for backend in backends {
+                            let outcome = try await BuiltBinary.slippers.run(command + backend)
+                            outputs.append(
+                                "\(outcome.status)\n"
+                                    + Self.normalized(outcome.stdout + outcome.stderr, locations: locations))
+                        }
+                        #expect(outputs[0] == outputs[1], "slippers \(command.joined(separator: " "))")
+                        #expect(!outputs[1].contains(PostgresServer.password))
                     }
-                    #expect(outputs[0] == outputs[1], "slippers \(command.joined(separator: " "))")
-                    #expect(!outputs[1].contains(PostgresServer.password))
                 }
                 withExtendedLifetime(directory) {}
             }

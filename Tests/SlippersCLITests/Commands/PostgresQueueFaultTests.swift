@@ -75,3 +75,22 @@ struct PostgresQueueFaultTests {
         }
     }
 }
+
+/// What `enqueue` refuses before it stores anything.
+@Suite struct EnqueueRefusalTests {
+    @Test func aCredentialInAListsQueryOrAHeaderIsNeverQueued() async throws {
+        let database = ["--db", "postgres://nobody@127.0.0.1:1/none"]
+        let token = try await BuiltBinary.slippers.run(
+            ["enqueue"] + database + ["https://api.example.com/posts?access_token=s3cret"])
+        #expect(token.status == 64)
+        #expect(token.stderr.contains("access_token=***"))
+        #expect(!token.stderr.contains("s3cret"))
+        let header = try await BuiltBinary.slippers.run(
+            ["enqueue"] + database + ["https://api.example.com/posts", "--", "--header", "Authorization: Bearer x"])
+        #expect(header.status == 64)
+        #expect(header.stderr.contains("Headers are never queued"))
+        let file = try await BuiltBinary.slippers.run(["enqueue", "--db", "x.sqlite", "https://api.example.com/posts"])
+        #expect(file.status == 1)
+        #expect(file.stderr.contains("enqueue works on a PostgreSQL cache"))
+    }
+}
