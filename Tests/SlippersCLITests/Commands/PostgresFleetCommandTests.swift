@@ -47,6 +47,8 @@ struct PostgresFleetCommandTests {
                 let output = try TemporaryDirectory()
                 let first = try BuiltBinary.slippers.start(
                     ["sync", url, "--concurrency", "1"] + database, outputDirectory: output.url)
+                // Never left running when the test stops early.
+                defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
                 await fixture.server.waitForRequests(4)
                 fixture.server.hold()
                 var committed = 0
@@ -59,6 +61,7 @@ struct PostgresFleetCommandTests {
                 let secondOutput = try TemporaryDirectory()
                 let second = try BuiltBinary.slippers.start(
                     ["sync", url, "--concurrency", "1"] + database, outputDirectory: secondOutput.url)
+                defer { if second.isRunning { kill(second.processIdentifier, SIGKILL) } }
                 for _ in 0..<500 {
                     let said =
                         (try? String(contentsOf: secondOutput.url.appendingPathComponent("stderr"), encoding: .utf8))

@@ -24,6 +24,8 @@ struct PostgresQueueCommandTests {
                 let output = try TemporaryDirectory()
                 let doomed = try BuiltBinary.slippers.start(
                     ["worker", "--lease", "3", "--poll", "0.2"] + database, outputDirectory: output.url)
+                // Never left running when the test stops early.
+                defer { if doomed.isRunning { kill(doomed.processIdentifier, SIGKILL) } }
                 var committed = 0
                 for _ in 0..<600 where committed < 3 {
                     committed = Int(try await server.psql("SELECT count(*) FROM slippers.pages", database: name)) ?? 0

@@ -24,6 +24,10 @@ struct PostgresQueueFaultTests {
                         ["worker", "--until-empty", "--lease", "5", "--poll", "0.2"] + database,
                         outputDirectory: output.url)
                 }
+                // Never left running when the test stops early.
+                defer {
+                    for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) }
+                }
                 await fixture.server.waitForRequests(20)
                 try await server.restart()
                 await fixture.server.waitForRequests(fixture.server.requestCount + 20)
