@@ -121,7 +121,7 @@ public final class PostgresCache: Sendable {
         async throws
     {
         let schema = location.quotedSchema
-        try await transaction(on: connection, logger: logger) {
+        try await PostgresConnections.transaction(on: connection, logger: logger) {
             // One migrator at a time, whichever process: workers opening together wait here.
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtext(\("slippers:" + location.schema)))", logger: logger)
@@ -175,20 +175,6 @@ public final class PostgresCache: Sendable {
             logger: logger)
         for try await identifier in rows.decode(String.self) { applied.append(identifier) }
         return applied
-    }
-
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws, with its error.
-    private static func transaction(
-        on connection: PostgresConnection, logger: Logger, _ body: () async throws -> Void
-    ) async throws {
-        try await connection.query("BEGIN", logger: logger)
-        do {
-            try await body()
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
-        }
-        try await connection.query("COMMIT", logger: logger)
     }
 
     /// The statements of a migration file: each ends with a semicolon at the end of a line;

@@ -108,7 +108,7 @@ extension PostgresCache {
     /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
     @discardableResult
     public func evict(collection key: String) async throws -> EvictionReport {
-        guard try await collection(key) != nil else { throw StoreError.collectionNotFound(key: key) }
+        guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
         return try await deleteCollections("SELECT id FROM collections WHERE key = \(key)")
     }
 

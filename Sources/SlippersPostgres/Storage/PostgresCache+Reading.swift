@@ -89,7 +89,7 @@ extension PostgresCache {
     ///
     /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
-        guard try await collection(key) != nil else { throw StoreError.collectionNotFound(key: key) }
+        guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
         try await mappingErrors {
             try await client.withConnectionStreaming { connection in
                 let rows = try await connection.query(
@@ -149,8 +149,15 @@ extension PostgresCache {
     public func collectionKey(typed: String) async throws -> String {
         let masked = CredentialQuery.masking(typed)
         guard masked != typed else { return typed }
-        if try await collection(typed) != nil { return typed }
-        return try await collection(masked) != nil ? masked : typed
+        if try await collectionExists(typed) { return typed }
+        return try await collectionExists(masked) ? masked : typed
+    }
+
+    /// Whether a collection has `key`: its row by the unique key, without its statistics.
+    func collectionExists(_ key: String) async throws -> Bool {
+        try await mappingErrors {
+            !(try await client.rows("SELECT 1 FROM collections WHERE key = \(key)")).isEmpty
+        }
     }
 
     /// The binds of a query written as text with `$1`, `$2`…

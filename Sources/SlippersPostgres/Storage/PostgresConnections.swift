@@ -43,31 +43,9 @@ final class PostgresConnections: Sendable {
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        await acquire()
-        defer { release() }
-        let connection = try await current()
-        let outcome = Outcome<Result>()
-        let work = Task {
-            do {
-                outcome.settle(.success(try await body(connection)))
-            } catch {
-                outcome.settle(.failure(error))
-            }
+        try await withConnectionStreaming { connection in
+            try await Self.bounded(by: Self.operationLimit) { try await body(connection) }
         }
-        let watchdog = Task { [limit = Self.operationLimit] in
-            try await Task.sleep(for: limit)
-            outcome.settle(.failure(OperationTimedOut(limit: limit)))
-        }
-        let result = await withTaskCancellationHandler {
-            await outcome.value
-        } onCancel: {
-            work.cancel()
-        }
-        watchdog.cancel()
-        if case .failure(let error) = result, connection.isClosed || Self.isConnectionLost(error) {
-            await drop(connection)
-        }
-        return try result.get()
     }
 
     /// Runs `body` on the connection, alone, however long it takes: for streaming rows to a
@@ -87,22 +65,38 @@ final class PostgresConnections: Sendable {
     /// How long one operation may take before its connection is closed under it.
     static let operationLimit = Duration.seconds(10)
 
+    /// What `operation` returns or throws, or ``OperationTimedOut`` once `limit` has passed,
+    /// leaving the operation behind.
+    private static func bounded<Result: Sendable>(
+        by limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        let outcome = Outcome<Result>()
+        let work = Task {
+            do {
+                outcome.settle(.success(try await operation()))
+            } catch {
+                outcome.settle(.failure(error))
+            }
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            outcome.settle(.failure(OperationTimedOut(limit: limit)))
+        }
+        defer { watchdog.cancel() }
+        return try await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            work.cancel()
+        }.get()
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func withTransaction<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
         return try await withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
-            let result: Result
-            do {
-                result = try await body(connection)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-            try await connection.query("COMMIT", logger: logger)
-            return result
+            try await Self.transaction(on: connection, logger: logger) { try await body(connection) }
         }
     }
 
@@ -111,17 +105,25 @@ final class PostgresConnections: Sendable {
         -> Result
     {
         try await withConnectionStreaming { connection in
-            try await connection.query("BEGIN", logger: logger)
-            let result: Result
-            do {
-                result = try await body(connection)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-            try await connection.query("COMMIT", logger: logger)
-            return result
+            try await Self.transaction(on: connection, logger: logger) { try await body(connection) }
         }
+    }
+
+    /// Runs `body` in a transaction on `connection`: committed when it returns, rolled back when
+    /// it throws, with its error.
+    static func transaction<Result>(
+        on connection: PostgresConnection, logger: Logger, _ body: () async throws -> Result
+    ) async throws -> Result {
+        try await connection.query("BEGIN", logger: logger)
+        let result: Result
+        do {
+            result = try await body()
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        try await connection.query("COMMIT", logger: logger)
+        return result
     }
 
     /// Every row of `query`, each readable by column name.
