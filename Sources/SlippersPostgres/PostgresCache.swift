@@ -3,6 +3,7 @@ import Logging
 import NIOSSL
 import PostgresNIO
 @_spi(Backends) import SlippersStore
+import Synchronization
 
 /// A cache in a PostgreSQL database: one schema of ours (``PostgresLocation/schema``), made and
 /// migrated when it is opened.
@@ -22,7 +23,7 @@ import PostgresNIO
 /// the inspection commands read it. Its operations take turns on one connection, made again
 /// when it is lost (a server restart); each is bounded, so that a server that stops answering
 /// fails it instead of holding it. It also holds the fleet's queue (``enqueue(_:options:now:)``,
-/// ``claim(worker:lease:now:)``) and the lists' leases (``withListLease(_:onWait:_:)``).
+/// ``claim(worker:lease:now:)``) and the lists' leases (``withListLease(_:onWait:whileWaiting:_:)``).
 ///
 /// ```swift
 /// let cache = try await PostgresCache.open(try PostgresLocation("postgres://sync@db.internal/cache"))
@@ -35,6 +36,8 @@ public final class PostgresCache: Sendable {
     /// The connection every operation takes its turn on; made again after it was lost.
     let client: PostgresConnections
     let logger: Logger
+    /// The connections holding this process's list leases, by collection key, while they are held.
+    let leaseConnections = Mutex<[String: PostgresConnection]>([:])
 
     /// The comment that marks a schema as made by Slippers.
     static let marker = "Slippers cache"

@@ -46,6 +46,11 @@ extension SlippersCommand {
                 field in the first response), a page 2 that repeats page 1 exactly ends the list at \
                 page 1, which the summary says.
 
+                On PostgreSQL (--db postgres://…), one process at a time walks a list and commits \
+                its pages; another sync of the same list says it waits, then reports the finished \
+                list or resumes it. While it waits on a page-number or offset list whose total is \
+                known, it fetches pages ahead for the one walking it, each page by one process only.
+
                 On a terminal, a progress bar is drawn on stderr; the summary line goes to stdout.
                 """)
 
@@ -180,21 +185,76 @@ extension SlippersCommand {
 
             await onPlanned(plan.collection.key)
             if revalidate { return try await runRevalidation(plan, in: storage) }
+            let walk = Walk(
+                storage: storage, plan: plan, concurrency: concurrency, notice: notice,
+                drawsProgress: drawsProgress)
+            guard let cache = storage as? PostgresCache else {
+                let progress = try await self.walk(walk, source: plan.source) { try await $0() }
+                return try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
+            }
+            // On PostgreSQL the list's lease holder walks it; workers waiting for the lease fetch
+            // its pages ahead, when they can be named by index, and the lease holder takes them.
+            let key = plan.collection.key
+            let shared = SharedPageSource(base: plan.source, cache: cache, collection: key)
+            let fetchedAhead = Mutex(0)
+            let source = plan.source
+            let refresh = self.refresh
+            let progress = try await self.walk(walk, source: shared) { body in
+                try await cache.withListLease(
+                    key,
+                    onWait: { StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)") },
+                    whileWaiting: { leaseTaken in
+                        let pages = await cache.fetchPagesAhead(
+                            of: key, source: source, concurrency: concurrency.maximum, until: leaseTaken)
+                        fetchedAhead.withLock { $0 += pages }
+                    }
+                ) {
+                    try await cache.walkingSharedList(key, refresh: refresh, body)
+                }
+            }
+            var line = try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
+            let fetchedByOthers = shared.pagesFetchedByOthers
+            if fetchedByOthers > 0 {
+                line += " (\(Formatting.count(fetchedByOthers, "page")) fetched by other workers)"
+            }
+            let ahead = fetchedAhead.withLock { $0 }
+            if ahead > 0 {
+                line += " (\(Formatting.count(ahead, "page")) fetched ahead for another worker)"
+            }
+            return line
+        }
+
+        /// What a walk of the list needs besides its source.
+        private struct Walk {
+            var storage: any CacheStorage
+            var plan: SyncPlan
+            var concurrency: AdaptiveConcurrency
+            var notice: RetryNotice?
+            var drawsProgress: Bool
+        }
+
+        /// Walks the list from `source` into the storage, inside `around` (a lease, on PostgreSQL).
+        private func walk<Source: PageSource>(
+            _ walk: Walk, source: Source,
+            around: (() async throws -> CollectionSync<Source>.Progress) async throws -> CollectionSync<Source>.Progress
+        ) async throws -> CollectionSync<Source>.Progress where Source.Item == RawItem {
+            let plan = walk.plan
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
-            var bar = drawsProgress && ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
+            var bar = walk.drawsProgress && ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
             let clock = ContinuousClock()
             let start = clock.now
-            var sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
+            var sync = CollectionSync(storage: walk.storage, source: source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
-            sync.concurrency = concurrency
-            sync.repeatedSecondPage = plan.repeatedSecondPage
-            if let notice { sync.onPageRetry = { notice.pageRetry(index: $0, error: $1, wait: $2) } }
-            let progress: CollectionSync<PrimedPageSource>.Progress
+            sync.concurrency = walk.concurrency
+            switch plan.repeatedSecondPage {
+            case .fails: sync.repeatedSecondPage = .fails
+            case .endsTheList(let style): sync.repeatedSecondPage = .endsTheList(style: style)
+            }
+            if let notice = walk.notice { sync.onPageRetry = { notice.pageRetry(index: $0, error: $1, wait: $2) } }
+            let limits = CollectionSync<Source>.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
             do {
-                let limits = CollectionSync<PrimedPageSource>.Limits(
-                    maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
-                progress = try await Self.leased(plan.collection.key, in: storage) {
+                let progress = try await around {
                     try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
                         progress in
                         let seconds = start.duration(to: clock.now).timeInterval
@@ -205,42 +265,37 @@ extension SlippersCommand {
                                 itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
                     }
                 }
+                bar?.finish()
+                return progress
             } catch {
                 bar?.finish()
                 throw error
             }
-            bar?.finish()
-            let cached = try await storage.collection(plan.collection.key)
-            let retries = requestRetries.withLock { $0 } + progress.pageRetries
+        }
+
+        /// The final line of a walk, with the retries of its requests and pages.
+        private func summary<Source: PageSource>(
+            _ progress: CollectionSync<Source>.Progress, of walk: Walk, retries requestRetries: Int
+        ) async throws -> String {
+            let key = walk.plan.collection.key
+            let cached = try await walk.storage.collection(key)
+            let retries = requestRetries + progress.pageRetries
             return summary(
-                progress, key: plan.collection.key, location: storage.locationDescription,
+                progress, key: key, location: walk.storage.locationDescription,
                 cachedItems: cached?.itemCount ?? 0, retries: retries)
         }
 
-        /// Runs `body` under the list's lease when the cache is PostgreSQL, so that workers started together on
-        /// one list do not fetch its pages twice: the others wait, saying so in one line, and then find the
-        /// list finished or resume it from its committed prefix. A file needs no lease: its pages are
-        /// saved in order by whichever process gets there first.
-        static func leased<Result: Sendable>(
-            _ key: String, in storage: any CacheStorage, _ body: () async throws -> Result
-        ) async throws -> Result {
-            guard let cache = storage as? PostgresCache else { return try await body() }
-            return try await cache.withListLease(
-                key, onWait: { StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)") },
-                body)
-        }
-
         /// The final line: what this run fetched, where it started, whether the list is complete, and the retries.
-        private func summary(
-            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, location: String, cachedItems: Int,
+        private func summary<Source: PageSource>(
+            _ progress: CollectionSync<Source>.Progress, key: String, location: String, cachedItems: Int,
             retries: Int
         ) -> String {
             let line = summaryWithoutRetries(progress, key: key, location: location, cachedItems: cachedItems)
             return retries == 0 ? line : line + " (\(Formatting.count(retries, "retry", plural: "retries")))"
         }
 
-        private func summaryWithoutRetries(
-            _ progress: CollectionSync<PrimedPageSource>.Progress, key: String, location path: String,
+        private func summaryWithoutRetries<Source: PageSource>(
+            _ progress: CollectionSync<Source>.Progress, key: String, location path: String,
             cachedItems: Int
         ) -> String {
             if progress.pagesFetched == 0, progress.endReached {

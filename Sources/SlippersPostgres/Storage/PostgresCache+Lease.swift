@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import SlippersStore
+import Synchronization
 
 extension PostgresCache {
     /// Runs `body` while this process holds the list's lease: one worker walks a list at a time.
@@ -13,9 +14,14 @@ extension PostgresCache {
     ///
     /// - parameter key: The list's collection key.
     /// - parameter onWait: Called when another worker holds the lease, before waiting for it.
+    /// - parameter whileWaiting: Runs while this worker waits for the lease, such as fetching the
+    ///   list's pages ahead of the worker holding it (see ``fetchPagesAhead(of:source:concurrency:until:)``);
+    ///   its argument says whether the lease is now this worker's, and `body` runs once it has returned.
     /// - throws: What `body` throws, or a ``PostgresCacheError``.
     public func withListLease<Result: Sendable>(
-        _ key: String, onWait: @Sendable () -> Void = {}, _ body: () async throws -> Result
+        _ key: String, onWait: @Sendable () -> Void = {},
+        whileWaiting: @escaping @Sendable (_ leaseTaken: @escaping @Sendable () -> Bool) async -> Void = { _ in },
+        _ body: () async throws -> Result
     ) async throws -> Result {
         let lockName = "slippers:list:" + key
         let connection = try await mappingErrors { try await client.dedicated() }
@@ -28,11 +34,22 @@ extension PostgresCache {
             }
             if !taken {
                 onWait()
-                try await mappingErrors {
-                    try await connection.query(
-                        "SELECT pg_advisory_lock(hashtextextended(\(lockName), 0))", logger: logger)
+                let leaseTaken = LeaseTaken()
+                try await withThrowingTaskGroup(of: Void.self) { [logger] group in
+                    group.addTask {
+                        try await self.mappingErrors {
+                            try await connection.query(
+                                "SELECT pg_advisory_lock(hashtextextended(\(lockName), 0))", logger: logger)
+                        }
+                        leaseTaken.set()
+                    }
+                    group.addTask { await whileWaiting { leaseTaken.isSet } }
+                    try await group.waitForAll()
                 }
             }
+            // The lease's own session claims the pages the walk fetches (see SharedPageSource).
+            leaseConnections.withLock { $0[key] = connection }
+            defer { _ = leaseConnections.withLock { $0.removeValue(forKey: key) } }
             let result = try await body()
             try? await connection.close()
             return result
@@ -42,4 +59,13 @@ extension PostgresCache {
             throw error
         }
     }
+}
+
+/// Whether a worker waiting for a lease has it now.
+private final class LeaseTaken: Sendable {
+    private let taken = Mutex(false)
+
+    func set() { taken.withLock { $0 = true } }
+
+    var isSet: Bool { taken.withLock { $0 } }
 }

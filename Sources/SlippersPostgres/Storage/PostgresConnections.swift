@@ -67,7 +67,7 @@ final class PostgresConnections: Sendable {
 
     /// What `operation` returns or throws, or ``OperationTimedOut`` once `limit` has passed,
     /// leaving the operation behind.
-    private static func bounded<Result: Sendable>(
+    static func bounded<Result: Sendable>(
         by limit: Duration, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         let outcome = Outcome<Result>()

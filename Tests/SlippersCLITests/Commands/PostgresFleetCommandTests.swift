@@ -4,23 +4,20 @@ import SlippersTestSupport
 import Testing
 
 /// Several `slippers sync` processes on one list in one PostgreSQL database: one walks the list
-/// under its lease, the others wait and report the finished list; a worker killed while it holds
-/// the lease is followed from its committed prefix.
+/// under its lease while the others fetch its pages ahead (page numbers) or wait (a cursor), and
+/// all report the finished list; a worker killed while it holds the lease is followed from its
+/// committed prefix.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(4)))
 struct PostgresFleetCommandTests {
-    @Test func fourProcessesSyncingOneNewListAtOnceEachEndWithTheListExactly() async throws {
+    @Test func fourProcessesOnOneNewPageNumberListDivideItsPagesAndEachEndsWithTheListExactly() async throws {
         let itemCount = 2_000
         try await PostgresServer.with { server in
             try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
-                fixture.server.inject(.delay(.milliseconds(5)), count: 10_000)
-                let database = ["--db", server.url(database: try await server.makeDatabase())]
+                fixture.server.inject(.delay(.milliseconds(30)), count: 10_000)
+                let name = try await server.makeDatabase()
+                let database = ["--db", server.url(database: name)]
                 let url = fixture.url()
-                let outcomes = try await withThrowingTaskGroup(of: BuiltBinary.Outcome.self) { group in
-                    for _ in 0..<4 {
-                        group.addTask { try await BuiltBinary.slippers.run(["sync", url] + database) }
-                    }
-                    return try await group.reduce(into: []) { $0.append($1) }
-                }
+                let outcomes = try await syncAtOnce(4, ["sync", url, "--concurrency", "1"] + database)
                 for outcome in outcomes {
                     #expect(outcome.status == 0, "\(outcome.stderr)")
                     #expect(
@@ -28,12 +25,157 @@ struct PostgresFleetCommandTests {
                             || outcome.stdout.contains("(40 pages, \(itemCount) items); nothing fetched"),
                         "\(outcome.stdout)")
                 }
-                // Each page once, and the first page once more for each worker that detected the style.
+                // Each page after the first by one worker only; the first once more for each worker that
+                // detected the style.
+                let pages = fixture.server.requests.map { Int($0.query["page"] ?? "1") ?? 0 }
+                #expect(pages.filter { $0 > 1 }.count == 39, "\(pages.sorted())")
+                #expect(Set(pages) == Set(1...40))
                 #expect(fixture.server.requestCount <= 40 + 4)
+                // The lease holder committed pages the waiting workers fetched.
+                let fetchedAhead = outcomes.map { count(in: $0.stdout, before: " fetched ahead for another worker") }
+                let fetchedByOthers = outcomes.map { count(in: $0.stdout, before: " fetched by other workers") }
+                #expect(fetchedAhead.reduce(0, +) > 0, "\(outcomes.map(\.stdout))")
+                #expect(fetchedAhead.reduce(0, +) == fetchedByOthers.reduce(0, +), "\(outcomes.map(\.stdout))")
+                let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
+                let left = try await server.psql(
+                    "SELECT count(*) FROM slippers.shared_pages", database: name)
+                #expect(left == "0")
+            }
+        }
+    }
+
+    @Test func fourProcessesOnOneNewCursorListWaitForTheOneWalkingItAndEachEndWithTheListExactly() async throws {
+        let itemCount = 1_000
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
+                fixture.server.inject(.delay(.milliseconds(20)), count: 10_000)
+                let database = ["--db", server.url(database: try await server.makeDatabase())]
+                let url = fixture.url(.cursor)
+                let outcomes = try await syncAtOnce(4, ["sync", url] + database)
+                for outcome in outcomes {
+                    #expect(outcome.status == 0, "\(outcome.stderr)")
+                    #expect(
+                        outcome.stdout.contains("end reached, \(itemCount) items cached")
+                            || outcome.stdout.contains("(20 pages, \(itemCount) items); nothing fetched"),
+                        "\(outcome.stdout)")
+                    #expect(!outcome.stdout.contains("fetched ahead"))
+                }
+                // A cursor names only the page after the last one read: one worker walks the list.
+                #expect(fixture.server.requestCount <= 20 + 4)
                 let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
                 #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
             }
         }
+    }
+
+    @Test func aWorkerKilledWhileFetchingPagesAheadLeavesThemToTheLeaseHolder() async throws {
+        let itemCount = 3_000
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
+                fixture.server.inject(.delay(.milliseconds(60)), count: 10_000)
+                let name = try await server.makeDatabase()
+                let database = ["--db", server.url(database: name)]
+                let url = fixture.url()
+                let arguments = ["sync", url, "--concurrency", "2"] + database
+                let holderOutput = try TemporaryDirectory()
+                let holder = try BuiltBinary.slippers.start(arguments, outputDirectory: holderOutput.url)
+                defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+                var committed = 0
+                for _ in 0..<3_000 where committed < 1 {
+                    // The schema is there once the first process has opened the database.
+                    committed =
+                        (try? await server.psql("SELECT count(*) FROM slippers.pages", database: name)).flatMap {
+                            Int($0)
+                        } ?? 0
+                    if committed < 1 { try await Task.sleep(for: .milliseconds(20)) }
+                }
+                let helperOutput = try TemporaryDirectory()
+                let helper = try BuiltBinary.slippers.start(arguments, outputDirectory: helperOutput.url)
+                defer { if helper.isRunning { kill(helper.processIdentifier, SIGKILL) } }
+                // Killed once it has staged pages and holds claims on others.
+                var staged = 0
+                for _ in 0..<3_000 where staged < 2 {
+                    staged =
+                        Int(
+                            try await server.psql(
+                                "SELECT count(*) FROM slippers.shared_pages WHERE state = 'staged'", database: name))
+                        ?? 0
+                    if staged < 2 { try await Task.sleep(for: .milliseconds(5)) }
+                }
+                kill(helper.processIdentifier, SIGKILL)
+                await BuiltBinary.waitForExit(of: helper)
+                await BuiltBinary.waitForExit(of: holder)
+                let stdout = try String(contentsOf: holderOutput.url.appendingPathComponent("stdout"), encoding: .utf8)
+                let stderr = try String(contentsOf: holderOutput.url.appendingPathComponent("stderr"), encoding: .utf8)
+                #expect(holder.terminationStatus == 0, "\(stderr)")
+                #expect(stdout.contains("end reached, \(itemCount) items cached"), "\(stdout)")
+                #expect(stdout.contains("fetched by other workers"), "\(stdout)")
+                // A page the killed worker was fetching is fetched again by the lease holder: at most its two.
+                let pages = fixture.server.requests.map { Int($0.query["page"] ?? "1") ?? 0 }
+                #expect(Set(pages) == Set(1...60))
+                #expect(pages.filter { $0 > 1 }.count <= 59 + 2, "\(pages.sorted())")
+                let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
+            }
+        }
+    }
+
+    @Test func pagesFetchedAheadForARunStoppedByMaxPagesAreCommittedByTheNextNotFetchedAgain() async throws {
+        let itemCount = 1_000
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
+                fixture.server.inject(.delay(.milliseconds(150)), count: 10_000)
+                let name = try await server.makeDatabase()
+                let database = ["--db", server.url(database: name)]
+                let url = fixture.url()
+                let firstOutput = try TemporaryDirectory()
+                let first = try BuiltBinary.slippers.start(
+                    ["sync", url, "--concurrency", "1", "--max-pages", "10"] + database,
+                    outputDirectory: firstOutput.url)
+                defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+                var committed = 0
+                for _ in 0..<3_000 where committed < 1 {
+                    committed =
+                        (try? await server.psql("SELECT count(*) FROM slippers.pages", database: name)).flatMap {
+                            Int($0)
+                        } ?? 0
+                    if committed < 1 { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                let second = try await BuiltBinary.slippers.run(["sync", url, "--concurrency", "2"] + database)
+                await BuiltBinary.waitForExit(of: first)
+                let firstStdout = try String(
+                    contentsOf: firstOutput.url.appendingPathComponent("stdout"), encoding: .utf8)
+                #expect(firstStdout.contains("stopped after --max-pages 10"), "\(firstStdout)")
+                #expect(second.status == 0, "\(second.stderr)")
+                #expect(second.stdout.contains("end reached, \(itemCount) items cached"), "\(second.stdout)")
+                #expect(second.stdout.contains("fetched ahead for another worker"), "\(second.stdout)")
+                // The pages staged beyond the first run's tenth page are the second run's, not asked for again.
+                let pages = fixture.server.requests.map { Int($0.query["page"] ?? "1") ?? 0 }
+                #expect(pages.filter { $0 > 1 }.sorted() == Array(2...20), "\(pages.sorted())")
+                let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
+                let left = try await server.psql("SELECT count(*) FROM slippers.shared_pages", database: name)
+                #expect(left == "0")
+            }
+        }
+    }
+
+    /// Runs `count` processes of `arguments` at once and returns their outcomes.
+    private func syncAtOnce(_ count: Int, _ arguments: [String]) async throws -> [BuiltBinary.Outcome] {
+        try await withThrowingTaskGroup(of: BuiltBinary.Outcome.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await BuiltBinary.slippers.run(arguments) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// The number of pages a summary line gives before `suffix`, such as "(12 pages fetched ahead …)"; 0 without.
+    private func count(in line: String, before suffix: String) -> Int {
+        guard let end = line.range(of: suffix) else { return 0 }
+        let words = line[..<end.lowerBound].split(separator: "(").last?.split(separator: " ") ?? []
+        return words.first.flatMap { Int($0) } ?? 0
     }
 
     @Test func aWorkerKilledHoldingTheLeaseIsFollowedFromItsCommittedPrefixNotFromPage1() async throws {
