@@ -36,7 +36,7 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let collection = try await store.collectionKey(typed: collection)
+            let collection = try await store.collectionKey(naming: collection)
             let out = ChunkedOutput()
             switch format {
             case .json:

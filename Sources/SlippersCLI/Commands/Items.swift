@@ -57,7 +57,7 @@ extension SlippersCommand {
 
         /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
         private func forEachItem(in store: any CacheStorage, _ body: (RawItem) throws -> Void) async throws {
-            let collection = try await store.collectionKey(typed: collection)
+            let collection = try await store.collectionKey(naming: collection)
             guard let page else {
                 try await store.forEachItem(in: collection, body)
                 return

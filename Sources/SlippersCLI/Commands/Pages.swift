@@ -20,7 +20,7 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let pages = try await store.pages(in: try await store.collectionKey(typed: collection))
+            let pages = try await store.pages(in: try await store.collectionKey(naming: collection))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

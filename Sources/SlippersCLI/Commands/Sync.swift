@@ -195,7 +195,10 @@ extension SlippersCommand {
             // On PostgreSQL the list's lease holder walks it; workers waiting for the lease fetch
             // its pages ahead, when they can be named by index, and the lease holder takes them.
             let key = plan.collection.key
-            let shared = SharedPageSource(base: plan.source, cache: cache, collection: key)
+            let list = SharedList(
+                collection: key,
+                fingerprint: Self.fingerprint(url: url, style: plan.collection.style, headers: headers))
+            let shared = SharedPageSource(base: plan.source, cache: cache, list: list)
             let fetchedAhead = Mutex(0)
             let source = plan.source
             let refresh = self.refresh
@@ -205,11 +208,11 @@ extension SlippersCommand {
                     onWait: { StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)") },
                     whileWaiting: { leaseTaken in
                         let pages = await cache.fetchPagesAhead(
-                            of: key, source: source, concurrency: concurrency.maximum, until: leaseTaken)
+                            of: list, source: source, concurrency: concurrency.maximum, until: leaseTaken)
                         fetchedAhead.withLock { $0 += pages }
                     }
                 ) {
-                    try await cache.walkingSharedList(key, refresh: refresh, body)
+                    try await cache.walkingSharedList(list, refresh: refresh, body)
                 }
             }
             var line = try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
@@ -222,6 +225,14 @@ extension SlippersCommand {
                 line += " (\(Formatting.count(ahead, "page")) fetched ahead for another worker)"
             }
             return line
+        }
+
+        /// The digest of how a list's pages are asked for: its URL, its style and its headers.
+        /// Never a credential: a digest of it.
+        static func fingerprint(url: URL, style: String?, headers: [String: String]) -> String {
+            let sent = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
+            let parts = ["url": url.absoluteString, "style": style ?? "", "headers": sent]
+            return PageCaching.varyKey(for: Array(parts.keys)) { parts[$0] } ?? ""
         }
 
         /// What a walk of the list needs besides its source.

@@ -4,7 +4,7 @@ extension PostgresCache {
     /// How many pages past the committed prefix workers fetch ahead of the lease holder.
     public static var pagesFetchedAhead: Int { 64 }
 
-    /// Fetches pages of the list `key` ahead of the worker holding its lease, for that worker to
+    /// Fetches pages of `list` ahead of the worker holding its lease, for that worker to
     /// commit, until `leaseTaken` says this worker has the lease or nothing is left to fetch.
     ///
     /// Only a list whose pages can be named by index and whose end is known (its first page, once
@@ -14,21 +14,22 @@ extension PostgresCache {
     /// left to the lease holder, which fetches it again under its retry budget, and this worker
     /// stops fetching ahead. Up to ``pagesFetchedAhead`` pages past the committed prefix are fetched.
     ///
-    /// - parameter key: The list's collection key.
+    /// - parameter list: The list, as the lease holder walks it: pages are fetched ahead only while
+    ///   a lease holder walks it with the same fingerprint (see ``SharedList``).
     /// - parameter source: The list's source, as the lease holder's is built.
     /// - parameter concurrency: How many pages this worker fetches at once.
     /// - parameter leaseTaken: Whether this worker now holds the lease.
     /// - returns: The number of pages this worker fetched and staged.
     public func fetchPagesAhead<Source: AddressablePageSource>(
-        of key: String, source: Source, concurrency: Int, until leaseTaken: @escaping @Sendable () -> Bool
+        of list: SharedList, source: Source, concurrency: Int, until leaseTaken: @escaping @Sendable () -> Bool
     ) async -> Int where Source.Item == RawItem {
         guard source.token(forPageAt: 1) != nil else { return 0 }
         return await withTaskGroup(of: Int.self) { group in
             for _ in 0..<max(1, concurrency) {
                 group.addTask { [self] in
                     var staged = 0
-                    while let page = await nextPageAhead(of: key, source: source, leaseTaken: leaseTaken) {
-                        guard await fetchAndStage(page, of: key, source: source) else { break }
+                    while let page = await nextPageAhead(of: list, source: source, leaseTaken: leaseTaken) {
+                        guard await fetchAndStage(page, of: list, source: source) else { break }
                         staged += 1
                     }
                     return staged
@@ -41,10 +42,10 @@ extension PostgresCache {
     /// Claims the next page to fetch ahead, waiting while the first page is not committed; `nil` when
     /// there is nothing to fetch ahead (or it cannot be known where the list ends).
     private func nextPageAhead<Source: AddressablePageSource>(
-        of key: String, source: Source, leaseTaken: @Sendable () -> Bool
+        of list: SharedList, source: Source, leaseTaken: @Sendable () -> Bool
     ) async -> PageToken? where Source.Item == RawItem {
         while !leaseTaken(), !Task.isCancelled {
-            guard let head = try? await sharedListHead(key) else {
+            guard let head = try? await sharedListHead(list.collection) else {
                 // The lease holder has not committed the first page yet.
                 try? await Task.sleep(for: .milliseconds(20))
                 continue
@@ -57,7 +58,7 @@ extension PostgresCache {
             guard first < end else { return nil }
             let pages = (first..<end).compactMap { index in source.token(forPageAt: index).map { (index, $0) } }
             guard pages.count == end - first else { return nil }
-            guard let claimed = try? await claimAhead(key, pages: pages) else {
+            guard let claimed = try? await claimAhead(list, pages: pages) else {
                 // Every page up to the window is claimed: the end, or the window moves on as pages are committed.
                 if end == pageCount { return nil }
                 try? await Task.sleep(for: .milliseconds(20))
@@ -70,17 +71,17 @@ extension PostgresCache {
 
     /// Fetches a claimed page and stages it; `false` when it failed (the claim is given back).
     private func fetchAndStage<Source: AddressablePageSource>(
-        _ token: PageToken, of key: String, source: Source
+        _ token: PageToken, of list: SharedList, source: Source
     ) async -> Bool where Source.Item == RawItem {
         do {
             guard let page = try await source.fetch(PageRequest(token: token)).page else {
-                try await releaseClaim(key, token: token)
+                try await releaseClaim(list, token: token)
                 return false
             }
-            _ = try await stage(page, of: key, token: token)
+            _ = try await stage(page, of: list, token: token)
             return true
         } catch {
-            try? await releaseClaim(key, token: token)
+            try? await releaseClaim(list, token: token)
             return false
         }
     }

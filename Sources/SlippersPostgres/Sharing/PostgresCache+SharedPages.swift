@@ -43,12 +43,13 @@ extension PostgresCache {
     ///
     /// - returns: What became of the first page (the lease holder's to fetch, staged by another
     ///   worker, or being fetched by a live one), and the tokens of the others now the lease holder's.
-    func claimForLeaseHolder(_ key: String, tokens: [PageToken]) async throws
+    func claimForLeaseHolder(_ list: SharedList, tokens: [PageToken]) async throws
         -> (first: SharedPageClaim, alsoMine: Set<PageToken>)
     {
         let logger = self.logger
+        let key = list.sharingKey
         return try await mappingErrors {
-            guard let connection = leaseConnections.withLock({ $0[key] }) else {
+            guard let connection = leaseConnections.withLock({ $0[list.collection] }) else {
                 return try await client.withConnection { connection in
                     try await Self.claimForLeaseHolder(key, tokens: tokens, on: connection, logger: logger)
                 }
@@ -97,14 +98,16 @@ extension PostgresCache {
     }
 
     /// Claims the first of `pages` that no worker has claimed and the list has not committed, for
-    /// a worker fetching ahead of the lease holder.
+    /// a worker fetching ahead of the lease holder; none while no lease holder walks the list
+    /// with the same fingerprint.
     ///
     /// A page committed since the worker read how far the list stands is not claimed: the check
     /// and the claim are one statement, which sees the page committed or the lease holder's claim.
     ///
     /// - parameter pages: Each page's index and token, in the order to claim them.
     /// - returns: The token claimed, or `nil` when every one of them is claimed or committed already.
-    func claimAhead(_ key: String, pages: [(index: Int, token: PageToken)]) async throws -> PageToken? {
+    func claimAhead(_ list: SharedList, pages: [(index: Int, token: PageToken)]) async throws -> PageToken? {
+        let (key, collection) = (list.sharingKey, list.collection)
         let tokens = pages.map(\.token.rawValue)
         let indexes = pages.map { Int64($0.index) }
         return try await mappingErrors {
@@ -118,7 +121,9 @@ extension PostgresCache {
                         SELECT 1 FROM shared_pages s WHERE s.collection_key = \(key) AND s.token = t.token)
                     AND NOT EXISTS (
                         SELECT 1 FROM pages p JOIN collections c ON c.id = p.collection_id
-                        WHERE c.key = \(key) AND p.generation = c.generation AND p.idx = t.idx)
+                        WHERE c.key = \(collection) AND p.generation = c.generation AND p.idx = t.idx)
+                    AND EXISTS (
+                        SELECT 1 FROM shared_pages m WHERE m.collection_key = \(key) AND m.token = \(Self.walkMarker))
                     ORDER BY t.n LIMIT 1
                     ON CONFLICT DO NOTHING
                     RETURNING token
@@ -130,7 +135,8 @@ extension PostgresCache {
 
     /// Stages a page this worker claimed and fetched; `false` when the claim was lost meanwhile
     /// (the lease holder took it over), and the page is dropped.
-    func stage(_ page: Page<RawItem>, of key: String, token: PageToken) async throws -> Bool {
+    func stage(_ page: Page<RawItem>, of list: SharedList, token: PageToken) async throws -> Bool {
+        let key = list.sharingKey
         let bytes = ByteBuffer(bytes: try StagedPage.encoded(page))
         return try await mappingErrors {
             try await client.withConnection { [logger] connection in
@@ -146,7 +152,8 @@ extension PostgresCache {
     }
 
     /// Gives up this session's claim on a page it could not fetch, for the lease holder to fetch.
-    func releaseClaim(_ key: String, token: PageToken) async throws {
+    func releaseClaim(_ list: SharedList, token: PageToken) async throws {
+        let key = list.sharingKey
         try await mappingErrors {
             try await client.rows(
                 """
@@ -159,7 +166,8 @@ extension PostgresCache {
 
     /// Clears what the list's earlier walks left: everything when `everything` (a refresh), else
     /// the pages taken or staged longer than ``stagedPageLimit`` ago.
-    func clearSharedPages(_ key: String, everything: Bool) async throws {
+    func clearSharedPages(_ list: SharedList, everything: Bool) async throws {
+        let key = list.sharingKey
         let limit = Self.stagedPageLimit
         try await mappingErrors {
             try await client.rows(
@@ -175,7 +183,8 @@ extension PostgresCache {
     /// dead workers' ones, and the staged pages once the list's end is committed. Staged pages of
     /// a list stopped before its end (`--max-pages`) stay for the next lease holder; live
     /// workers' claims stay for their workers.
-    func clearSharedPagesAfterWalk(_ key: String) async throws {
+    func clearSharedPagesAfterWalk(_ list: SharedList) async throws {
+        let (key, collection) = (list.sharingKey, list.collection)
         try await mappingErrors {
             try await client.rows(
                 """
@@ -185,7 +194,7 @@ extension PostgresCache {
                     OR (s.state = 'claimed' AND (s.claimed_by = pg_backend_pid()
                         OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = s.claimed_by)))
                     OR (s.state = 'staged'
-                        AND EXISTS (SELECT 1 FROM collections c WHERE c.key = s.collection_key AND c.end_reached)))
+                        AND EXISTS (SELECT 1 FROM collections c WHERE c.key = \(collection) AND c.end_reached)))
                 """)
         }
     }
@@ -218,23 +227,37 @@ extension PostgresCache {
     /// Runs the lease holder's walk of a list whose pages other workers fetch ahead.
     ///
     /// Before `body`, the pages staged for the list's earlier walks are cleared: all of them for
-    /// a refresh, else those staged more than ten minutes ago. After it, whatever `body` did, the
-    /// pages it took are cleared, and the staged ones too once the list's end is committed; a
-    /// walk stopped before the end (`--max-pages`) leaves the pages staged for it to the next.
+    /// a refresh, else those staged more than ten minutes ago; then the walk is marked, so that
+    /// workers waiting with the same fingerprint fetch pages ahead for it. After it, whatever
+    /// `body` did, the mark and the pages it took are cleared, and the staged ones too once the
+    /// list's end is committed; a walk stopped before the end (`--max-pages`) leaves the pages
+    /// staged for it to the next.
     ///
-    /// - parameter key: The list's collection key.
+    /// - parameter list: The list and how its pages are asked for.
     /// - parameter refresh: Whether the walk starts again at the first page.
     public func walkingSharedList<Result: Sendable>(
-        _ key: String, refresh: Bool, _ body: () async throws -> Result
+        _ list: SharedList, refresh: Bool, _ body: () async throws -> Result
     ) async throws -> Result {
-        try await clearSharedPages(key, everything: refresh)
+        try await clearSharedPages(list, everything: refresh)
+        let key = list.sharingKey
+        try await mappingErrors {
+            try await client.rows(
+                """
+                INSERT INTO shared_pages (collection_key, token, state, claimed_by)
+                VALUES (\(key), \(Self.walkMarker), 'taken', pg_backend_pid())
+                ON CONFLICT (collection_key, token) DO UPDATE SET claimed_by = pg_backend_pid(), claimed_at = now()
+                """)
+        }
         do {
             let result = try await body()
-            try await clearSharedPagesAfterWalk(key)
+            try await clearSharedPagesAfterWalk(list)
             return result
         } catch {
-            try? await clearSharedPagesAfterWalk(key)
+            try? await clearSharedPagesAfterWalk(list)
             throw error
         }
     }
+
+    /// The token of the row that marks a walk under way: no page's token is empty.
+    static var walkMarker: String { "" }
 }

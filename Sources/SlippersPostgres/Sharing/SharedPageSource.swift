@@ -17,7 +17,7 @@ where Base.Item == RawItem {
     /// The source this one fetches with.
     public let base: Base
     private let cache: PostgresCache
-    private let key: String
+    private let list: SharedList
     private let state = Mutex(State())
 
     /// What the source has done so far.
@@ -33,11 +33,11 @@ where Base.Item == RawItem {
     /// How many pages the lease holder claims at once: the page it asks for and those after it.
     static var pagesClaimedAtOnce: Int { 8 }
 
-    /// Creates the lease holder's source for the list `key` of `cache`.
-    public init(base: Base, cache: PostgresCache, collection key: String) {
+    /// Creates the lease holder's source for `list` of `cache`.
+    public init(base: Base, cache: PostgresCache, list: SharedList) {
         self.base = base
         self.cache = cache
-        self.key = key
+        self.list = list
     }
 
     /// The number of pages this source took from other workers instead of fetching them.
@@ -51,7 +51,7 @@ where Base.Item == RawItem {
         else { return try await base.fetch(request) }
         let tokens = [token] + tokens(after: token)
         while true {
-            let (claim, alsoMine) = try await cache.claimForLeaseHolder(key, tokens: tokens)
+            let (claim, alsoMine) = try await cache.claimForLeaseHolder(list, tokens: tokens)
             state.withLock { $0.mine.formUnion(alsoMine) }
             switch claim {
             case .mine:

@@ -135,13 +135,20 @@ final class PostgresConnections: Sendable {
         }
     }
 
-    /// A new connection of its own, for what must outlive an operation (a list's lease).
+    /// A new connection of its own, in our schema, for what must outlive an operation (a list's lease).
     func dedicated() async throws -> PostgresConnection {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
-        return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(quotedSchema)"), logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
     }
 
     /// Closes the connection.
@@ -156,12 +163,6 @@ final class PostgresConnections: Sendable {
     private func current() async throws -> PostgresConnection {
         if let connection = state.withLock({ $0.connection }), !connection.isClosed { return connection }
         let connection = try await dedicated()
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(quotedSchema)"), logger: logger)
-        } catch {
-            try? await connection.close()
-            throw error
-        }
         state.withLock { $0.connection = connection }
         return connection
     }

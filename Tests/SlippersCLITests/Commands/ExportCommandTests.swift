@@ -40,6 +40,32 @@ import Testing
         #expect(outcome.stdout == "id,name\r\nu1,User u1\r\nu2,User u2\r\nu3,User u3\r\n")
     }
 
+    @Test func theURLGivenToSyncFindsItsListThoughItsKeyLeavesOutThePageSize() async throws {
+        try await RunningFixture.with(itemCount: 60, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.page, query: ["per_page": "20", "tag": "a"])
+            let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            // Filed without the page size, which the style sets.
+            #expect(!sync.stdout.contains("per_page"), "\(sync.stdout)")
+            for command in [["export", "--format", "ndjson"], ["items"], ["pages"]] {
+                let outcome = try await BuiltBinary.slippers.run(
+                    [command[0], url] + command.dropFirst() + ["--db", directory.path()])
+                #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
+            }
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...60))
+            // Another filter is another list, never this one.
+            let other = try await BuiltBinary.slippers.run([
+                "export", fixture.url(.page, query: ["per_page": "20", "tag": "b"]), "--db", directory.path(),
+            ])
+            #expect(other.status == 1)
+            #expect(other.stderr.contains("No collection"))
+        }
+    }
+
     @Test func anEmptyCollectionExportsAnEmptyArray() async throws {
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())

@@ -15,7 +15,8 @@ struct PostgresFleetCommandTests {
             try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
                 fixture.server.inject(.delay(.milliseconds(30)), count: 10_000)
                 let name = try await server.makeDatabase()
-                let database = ["--db", server.url(database: name)]
+                // A schema other than the user's name: every session of the workers finds its tables in it.
+                let database = ["--db", server.url(database: name, query: "schema=fleet")]
                 let url = fixture.url()
                 let outcomes = try await syncAtOnce(4, ["sync", url, "--concurrency", "1"] + database)
                 for outcome in outcomes {
@@ -38,8 +39,7 @@ struct PostgresFleetCommandTests {
                 #expect(fetchedAhead.reduce(0, +) == fetchedByOthers.reduce(0, +), "\(outcomes.map(\.stdout))")
                 let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
                 #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
-                let left = try await server.psql(
-                    "SELECT count(*) FROM slippers.shared_pages", database: name)
+                let left = try await server.psql("SELECT count(*) FROM fleet.shared_pages", database: name)
                 #expect(left == "0")
             }
         }
@@ -157,6 +157,36 @@ struct PostgresFleetCommandTests {
                 #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
                 let left = try await server.psql("SELECT count(*) FROM slippers.shared_pages", database: name)
                 #expect(left == "0")
+            }
+        }
+    }
+
+    @Test func workersAskingForPagesOfAnotherSizeShareNoPageWithTheLeaseHolder() async throws {
+        let itemCount = 1_000
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: itemCount, pageSize: 20) { fixture in
+                fixture.server.inject(.delay(.milliseconds(20)), count: 10_000)
+                let name = try await server.makeDatabase()
+                let database = ["--db", server.url(database: name)]
+                // Filed under one collection (the page size is not part of its key), asked for otherwise: each
+                // process detects its own style, and pages of 50 must never be committed as pages of 20.
+                let outcomes = try await withThrowingTaskGroup(of: BuiltBinary.Outcome.self) { group in
+                    for size in ["20", "50"] {
+                        let url = fixture.url(.page, query: ["per_page": size])
+                        group.addTask {
+                            try await BuiltBinary.slippers.run(["sync", url, "--concurrency", "1"] + database)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for outcome in outcomes {
+                    #expect(outcome.status == 0, "\(outcome.stderr)")
+                    #expect(!outcome.stdout.contains("fetched ahead"), "\(outcome.stdout)")
+                    #expect(!outcome.stdout.contains("fetched by other workers"), "\(outcome.stdout)")
+                }
+                let export = try await BuiltBinary.slippers.run(
+                    ["export", fixture.url(.page, query: ["per_page": "20"]), "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
             }
         }
     }
