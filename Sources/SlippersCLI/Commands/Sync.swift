@@ -153,6 +153,23 @@ extension SlippersCommand {
         func perform(
             drawsProgress: Bool = true, onPlanned: (String) async -> Void = { _ in }
         ) async throws -> String {
+            // A URL the client cannot serve fails before any file is made.
+            guard ServerConfiguration(baseURL: try parsedURL()) != nil else { throw invalidURL() }
+            let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
+            // A PostgreSQL cache's connections are closed when the sync ends: a worker syncs list after list.
+            do {
+                let line = try await perform(in: storage, drawsProgress: drawsProgress, onPlanned: onPlanned)
+                try? await (storage as? PostgresCache)?.close()
+                return line
+            } catch {
+                try? await (storage as? PostgresCache)?.close()
+                throw error
+            }
+        }
+
+        private func perform(
+            in storage: any CacheStorage, drawsProgress: Bool, onPlanned: (String) async -> Void
+        ) async throws -> String {
             let url = try parsedURL()
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
             let requestRetries = Mutex(0)
@@ -172,7 +189,6 @@ extension SlippersCommand {
             client.logger = logging.logger
             let concurrency = concurrent.controller()
             client = client.reportingThrottles(to: concurrency)
-            let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
             let headers = try parsedHeaders()
             let overrides = StyleOverrides(
                 style: try postedStyle() ?? style?.template,

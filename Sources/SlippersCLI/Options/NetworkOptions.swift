@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersNetworking
+import Synchronization
 
 /// The deadlines and the body size limit of every request a command sends.
 struct NetworkOptions: ParsableArguments {
@@ -70,12 +71,24 @@ struct NetworkOptions: ParsableArguments {
             certificateAuthorityFile: caCertificates ?? environmentCertificates)
     }
 
-    /// A transport with these limits: the library's shared one when no option was given.
+    /// A transport with these limits: the library's shared one when no option was given, else
+    /// one made once per configuration in the process (a worker syncs list after list: a
+    /// transport per list would read the CA file and hold a connection pool each time).
     func transport(environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPTransport {
         let configuration = configuration(environment: environment)
-        return configuration == Self.defaults
-            ? AsyncHTTPClientTransport.shared : AsyncHTTPClientTransport(configuration: configuration)
+        guard configuration != Self.defaults else { return AsyncHTTPClientTransport.shared }
+        return Self.transports.withLock { made in
+            if let transport = made.first(where: { $0.configuration == configuration })?.transport { return transport }
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            made.append((configuration, transport))
+            return transport
+        }
     }
+
+    /// The transports made for configurations other than the defaults, for the process's life.
+    private static let transports = Mutex<
+        [(configuration: AsyncHTTPClientTransport.Configuration, transport: AsyncHTTPClientTransport)]
+    >([])
 
     private static func duration(_ seconds: Double) -> Duration {
         .milliseconds(Int64((seconds * 1000).rounded()))

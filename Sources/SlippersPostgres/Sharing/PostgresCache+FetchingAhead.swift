@@ -11,8 +11,9 @@ extension PostgresCache {
     /// committed, gave the total) is fetched ahead: no page past its end is asked for. Each page is
     /// claimed before it is fetched, so no two workers fetch the same page; the lease holder takes
     /// the staged pages through ``SharedPageSource`` and commits them in order. A page that fails is
-    /// left to the lease holder, which fetches it again under its retry budget, and this worker
-    /// stops fetching ahead. Up to ``pagesFetchedAhead`` pages past the committed prefix are fetched.
+    /// given back for the lease holder to fetch under its retry budget, and the task that fetched
+    /// it stops: a failing server gets at most `concurrency` failed requests from a waiting worker.
+    /// Up to ``pagesFetchedAhead`` pages past the committed prefix are fetched.
     ///
     /// - parameter list: The list, as the lease holder walks it: pages are fetched ahead only while
     ///   a lease holder walks it with the same fingerprint (see ``SharedList``).

@@ -78,4 +78,35 @@ struct PostgresQueueCommandTests {
             }
         }
     }
+
+    @Test func aWorkersPeakMemoryDoesNotGrowWithTheListsItSyncs() async throws {
+        // A CA file other than the default makes each list's sync ask for a transport of its own.
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        let environment = FileManager.default.fileExists(atPath: bundle) ? ["SSL_CERT_FILE": bundle] : [:]
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: 100, pageSize: 50) { fixture in
+                var peaks: [Int: Int] = [:]
+                for lists in [5, 40] {
+                    let database = ["--db", server.url(database: try await server.makeDatabase())]
+                    let urls = (1...lists).map { fixture.url(query: ["list": String($0)]) }
+                    let enqueued = try await BuiltBinary.slippers.run(["enqueue"] + database + urls)
+                    #expect(enqueued.status == 0, "\(enqueued.stderr)")
+                    let output = try TemporaryDirectory()
+                    let worker = try BuiltBinary.slippers.start(
+                        ["worker", "--until-empty", "--poll", "0.1"] + database, environment: environment,
+                        outputDirectory: output.url)
+                    defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+                    await BuiltBinary.waitForExit(of: worker)
+                    #expect(worker.terminationStatus == 0)
+                    let stdout = try String(contentsOf: output.url.appendingPathComponent("stdout"), encoding: .utf8)
+                    #expect(stdout.split(separator: "\n").count == lists, "\(stdout)")
+                    peaks[lists] = worker.peakResidentBytes
+                }
+                // Each list's transport, CA file read and connection pool once held ≈ 1 MB for the process's life.
+                let (few, many) = (try #require(peaks[5]), try #require(peaks[40]))
+                #expect(few > 0)
+                #expect(Double(many) <= Double(few) * 1.2, "peak with 5 lists \(few), with 40 lists \(many)")
+            }
+        }
+    }
 }

@@ -17,11 +17,33 @@ public final class SpawnedProcess: Sendable {
     public let processIdentifier: Int32
     /// The child's wait status once it has been reaped.
     private let waitStatus = Mutex<Int32?>(nil)
-    /// The child's peak resident set size once it has been reaped, in bytes.
+    /// The child's peak resident set size once it has been reaped, in bytes (`ru_maxrss`).
     private let peakResident = Mutex<Int?>(nil)
+    /// The largest of the child's own peaks (`VmHWM`) read while it ran, in bytes.
+    private let sampledPeak = Mutex(0)
 
     private init(processIdentifier: Int32) {
         self.processIdentifier = processIdentifier
+    }
+
+    /// Reads the child's own peak resident set size every 20 ms while it runs.
+    ///
+    /// `ru_maxrss` cannot tell it: `posix_spawn` starts the child on the parent's memory
+    /// (`CLONE_VM`) until it executes, and Linux keeps the larger of the two peaks across `exec`,
+    /// so a child of a large parent reports the parent's peak.
+    private func samplePeak() {
+        let path = "/proc/\(processIdentifier)/status"
+        Thread.detachNewThread { [weak self] in
+            while let self, self.waitStatus.withLock({ $0 }) == nil {
+                if let status = try? String(contentsOfFile: path, encoding: .utf8),
+                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+                {
+                    self.sampledPeak.withLock { $0 = max($0, kilobytes * 1024) }
+                }
+                usleep(20_000)
+            }
+        }
     }
 
     /// Starts `executable` with `arguments` and `environment`, its standard input read from
@@ -56,7 +78,9 @@ public final class SpawnedProcess: Sendable {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        return SpawnedProcess(processIdentifier: pid)
+        let process = SpawnedProcess(processIdentifier: pid)
+        process.samplePeak()
+        return process
     }
 
     /// Whether the child has not ended yet; a child that ended is reaped here.
@@ -86,10 +110,12 @@ public final class SpawnedProcess: Sendable {
         return waitStatus.withLock { $0 } ?? 0
     }
 
-    /// The child's peak resident set size, in bytes, once it has ended (`ru_maxrss`).
+    /// The child's peak resident set size, in bytes, once it has ended: its own (`VmHWM`, read
+    /// every 20 ms while it ran) where Linux tells it, else `ru_maxrss`.
     public var peakResidentBytes: Int {
         waitUntilExit()
-        return peakResident.withLock { $0 } ?? 0
+        let sampled = sampledPeak.withLock { $0 }
+        return sampled > 0 ? sampled : peakResident.withLock { $0 } ?? 0
     }
 
     private func reap(blocking: Bool) {
