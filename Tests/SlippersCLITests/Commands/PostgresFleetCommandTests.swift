@@ -81,15 +81,7 @@ struct PostgresFleetCommandTests {
                 let holderOutput = try TemporaryDirectory()
                 let holder = try BuiltBinary.slippers.start(arguments, outputDirectory: holderOutput.url)
                 defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-                var committed = 0
-                for _ in 0..<3_000 where committed < 1 {
-                    // The schema is there once the first process has opened the database.
-                    committed =
-                        (try? await server.psql("SELECT count(*) FROM slippers.pages", database: name)).flatMap {
-                            Int($0)
-                        } ?? 0
-                    if committed < 1 { try await Task.sleep(for: .milliseconds(20)) }
-                }
+                _ = try await committedPages(atLeast: 1, in: name, on: server)
                 let helperOutput = try TemporaryDirectory()
                 let helper = try BuiltBinary.slippers.start(arguments, outputDirectory: helperOutput.url)
                 defer { if helper.isRunning { kill(helper.processIdentifier, SIGKILL) } }
@@ -134,14 +126,7 @@ struct PostgresFleetCommandTests {
                     ["sync", url, "--concurrency", "1", "--max-pages", "10"] + database,
                     outputDirectory: firstOutput.url)
                 defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-                var committed = 0
-                for _ in 0..<3_000 where committed < 1 {
-                    committed =
-                        (try? await server.psql("SELECT count(*) FROM slippers.pages", database: name)).flatMap {
-                            Int($0)
-                        } ?? 0
-                    if committed < 1 { try await Task.sleep(for: .milliseconds(10)) }
-                }
+                _ = try await committedPages(atLeast: 1, in: name, on: server)
                 let second = try await BuiltBinary.slippers.run(["sync", url, "--concurrency", "2"] + database)
                 await BuiltBinary.waitForExit(of: first)
                 let firstStdout = try String(
@@ -191,6 +176,22 @@ struct PostgresFleetCommandTests {
         }
     }
 
+    /// Waits until the database's list has `count` committed pages (at most a minute) and returns how many it has.
+    private func committedPages(atLeast count: Int, in database: String, on server: PostgresServer) async throws
+        -> Int
+    {
+        var committed = 0
+        for _ in 0..<3_000 where committed < count {
+            // The schema is there once the first process has opened the database.
+            committed =
+                (try? await server.psql("SELECT count(*) FROM slippers.pages", database: database)).flatMap {
+                    Int($0)
+                } ?? 0
+            if committed < count { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        return committed
+    }
+
     /// Runs `count` processes of `arguments` at once and returns their outcomes.
     private func syncAtOnce(_ count: Int, _ arguments: [String]) async throws -> [BuiltBinary.Outcome] {
         try await withThrowingTaskGroup(of: BuiltBinary.Outcome.self) { group in
@@ -223,11 +224,7 @@ struct PostgresFleetCommandTests {
                 defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
                 await fixture.server.waitForRequests(4)
                 fixture.server.hold()
-                var committed = 0
-                for _ in 0..<3_000 where committed < 2 {
-                    committed = Int(try await server.psql("SELECT count(*) FROM slippers.pages", database: name)) ?? 0
-                    if committed < 2 { try await Task.sleep(for: .milliseconds(50)) }
-                }
+                var committed = try await committedPages(atLeast: 2, in: name, on: server)
                 #expect(committed >= 2)
                 // The second worker finds the list under way and waits for its lease.
                 let secondOutput = try TemporaryDirectory()

@@ -26,7 +26,8 @@ public final class SpawnedProcess: Sendable {
         self.processIdentifier = processIdentifier
     }
 
-    /// Reads the child's own peak resident set size every 20 ms while it runs.
+    /// Reads the child's own peak resident set size every 20 ms while it runs, until it ends
+    /// (a child that ended, reaped or not, has no memory to report).
     ///
     /// `ru_maxrss` cannot tell it: `posix_spawn` starts the child on the parent's memory
     /// (`CLONE_VM`) until it executes, and Linux keeps the larger of the two peaks across `exec`,
@@ -34,13 +35,12 @@ public final class SpawnedProcess: Sendable {
     private func samplePeak() {
         let path = "/proc/\(processIdentifier)/status"
         Thread.detachNewThread { [weak self] in
-            while let self, self.waitStatus.withLock({ $0 }) == nil {
-                if let status = try? String(contentsOfFile: path, encoding: .utf8),
-                    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-                {
-                    self.sampledPeak.withLock { $0 = max($0, kilobytes * 1024) }
-                }
+            while let self, self.waitStatus.withLock({ $0 }) == nil,
+                let status = try? String(contentsOfFile: path, encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+            {
+                self.sampledPeak.withLock { $0 = max($0, kilobytes * 1024) }
                 usleep(20_000)
             }
         }
