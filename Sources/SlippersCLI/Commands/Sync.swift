@@ -228,7 +228,14 @@ extension SlippersCommand {
                         fetchedAhead.withLock { $0 += pages }
                     }
                 ) {
-                    try await cache.walkingSharedList(list, refresh: refresh, body)
+                    // A new list planned before the lease may have been started meanwhile with another style:
+                    // its committed pages are not this walk's to continue.
+                    if !refresh, plan.stored == nil, let now = try await cache.collection(key), now.generation > 0,
+                        !now.endReached, now.style != plan.collection.style
+                    {
+                        throw CommandFailure.pagedOtherwiseMeanwhile(collection: key)
+                    }
+                    return try await cache.walkingSharedList(list, refresh: refresh, body)
                 }
             }
             var line = try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })

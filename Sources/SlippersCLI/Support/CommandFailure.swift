@@ -18,6 +18,9 @@ enum CommandFailure: Error, Equatable {
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
     case needsPostgres(command: String)
+    /// While this worker waited for a new list's lease, another one started it asking for its
+    /// pages otherwise (another page size or style): resuming it this way would mix the two.
+    case pagedOtherwiseMeanwhile(collection: String)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -41,6 +44,10 @@ extension CommandFailure: CustomStringConvertible {
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
+        case .pagedOtherwiseMeanwhile(let collection):
+            "\"\(CredentialQuery.masking(collection).shortenedForErrors)\" was started meanwhile by another worker "
+                + "asking for its pages otherwise (another page size or style); run again to resume it as that "
+                + "worker paged it, or add --refresh to start it again your way"
         }
     }
 }

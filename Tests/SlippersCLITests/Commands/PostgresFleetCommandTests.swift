@@ -176,6 +176,49 @@ struct PostgresFleetCommandTests {
         }
     }
 
+    @Test func aWaiterThatPlannedAnotherPageSizeDoesNotContinueTheKilledHoldersPages() async throws {
+        let itemCount = 1_000
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: itemCount, pageSize: 20) { fixture in
+                fixture.server.inject(.delay(.milliseconds(40)), count: 10_000)
+                let name = try await server.makeDatabase()
+                let database = ["--db", server.url(database: name)]
+                // Two new syncs of one collection at once, each detecting its own page size.
+                let commands = ["20", "50"].map {
+                    ["sync", fixture.url(.page, query: ["per_page": $0]), "--concurrency", "1"] + database
+                }
+                let outputs = try commands.map { _ in try TemporaryDirectory() }
+                let processes = try zip(commands, outputs).map {
+                    try BuiltBinary.slippers.start($0, outputDirectory: $1.url)
+                }
+                defer { for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+                _ = try await committedPages(atLeast: 2, in: name, on: server)
+                func stderr(_ index: Int) -> String {
+                    (try? String(contentsOf: outputs[index].url.appendingPathComponent("stderr"), encoding: .utf8))
+                        ?? ""
+                }
+                var waiter: Int?
+                for _ in 0..<500 where waiter == nil {
+                    waiter = (0..<2).first { stderr($0).contains("waiting for another worker") }
+                    if waiter == nil { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                let waiting = try #require(waiter)
+                kill(processes[1 - waiting].processIdentifier, SIGKILL)
+                await BuiltBinary.waitForExit(of: processes[1 - waiting])
+                await BuiltBinary.waitForExit(of: processes[waiting])
+                if processes[waiting].terminationStatus != 0 {
+                    // It had planned the list before the killed worker started it: it says so, and a rerun resumes it.
+                    #expect(stderr(waiting).contains("was started meanwhile by another worker"), "\(stderr(waiting))")
+                    let rerun = try await BuiltBinary.slippers.run(commands[waiting])
+                    #expect(rerun.status == 0, "\(rerun.stderr)")
+                }
+                let export = try await BuiltBinary.slippers.run(
+                    ["export", fixture.url(.page, query: ["per_page": "20"]), "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
+            }
+        }
+    }
+
     /// Waits until the database's list has `count` committed pages (at most a minute) and returns how many it has.
     private func committedPages(atLeast count: Int, in database: String, on server: PostgresServer) async throws
         -> Int
