@@ -222,8 +222,19 @@ public final class PostgresServer: Sendable {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// A port of 127.0.0.1 that nothing listens on now.
+    /// A port of 127.0.0.1 that nothing listens on now, below the ephemeral range (32768 and up on
+    /// Linux): the server binds it seconds later, after `initdb`, and again after a restart, and an
+    /// ephemeral port could meanwhile be taken by any outgoing connection or port-0 listener.
     private static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            if try isFree(port) { return port }
+        }
+        throw Failure(description: "no free port between 20000 and 32000")
+    }
+
+    /// Whether `port` of 127.0.0.1 can be bound now.
+    private static func isFree(_ port: Int) throws -> Bool {
         #if canImport(Glibc)
             let kind = Int32(SOCK_STREAM.rawValue)
         #else
@@ -235,14 +246,10 @@ public final class PostgresServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
         }
-        guard bound else { throw Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
