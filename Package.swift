@@ -189,7 +189,7 @@ let package = Package(
         // SlippersPostgres against a PostgreSQL server the tests start themselves.
         .testTarget(
             name: "SlippersPostgresTests",
-            dependencies: ["SlippersPostgres", "SlippersTestSupport"],
+            dependencies: ["Slippers", "SlippersStore", "SlippersPostgres", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -180,16 +180,18 @@ public final class PostgresCache: Sendable {
         return applied
     }
 
-    /// The statements of a migration file: each ends with a semicolon at the end of a line;
-    /// comment lines are left out.
+    /// The statements of a migration file: each ends with a semicolon at the end of a line,
+    /// outside a `$$`-quoted body (a function's); comment lines outside such a body are left out.
     static func statements(of sql: String) -> [String] {
         var statements: [String] = []
         var current: [Substring] = []
+        var inBody = false
         for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("--") || (trimmed.isEmpty && current.isEmpty) { continue }
+            if !inBody, trimmed.hasPrefix("--") || (trimmed.isEmpty && current.isEmpty) { continue }
             current.append(line)
-            if trimmed.hasSuffix(";") {
+            if line.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody, trimmed.hasSuffix(";") {
                 statements.append(current.joined(separator: "\n"))
                 current = []
             }

@@ -1,5 +1,7 @@
 import Foundation
+import Slippers
 import SlippersPostgres
+import SlippersStore
 import SlippersTestSupport
 import Testing
 
@@ -85,6 +87,53 @@ struct PostgresCacheSchemaTests {
                 "SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace "
                     + "WHERE nspname IN ('slippers', 'mirror')", database: database)
             #expect(schemas == "mirror")
+        }
+    }
+
+    @Test func aCacheOfTheReleaseBeforeIsMigratedWithItsPages() async throws {
+        try await PostgresServer.with { server in
+            let database = try await server.makeDatabase()
+            // The schema as the release before made it (migrations 0001 to 0003), with a list of two pages.
+            let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Migrations/postgres").standardized
+            let earlier = ["0001_create_cache", "0002_queue", "0003_shared_pages"]
+            var sql =
+                "CREATE SCHEMA slippers; COMMENT ON SCHEMA slippers IS 'Slippers cache'; "
+                + "CREATE TABLE slippers.schema_migrations "
+                + "(identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now()); "
+                + "SET search_path TO slippers;\n"
+            for name in earlier {
+                sql += try String(contentsOf: folder.appendingPathComponent(name + ".sql"), encoding: .utf8) + "\n"
+                sql += "INSERT INTO schema_migrations (identifier) VALUES ('\(name)');\n"
+            }
+            sql += """
+                INSERT INTO collections (key, item_type, created_at, generation, resume_token)
+                    VALUES ('GET /posts', 'Post', 0, 1, '3');
+                INSERT INTO items (type, key, json, updated_at)
+                    SELECT 'Post', n::text, convert_to('{"id":' || n || '}', 'UTF8'), 0 FROM generate_series(1, 4) n;
+                INSERT INTO pages (collection_id, idx, generation, token, next_token, fetched_at, item_count)
+                    VALUES (1, 0, 1, NULL, '2', 0, 2), (1, 1, 1, '2', '3', 0, 2);
+                INSERT INTO page_items (page_id, position, item_id)
+                    SELECT p.id, i.id - 1 - 2 * p.idx, i.id FROM pages p JOIN items i ON i.id IN (2 * p.idx + 1, 2 * p.idx + 2);
+                """
+            try await server.psql(sql, database: database)
+
+            let cache = try await PostgresCache.open(try PostgresLocation(server.url(database: database)))
+            #expect(try await cache.appliedMigrations() == PostgresCache.knownMigrations)
+            let unfilled = try await server.psql(
+                "SELECT count(*) FROM slippers.page_items WHERE collection_id IS DISTINCT FROM 1", database: database)
+            #expect(unfilled == "0")
+            #expect(try await cache.collection("GET /posts")?.itemCount == 4)
+            #expect(try await cache.unlistedCount(of: [.integer(3), .integer(5)], before: 2, in: "GET /posts") == 1)
+            // The next page repeats an id of the first: the migrated memberships count it as listed.
+            let item = RawItem(key: .integer(1), json: Data(#"{"id":1}"#.utf8))
+            let head = try await cache.savePage(
+                Page(items: [item], token: "3", nextToken: nil), at: 2,
+                in: CollectionDescriptor(key: "GET /posts", itemType: "Post"))
+            #expect(head.repeatedItemCount == 1)
+            #expect(head.endReached)
+            #expect(try await cache.diagnose().inconsistentPages.isEmpty)
+            try await cache.close()
         }
     }
 

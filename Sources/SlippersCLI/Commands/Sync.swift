@@ -149,12 +149,15 @@ extension SlippersCommand {
         /// Syncs the list and returns the summary line.
         ///
         /// - parameter drawsProgress: Whether a progress bar is drawn on stderr when it is a terminal.
+        /// - parameter cache: A PostgreSQL cache already open on `--db`, used and left open (a
+        ///   worker's, list after list); otherwise the sync opens `--db` and closes it when it ends.
         /// - parameter onPlanned: Called with the list's collection key once it is planned, before any page is fetched.
         func perform(
-            drawsProgress: Bool = true, onPlanned: (String) async -> Void = { _ in }
+            drawsProgress: Bool = true, in cache: PostgresCache? = nil, onPlanned: (String) async -> Void = { _ in }
         ) async throws -> String {
             // A URL the client cannot serve fails before any file is made.
             guard ServerConfiguration(baseURL: try parsedURL()) != nil else { throw invalidURL() }
+            if let cache { return try await perform(in: cache, drawsProgress: drawsProgress, onPlanned: onPlanned) }
             let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
             // A PostgreSQL cache's connections are closed when the sync ends: a worker syncs list after list.
             do {
@@ -228,10 +231,11 @@ extension SlippersCommand {
                         fetchedAhead.withLock { $0 += pages }
                     }
                 ) {
-                    // A new list planned before the lease may have been started meanwhile with another style:
-                    // its committed pages are not this walk's to continue.
-                    if !refresh, plan.stored == nil, let now = try await cache.collection(key), now.generation > 0,
-                        !now.endReached, now.style != plan.collection.style
+                    // The list may have been started (or started again) meanwhile with another style than
+                    // the one this walk was planned from: its committed pages are not this walk's to continue.
+                    let plannedFrom = plan.resumesStoredStyle ? plan.stored?.style : plan.collection.style
+                    if !refresh, let now = try await cache.collection(key), now.generation > 0, !now.endReached,
+                        now.style != plannedFrom
                     {
                         throw CommandFailure.pagedOtherwiseMeanwhile(collection: key)
                     }

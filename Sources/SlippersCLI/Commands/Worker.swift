@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Slippers
 import SlippersNetworking
 import SlippersPostgres
@@ -76,7 +77,7 @@ extension SlippersCommand {
                 "worker \(name) on \(cache.locationDescription): \(Formatting.count(concurrency, "list")) at once, "
                     + "lease \(lease)s")
             let context = WorkerContext(
-                cache: cache, name: name, headers: headers, database: database.resolvedPath(),
+                cache: cache, logger: logging.logger, name: name, headers: headers, database: database.resolvedPath(),
                 lease: .seconds(lease), poll: .seconds(poll), untilEmpty: untilEmpty)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<concurrency { group.addTask { try await context.takeLists() } }
@@ -112,6 +113,7 @@ extension SlippersCommand {
 /// What each of a worker's loops shares.
 private struct WorkerContext: Sendable {
     let cache: PostgresCache
+    let logger: Logger
     let name: String
     let headers: [Origin: [String]]
     let database: String
@@ -120,7 +122,12 @@ private struct WorkerContext: Sendable {
     let untilEmpty: Bool
 
     /// Takes lists until the queue is empty (with --until-empty) or the worker is stopped.
+    ///
+    /// The lists this loop takes are synced on a cache of its own, opened on its first list and
+    /// kept: one connection, whose statements PostgreSQL has planned already, list after list.
     func takeLists() async throws {
+        var syncing: PostgresCache?
+        defer { if let syncing { Task { try? await syncing.close() } } }
         var failures = 0
         while !Task.isCancelled {
             let claim: QueueClaim?
@@ -142,12 +149,15 @@ private struct WorkerContext: Sendable {
                 try await Task.sleep(for: poll)
                 continue
             }
-            await sync(claim)
+            if syncing == nil { syncing = try? await PostgresCache.open(cache.location, logger: logger) }
+            await sync(claim, in: syncing)
         }
     }
 
     /// Syncs one list under its lease, renewed every third of it, and records how it ended.
-    private func sync(_ claim: QueueClaim) async {
+    ///
+    /// - parameter syncing: The cache the list is synced on; `nil` opens one for this list.
+    private func sync(_ claim: QueueClaim, in syncing: PostgresCache?) async {
         var arguments = [claim.url] + claim.options + ["--db", database]
         if let url = URL(string: claim.url), let origin = Origin(url) { arguments += headers[origin] ?? [] }
         let command: SlippersCommand.Sync
@@ -164,7 +174,9 @@ private struct WorkerContext: Sendable {
         }
         let (cache, id, name) = (self.cache, claim.id, self.name)
         let running = Task {
-            try await command.perform(drawsProgress: false) { key in try? await cache.recordCollection(key, of: id) }
+            try await command.perform(drawsProgress: false, in: syncing) { key in
+                try? await cache.recordCollection(key, of: id)
+            }
         }
         let lost = Mutex(false)
         let lease = self.lease

@@ -32,6 +32,9 @@ public struct SyncPlan: Sendable {
     /// A guessed page-number list whose second page repeats the first exactly is
     /// one page; see ``repeatedSecondPage``.
     public var isStyleGuessed = false
+    /// Whether the plan resumes the style stored with ``stored`` (`false`: the style was detected
+    /// from the list's first page, or given, for this run).
+    public var resumesStoredStyle = false
 
     /// What a sync under this plan makes of a second page that lists exactly the first page's items.
     ///
@@ -103,11 +106,13 @@ public struct SyncPlan: Sendable {
             }
             let style = overrides.applied(to: storedStyle)
             let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
-            return SyncPlan(
+            var plan = SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
                 collection: CollectionDescriptor(
                     key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
+            plan.resumesStoredStyle = true
+            return plan
         case .detected(let base, let firstPage, let detection):
             let source = PrimedPageSource(base: base, firstPage: firstPage)
             let key = base.collectionKey

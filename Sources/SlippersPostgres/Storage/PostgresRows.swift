@@ -33,8 +33,7 @@ enum PostgresRows {
             count(p.id) AS page_count,
             count(p.id) FILTER (WHERE p.generation < c.generation) AS stale_page_count,
             count(p.id) FILTER (WHERE p.verified_at < c.unverified_before) AS unverified_page_count,
-            (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
-                WHERE p2.collection_id = c.id) AS item_count,
+            (SELECT count(DISTINCT pi.item_id) FROM page_items pi WHERE pi.collection_id = c.id) AS item_count,
             max(p.fetched_at) AS last_fetched_at, max(p.idx) AS last_index
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """

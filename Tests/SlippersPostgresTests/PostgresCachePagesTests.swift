@@ -1,0 +1,146 @@
+import Foundation
+import Slippers
+import SlippersPostgres
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// The rules of saving a page, on a file and on a real PostgreSQL server the test starts: each
+/// scenario runs on both backends through `CacheStorage` and must end the same on both.
+@Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
+struct PostgresCachePagesTests {
+    private static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+
+    @Test func aPageAfterAGapIsRefusedAndANewListKeepsNothingOfIt() async throws {
+        try await onBothBackends { storage in
+            await #expect(throws: StoreError.pageOutOfOrder(collection: Self.posts.key, index: 1)) {
+                _ = try await storage.savePage(Self.page([3], next: "3"), at: 1, in: Self.posts)
+            }
+            #expect(try await storage.collection(Self.posts.key) == nil)
+            _ = try await storage.savePage(Self.page([1], next: "2"), at: 0, in: Self.posts)
+            await #expect(throws: StoreError.pageOutOfOrder(collection: Self.posts.key, index: 2)) {
+                _ = try await storage.savePage(Self.page([3], next: "4"), at: 2, in: Self.posts)
+            }
+            #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
+            return try await Self.outline(storage)
+        }
+    }
+
+    @Test func aCollectionKeepsItsItemType() async throws {
+        try await onBothBackends { storage in
+            _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: Self.posts)
+            let authors = CollectionDescriptor(key: Self.posts.key, itemType: "Author")
+            await #expect(
+                throws: StoreError.itemTypeMismatch(collection: Self.posts.key, stored: "Post", requested: "Author")
+            ) {
+                _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: authors)
+            }
+            return try await Self.outline(storage)
+        }
+    }
+
+    @Test func idsRepeatedOnAPageAndFromEarlierPagesAreCountedOnce() async throws {
+        try await onBothBackends { storage in
+            let twice = Page(items: [Self.item(1, "first"), Self.item(2), Self.item(1, "second")], nextToken: "2")
+            let first = try await storage.savePage(twice, at: 0, in: Self.posts)
+            #expect(first.repeatedItemCount == 1)
+            #expect(try await storage.item(type: "Post", key: .integer(1))?.item == Self.item(1, "second"))
+            // An offset list that shifted while it was paged: page 1 repeats two ids of page 0.
+            let second = try await storage.savePage(Self.page([1, 2, 5, 6], next: nil), at: 1, in: Self.posts)
+            #expect(second.repeatedItemCount == 2)
+            #expect(second.endReached)
+            #expect(try await storage.collection(Self.posts.key)?.itemCount == 4)
+            return try await Self.outline(storage)
+        }
+    }
+
+    @Test func aNewGenerationLeavesOlderPagesStaleAndAShorterOneDropsThePagesPastItsEnd() async throws {
+        try await onBothBackends { storage in
+            _ = try await storage.savePage(Self.page([1, 2], next: "2"), at: 0, in: Self.posts)
+            _ = try await storage.savePage(Self.page([3, 4], token: "2", next: "3"), at: 1, in: Self.posts)
+            _ = try await storage.savePage(Self.page([5], token: "3", next: "4"), at: 2, in: Self.posts)
+            try await storage.invalidate(Self.posts.key)
+            // Two items were inserted at the top on the server.
+            let head = try await storage.savePage(Self.page([7, 6], next: "2", label: "v2"), at: 0, in: Self.posts)
+            #expect(head.generation == 2)
+            #expect(head.invalidatedAt == nil)
+            #expect(head.currentPageCount == 1)
+            #expect(head.resumeToken == "2")
+            var outline = try await Self.outline(storage)
+            // Page 1 saved again, reached through another next token: page 2 no longer follows it.
+            let again = try await storage.savePage(
+                Self.page([1, 2], token: "2", next: "3b", label: "v2"), at: 1, in: Self.posts)
+            #expect(again.resumeToken == "3b")
+            outline += try await Self.outline(storage)
+            let last = try await storage.savePage(Self.page([9], next: nil, label: "v3"), at: 0, in: Self.posts)
+            #expect(last.endReached)
+            #expect(last.currentPageCount == 1)
+            #expect(try await storage.pages(in: Self.posts.key).count == 1)
+            return outline + (try await Self.outline(storage))
+        }
+    }
+
+    @Test(arguments: [
+        "GET /search?q='; DROP TABLE items; --", "Robert'); DELETE FROM pages;--", "путь/ключ?名前=値 🥿",
+        "$$ \"quoted\" $$",
+    ])
+    func keysAndIdsWithQuotesSemicolonsAndUnicodeAreStoredVerbatim(text: String) async throws {
+        try await onBothBackends { storage in
+            let collection = CollectionDescriptor(key: text, itemType: text, style: text)
+            let item = RawItem(key: .string(text), json: Data(#"{"id":"x"}"#.utf8))
+            _ = try await storage.savePage(Page(items: [item], nextToken: PageToken(text)), at: 0, in: collection)
+            let info = try #require(try await storage.collection(text))
+            #expect(info.key == text)
+            #expect(info.style == text)
+            #expect(info.resumeToken == PageToken(text))
+            #expect(try await storage.item(type: text, key: .string(text))?.item == item)
+            return try await Self.outline(storage)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
+    private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
+        let directory = try TemporaryDirectory()
+        let file = try CacheStore(path: directory.path())
+        let onFile = try await scenario(file)
+        try await PostgresServer.with { server in
+            let cache = try await PostgresCache.open(
+                try PostgresLocation(server.url(database: try await server.makeDatabase())))
+            let onPostgres = try await scenario(cache)
+            try await cache.close()
+            #expect(onPostgres == onFile)
+        }
+    }
+
+    /// Each collection's head and pages, and each page's items, in words that leave dates out.
+    private static func outline(_ storage: any CacheStorage) async throws -> [String] {
+        var lines: [String] = []
+        for info in try await storage.collections() {
+            lines.append(
+                "\(info.key) generation \(info.generation) resume \(info.resumeToken?.rawValue ?? "-") "
+                    + "end \(info.endReached) total \(info.total.map(String.init) ?? "-") pages \(info.pageCount) "
+                    + "stale \(info.stalePageCount) items \(info.itemCount)")
+            for page in try await storage.pages(in: info.key) {
+                let items = try await storage.page(at: page.index, in: info.key)?.items ?? []
+                let texts = items.map { String(decoding: $0.json, as: UTF8.self) }
+                lines.append(
+                    "  \(page.index) generation \(page.generation) stale \(page.isStale) "
+                        + "\(page.token?.rawValue ?? "-") → \(page.nextToken?.rawValue ?? "-"): "
+                        + texts.joined(separator: " "))
+            }
+        }
+        return lines
+    }
+
+    private static func item(_ id: Int, _ label: String = "v1") -> RawItem {
+        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"label":"\#(label)"}"#.utf8))
+    }
+
+    private static func page(_ ids: [Int], token: PageToken? = nil, next: PageToken?, label: String = "v1")
+        -> Page<RawItem>
+    {
+        Page(items: ids.map { item($0, label) }, token: token, nextToken: next)
+    }
+}
