@@ -127,7 +127,16 @@ private struct WorkerContext: Sendable {
     /// kept: one connection, whose statements PostgreSQL has planned already, list after list.
     func takeLists() async throws {
         var syncing: PostgresCache?
-        defer { if let syncing { Task { try? await syncing.close() } } }
+        do {
+            try await takeLists(syncingOn: &syncing)
+        } catch {
+            try? await syncing?.close()
+            throw error
+        }
+        try? await syncing?.close()
+    }
+
+    private func takeLists(syncingOn syncing: inout PostgresCache?) async throws {
         var failures = 0
         while !Task.isCancelled {
             let claim: QueueClaim?
