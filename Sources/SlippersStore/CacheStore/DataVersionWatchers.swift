@@ -3,31 +3,34 @@ import GRDB
 import Synchronization
 
 /// Watches of cache files for commits by other connections, shared in the process: one
-/// connection and one polling task per file and interval, however many lists follow it.
+/// connection and one polling thread per file and interval, however many lists follow it.
 ///
 /// Each watch reads `PRAGMA data_version` every interval on a read-only connection of its own
 /// (one statement outside a transaction, no file read while nothing changed) and calls every
-/// follower when it moves.
+/// follower when it moves. The poll runs on a thread of its own that waits on a semaphore: one
+/// wake-up a poll, where a task's sleep also wakes a timer thread and a worker thread.
 enum DataVersionWatchers {
     private struct Key: Hashable {
         var path: String
         var interval: Duration
     }
 
-    /// One file's watch: its followers, and the task that polls for them.
+    /// One file's watch: its followers, and what stops the thread that polls for them.
     private final class Watch: Sendable {
         let followers = Mutex<[Int: @Sendable () -> Void]>([:])
-        let poller = Mutex<(task: Task<Void, Never>?, isStopped: Bool)>((nil, false))
+        let stopped = Mutex(false)
+        /// Signalled when the watch stops, so that the poller does not wait out its interval.
+        let wakeUp = DispatchSemaphore(value: 0)
 
         func notify() {
             for follower in followers.withLock({ Array($0.values) }) { follower() }
         }
 
+        var isStopped: Bool { stopped.withLock { $0 } }
+
         func stop() {
-            poller.withLock { poller in
-                poller.isStopped = true
-                poller.task?.cancel()
-            }
+            stopped.withLock { $0 = true }
+            wakeUp.signal()
         }
     }
 
@@ -65,13 +68,9 @@ enum DataVersionWatchers {
             unfollow()
             return nil
         }
-        let task = Task.detached {
-            await poll(connection, every: interval) { watch.notify() }
-        }
-        watch.poller.withLock { poller in
-            poller.task = task
-            if poller.isStopped { task.cancel() }
-        }
+        let thread = Thread { poll(connection, every: interval, of: watch) }
+        thread.name = "slippers.data-version"
+        thread.start()
         return unfollow
     }
 
@@ -84,27 +83,31 @@ enum DataVersionWatchers {
         return (queue, try? queue.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") })
     }
 
-    /// Reads `PRAGMA data_version` every `interval` on the watch's connection, and calls `changed`
-    /// when it moves: another connection committed. Returns when the task is cancelled.
+    /// Reads `PRAGMA data_version` every `interval` on the watch's connection, and tells the
+    /// watch's followers when it moves: another connection committed. Returns, closing the
+    /// connection, once the watch is stopped.
     private static func poll(
-        _ connection: (queue: DatabaseQueue, version: Int?), every interval: Duration, changed: () -> Void
-    ) async {
+        _ connection: (queue: DatabaseQueue, version: Int?), every interval: Duration, of watch: Watch
+    ) {
         let queue = connection.queue
         defer { try? queue.close() }
         var last = connection.version
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: interval)
-            } catch {
-                return
-            }
-            // One statement outside a transaction, on this task: no hop to another thread.
-            guard let version = try? queue.inDatabase({ try Int.fetchOne($0, sql: "PRAGMA data_version") }) else {
-                continue
-            }
+        // Between a millisecond and a day: a zero interval does not spin, a huge one does not overflow.
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = min(max(seconds, 0), 86_400) * 1_000_000_000 + max(attoseconds, 0) / 1_000_000_000
+        let wait = DispatchTimeInterval.nanoseconds(Int(max(nanoseconds, 1_000_000)))
+        while !watch.isStopped {
+            _ = watch.wakeUp.wait(timeout: .now() + wait)
+            if watch.isStopped { return }
+            // One statement outside a transaction, prepared once, on this thread: no hop to another thread.
+            guard
+                let version = try? queue.inDatabase({
+                    try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version"))
+                })
+            else { continue }
             if version != last {
                 last = version
-                changed()
+                watch.notify()
             }
         }
     }
