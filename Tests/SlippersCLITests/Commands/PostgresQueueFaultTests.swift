@@ -9,73 +9,68 @@ import Testing
 struct PostgresQueueFaultTests {
     @Test func aRestartAndTenSecondsWithoutPostgreSQLMidRunLoseNothingAndEveryListEndsExact() async throws {
         let itemCount = 3_000
-        try await PostgresServer.with { server in
-            try await RunningFixture.with(itemCount: itemCount, pageSize: 50) { fixture in
-                fixture.server.inject(.delay(.milliseconds(25)), count: 1_000_000)
-                let name = try await server.makeDatabase()
-                let database = ["--db", server.url(database: name)]
-                let lists = (1...6).map { fixture.url(query: ["list": String($0)]) }
-                let enqueued = try await BuiltBinary.slippers.run(
-                    ["enqueue"] + database + lists + ["--", "--concurrency", "1"])
-                #expect(enqueued.status == 0, "\(enqueued.stderr)")
-                let outputs = try (0..<2).map { _ in try TemporaryDirectory() }
-                let workers = try outputs.map { output in
-                    try BuiltBinary.slippers.start(
-                        ["worker", "--until-empty", "--lease", "5", "--poll", "0.2"] + database,
-                        outputDirectory: output.url)
-                }
-                // Never left running when the test stops early.
-                defer {
-                    for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) }
-                }
-                await fixture.server.waitForRequests(20)
-                try await server.restart()
-                await fixture.server.waitForRequests(fixture.server.requestCount + 20)
-                try await server.restart(after: .seconds(10))
-                for worker in workers { await BuiltBinary.waitForExit(of: worker) }
-                let said = try outputs.map {
-                    try String(contentsOf: $0.url.appendingPathComponent("stderr"), encoding: .utf8)
-                }.joined()
-                for worker in workers { #expect(worker.terminationStatus == 0, "\(said)") }
-                // Whichever the outage met, the queue or a list's sync, it was said in one line, and the
-                // lists it stopped were taken again from their committed pages.
-                #expect(said.contains("cannot reach the"), "\(said)")
-                #expect(said.contains("taken again"), "\(said)")
-                #expect(!said.contains(PostgresServer.password))
-                let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
-                let rows = try #require(try parsedJSON(queue.stdout) as? [[String: Any]])
-                #expect(rows.count == 6)
-                #expect(rows.allSatisfy { $0["state"] as? String == "done" }, "\(queue.stdout)")
-                for list in lists {
-                    let export = try await BuiltBinary.slippers.run(["export", list, "--format", "ndjson"] + database)
-                    #expect(try exportedIDs(export.stdout) == Array(1...itemCount), "\(list)")
-                }
+        try await FleetScene.with(
+            itemCount: itemCount, pageSize: 50, delay: .milliseconds(25), delayedRequests: 1_000_000
+        ) { scene in
+            let (server, fixture, database) = (scene.server, scene.fixture, scene.database)
+            let lists = (1...6).map { fixture.url(query: ["list": String($0)]) }
+            let enqueued = try await BuiltBinary.slippers.run(
+                ["enqueue"] + database + lists + ["--", "--concurrency", "1"])
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let outputs = try (0..<2).map { _ in try TemporaryDirectory() }
+            let workers = try outputs.map { output in
+                try BuiltBinary.slippers.start(
+                    ["worker", "--until-empty", "--lease", "5", "--poll", "0.2"] + database,
+                    outputDirectory: output.url)
+            }
+            // Never left running when the test stops early.
+            defer {
+                for worker in workers where worker.isRunning { kill(worker.processIdentifier, SIGKILL) }
+            }
+            await fixture.server.waitForRequests(20)
+            try await server.restart()
+            await fixture.server.waitForRequests(fixture.server.requestCount + 20)
+            try await server.restart(after: .seconds(10))
+            for worker in workers { await BuiltBinary.waitForExit(of: worker) }
+            let said = try outputs.map {
+                try String(contentsOf: $0.url.appendingPathComponent("stderr"), encoding: .utf8)
+            }.joined()
+            for worker in workers { #expect(worker.terminationStatus == 0, "\(said)") }
+            // Whichever the outage met, the queue or a list's sync, it was said in one line, and the
+            // lists it stopped were taken again from their committed pages.
+            #expect(said.contains("cannot reach the"), "\(said)")
+            #expect(said.contains("taken again"), "\(said)")
+            #expect(!said.contains(PostgresServer.password))
+            let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
+            let rows = try #require(try parsedJSON(queue.stdout) as? [[String: Any]])
+            #expect(rows.count == 6)
+            #expect(rows.allSatisfy { $0["state"] as? String == "done" }, "\(queue.stdout)")
+            for list in lists {
+                let export = try await BuiltBinary.slippers.run(["export", list, "--format", "ndjson"] + database)
+                #expect(try exportedIDs(export.stdout) == Array(1...itemCount), "\(list)")
             }
         }
     }
 
     @Test func aListWhoseServerKeepsFailingEndsFailedWithItsReasonAndTheOthersGoOn() async throws {
-        try await PostgresServer.with { server in
-            try await RunningFixture.with(itemCount: 120, pageSize: 50) { fixture in
-                let name = try await server.makeDatabase()
-                let database = ["--db", server.url(database: name)]
-                // Nothing listens there: the list cannot be reached.
-                let unreachable = "http://127.0.0.1:9/nothing"
-                let enqueued = try await BuiltBinary.slippers.run(
-                    ["enqueue"] + database + [unreachable, fixture.url()] + ["--", "--retry-for", "0"])
-                #expect(enqueued.status == 0, "\(enqueued.stderr)")
-                let worker = try await BuiltBinary.slippers.run(
-                    ["worker", "--until-empty", "--poll", "0.2"] + database)
-                #expect(worker.status == 0, "\(worker.stderr)")
-                #expect(worker.stderr.contains("#1 failed: "), "\(worker.stderr)")
-                #expect(worker.stdout.contains("#2 synced 120 items"), "\(worker.stdout)")
-                let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
-                let rows = try #require(try parsedJSON(queue.stdout) as? [[String: Any]])
-                #expect(rows.map { $0["state"] as? String } == ["failed", "done"])
-                #expect((rows[0]["last_error"] as? String)?.isEmpty == false)
-                let table = try await BuiltBinary.slippers.run(["queue"] + database)
-                #expect(table.stdout.contains("failed"))
-            }
+        try await FleetScene.with(itemCount: 120, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            // Nothing listens there: the list cannot be reached.
+            let unreachable = "http://127.0.0.1:9/nothing"
+            let enqueued = try await BuiltBinary.slippers.run(
+                ["enqueue"] + database + [unreachable, fixture.url()] + ["--", "--retry-for", "0"])
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let worker = try await BuiltBinary.slippers.run(
+                ["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(worker.status == 0, "\(worker.stderr)")
+            #expect(worker.stderr.contains("#1 failed: "), "\(worker.stderr)")
+            #expect(worker.stdout.contains("#2 synced 120 items"), "\(worker.stdout)")
+            let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
+            let rows = try #require(try parsedJSON(queue.stdout) as? [[String: Any]])
+            #expect(rows.map { $0["state"] as? String } == ["failed", "done"])
+            #expect((rows[0]["last_error"] as? String)?.isEmpty == false)
+            let table = try await BuiltBinary.slippers.run(["queue"] + database)
+            #expect(table.stdout.contains("failed"))
         }
     }
 }
