@@ -18,8 +18,8 @@ enum CommandFailure: Error, Equatable {
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
     case needsPostgres(command: String)
-    /// While this worker waited for a new list's lease, another one started it asking for its
-    /// pages otherwise (another page size or style): resuming it this way would mix the two.
+    /// While this worker waited for a list's lease, another one started it (or started it again)
+    /// asking for its pages otherwise (another page size or style): resuming it this way would mix the two.
     case pagedOtherwiseMeanwhile(collection: String)
 }
 
