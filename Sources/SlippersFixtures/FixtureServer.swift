@@ -159,7 +159,8 @@ public final class FixtureServer: Sendable {
         var writeAnswers: [String: ItemWriteAnswer] = [:]
         /// The number of writes applied (a write replayed for its key counts once).
         var appliedWrites = 0
-        /// The port held while the server is stopped: see `PortReservation`.
+        /// The port held for the server's life, or while it is stopped where a listener cannot share
+        /// it: see `PortReservation`.
         var reservation: PortReservation?
     }
 
@@ -179,9 +180,13 @@ public final class FixtureServer: Sendable {
     ///
     /// - throws: The socket error when the port cannot be bound.
     public func start() async throws {
-        let port = state.withLock { state in
-            guard state.server == nil else { return UInt16?.none }
-            state.reservation = nil
+        let port = try state.withLock { state throws(POSIXError) -> UInt16? in
+            guard state.server == nil else { return nil }
+            // The first start takes a free port through its reservation; later ones take it again.
+            if state.reservation == nil { state.reservation = PortReservation(port: state.port) }
+            guard let reservation = state.reservation else { throw POSIXError(.EADDRINUSE) }
+            state.port = reservation.port
+            if !PortReservation.isKeptWhileListening { state.reservation = nil }
             return state.port
         }
         guard let port else { return }
@@ -226,7 +231,8 @@ public final class FixtureServer: Sendable {
         await server?.stop(timeout: 0)
         task?.cancel()
         await task?.value
-        // Connections are refused until the next start, and no other server takes the port meanwhile.
+        // Where the reservation could not be kept while listening, it is taken again now: connections
+        // are refused until the next start, and no other server takes the port meanwhile.
         state.withLock { state in
             if state.server == nil, state.port != 0, state.reservation == nil {
                 state.reservation = PortReservation(port: state.port)

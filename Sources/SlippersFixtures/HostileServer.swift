@@ -88,6 +88,8 @@ public final class HostileServer: Sendable {
         var connections: Set<Int32> = []
         var accepted = 0
         var isStopped = false
+        /// The port held for the server's life, where a listener can share it: see `PortReservation`.
+        let reservation: PortReservation?
     }
 
     /// The configuration the routes follow.
@@ -102,14 +104,11 @@ public final class HostileServer: Sendable {
     /// - throws: `POSIXError` when the socket cannot be made or bound.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        let listener = try Self.makeListener()
-        do {
-            port = Int(try Self.boundPort(of: listener))
-        } catch {
-            close(listener)
-            throw error
-        }
-        state = Mutex(State(listener: listener))
+        guard let reservation = PortReservation() else { throw Self.lastError() }
+        let listener = try Self.makeListener(port: reservation.port)
+        port = Int(reservation.port)
+        state = Mutex(
+            State(listener: listener, reservation: PortReservation.isKeptWhileListening ? reservation : nil))
         Thread.detachNewThread { [self] in acceptConnections(on: listener) }
     }
 
@@ -143,40 +142,20 @@ public final class HostileServer: Sendable {
 
     // MARK: Sockets
 
-    private static func makeListener() throws -> Int32 {
+    /// A socket listening on `port` of 127.0.0.1, beside the port's reservation.
+    private static func makeListener(port: UInt16) throws -> Int32 {
         #if canImport(Glibc)
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Self.lastError() }
-        var on: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
+        guard PortReservation.bindReusably(descriptor, port: port), listen(descriptor, 64) == 0 else {
             let error = Self.lastError()
             close(descriptor)
             throw error
         }
         return descriptor
-    }
-
-    private static func boundPort(of descriptor: Int32) throws -> UInt16 {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        guard named == 0 else { throw Self.lastError() }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     private static func lastError() -> POSIXError {

@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersNetworking
+import SlippersTestSupport
 import Testing
 
 @testable import SlippersFixtures
@@ -49,6 +50,21 @@ import Testing
             try await server.start()
             #expect(server.port == port)
             #expect(try await get(server.url(.page)).statusCode == 200)
+        }
+    }
+
+    /// Held from the first start, beside the listener: no server asking for a free port is given it
+    /// even in the moment the listener closes, so a test of a server that went away never reaches
+    /// another test's server.
+    @Test(.enabled(if: PortReservation.isKeptWhileListening))
+    func itsPortIsHeldFromItsFirstStartThroughEveryStop() async throws {
+        try await withFixtureServer { server async throws in
+            let port = server.port
+            #expect(server.state.withLock { $0.reservation?.port } == UInt16(port))
+            await server.stop()
+            #expect(try !LoopbackPort.isFree(port))
+            try await server.start()
+            #expect(server.state.withLock { $0.reservation?.port } == UInt16(port))
         }
     }
 

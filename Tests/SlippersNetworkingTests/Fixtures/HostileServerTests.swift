@@ -1,5 +1,6 @@
 import Foundation
 import SlippersNetworking
+import SlippersTestSupport
 import Testing
 
 @testable import SlippersFixtures
@@ -147,5 +148,6 @@ import Testing
             try await transport.send(URLRequest(url: server.url(.json)))
         }
         #expect(refused?.kind == .transport(.cannotConnect))
+        #expect(try !LoopbackPort.isFree(server.port))
     }
 }

@@ -228,28 +228,8 @@ public final class PostgresServer: Sendable {
     private static func freePort() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 20_000..<32_000)
-            if try isFree(port) { return port }
+            if try LoopbackPort.isFree(port) { return port }
         }
         throw Failure(description: "no free port between 20000 and 32000")
-    }
-
-    /// Whether `port` of 127.0.0.1 can be bound now.
-    private static func isFree(_ port: Int) throws -> Bool {
-        #if canImport(Glibc)
-            let kind = Int32(SOCK_STREAM.rawValue)
-        #else
-            let kind = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, kind, 0)
-        guard descriptor >= 0 else { throw Failure(description: "no socket for a free port") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
-        }
     }
 }
