@@ -135,6 +135,8 @@ let package = Package(
             ],
             swiftSettings: swift6
         ),
+        // Linked into the test runner: bounds how many tests run at once (see its one C file).
+        .target(name: "TestParallelism", path: "Tests/Support/TestParallelism"),
         // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
         .target(name: "SlippersTestSupport", path: "Tests/Support/SlippersTestSupport", swiftSettings: swift6),
         // The cached pager over the HTTP page source and the fixture server: the layers together.
@@ -202,7 +204,7 @@ let package = Package(
             name: "SlippersCLITests",
             dependencies: [
                 "SlippersCLI", "Slippers", "SlippersStore", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
-                "MeasuringLauncher",
+                "MeasuringLauncher", "TestParallelism",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
