@@ -104,11 +104,12 @@ public final class HostileServer: Sendable {
     /// - throws: `POSIXError` when the socket cannot be made or bound.
     public init(configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        guard let reservation = PortReservation() else { throw Self.lastError() }
-        let listener = try Self.makeListener(port: reservation.port)
-        port = Int(reservation.port)
-        state = Mutex(
-            State(listener: listener, reservation: PortReservation.isKeptWhileListening ? reservation : nil))
+        var reservation = PortReservation()
+        guard let reserved = reservation?.port else { throw Self.lastError() }
+        if !PortReservation.isKeptWhileListening { reservation = nil }
+        let listener = try Self.makeListener(port: reserved)
+        port = Int(reserved)
+        state = Mutex(State(listener: listener, reservation: reservation))
         Thread.detachNewThread { [self] in acceptConnections(on: listener) }
     }
 

@@ -48,15 +48,7 @@ import Testing
     private func connects(to port: UInt16) -> Int32 {
         guard let descriptor = try? tcpSocket() else { return -1 }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = PortReservation.withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
         return connected == 0 ? 0 : errno
     }
 }
