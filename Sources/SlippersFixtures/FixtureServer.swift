@@ -202,14 +202,11 @@ public final class FixtureServer: Sendable {
             task.cancel()
             throw error
         }
-        var boundPort = port
-        if case .ip4(_, let listening) = await server.listeningAddress { boundPort = listening }
         // Without it every response stalls ≈ 40 ms on the client's delayed acknowledgement.
-        if state.withLock({ $0.configuration.noDelay }) { ListenerNoDelay.enable(onPort: boundPort) }
+        if state.withLock({ $0.configuration.noDelay }) { ListenerNoDelay.enable(onPort: port) }
         state.withLock { state in
             state.server = server
             state.runTask = task
-            state.port = boundPort
         }
     }
 

@@ -145,12 +145,7 @@ public final class HostileServer: Sendable {
 
     /// A socket listening on `port` of 127.0.0.1, beside the port's reservation.
     private static func makeListener(port: UInt16) throws -> Int32 {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw Self.lastError() }
+        guard let descriptor = LoopbackSocket.make() else { throw Self.lastError() }
         guard PortReservation.bindReusably(descriptor, port: port), listen(descriptor, 64) == 0 else {
             let error = Self.lastError()
             close(descriptor)

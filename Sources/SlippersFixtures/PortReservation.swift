@@ -27,12 +27,7 @@ final class PortReservation: Sendable {
 
     /// Binds `port` (0: a free port the system chooses); `nil` when it cannot be bound.
     init?(port: UInt16) {
-        #if os(Linux)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = LoopbackSocket.make() else { return nil }
         guard Self.bindReusably(descriptor, port: port), let bound = Self.boundPort(of: descriptor) else {
             close(descriptor)
             return nil
@@ -64,22 +59,7 @@ final class PortReservation: Sendable {
     static func bindReusably(_ descriptor: Int32, port: UInt16) -> Bool {
         var on: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        return withLoopbackAddress(port: port) { bind(descriptor, $0, $1) } == 0
-    }
-
-    /// Calls `body` with the address of `port` of 127.0.0.1 and its length, as `bind` and `connect` take them.
-    static func withLoopbackAddress<Result>(
-        port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
-    ) -> Result {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        return LoopbackSocket.withAddress(port: port) { bind(descriptor, $0, $1) } == 0
     }
 
     /// The port `descriptor` is bound to; `nil` when it cannot be read.

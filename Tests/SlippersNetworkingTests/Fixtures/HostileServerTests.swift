@@ -19,21 +19,9 @@ import Testing
 @Suite struct HostileServerTests {
     /// Sends a GET for `route` on a raw socket and returns the bytes received within about `wait`.
     private func rawExchange(_ server: HostileServer, _ route: HostileServer.Route, wait: Duration) throws -> [UInt8] {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let descriptor = try #require(LoopbackSocket.make())
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(server.port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = LoopbackSocket.withAddress(port: UInt16(server.port)) { connect(descriptor, $0, $1) }
         try #require(connected == 0)
         let request = Array("GET \(route.rawValue) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }

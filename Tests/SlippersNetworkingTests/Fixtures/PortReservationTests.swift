@@ -25,7 +25,7 @@ import Testing
     @Test(.enabled(if: PortReservation.isKeptWhileListening))
     func aListenerBindsBesideTheReservationAndOnceItClosesConnectionsAreRefusedAndThePortStaysHeld() throws {
         let reservation = try #require(PortReservation())
-        let listener = try tcpSocket()
+        let listener = try #require(LoopbackSocket.make())
         #expect(PortReservation.bindReusably(listener, port: reservation.port))
         #expect(listen(listener, 4) == 0)
         #expect(connects(to: reservation.port) == 0)
@@ -34,21 +34,11 @@ import Testing
         #expect(try !LoopbackPort.isFree(Int(reservation.port)))
     }
 
-    private func tcpSocket() throws -> Int32 {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        return descriptor
-    }
-
     /// 0 when a connection to `port` of 127.0.0.1 is made, the error number otherwise.
     private func connects(to port: UInt16) -> Int32 {
-        guard let descriptor = try? tcpSocket() else { return -1 }
+        guard let descriptor = LoopbackSocket.make() else { return errno }
         defer { close(descriptor) }
-        let connected = PortReservation.withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
+        let connected = LoopbackSocket.withAddress(port: port) { connect(descriptor, $0, $1) }
         return connected == 0 ? 0 : errno
     }
 }
