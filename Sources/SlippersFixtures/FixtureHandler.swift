@@ -81,7 +81,7 @@ struct FixtureHandler: HTTPHandler {
         var headers = HTTPHeaders()
         headers[.contentType] = "application/json"
         let etag = Self.etag(of: body)
-        if let link = rendered.link { headers[HTTPHeader("Link")] = link }
+        for (name, value) in rendered.headers { headers[HTTPHeader(name)] = value }
         for (name, value) in configuration.responseHeaders { headers[HTTPHeader(name)] = value }
         var notModified = false
         if configuration.validators == .etag || configuration.validators == .both {

@@ -9,8 +9,13 @@ struct FixturePage {
     let port: UInt16
     let isAdvancing: Bool
 
-    /// The body, and the `Link` header when the route sends one; `nil` for bad parameters.
-    func render() -> (body: String, link: String?)? {
+    /// The body, and the headers the route sends beside it (`Link`, `X-Pagination`…); `nil` for bad parameters.
+    func render() -> (body: String, headers: [String: String])? {
+        if let stock = route.isStock ? renderStock() : nil { return stock }
+        return renderWithLink().map { rendered in (rendered.body, rendered.link.map { ["Link": $0] } ?? [:]) }
+    }
+
+    private func renderWithLink() -> (body: String, link: String?)? {
         switch route {
         case .page: renderPage()
         case .offset: renderOffset()
@@ -23,6 +28,7 @@ struct FixturePage {
         case .odata: renderOData()
         case .spring: renderSpring()
         case .drf: renderDRF()
+        case .ninjaOffset, .ninjaPage, .smorest, .litestarCursor, .litestarClassic, .contentRange: nil
         }
     }
 

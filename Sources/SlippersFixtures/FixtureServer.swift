@@ -128,6 +128,24 @@ public final class FixtureServer: Sendable {
         /// Django REST framework's `PageNumberPagination`: `?page=N`, answering `count`, `next` (the
         /// list's URL with `page` advanced, `null` at the end), `previous` and `results`.
         case drf = "/drf"
+        /// Django Ninja's `LimitOffsetPagination`: `?limit=M&offset=N`, answering `items` and `count`
+        /// and nothing that says how to ask for the next page (`?page=` is ignored).
+        case ninjaOffset = "/ninja-offset"
+        /// Django Ninja's `PageNumberPagination`: `?page=N`, answering `items` and `count`, as the
+        /// offset one does (`?offset=` is ignored).
+        case ninjaPage = "/ninja-page"
+        /// flask-smorest's `@blp.paginate()`: `?page=N&page_size=M` over a bare array, the total and
+        /// pages in an `X-Pagination` header (`next_page` on every page but the last).
+        case smorest = "/smorest"
+        /// Litestar's `CursorPagination`: `?cursor=C&results_per_page=M`, answering `items`,
+        /// `results_per_page` and the next `cursor` as a number (`null` on the last page).
+        case litestarCursor = "/litestar-cursor"
+        /// Litestar's `ClassicPagination`: `?current_page=N&page_size=M`, answering `items`,
+        /// `page_size`, `current_page` and `total_pages`.
+        case litestarClassic = "/litestar-classic"
+        /// PostgREST: `?offset=N&limit=M` over a bare array, the total in `Content-Range: 0-49/1234`
+        /// (`?page=` is ignored).
+        case contentRange = "/content-range"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

@@ -7,7 +7,11 @@ extension SlippersCommand {
     /// Lists the cached collections with their figures.
     struct Collections: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the cached collections: items, pages, total, end reached, age, staleness.")
+            abstract: "List the cached collections: items, pages, total, end reached, age, staleness.",
+            discussion: """
+                The end column says INCOMPLETE for a list whose end was reached with fewer items than \
+                its server announced (incomplete in --json): sync --refresh walks it again.
+                """)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
@@ -29,7 +33,8 @@ extension SlippersCommand {
             for collection in collections {
                 table.append([
                     collection.key, collection.itemType, String(collection.itemCount), String(collection.pageCount),
-                    Formatting.number(collection.total), Formatting.yesNo(collection.endReached),
+                    Formatting.number(collection.total),
+                    collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
                     Formatting.age(of: collection.lastFetchedAt ?? collection.createdAt, now: now),
                     Formatting.yesNo(collection.isStale),
                 ])

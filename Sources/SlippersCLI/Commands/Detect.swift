@@ -33,6 +33,8 @@ extension SlippersCommand {
 
         @OptionGroup var retrying: RetryOptions
 
+        @OptionGroup(title: "How the list pages (detected unless given)") var shape: ListShapeOptions
+
         @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
 
         func validate() throws {
@@ -43,6 +45,7 @@ extension SlippersCommand {
                     "detect does not apply to --post-body: a cursor in a body cannot be told from its response; "
                         + "sync it with --post-body and --cursor-path.")
             }
+            try shape.validate(posted: posted)
         }
 
         func run() async throws {
@@ -58,8 +61,15 @@ extension SlippersCommand {
                 if let graphQL = try await graphQLDetection(client: client, url: url) {
                     detection = graphQL
                 } else {
-                    detection = try await HTTPPageSource.explaining(
-                        client: client, url: url, headers: try parsedHeaders())
+                    // As sync detects it: the first page read under the style, probed where it leaves page 2 open.
+                    let overrides = shape.overrides(posted: posted, postedStyle: nil)
+                    let detected = try await HTTPPageSource.probedDetecting(
+                        client: client, url: url, headers: try parsedHeaders(), stub: nil,
+                        adjusting: { overrides.applied(to: $0) })
+                    var found = detected.detection
+                    found.style = detected.source.style
+                    found.endOfList = found.style.endOfList
+                    detection = found
                 }
                 if output.json {
                     print(try JSONOutput.render(detection))
@@ -116,6 +126,8 @@ extension SlippersCommand {
             for (position, reason) in detection.reasons.enumerated() {
                 rows.append((position == 0 ? "why" : "", reason))
             }
+            rows.append(
+                ("flags", style.commandLineFlags.isEmpty ? "none" : style.commandLineFlags.joined(separator: " ")))
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { name, value in
                 name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value

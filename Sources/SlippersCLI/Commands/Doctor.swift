@@ -9,7 +9,8 @@ extension SlippersCommand {
             abstract: "Check the cache's health: integrity, schema version, orphan rows, page counts.",
             discussion: """
                 Exits 0 when the cache is healthy and 1 when it is not, after printing what is \
-                wrong. A file that cannot be opened (not a database, damaged, written by a newer \
+                wrong; a list whose end was reached with fewer items than its server announced is \
+                not healthy. A file that cannot be opened (not a database, damaged, written by a newer \
                 Slippers) also exits 1, with one line on stderr naming the problem. The file is \
                 opened read-only and never changed.
                 """)
@@ -19,7 +20,8 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let diagnosis = try await store.diagnose()
+            var diagnosis = try await store.diagnose()
+            diagnosis.noteIncompleteLists(try await store.collections())
             if output.json {
                 print(try JSONOutput.render(diagnosis))
             } else {
@@ -40,6 +42,8 @@ extension SlippersCommand {
             fields.append(("schema", schema))
             fields += lines("orphans", diagnosis.orphans, none: "none")
             fields += lines("pages", diagnosis.inconsistentPages, none: "consistent")
+            fields += lines(
+                "lists", diagnosis.incompleteLists.map { "INCOMPLETE \($0)" }, none: "complete as announced")
             fields.append(("verdict", diagnosis.isHealthy ? "healthy" : "NOT healthy"))
             return TextTable.fields(fields)
         }

@@ -6,7 +6,7 @@ import SlippersStore
 
 extension SlippersCommand {
     /// Changes a cached item locally and queues the write for `push`.
-    struct Edit: ReportingCommand {
+    struct Edit: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a cached item now and queue the change for the server (sent by push).",
             discussion: """
@@ -84,9 +84,9 @@ extension SlippersCommand {
             }
         }
 
-        func execute() throws {
+        func execute() async throws {
             let store = try database.openForWriting(collection: collection)
-            let key = try store.collectionKey(typed: collection)
+            let key = try await store.collectionKey(naming: collection)
             guard let info = try store.collection(key) else { throw StoreError.collectionNotFound(key: key) }
             if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)

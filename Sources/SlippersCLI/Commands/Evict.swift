@@ -40,7 +40,7 @@ extension SlippersCommand {
             if let olderThan {
                 report = try await store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
             } else if let collection {
-                report = try await store.evict(collection: try await store.collectionKey(typed: collection))
+                report = try await store.evict(collection: try await store.collectionKey(naming: collection))
             } else {
                 report = EvictionReport(items: try await store.collectUnreferencedItems())
             }

@@ -58,6 +58,12 @@ extension SlippersCommand {
 
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
         private func itemType(in store: any CacheStorage) async throws -> String? {
+            // A collection as `sync` was given it (its URL, query and all) names its items' type.
+            if let key = try? await store.collectionKey(naming: collectionOrType),
+                let collection = try await store.collection(key)
+            {
+                return collection.itemType
+            }
             let types = try await store.itemTypes(named: collectionOrType)
             if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
             return types.first

@@ -26,7 +26,7 @@ extension SlippersCommand {
         func execute() async throws {
             let store = try await database.openStorageForWriting(collection: collection)
             if let collection {
-                try await store.invalidate(try await store.collectionKey(typed: collection))
+                try await store.invalidate(try await store.collectionKey(naming: collection))
                 print("invalidated \"\(collection)\"")
             } else {
                 let count = try await store.invalidateAll()

@@ -25,6 +25,6 @@ extension SlippersCommand.Sync {
     /// Without `--connection`, the connection is found in the first response, which is the
     /// first page: no extra request.
     func postedStyle() throws -> PaginationStyle? {
-        try posted.style(pageSize: pageSize, itemsPath: itemsPath, idField: idField)
+        try posted.style(pageSize: shape.pageSize, itemsPath: shape.itemsPath, idField: shape.idField)
     }
 }

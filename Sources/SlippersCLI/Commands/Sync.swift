@@ -61,22 +61,9 @@ extension SlippersCommand {
         @Argument(help: "The URL of the list's first page (http or https).")
         var url: String
 
-        @Option(help: "Force the pagination style instead of detecting it.")
-        var style: StyleOption?
+        @OptionGroup(title: "How the list pages (detected unless given)") var shape: ListShapeOptions
 
         @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
-
-        @Option(
-            help: ArgumentHelp(
-                "The key path of the items array, such as results or data.items; \"\" for a bare array (default: detected).",
-                valueName: "path"))
-        var itemsPath: String?
-
-        @Option(help: ArgumentHelp("The member of each item that holds its id (default: id).", valueName: "name"))
-        var idField: String?
-
-        @Option(help: ArgumentHelp("Ask the server for this many items per page.", valueName: "count"))
-        var pageSize: Int?
 
         @Option(
             name: .customLong("header"),
@@ -129,17 +116,8 @@ extension SlippersCommand {
             if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
             if let maxItems, maxItems < 1 { throw ValidationError("--max-items must be 1 or more.") }
             if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
-            if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
             if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
-            if posted.isPosted, style != nil {
-                throw ValidationError("--style does not apply to --graphql or --post-body, which give the style.")
-            }
-            if posted.graphQL != nil, itemsPath != nil {
-                throw ValidationError("--items-path does not apply to --graphql: items are the connection's nodes.")
-            }
-            if style == StyleOption.none, pageSize != nil {
-                throw ValidationError("--page-size does not apply to --style none, whose list is one response.")
-            }
+            try shape.validate(posted: posted)
         }
 
         func run() async throws {
@@ -193,9 +171,7 @@ extension SlippersCommand {
             let concurrency = concurrent.controller()
             client = client.reportingThrottles(to: concurrency)
             let headers = try parsedHeaders()
-            let overrides = StyleOverrides(
-                style: try postedStyle() ?? style?.template,
-                itemsPath: posted.isPosted ? nil : itemsPath, idField: idField, pageSize: pageSize)
+            let overrides = shape.overrides(posted: posted, postedStyle: try postedStyle())
             // A new list's first request gets its own retries only: a list that cannot be reached ends
             // here. --retry-for keeps a list already under way alive.
             let plan = try await Self.plan(
@@ -292,15 +268,18 @@ extension SlippersCommand {
             if let notice = walk.notice { sync.onPageRetry = { notice.pageRetry(index: $0, error: $1, wait: $2) } }
             let limits = CollectionSync<Source>.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
             do {
-                let progress = try await around {
-                    try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
-                        progress in
-                        let seconds = start.duration(to: clock.now).timeInterval
-                        bar?.draw(
-                            ProgressBar.Figures(
-                                pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
-                                total: progress.total,
-                                itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
+                let progress = try await repeatedPageTold(plan) {
+                    try await around {
+                        try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
+                            progress in
+                            let seconds = start.duration(to: clock.now).timeInterval
+                            bar?.draw(
+                                ProgressBar.Figures(
+                                    pages: pagesBefore + progress.pagesFetched,
+                                    items: itemsBefore + progress.itemsFetched,
+                                    total: progress.total,
+                                    itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
+                        }
                     }
                 }
                 bar?.finish()
@@ -311,6 +290,27 @@ extension SlippersCommand {
             }
         }
 
+        /// Runs a walk; a page 2 that repeats page 1 of a list whose first response showed that it
+        /// pages is told with what it showed and the options that describe the list.
+        private func repeatedPageTold<Result>(
+            _ plan: SyncPlan, _ body: () async throws -> Result
+        ) async throws -> Result {
+            do {
+                return try await body()
+            } catch StoreError.pageRepeated(let collection, let index) where index == 1 {
+                // Only a way of asking that detection chose is in doubt: a next URL or cursor is the server's own.
+                let chosen: Bool
+                switch plan.style.kind {
+                case .pageNumber, .offset: chosen = true
+                default: chosen = false
+                }
+                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else {
+                    throw StoreError.pageRepeated(collection: collection, index: index)
+                }
+                throw CommandFailure.pageRepeatedDespiteHints(collection: collection, hints: hints)
+            }
+        }
+
         /// The final line of a walk, with the retries of its requests and pages.
         private func summary<Source: PageSource>(
             _ progress: CollectionSync<Source>.Progress, of walk: Walk, retries requestRetries: Int
@@ -318,9 +318,16 @@ extension SlippersCommand {
             let key = walk.plan.collection.key
             let cached = try await walk.storage.collection(key)
             let retries = requestRetries + progress.pageRetries
-            return summary(
+            let line = summary(
                 progress, key: key, location: walk.storage.locationDescription,
                 cachedItems: cached?.itemCount ?? 0, retries: retries)
+            if progress.endReached, let cached, let total = cached.total, cached.isIncomplete {
+                throw IncompleteList(
+                    collection: key, announced: total, stored: cached.itemCount, pages: cached.currentPageCount,
+                    firstPageItems: walk.plan.detection?.itemCount, style: walk.plan.style,
+                    repeatedItems: progress.repeatedItems, summary: progress.pagesFetched > 0 ? line : nil)
+            }
+            return line
         }
 
         /// The final line: what this run fetched, where it started, whether the list is complete, and the retries.

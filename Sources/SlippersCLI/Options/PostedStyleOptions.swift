@@ -39,13 +39,18 @@ struct PostedStyleOptions: ParsableArguments {
     @Option(
         name: .customLong("cursor-path"),
         help: ArgumentHelp(
-            "Where the cursor goes in the --post-body, such as start_cursor or search_after.", valueName: "path"))
+            "With --post-body, where the cursor goes in the body, such as start_cursor or search_after; "
+                + "for a list asked for by GET, where the body gives the next cursor, such as cursor or "
+                + "meta.next_cursor (sent back as --cursor-param).", valueName: "path"))
     var cursorPath: String?
 
     @Option(
         name: .customLong("next-cursor-path"),
         help: ArgumentHelp("Where a response gives the next cursor (default: next_cursor).", valueName: "path"))
     var nextCursorPath: String?
+
+    /// Where a GET list's response gives its next cursor: `--cursor-path` or `--next-cursor-path`.
+    var responseCursorPath: String? { isPosted ? nil : cursorPath ?? nextCursorPath }
 
     @Option(
         name: .customLong("next-cursor-from-item"),
@@ -79,10 +84,16 @@ struct PostedStyleOptions: ParsableArguments {
         }
         if postBody == nil {
             for (name, value) in [
-                ("--cursor-path", cursorPath), ("--next-cursor-path", nextCursorPath),
                 ("--next-cursor-from-item", nextCursorFromItem), ("--page-size-path", pageSizePath),
             ] where value != nil {
                 throw ValidationError("\(name) goes with --post-body.")
+            }
+            if cursorPath != nil, nextCursorPath != nil {
+                throw ValidationError(
+                    "--cursor-path and --next-cursor-path say the same for a list asked for by GET: give one.")
+            }
+            if graphQL != nil, cursorPath != nil || nextCursorPath != nil {
+                throw ValidationError("--cursor-path does not apply to --graphql: the cursor is pageInfo.endCursor.")
             }
         } else if cursorPath == nil {
             throw ValidationError("--post-body needs --cursor-path: where the cursor goes in the body.")

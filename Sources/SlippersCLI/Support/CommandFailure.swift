@@ -21,6 +21,8 @@ enum CommandFailure: Error, Equatable {
     /// While this worker waited for a list's lease, another one started it (or started it again)
     /// asking for its pages otherwise (another page size or style): resuming it this way would mix the two.
     case pagedOtherwiseMeanwhile(collection: String)
+    /// Page 2 repeated page 1 of a list whose first response said that it pages: the style is wrong.
+    case pageRepeatedDespiteHints(collection: String, hints: [String])
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -48,6 +50,11 @@ extension CommandFailure: CustomStringConvertible {
             "\"\(CredentialQuery.masking(collection).shortenedForErrors)\" was started meanwhile by another worker "
                 + "asking for its pages otherwise (another page size or style); run again to resume it as that "
                 + "worker paged it, or add --refresh to start it again your way"
+        case .pageRepeatedDespiteHints(let collection, let hints):
+            "Page 2 of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" repeated page 1, yet its first "
+                + "response pages (\(hints.prefix(3).joined(separator: ", "))): say how to ask for the next page with "
+                + "--page-param NAME, --cursor-path PATH --cursor-param NAME, or --style offset (slippers detect URL "
+                + "shows what was seen), with --refresh"
         }
     }
 }

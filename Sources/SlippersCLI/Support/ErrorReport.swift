@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlippersNetworking
 
 /// Turns a command's failure into the one line a user reads on standard error.
 enum ErrorReport {
@@ -14,7 +15,14 @@ enum ErrorReport {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
             .joined(separator: " ")
-        return "slippers: " + (oneLine.isEmpty ? "\(type(of: error))" : oneLine)
+        return "slippers: " + (oneLine.isEmpty ? "\(type(of: error))" : oneLine) + advice(for: error)
+    }
+
+    /// What to try, for the failures a command-line option fixes: a 401 or 403 wants credentials.
+    private static func advice(for error: any Error) -> String {
+        guard let error = error as? NetworkError, case .http(let status, _) = error.kind, status == 401 || status == 403
+        else { return "" }
+        return " (give credentials with --header 'Authorization: Bearer TOKEN', or the header the API documents)"
     }
 
     /// Writes the line for `error` to standard error.
@@ -34,12 +42,17 @@ enum ErrorReport {
         }
     }
 
-    /// Runs `body`; a failure other than an exit code or a usage error becomes one line on stderr and exit code 1.
+    /// Runs `body`; a failure other than an exit code or a usage error becomes one line on stderr and exit
+    /// code 1, or the code of an ``IncompleteList`` (3).
     static func reportingAsync(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error where isArgumentParserOutcome(error) {
             throw error
+        } catch let error as IncompleteList {
+            if let summary = error.summary { Swift.print(summary) }
+            print(error)
+            throw IncompleteList.exitCode
         } catch {
             print(error)
             throw ExitCode.failure

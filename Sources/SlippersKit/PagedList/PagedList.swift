@@ -101,6 +101,9 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     public var endReached: Bool { state.endReached }
     /// The number of items of the whole list, when the server said.
     public var total: Int? { state.total }
+    /// Whether the end was reached with fewer items than the server announced (``total``): the
+    /// list shown is not the server's whole list.
+    public var isIncomplete: Bool { state.isIncomplete }
 
     // MARK: - What a view calls
 

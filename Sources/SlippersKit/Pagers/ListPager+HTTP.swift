@@ -115,8 +115,8 @@ enum HTTPList {
             let collection = CollectionDescriptor(
                 key: stored.key, itemType: itemType ?? stored.itemType, style: try style.storedText())
             return (source, collection)
-        case .detected(let base, let firstPage, _):
-            let primed = PrimedPageSource(base: base, firstPage: firstPage)
+        case .detected(let base, let firstPage, let secondPage, _):
+            let primed = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
             return (primed, try collection(of: base, in: store, itemType: itemType, partition: partition))
         }
     }

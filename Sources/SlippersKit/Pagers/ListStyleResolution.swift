@@ -13,8 +13,10 @@ enum ListStyleResolution: Sendable {
     /// The cache holds the list: its collection (the partition left out of its key and item type) and style.
     case stored(CollectionInfo, PaginationStyle)
     /// The cache does not: the source of the detected style (with any adjustment), the first page
-    /// read under it (`nil` when the adjusted style asks for it at another URL), and the detection.
-    case detected(HTTPPageSource, firstPage: Page<RawItem>?, detection: PaginationStyle.Detection)
+    /// read under it (`nil` when the adjusted style asks for it at another URL), the second page when
+    /// detection had to ask for it to tell two styles apart, and the detection.
+    case detected(
+        HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?, detection: PaginationStyle.Detection)
 
     /// Finds the style of the list at `url`.
     ///
@@ -54,13 +56,15 @@ enum ListStyleResolution: Sendable {
             let detection = PaginationStyle.Detection(
                 style: source.style, confidence: .high, reasons: ["given by the caller: asked for by POST"],
                 itemCount: firstPage?.items.count)
-            return .detected(source, firstPage: firstPage, detection: detection)
+            return .detected(source, firstPage: firstPage, secondPage: nil, detection: detection)
         }
         if let (collection, style) = stored.first(where: { !$0.style.isPosted }) {
             return .stored(collection, style)
         }
-        let detected = try await HTTPPageSource.explainedDetecting(
+        let detected = try await HTTPPageSource.probedDetecting(
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
-        return .detected(detected.source, firstPage: detected.firstPage, detection: detected.detection)
+        return .detected(
+            detected.source, firstPage: detected.firstPage, secondPage: detected.secondPage,
+            detection: detected.detection)
     }
 }

@@ -8,27 +8,30 @@ import Synchronization
 public final class PrimedPageSource: AddressablePageSource {
     /// The source of every other page.
     public let base: HTTPPageSource
-    private let firstPage: Mutex<Page<RawItem>?>
+    private let primed: Mutex<[PageToken?: Page<RawItem>]>
 
-    /// Creates a source that serves `firstPage` for the first request of the first page, then asks `base`.
-    public init(base: HTTPPageSource, firstPage: Page<RawItem>?) {
+    /// Creates a source that serves `firstPage` for the first request of the first page, and
+    /// `secondPage` for the first request of the token the first page names, then asks `base`.
+    public init(base: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>? = nil) {
         self.base = base
-        self.firstPage = Mutex(firstPage)
+        var pages: [PageToken?: Page<RawItem>] = [:]
+        if let firstPage {
+            let firstToken: PageToken? = nil
+            pages[firstToken] = firstPage
+            if let secondPage, let next = firstPage.nextToken { pages[next] = secondPage }
+        }
+        self.primed = Mutex(pages)
     }
 
-    /// The primed first page once, then the base source's pages.
+    /// The primed pages once each, then the base source's pages.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        if request.token == nil, request.validators == nil, let primed = takeFirstPage() { return .page(primed) }
+        if request.validators == nil, let page = takePrimed(request.token) { return .page(page) }
         return try await base.fetch(request)
     }
 
-    /// The primed first page, if it was not served yet; it is served once.
-    private func takeFirstPage() -> Page<RawItem>? {
-        firstPage.withLock { page in
-            let primed = page
-            page = nil
-            return primed
-        }
+    /// The primed page of a token, if it was not served yet; each is served once.
+    private func takePrimed(_ token: PageToken?) -> Page<RawItem>? {
+        primed.withLock { pages in pages.removeValue(forKey: token) }
     }
 
     /// The base source's fingerprint of the headers it sends.

@@ -10,15 +10,33 @@ public struct StyleOverrides: Hashable, Sendable {
     public var idField: String?
     /// The page size to ask for.
     public var pageSize: Int?
+    /// The query parameter that numbers pages, such as `current_page`: the list pages by page numbers.
+    public var pageParameter: String?
+    /// The query parameter that sets the page size, such as `page_size`.
+    public var pageSizeParameter: String?
+    /// The key path of the next cursor in the body, such as `cursor` or `meta.next`: the list pages
+    /// by a cursor sent back as ``cursorParameter``.
+    public var cursorPath: String?
+    /// The query parameter the cursor is sent back as (default `cursor`).
+    public var cursorParameter: String?
+    /// The key path of the list's total in the body, such as `meta.total`.
+    public var totalPath: String?
 
     /// Creates overrides; what is not given is detected.
     public init(
-        style: PaginationStyle? = nil, itemsPath: String? = nil, idField: String? = nil, pageSize: Int? = nil
+        style: PaginationStyle? = nil, itemsPath: String? = nil, idField: String? = nil, pageSize: Int? = nil,
+        pageParameter: String? = nil, pageSizeParameter: String? = nil, cursorPath: String? = nil,
+        cursorParameter: String? = nil, totalPath: String? = nil
     ) {
         self.style = style
         self.itemsPath = itemsPath
         self.idField = idField
         self.pageSize = pageSize
+        self.pageParameter = pageParameter
+        self.pageSizeParameter = pageSizeParameter
+        self.cursorPath = cursorPath
+        self.cursorParameter = cursorParameter
+        self.totalPath = totalPath
     }
 
     /// Whether nothing is overridden.
@@ -33,22 +51,28 @@ public struct StyleOverrides: Hashable, Sendable {
             if result.totalKeyPath == nil { result.totalKeyPath = forced.totalKeyPath }
             if result.endSignal == nil { result.endSignal = forced.endSignal }
         }
+        if let pageParameter {
+            var firstPage = 1
+            if case .pageNumber(_, let first) = result.kind { firstPage = first }
+            result.kind = .pageNumber(parameter: pageParameter, firstPage: firstPage)
+            result.advancing = nil
+        }
+        if let cursorPath {
+            var parameter = "cursor"
+            if case .cursor(let sent, _) = result.kind { parameter = sent }
+            result.kind = .cursor(parameter: cursorParameter ?? parameter, keyPath: cursorPath)
+            result.advancing = nil
+        } else if let cursorParameter, case .cursor(_, let keyPath) = result.kind {
+            result.kind = .cursor(parameter: cursorParameter, keyPath: keyPath)
+        }
+        if let pageSizeParameter { result.pageSizeParameter = pageSizeParameter }
+        if let totalPath { result.totalKeyPath = totalPath }
         if let itemsPath { result.itemsKeyPath = itemsPath }
         if let idField { result.idField = idField }
-        if let pageSize {
-            result.pageSize = pageSize
-            if result.pageSizeParameter == nil { result.pageSizeParameter = Self.usualPageSizeParameter(of: result) }
-        }
+        if let pageSize { result.pageSize = pageSize }
         return result
     }
 
-    /// The query parameter that usually sets the page size in a style's way of asking for pages.
-    static func usualPageSizeParameter(of style: PaginationStyle) -> String? {
-        if case .pageNumber = style.kind { return PaginationStyle.pageNumber().pageSizeParameter }
-        if case .offset = style.kind { return PaginationStyle.offset().pageSizeParameter }
-        if case .cursor = style.kind { return PaginationStyle.cursor().pageSizeParameter }
-        if case .linkHeader = style.kind { return PaginationStyle.linkHeader().pageSizeParameter }
-        if case .afterLastItem = style.kind { return PaginationStyle.afterLastItem().pageSizeParameter }
-        return nil
-    }
+    /// Whether the overrides change the way pages are asked for, beyond the page size.
+    public var asksForPagesOtherwise: Bool { style != nil || pageParameter != nil || cursorPath != nil }
 }

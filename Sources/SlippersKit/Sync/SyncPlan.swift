@@ -35,6 +35,9 @@ public struct SyncPlan: Sendable {
     /// Whether the plan resumes the style stored with ``stored`` (`false`: the style was detected
     /// from the list's first page, or given, for this run).
     public var resumesStoredStyle = false
+    /// The detection the style came from, when this run detected it: its hints say what in the
+    /// first response showed that the list pages.
+    public var detection: PaginationStyle.Detection?
 
     /// What a sync under this plan makes of a second page that lists exactly the first page's items.
     ///
@@ -101,10 +104,11 @@ public struct SyncPlan: Sendable {
             adjusting: { overrides.applied(to: $0) })
         switch resolution {
         case .stored(let stored, let storedStyle):
-            if let requested = overrides.style, !requested.asksForPagesLike(storedStyle), !refresh {
-                throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: requested)
-            }
             let style = overrides.applied(to: storedStyle)
+            if overrides.asksForPagesOtherwise, !style.asksForPagesLike(storedStyle), !refresh {
+                throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: style)
+            }
+            try checkPageSize(overrides, style: style)
             let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             var plan = SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
@@ -113,17 +117,26 @@ public struct SyncPlan: Sendable {
                 stored: stored)
             plan.resumesStoredStyle = true
             return plan
-        case .detected(let base, let firstPage, let detection):
-            let source = PrimedPageSource(base: base, firstPage: firstPage)
+        case .detected(let base, let firstPage, let secondPage, let detection):
+            try checkPageSize(overrides, style: base.style)
+            let source = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
             let key = base.collectionKey
             var plan = SyncPlan(
                 source: source,
                 collection: CollectionDescriptor(
                     key: key, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()),
                 stored: try await storage.collection(key))
-            plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low
+            plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low && detection.hints.isEmpty
+            plan.detection = detection
             return plan
         }
+    }
+
+    /// Refuses a page size that no parameter of the list would send: it is never sent under a guessed name.
+    private static func checkPageSize(_ overrides: StyleOverrides, style: PaginationStyle) throws {
+        guard overrides.pageSize != nil, style.pageSizeParameter == nil, !style.isPosted else { return }
+        if case .singlePage = style.kind { return }
+        throw SyncPlanError.noPageSizeParameter
     }
 
     /// The style as a collection records it: JSON with sorted keys.
@@ -137,9 +150,14 @@ public struct SyncPlan: Sendable {
 public enum SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The cache holds the list paged one way, and the caller asked for another way without starting it again.
     case styleConflict(collection: String, stored: PaginationStyle, requested: PaginationStyle)
+    /// A page size was asked for, but neither the URL nor the first response names the parameter that sets it.
+    case noPageSizeParameter
 
     public var description: String {
         switch self {
+        case .noPageSizeParameter:
+            "--page-size: neither the URL nor its first response names the parameter that sets the page size; "
+                + "give it with --page-size-param (such as page_size, per_page, limit or size)"
         case .styleConflict(let collection, let stored, let requested):
             "\"\(collection)\" was paged as \(stored.kindName), not \(requested.kindName); "
                 + "start it again from its first page to page it another way"

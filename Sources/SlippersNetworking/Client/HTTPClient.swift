@@ -159,12 +159,24 @@ public struct HTTPClient: Sendable {
     ) async throws -> T {
         var attempt = 0
         var refreshedCredentials = false
+        var widenedAccept = false
         while true {
             attempt += 1
             try Task.checkCancellation()
-            let request = try makeRequest()
+            var request = try makeRequest()
+            let asksJSONOnly = JSONMediaTypes.asksJSONOnly(request)
+            if asksJSONOnly, widenedAccept || JSONMediaTypes.refusesPlainJSON(request.url) {
+                request.setValue(JSONMediaTypes.family, forHTTPHeaderField: "Accept")
+            }
             do {
                 let (response, hadCredentials) = try await exchange(request, home: home, through: transport)
+                if response.statusCode == 406, asksJSONOnly, !widenedAccept, isRepeatable {
+                    // A server that serves a JSON media type of its own (JSON:API, HAL) is asked for the family.
+                    widenedAccept = true
+                    JSONMediaTypes.noteRefusal(request.url)
+                    attempt -= 1
+                    continue
+                }
                 if response.statusCode == 401, let authenticator, hadCredentials, !refreshedCredentials,
                     isRepeatable
                 {

@@ -166,6 +166,14 @@ public struct JSONScanner: Sendable {
         return int(value) ?? string(value).flatMap { Int($0) }
     }
 
+    /// The text of a string or number at a key path, as a cursor sent back in a URL is: a string's
+    /// text, a number's digits as written; `nil` when it is missing, `null` or of another kind.
+    public func scalarText(at path: [String]) -> String? {
+        guard let value = value(at: path) else { return nil }
+        if value.kind == .number { return String(decoding: bytes[value.range], as: UTF8.self) }
+        return string(value)
+    }
+
     /// The boolean at a key path, or `nil` when it is missing or not a boolean.
     public func bool(at path: [String]) -> Bool? { value(at: path).flatMap(bool) }
 

@@ -214,18 +214,30 @@ public struct HTTPPageSource: PageSource {
         }
         let totalKeys = PaginationStyle.components(style.totalKeyPath)
         let total = totalKeys.isEmpty ? nil : scanner.int(at: totalKeys)
-        let pageTotal = total ?? response.header("X-Total-Count").flatMap { Int($0) }
+        let announced = PaginationHeaders(header: response.header)
+        let pageTotal = total ?? announced.total
         let next = try nextToken(
             scanner: scanner, response: response, token: token, requestURL: requestURL,
-            items: items, total: pageTotal)
+            items: items, total: pageTotal, announced: announced)
         var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
-        page.pageCount = lastPageCount(response)
+        page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
         return page
+    }
+
+    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say.
+    private func announcedPageCount(_ scanner: JSONScanner, announced: PaginationHeaders) -> Int? {
+        guard case .pageNumber = style.kind else { return nil }
+        if case .pageCount(let keyPath)? = style.endSignal,
+            let count = scanner.int(at: PaginationStyle.components(keyPath))
+        {
+            return count
+        }
+        return scanner.int(at: ["total_pages"]) ?? announced.pageCount
     }
 
     private func nextToken(
         scanner: JSONScanner, response: NetworkResponse, token: PageToken?, requestURL: URL,
-        items: [RawItem], total: Int?
+        items: [RawItem], total: Int?, announced: PaginationHeaders
     ) throws -> PageToken? {
         let itemCount = items.count
         guard itemCount > 0 else { return nil }
@@ -233,7 +245,8 @@ public struct HTTPPageSource: PageSource {
         if case .pageNumber(_, let firstPage) = style.kind {
             pagesSoFar = try (token.map(integer) ?? firstPage) - firstPage + 1
         }
-        if isLastPage(scanner, pagesSoFar: pagesSoFar) { return nil }
+        if isLastPage(scanner, pagesSoFar: pagesSoFar) || announced.isLastPage { return nil }
+        if let pagesSoFar, let count = announced.pageCount, pagesSoFar >= count { return nil }
         switch style.kind {
         case .singlePage:
             return nil
@@ -242,16 +255,22 @@ public struct HTTPPageSource: PageSource {
         case .pageNumber(_, let firstPage):
             let number = try token.map(integer) ?? firstPage
             let pagesSoFar = number - firstPage + 1
-            if let pageSize = style.pageSize {
-                if itemCount < pageSize { return nil }
-                if let total, pagesSoFar * pageSize >= total { return nil }
+            if let total {
+                // A server may serve fewer items a page than asked for: the total says whether the list goes on.
+                let served = min(style.pageSize ?? itemCount, itemCount)
+                if pagesSoFar * served >= total { return nil }
+            } else if let pageSize = style.pageSize, itemCount < pageSize {
+                return nil
             }
             return PageToken(number + 1)
         case .offset:
             let offset = try token.map(integer) ?? 0
             let nextOffset = offset + itemCount
-            if let total, nextOffset >= total { return nil }
-            if let limit = style.pageSize, itemCount < limit { return nil }
+            if let total {
+                if nextOffset >= total { return nil }
+            } else if let limit = style.pageSize, itemCount < limit {
+                return nil
+            }
             return PageToken(nextOffset)
         case .afterLastItem:
             guard let last = items.last?.key.description, !last.isEmpty else { return nil }
@@ -260,7 +279,7 @@ public struct HTTPPageSource: PageSource {
             }
             return PageToken(last)
         case .cursor(_, let keyPath):
-            guard let cursor = scanner.string(at: PaginationStyle.components(keyPath)), !cursor.isEmpty else {
+            guard let cursor = scanner.scalarText(at: PaginationStyle.components(keyPath)), !cursor.isEmpty else {
                 return nil
             }
             guard cursor != token?.rawValue else {

@@ -14,7 +14,15 @@ extension PaginationStyle {
     public static let cursorKeys: [(key: String, parameter: String)] = [
         ("next_cursor", "cursor"), ("nextCursor", "cursor"), ("next_page_token", "page_token"),
         ("nextPageToken", "pageToken"), ("next_token", "next_token"), ("cursor", "cursor"), ("after", "after"),
-        ("next", "cursor"),
+        ("continuation", "continuation"), ("next", "cursor"),
+    ]
+    /// The query parameters that set a page size, in order of preference.
+    public static let pageSizeParameters = [
+        "per_page", "page_size", "pageSize", "perPage", "results_per_page", "limit", "size", "_limit", "page[size]",
+    ]
+    /// The query parameters that number pages, in order of preference.
+    public static let pageParameters = [
+        "page", "current_page", "page_number", "pageNumber", "pageNo", "_page", "page[number]", "p",
     ]
     /// The keys of a page count in a body: the number of pages, or the number of the last page.
     public static let pageCountKeys = [
@@ -84,16 +92,24 @@ private struct Detector {
     let url: URL
     let query: [URLQueryItem]
     let headers: [String: String]
+    let announced: PaginationHeaders
     var reasons: [String] = []
+    var alternatives: [Style] = []
 
     init(url: URL, body: Data, headers: [String: String]) {
         self.url = url
         scanner = try? JSONScanner(body)
         query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         self.headers = headers
+        announced = PaginationHeaders { name in
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
     }
 
     func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    /// The first of `names` that the URL's query carries.
+    func queryParameter(_ names: [String]) -> String? { names.first { queryValue($0) != nil } }
 
     mutating func detection() -> Style.Detection {
         if scanner == nil { reasons.append("the body is not JSON") }
@@ -113,7 +129,42 @@ private struct Detector {
         style.idField = idField
         style.advancing = advancing(of: style)
         if !itemsAreObjects { confidence = .low }
-        return Style.Detection(style: style, confidence: confidence, reasons: reasons, itemCount: itemCount)
+        for index in alternatives.indices {
+            alternatives[index].itemsKeyPath = style.itemsKeyPath
+            alternatives[index].idField = idField
+            if alternatives[index].pageSize == nil, case .offset = alternatives[index].kind {
+                alternatives[index].pageSize = itemCount
+            }
+        }
+        if alternatives.isEmpty == false, itemCount ?? 0 == 0 { alternatives = [] }
+        return Style.Detection(
+            style: style, confidence: confidence, reasons: reasons, itemCount: itemCount, hints: pagingHints(),
+            alternatives: alternatives)
+    }
+
+    // MARK: Hints
+
+    /// What in the response says the list pages: pagination headers, a cursor, page or total field.
+    private func pagingHints() -> [String] {
+        var hints: [String] = []
+        if let link = headers.first(where: { $0.key.caseInsensitiveCompare("Link") == .orderedSame })?.value,
+            LinkHeader(link).url(rel: "next") != nil || LinkHeader(link).url(rel: "last") != nil
+        {
+            hints.append("a Link header")
+        }
+        hints += announced.names.map { "the \($0) header" }
+        if let parameter = queryParameter(Style.pageParameters + ["offset", "cursor", "after", "starting_after"]) {
+            hints.append("?\(parameter)= in the URL")
+        }
+        guard let scanner else { return hints }
+        var keys = Style.cursorKeys.map(\.key) + Style.nextURLKeys + Style.pageCountKeys + Style.totalKeys
+        keys += ["has_more", "hasMore", "page", "current_page", "currentPage", "offset", "pagination", "paging"]
+        keys += ["results_per_page", "page_size", "per_page", "pageInfo", "last", "isLast"]
+        for path in candidatePaths(keys) where scanner.value(at: path) != nil {
+            let text = JSONKeyPath(keys: path).text
+            if !hints.contains("\(text) in the body") { hints.append("\(text) in the body") }
+        }
+        return hints
     }
 
     // MARK: The way pages are asked for
@@ -146,9 +197,10 @@ private struct Detector {
     }
 
     private mutating func kindAndSignals() -> (Style, Style.Detection.Confidence) {
-        let sizeParameter = ["per_page", "page_size", "pageSize", "limit", "size"].first { queryValue($0) != nil }
+        let sizeParameter = queryParameter(Style.pageSizeParameters)
         let urlPageSize = sizeParameter.flatMap(queryValue).flatMap { Int($0) }
         let total = totalKeyPath()
+        if let answer = xPagination(sizeParameter: sizeParameter, urlPageSize: urlPageSize) { return answer }
 
         let linkValue = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }?.value
         if let linkValue, LinkHeader(linkValue).url(rel: "next") != nil {
@@ -184,24 +236,26 @@ private struct Detector {
         if hasMore == nil, let answer = nullNextOnly(scanner, total: total) { return answer }
         for (key, parameter) in Style.cursorKeys {
             for path in candidatePaths([key]) {
-                guard let value = scanner.value(at: path), value.kind == .string || value.kind == .null
+                guard let value = scanner.value(at: path),
+                    value.kind == .string || value.kind == .null || (value.kind == .number && key != "next")
                 else { continue }
                 if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
                 // A null `next` is the last page of a next-URL list as often as of a cursor list.
                 if key == "next", value.kind == .null { continue }
                 let sent =
-                    ["cursor", "after", "page_token", "pageToken", "starting_after"]
+                    ["cursor", "after", "page_token", "pageToken", "starting_after", "continuation"]
                     .first { queryValue($0) != nil } ?? parameter
                 let keyPath = JSONKeyPath(keys: path).text
                 reasons.append(
-                    value.kind == .string
-                        ? "a cursor at \(keyPath), sent back as ?\(sent)=" : "a null cursor at \(keyPath)")
+                    value.kind == .null
+                        ? "a null cursor at \(keyPath)" : "a cursor at \(keyPath), sent back as ?\(sent)=")
                 noteSignal(endSignal)
                 return (
                     Style(
-                        kind: .cursor(parameter: sent, keyPath: keyPath), pageSizeParameter: sizeParameter ?? "limit",
-                        pageSize: urlPageSize, totalKeyPath: total, endSignal: endSignal),
-                    value.kind == .string ? .high : .medium
+                        kind: .cursor(parameter: sent, keyPath: keyPath),
+                        pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
+                        totalKeyPath: total, endSignal: endSignal),
+                    value.kind == .null ? .medium : .high
                 )
             }
         }
@@ -221,20 +275,39 @@ private struct Detector {
             )
         }
         let bodyHasOffset = scanner.value(at: ["offset"]) != nil || scanner.value(at: ["limit"]) != nil
-        if queryValue("offset") != nil || bodyHasOffset {
-            reasons.append(queryValue("offset") != nil ? "offset in the URL" : "offset or limit in the body")
+        let offsetInURL = queryParameter(["offset", "skip", "_start"])
+        if offsetInURL != nil || bodyHasOffset {
+            reasons.append(offsetInURL.map { "\($0) in the URL" } ?? "offset or limit in the body")
             let limit = urlPageSize ?? scanner.int(at: ["limit"])
             if let total { reasons.append("the total at \(total)") }
             noteSignal(endSignal)
             return (
                 Style(
-                    kind: .offset(parameter: "offset"), pageSizeParameter: sizeParameter ?? "limit", pageSize: limit,
-                    totalKeyPath: total ?? "total", endSignal: endSignal),
-                total != nil ? .high : .medium
+                    kind: .offset(parameter: offsetInURL ?? "offset"), pageSizeParameter: sizeParameter ?? "limit",
+                    pageSize: limit, totalKeyPath: total ?? (announced.total == nil ? "total" : nil),
+                    endSignal: endSignal),
+                total != nil || announced.total != nil ? .high : .medium
             )
         }
         return pageNumbers(
             sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
+    }
+
+    /// flask-smorest's `X-Pagination` header over a bare array: page numbers, `?page=` and `?page_size=`,
+    /// the total and page count in the header.
+    private mutating func xPagination(
+        sizeParameter: String?, urlPageSize: Int?
+    ) -> (Style, Style.Detection.Confidence)? {
+        guard announced.names.contains("X-Pagination") else { return nil }
+        let parameter = queryParameter(Style.pageParameters) ?? "page"
+        let firstPage = queryValue(parameter).flatMap { Int($0) } == 0 ? 0 : 1
+        reasons.append("the X-Pagination header: page numbers, with the total and page count in it")
+        return (
+            Style(
+                kind: .pageNumber(parameter: parameter, firstPage: firstPage),
+                pageSizeParameter: sizeParameter ?? "page_size", pageSize: urlPageSize),
+            .high
+        )
     }
 
     /// A null `next` at the root, and nothing else that pages, on a list's first page: the list is that
@@ -277,42 +350,68 @@ private struct Detector {
     private mutating func pageNumbers(
         sizeParameter: String?, urlPageSize: Int?, total: String?, endSignal: Style.EndSignal?
     ) -> (Style, Style.Detection.Confidence) {
-        guard let scanner else { return (Style.pageNumber(), .low) }
+        guard let scanner else { return (Style.pageNumber(pageSizeParameter: sizeParameter), .low) }
         var firstPage = 1
-        let currentPage = firstPath(["page", "number", "current_page", "currentPage"]) { scanner.int(at: $0) != nil }
-        if let page = queryValue("page").flatMap({ Int($0) }) {
+        let currentPage = firstPath(["page", "number", "current_page", "currentPage", "page_number", "pageNumber"]) {
+            scanner.int(at: $0) != nil
+        }
+        let urlParameter = queryParameter(Style.pageParameters)
+        var parameter = urlParameter ?? "page"
+        if let urlParameter, let page = queryValue(urlParameter).flatMap({ Int($0) }) {
             firstPage = page == 0 ? 0 : 1
-            reasons.append("page=\(page) in the URL")
+            reasons.append("\(urlParameter)=\(page) in the URL")
         } else if let currentPage, let number = scanner.int(at: currentPage) {
             firstPage = number == 0 ? 0 : 1
-            reasons.append("the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text)")
+            let name = currentPage.last ?? "page"
+            // The body's own name for the page number is the parameter to send, unless it says `number`.
+            if name != "number" { parameter = name }
+            reasons.append(
+                "the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text), asked for as "
+                    + "?\(parameter)=")
         }
-        var parameter = sizeParameter
+        var sizeName = sizeParameter
         var pageSize: Int?
-        let sizeKeys = ["per_page", "page_size", "pageSize", "size", "limit"]
         if let sizeParameter, let size = queryValue(sizeParameter).flatMap({ Int($0) }) {
             pageSize = size
-        } else if let path = firstPath(sizeKeys, where: { scanner.int(at: $0) != nil }), let last = path.last {
+        } else if let path = firstPath(Self.bodySizeKeys, where: { scanner.int(at: $0) != nil }), let last = path.last {
             pageSize = scanner.int(at: path)
-            parameter = parameter ?? last
+            sizeName = sizeName ?? last
             reasons.append("the page size at \(JSONKeyPath(keys: path).text), sent back as ?\(last)=")
         }
         if let total { reasons.append("the total at \(total)") }
         noteSignal(endSignal)
-        let evidence = [currentPage != nil, total != nil, endSignal != nil].filter { $0 }.count
-        if evidence == 0, queryValue("page") == nil {
+        let evidence = [currentPage != nil, total != nil || announced.total != nil, endSignal != nil].filter { $0 }
+            .count
+        if evidence == 0, urlParameter == nil {
             reasons.append(
                 "no pagination fields seen; guessing page numbers (a sync that finds page 2 repeating page 1 "
                     + "exactly takes the list for one page)")
         }
+        if urlParameter == nil, currentPage == nil, evidence > 0 {
+            // A total with nothing that names the page: ?page= or ?offset= (Django Ninja answers both alike).
+            reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=")
+            alternatives.append(
+                Style(
+                    kind: .offset(parameter: "offset"), pageSizeParameter: "limit", totalKeyPath: total,
+                    endSignal: endSignal))
+        }
         let confidence: Style.Detection.Confidence =
-            evidence >= 2 ? .high : (evidence == 1 || queryValue("page") != nil) ? .medium : .low
+            evidence >= 2 ? .high : (evidence == 1 || urlParameter != nil) ? .medium : .low
         return (
             Style(
-                kind: .pageNumber(parameter: "page", firstPage: firstPage), pageSizeParameter: parameter ?? "per_page",
+                kind: .pageNumber(parameter: parameter, firstPage: firstPage), pageSizeParameter: sizeName,
                 pageSize: pageSize, totalKeyPath: total, endSignal: endSignal),
             confidence
         )
+    }
+
+    /// The members of a body that give its page size, each the name of the parameter that sets it.
+    static let bodySizeKeys = ["per_page", "page_size", "pageSize", "results_per_page", "size", "limit", "perPage"]
+
+    /// The parameter a body names as its page size (`results_per_page: 50` → `results_per_page`), if any.
+    private func bodySizeParameter() -> String? {
+        guard let scanner else { return nil }
+        return firstPath(Self.bodySizeKeys) { scanner.int(at: $0) != nil }?.last
     }
 
     // MARK: Members of the body

@@ -26,14 +26,50 @@ extension PaginationStyle {
         public var itemCount: Int?
         /// How the list is known to end, in words: see ``PaginationStyle/endOfList``.
         public var endOfList: String
+        /// What in the response says that the list pages, in words (`a cursor at cursor`,
+        /// `the X-Pagination header`, `a total at count`); empty when nothing does.
+        ///
+        /// A list with a hint is never taken for one page because its second page repeats
+        /// its first: that is a style to correct, and a sync says so.
+        public var hints: [String]
+        /// Other ways of asking for the next page that fit the first response, in the order to
+        /// try them when ``style``'s second page does not advance: a body such as
+        /// `{"items": […], "count": 1234}` pages by `?page=` or by `?offset=`, and only a second
+        /// request tells which.
+        public var alternatives: [PaginationStyle]
 
         /// Creates a detection.
-        public init(style: PaginationStyle, confidence: Confidence, reasons: [String], itemCount: Int?) {
+        public init(
+            style: PaginationStyle, confidence: Confidence, reasons: [String], itemCount: Int?,
+            hints: [String] = [], alternatives: [PaginationStyle] = []
+        ) {
             self.style = style
             self.confidence = confidence
             self.reasons = reasons
             self.itemCount = itemCount
             self.endOfList = style.endOfList
+            self.hints = hints
+            self.alternatives = alternatives
+        }
+
+        /// Whether the way of asking for the second page is a guess to check with a request:
+        /// there are ``alternatives`` to it.
+        public var needsProbe: Bool { !alternatives.isEmpty }
+
+        private enum CodingKeys: String, CodingKey {
+            case style, confidence, reasons, itemCount, endOfList, hints, alternatives
+        }
+
+        /// Decodes a detection; one encoded without hints or alternatives has none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            style = try container.decode(PaginationStyle.self, forKey: .style)
+            confidence = try container.decode(Confidence.self, forKey: .confidence)
+            reasons = try container.decode([String].self, forKey: .reasons)
+            itemCount = try container.decodeIfPresent(Int.self, forKey: .itemCount)
+            endOfList = try container.decode(String.self, forKey: .endOfList)
+            hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
+            alternatives = try container.decodeIfPresent([PaginationStyle].self, forKey: .alternatives) ?? []
         }
 
         /// Encodes every member, an unknown ``itemCount`` as `null`, so a reader finds the same keys each time.
@@ -44,6 +80,8 @@ extension PaginationStyle {
             try container.encode(reasons, forKey: .reasons)
             try container.encode(itemCount, forKey: .itemCount)
             try container.encode(endOfList, forKey: .endOfList)
+            try container.encode(hints, forKey: .hints)
+            try container.encode(alternatives, forKey: .alternatives)
         }
 
         /// How sure a detection is.

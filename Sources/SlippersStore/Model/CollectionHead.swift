@@ -31,4 +31,10 @@ public struct CollectionHead: Hashable, Sendable {
 
     /// The index of the next page to fetch: the pages of the current generation come first.
     public var nextPageIndex: Int { currentPageCount }
+
+    /// Whether the end was reached holding fewer than the announced ``total`` of `itemCount` distinct items.
+    public func isIncomplete(itemCount: Int) -> Bool {
+        guard endReached, let total else { return false }
+        return itemCount < total
+    }
 }

@@ -3,11 +3,11 @@ import Foundation
 extension CollectionInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
         case key, itemType, style, itemCount, pageCount, stalePageCount, total, endReached, resumeToken
-        case nextPageIndex, generation, stale, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
+        case nextPageIndex, generation, stale, incomplete, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
     }
 
     /// Encodes the collection as one object: every key present, `null` when a value is absent,
-    /// the resume token as its text, and `stale` for ``isStale``.
+    /// the resume token as its text, `stale` for ``isStale`` and `incomplete` for ``isIncomplete``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
@@ -22,6 +22,7 @@ extension CollectionInfo: Encodable {
         try container.encode(nextPageIndex, forKey: .nextPageIndex)
         try container.encode(generation, forKey: .generation)
         try container.encode(isStale, forKey: .stale)
+        try container.encode(isIncomplete, forKey: .incomplete)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(refreshedAt, forKey: .refreshedAt)
         try container.encode(invalidatedAt, forKey: .invalidatedAt)

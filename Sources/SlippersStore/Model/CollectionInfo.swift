@@ -64,6 +64,13 @@ public struct CollectionInfo: Hashable, Sendable {
         set { head.generation = newValue }
     }
 
+    /// Whether the list's end was reached with fewer distinct items than its server announced:
+    /// the walk was cut short (a server that ignored the page parameter, a cursor not followed,
+    /// a page size the server did not honour), and the cache is not an exact copy.
+    ///
+    /// A list whose server announced no total is never incomplete by this measure.
+    public var isIncomplete: Bool { head.isIncomplete(itemCount: itemCount) }
+
     /// Whether the collection was invalidated, or holds pages of an older generation or unverified ones.
     public var isStale: Bool { invalidatedAt != nil || stalePageCount > 0 || unverifiedPageCount > 0 }
 

@@ -10,11 +10,21 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     public var orphans: [String]
     /// Pages whose stored item count differs from their membership rows, one line each.
     public var inconsistentPages: [String]
+    /// Lists whose end was reached with fewer items than their server announced, one line each
+    /// (see ``CollectionInfo/isIncomplete``).
+    public var incompleteLists: [String] = []
 
-    /// Whether the file is sound and fully migrated.
+    /// Whether the file is sound and fully migrated, and every list it calls complete is.
     public var isHealthy: Bool {
         integrity == ["ok"] && appliedMigrations == knownMigrations && orphans.isEmpty
-            && inconsistentPages.isEmpty
+            && inconsistentPages.isEmpty && incompleteLists.isEmpty
+    }
+
+    /// Adds a line for each of `collections` that is incomplete.
+    public mutating func noteIncompleteLists(_ collections: [CollectionInfo]) {
+        incompleteLists = collections.filter(\.isIncomplete).map { collection in
+            "\(collection.key): \(collection.itemCount) of \(collection.total ?? 0) items announced"
+        }
     }
 
     /// The last migration applied to the file, if any.
@@ -24,6 +34,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
 extension Diagnosis {
     private enum EncodedKeys: String, CodingKey {
         case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
+        case incompleteLists
     }
 
     /// Encodes the diagnosis with its verdict: `healthy` (``isHealthy``) and `schemaVersion` beside the findings.
@@ -36,5 +47,6 @@ extension Diagnosis {
         try container.encode(knownMigrations, forKey: .knownMigrations)
         try container.encode(orphans, forKey: .orphans)
         try container.encode(inconsistentPages, forKey: .inconsistentPages)
+        try container.encode(incompleteLists, forKey: .incompleteLists)
     }
 }

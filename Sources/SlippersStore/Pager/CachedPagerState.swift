@@ -64,6 +64,13 @@ extension CachedPager {
         /// Whether a load is running.
         public var isLoading: Bool { refresh.isLoading || append.isLoading }
 
+        /// Whether the end of the list was reached with fewer items than its server announced
+        /// (``total``): the list is not an exact copy of the server's, and a view can say so.
+        public var isIncomplete: Bool {
+            guard endReached, let total else { return false }
+            return items.count < total
+        }
+
         /// The number of items on the settled pages at the start of the window: the rows that will not be replaced.
         public var currentItemCount: Int {
             pages.prefix(settledPageCount).lazy.map(\.itemCount).reduce(0, +)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CollectionsCommandTests {
     static let keys = [
-        "created_at", "end_reached", "generation", "invalidated_at", "item_count", "item_type", "key",
+        "created_at", "end_reached", "generation", "incomplete", "invalidated_at", "item_count", "item_type", "key",
         "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token", "stale",
         "stale_page_count", "style", "total",
     ]
@@ -39,6 +39,7 @@ import Testing
         #expect(posts["total"] as? Int == 150)
         #expect(posts["end_reached"] as? Bool == true)
         #expect(posts["stale"] as? Bool == false)
+        #expect(posts["incomplete"] as? Bool == false)
         #expect(posts["invalidated_at"] is NSNull)
         #expect(posts["resume_token"] is NSNull)
         let created = try #require(posts["created_at"] as? String)

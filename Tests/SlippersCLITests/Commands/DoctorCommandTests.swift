@@ -15,6 +15,7 @@ import Testing
                 schema     0005_outbox (5 of 5 migrations applied)
                 orphans    none
                 pages      consistent
+                lists      complete as announced
                 verdict    healthy
 
                 """)
@@ -22,8 +23,8 @@ import Testing
         #expect(json.status == 0)
         #expect(
             writtenKeys(ofFirstObjectIn: json.stdout) == [
-                "applied_migrations", "healthy", "inconsistent_pages", "integrity", "known_migrations", "orphans",
-                "schema_version",
+                "applied_migrations", "healthy", "incomplete_lists", "inconsistent_pages", "integrity",
+                "known_migrations", "orphans", "schema_version",
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)

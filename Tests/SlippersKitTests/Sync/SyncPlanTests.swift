@@ -79,9 +79,12 @@ import Testing
         #expect(fields.itemsKeyPath == "data.items")
         #expect(fields.idField == "uuid")
 
-        // A page size for a style that names no parameter takes the usual one.
+        // A page size for a style that names no parameter is not sent under a guessed name.
         let link = StyleOverrides(pageSize: 30).applied(to: PaginationStyle(kind: .linkHeader))
-        #expect(link.pageSizeParameter == "per_page")
+        #expect(link.pageSizeParameter == nil)
+        let named = StyleOverrides(pageSize: 30, pageSizeParameter: "page_size").applied(to: link)
+        #expect(named.pageSizeParameter == "page_size")
+        #expect(named.pageSize == 30)
     }
 
     @Test func theFirstPageOfANewListIsServedOnceFromTheDetection() async throws {

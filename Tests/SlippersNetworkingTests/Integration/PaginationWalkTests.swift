@@ -77,7 +77,9 @@ import Testing
             case .page where testCase.configuration.firstPage == 0: query["page"] = "0"
             case .page, .link: query["per_page"] = String(Self.pageSize)
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
-            case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf: break
+            case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
+                .litestarCursor, .litestarClassic, .contentRange:
+                break
             }
             let (source, first) = try await HTTPPageSource.detecting(
                 client: client(for: server), url: server.url(testCase.route, query: query))

@@ -35,12 +35,13 @@ import Testing
             try JSONSerialization.jsonObject(with: encoder.encode(info)) as? [String: Any])
         #expect(
             object.keys.sorted() == [
-                "createdAt", "endReached", "generation", "invalidatedAt", "itemCount", "itemType", "key",
+                "createdAt", "endReached", "generation", "incomplete", "invalidatedAt", "itemCount", "itemType", "key",
                 "lastFetchedAt",
                 "nextPageIndex", "pageCount", "refreshedAt", "resumeToken", "stale", "stalePageCount", "style", "total",
             ])
         #expect(object["style"] is NSNull)
         #expect(object["resumeToken"] is NSNull)
         #expect(object["stale"] as? Bool == false)
+        #expect(object["incomplete"] as? Bool == false)
     }
 }

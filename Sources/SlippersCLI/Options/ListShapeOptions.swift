@@ -1,0 +1,92 @@
+import ArgumentParser
+import SlippersKit
+import SlippersNetworking
+
+/// The options that describe how a list pages and where its items are, instead of detecting it.
+/// Shared by `sync` and `detect`, which accept them alike.
+struct ListShapeOptions: ParsableArguments {
+    @Option(help: "Force the pagination style instead of detecting it.")
+    var style: StyleOption?
+
+    @Option(
+        help: ArgumentHelp(
+            "The key path of the items array, such as results or data.items; \"\" for a bare array (default: detected).",
+            valueName: "path"))
+    var itemsPath: String?
+
+    @Option(help: ArgumentHelp("The member of each item that holds its id (default: id).", valueName: "name"))
+    var idField: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Ask the server for this many items per page, under the size parameter the URL or its first response "
+                + "names (--page-size-param otherwise).", valueName: "count"))
+    var pageSize: Int?
+
+    @Option(
+        name: .customLong("page-param"),
+        help: ArgumentHelp(
+            "The query parameter that numbers pages, such as current_page: the list pages by page numbers.",
+            valueName: "name"))
+    var pageParameter: String?
+
+    @Option(
+        name: .customLong("page-size-param"),
+        help: ArgumentHelp("The query parameter that sets the page size, such as page_size.", valueName: "name"))
+    var pageSizeParameter: String?
+
+    @Option(
+        name: .customLong("cursor-param"),
+        help: ArgumentHelp(
+            "The query parameter a cursor read from the body (--cursor-path) is sent back as (default: cursor).",
+            valueName: "name"))
+    var cursorParameter: String?
+
+    @Option(
+        name: .customLong("total-path"),
+        help: ArgumentHelp(
+            "The key path of the list's total in the body, such as count or meta.total; checked when the walk ends.",
+            valueName: "path"))
+    var totalPath: String?
+
+    /// Checks these options against each other and against the POST options.
+    func validate(posted: PostedStyleOptions) throws {
+        if posted.isPosted, style != nil {
+            throw ValidationError("--style does not apply to --graphql or --post-body, which give the style.")
+        }
+        if posted.graphQL != nil, itemsPath != nil {
+            throw ValidationError("--items-path does not apply to --graphql: items are the connection's nodes.")
+        }
+        if posted.isPosted, pageParameter != nil || cursorParameter != nil {
+            throw ValidationError("--page-param and --cursor-param go with lists asked for by GET.")
+        }
+        if posted.responseCursorPath != nil, let style, style != .cursor {
+            throw ValidationError("--cursor-path reads a cursor: it goes with --style cursor, not \(style.rawValue).")
+        }
+        if posted.responseCursorPath != nil, pageParameter != nil {
+            throw ValidationError("--cursor-path and --page-param are two ways of paging: give one.")
+        }
+        if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
+        if style == StyleOption.none, pageSize != nil {
+            throw ValidationError("--page-size does not apply to --style none, whose list is one response.")
+        }
+        if pageParameter != nil, let style, style != .page {
+            throw ValidationError("--page-param goes with page numbers, not --style \(style.rawValue).")
+        }
+        for (name, value) in [
+            ("--page-param", pageParameter), ("--page-size-param", pageSizeParameter),
+            ("--cursor-param", cursorParameter),
+        ] where value?.isEmpty == true {
+            throw ValidationError("\(name) is empty: give a parameter name.")
+        }
+    }
+
+    /// The overrides these options give, with a GET list's cursor path from the POST options.
+    func overrides(posted: PostedStyleOptions, postedStyle: PaginationStyle?) -> StyleOverrides {
+        StyleOverrides(
+            style: postedStyle ?? style?.template, itemsPath: posted.isPosted ? nil : itemsPath, idField: idField,
+            pageSize: pageSize, pageParameter: pageParameter, pageSizeParameter: pageSizeParameter,
+            cursorPath: posted.isPosted ? nil : posted.responseCursorPath, cursorParameter: cursorParameter,
+            totalPath: totalPath)
+    }
+}

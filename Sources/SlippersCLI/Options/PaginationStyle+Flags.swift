@@ -1,0 +1,35 @@
+import SlippersNetworking
+
+extension PaginationStyle {
+    /// The `sync` options that give this style instead of detecting it, shell-quoted where needed:
+    /// what `detect` prints, so that a script can pin what was found.
+    var commandLineFlags: [String] {
+        var flags: [String] = []
+        func add(_ name: String, _ value: String) { flags.append("\(name) \(Self.quoted(value))") }
+        switch kind {
+        case .pageNumber(let parameter, _):
+            add("--page-param", parameter)
+        case .offset:
+            add("--style", StyleOption.offset.rawValue)
+        case .cursor(let parameter, let keyPath):
+            add("--cursor-path", keyPath)
+            add("--cursor-param", parameter)
+        case .nextURL, .linkHeader, .afterLastItem, .singlePage:
+            add("--style", StyleOption(kind).rawValue)
+        case .graphQL, .bodyCursor:
+            return []
+        }
+        if let pageSizeParameter { add("--page-size-param", pageSizeParameter) }
+        if let pageSize { add("--page-size", String(pageSize)) }
+        add("--items-path", itemsKeyPath)
+        if idField != "id" { add("--id-field", idField) }
+        if let totalKeyPath { add("--total-path", totalKeyPath) }
+        return flags
+    }
+
+    /// A value as a shell word: as it is when it is plain, else in single quotes.
+    private static func quoted(_ value: String) -> String {
+        let plain = !value.isEmpty && value.allSatisfy { $0.isLetter || $0.isNumber || "_-.@/:".contains($0) }
+        return plain ? value : "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

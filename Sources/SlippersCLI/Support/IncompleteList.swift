@@ -1,0 +1,55 @@
+import ArgumentParser
+import Slippers
+import SlippersNetworking
+
+/// A walk that reached the end of its list holding fewer items than the server announced: not
+/// an exact copy, so not exit 0. `sync` exits 3 with this one line.
+struct IncompleteList: Error, CustomStringConvertible {
+    /// The exit code of an incomplete list: not 0 (verified), not 1 (an error).
+    static let exitCode = ExitCode(3)
+
+    /// The list's collection key.
+    var collection: String
+    /// The total the server announced.
+    var announced: Int
+    /// The distinct items the cache holds.
+    var stored: Int
+    /// The pages the list holds.
+    var pages: Int
+    /// The number of items on its first page, when known.
+    var firstPageItems: Int?
+    /// The style it was paged with.
+    var style: PaginationStyle?
+    /// The ids this run met twice: a list that shifted while it was read.
+    var repeatedItems = 0
+    /// The run's summary line, printed on standard output before this line.
+    var summary: String?
+
+    var description: String {
+        let key = CredentialQuery.masking(collection).shortenedForErrors
+        return "incomplete: \(key) announced \(Formatting.count(announced, "item")) and "
+            + "\(Formatting.count(stored, "item")) are stored in \(Formatting.count(pages, "page")); \(cause)"
+    }
+
+    /// The most likely cause, and the flags that fix it.
+    private var cause: String {
+        if repeatedItems > 0 {
+            return "the list changed while it was read (\(Formatting.count(repeatedItems, "id")) met twice): run "
+                + "sync --refresh to walk it again"
+        }
+        if let size = style?.pageSize, let firstPageItems, firstPageItems < size {
+            return "most likely the server does not take the page size as ?\(style?.pageSizeParameter ?? "")= "
+                + "(it sent \(firstPageItems) of \(size)): give --page-size-param NAME, or leave --page-size out, "
+                + "with --refresh"
+        }
+        if pages <= 1 {
+            let kind = style.map { " (\($0.kind.description))" } ?? ""
+            return "most likely the server did not page the way it was asked\(kind): describe it with "
+                + "--page-param NAME, --cursor-path PATH --cursor-param NAME or --style offset (slippers detect URL "
+                + "shows what was seen), with --refresh"
+        }
+        return "most likely the walk ended early (an empty or short page before the total) or the list shrank "
+            + "while it was read: run sync --refresh to walk it again, or --total-path PATH if the total is not "
+            + "the list's"
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a response's headers announce about its list: the total, the number of pages, the page size.
+///
+/// Servers that answer a bare array keep their pagination metadata in headers:
+/// `X-Total-Count` (json-server, many REST APIs), flask-smorest's `X-Pagination`
+/// (a JSON object with `total`, `total_pages`, `page`, `next_page`…), PostgREST's
+/// `Content-Range: 0-49/1234`, and Rails' api-pagination `Total` and `Per-Page`.
+///
+/// For example:
+///
+/// ```swift
+/// let announced = PaginationHeaders { name in response.header(name) }
+/// announced.total        // 1234, from X-Pagination: {"total": 1234, "total_pages": 124, …}
+/// announced.pageCount    // 124
+/// ```
+public struct PaginationHeaders: Hashable, Sendable {
+    /// The number of items in the whole list, when a header says.
+    public var total: Int?
+    /// The number of pages, when a header says (`X-Pagination`'s `total_pages`, `X-Total-Pages`).
+    public var pageCount: Int?
+    /// The page size the server used, when a header says (`Per-Page`, `X-Per-Page`).
+    public var pageSize: Int?
+    /// Whether a header says this page is the last: `X-Pagination` without a `next_page`.
+    public var isLastPage = false
+    /// The names of the headers that said something, for explaining a detection.
+    public var names: [String] = []
+
+    /// Reads the pagination headers of a response; `header` answers a header's value by name, case-insensitively.
+    public init(header: (String) -> String?) {
+        if let text = header("X-Pagination"), let object = try? JSONScanner(Data(text.utf8)),
+            object.root.kind == .object
+        {
+            names.append("X-Pagination")
+            total = object.int(at: ["total"])
+            pageCount = object.int(at: ["total_pages"]) ?? object.int(at: ["last_page"])
+            pageSize = object.int(at: ["page_size"])
+            // flask-smorest names the next page on every page but the last.
+            if object.value(at: ["page"]) != nil, object.int(at: ["next_page"]) == nil { isLastPage = true }
+        }
+        for name in ["X-Total-Count", "X-Total", "Total"] {
+            guard let value = header(name).flatMap(Self.integer(text:)) else { continue }
+            names.append(name)
+            if total == nil { total = value }
+        }
+        if let range = header("Content-Range"), let announced = Self.contentRangeTotal(range) {
+            names.append("Content-Range")
+            if total == nil { total = announced }
+        }
+        if let pages = header("X-Total-Pages").flatMap(Self.integer(text:)) {
+            names.append("X-Total-Pages")
+            if pageCount == nil { pageCount = pages }
+        }
+        for name in ["Per-Page", "X-Per-Page"] {
+            guard let size = header(name).flatMap(Self.integer(text:)) else { continue }
+            names.append(name)
+            if pageSize == nil { pageSize = size }
+        }
+    }
+
+    /// Whether any header announced something about the list.
+    public var isEmpty: Bool { names.isEmpty }
+
+    /// The total of a `Content-Range` value such as `items 0-49/1234` or `0-49/1234`; `nil` for `*` or a malformed value.
+    static func contentRangeTotal(_ value: String) -> Int? {
+        guard let slash = value.lastIndex(of: "/") else { return nil }
+        return integer(text: String(value[value.index(after: slash)...]))
+    }
+
+    private static func integer(text: String) -> Int? {
+        Int(text.trimmingCharacters(in: .whitespaces)).flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
