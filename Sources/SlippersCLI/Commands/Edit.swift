@@ -85,8 +85,8 @@ extension SlippersCommand {
         }
 
         func execute() async throws {
-            let store = try database.openForWriting(collection: collection)
-            let key = try await store.collectionKey(naming: collection)
+            let key = try await database.existingCollectionKey(naming: collection)
+            let store = try database.openForWriting()
             guard let info = try store.collection(key) else { throw StoreError.collectionNotFound(key: key) }
             if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)

@@ -35,12 +35,16 @@ extension SlippersCommand {
         }
 
         func execute() async throws {
-            let store = try await database.openStorageForWriting(collection: collection, logger: logging.logger)
+            var key: String?
+            if let collection {
+                key = try await database.existingCollectionKey(naming: collection, logger: logging.logger)
+            }
+            let store = try await database.openStorageForWriting(logger: logging.logger)
             let report: EvictionReport
             if let olderThan {
                 report = try await store.evict(olderThan: Date().addingTimeInterval(-olderThan.seconds))
-            } else if let collection {
-                report = try await store.evict(collection: try await store.collectionKey(naming: collection))
+            } else if let key {
+                report = try await store.evict(collection: key)
             } else {
                 report = EvictionReport(items: try await store.collectUnreferencedItems())
             }

@@ -24,9 +24,11 @@ extension SlippersCommand {
         }
 
         func execute() async throws {
-            let store = try await database.openStorageForWriting(collection: collection)
-            if let collection {
-                try await store.invalidate(try await store.collectionKey(naming: collection))
+            var key: String?
+            if let collection { key = try await database.existingCollectionKey(naming: collection) }
+            let store = try await database.openStorageForWriting()
+            if let collection, let key {
+                try await store.invalidate(key)
                 print("invalidated \"\(collection)\"")
             } else {
                 let count = try await store.invalidateAll()

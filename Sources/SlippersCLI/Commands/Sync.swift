@@ -82,7 +82,7 @@ extension SlippersCommand {
 
         @Option(
             help: ArgumentHelp(
-                "Stop when this many pages in a row bring no item not already listed (default: 3).",
+                "Stop when this many pages in a row bring no item not already listed.",
                 valueName: "count"))
         var stallLimit = 3
 

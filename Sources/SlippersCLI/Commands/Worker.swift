@@ -36,16 +36,16 @@ extension SlippersCommand {
         @Flag(help: "Exit once no list is pending or held by a worker (default: wait for new lists).")
         var untilEmpty = false
 
-        @Option(help: ArgumentHelp("How many lists this worker syncs at once (default: 1).", valueName: "count"))
+        @Option(help: ArgumentHelp("How many lists this worker syncs at once.", valueName: "count"))
         var concurrency = 1
 
         @Option(
             help: ArgumentHelp(
-                "Seconds a list stays this worker's without a renewal; a dead worker's lists are taken over after it (default: 30).",
+                "Seconds a list stays this worker's without a renewal; a dead worker's lists are taken over after it.",
                 valueName: "seconds"))
         var lease = 30
 
-        @Option(help: ArgumentHelp("Seconds between looks at an empty queue (default: 1).", valueName: "seconds"))
+        @Option(help: ArgumentHelp("Seconds between looks at an empty queue.", valueName: "seconds"))
         var poll: Double = 1
 
         @Option(

@@ -9,8 +9,7 @@ struct ConcurrencyOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The most pages asked for at once, for page-number lists and offset lists with a page size "
-                + "(default: \(ConcurrencyOptions.defaultConcurrency), as browsers open per host). "
-                + "A 429 or 503 halves it, honouring Retry-After; it grows back by one per window of "
+                + "(6 unless given: what browsers open per host). A 429 or 503 halves it, honouring Retry-After; it grows back by one per window of "
                 + "successful pages. 1 asks for one page after another.",
             valueName: "count"))
     var concurrency = ConcurrencyOptions.defaultConcurrency

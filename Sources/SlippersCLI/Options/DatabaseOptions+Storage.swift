@@ -15,20 +15,31 @@ extension DatabaseOptions {
         return try await openPostgres(logger: logger)
     }
 
-    /// The cache to change: the existing file, or the PostgreSQL database; a mistyped collection
-    /// fails before anything is written.
+    /// The cache to change: the existing file, or the PostgreSQL database.
     ///
-    /// - throws: As ``openForWriting(collection:logger:)``; for PostgreSQL, a `PostgresCacheError`
-    ///   or `StoreError.collectionNotFound`.
-    func openStorageForWriting(collection: String? = nil, logger: Logger = LoggingOptions.silent) async throws
-        -> any CacheStorage
-    {
-        guard isPostgres else { return try openForWriting(collection: collection, logger: logger) }
-        let cache = try await openPostgres(logger: logger)
-        if let collection, try await cache.collection(collection) == nil {
-            throw StoreError.collectionNotFound(key: collection)
+    /// - throws: As ``openForWriting(logger:)``; for PostgreSQL, a `PostgresCacheError`.
+    func openStorageForWriting(logger: Logger = LoggingOptions.silent) async throws -> any CacheStorage {
+        guard isPostgres else { return try openForWriting(logger: logger) }
+        return try await openPostgres(logger: logger)
+    }
+
+    /// The key of the collection a person named (see `collectionKey(naming:)`: its key, the URL
+    /// given to sync, its type's short name), found in the cache opened read-only, so that a
+    /// mistyped name fails before anything can write to the file.
+    ///
+    /// - throws: `StoreError.collectionNotFound` when no collection has that name, or what opening the cache throws.
+    func existingCollectionKey(naming name: String, logger: Logger = LoggingOptions.silent) async throws -> String {
+        let reader = try await openStorageForReading(logger: logger)
+        do {
+            let key = try await reader.collectionKey(naming: name)
+            let exists = try await reader.collection(key) != nil
+            try await reader.close()
+            guard exists else { throw StoreError.collectionNotFound(key: name) }
+            return key
+        } catch {
+            try? await reader.close()
+            throw error
         }
-        return cache
     }
 
     /// The cache to sync into: the file, made when it does not exist, or the PostgreSQL database.

@@ -32,25 +32,14 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the existing cache to change it; a missing file is an error, not a new empty cache.
     ///
-    /// When the change is to one collection, the file is first opened
-    /// read-only to check that the collection exists: a mistyped key then
-    /// fails before anything can write to the file. (Opening for writing is
-    /// itself a write: GRDB makes sure the write-ahead log exists.)
+    /// (Opening for writing is itself a write: GRDB makes sure the write-ahead log exists.)
     ///
-    /// - parameter collection: The key of the collection the command changes, if it is one.
     /// - parameter logger: Where the store logs.
-    /// - throws: `StoreError.fileNotFound` when there is no file,
-    ///   `StoreError.collectionNotFound` when there is no such collection, or what opening it throws.
-    func openForWriting(collection: String? = nil, logger: Logger = LoggingOptions.silent) throws -> CacheStore {
+    /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
+    func openForWriting(logger: Logger = LoggingOptions.silent) throws -> CacheStore {
         try refusePostgres()
         let path = resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
-        if let collection {
-            let reader = try openForReading()
-            let exists = try reader.collection(collection) != nil
-            try reader.close()
-            guard exists else { throw StoreError.collectionNotFound(key: collection) }
-        }
         return try CacheStore(path: path, mode: .readWrite, logger: logger)
     }
 

@@ -14,7 +14,7 @@ extension PaginationStyle {
         case .cursor(let parameter, let keyPath):
             add("--cursor-path", keyPath)
             add("--cursor-param", parameter)
-        case .nextURL, .linkHeader, .afterLastItem, .singlePage:
+        case .nextURL, .linkHeader, .afterLastItem, .singlePage, .range:
             add("--style", StyleOption(kind).rawValue)
         case .graphQL, .bodyCursor:
             return []

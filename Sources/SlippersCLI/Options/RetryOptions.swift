@@ -6,21 +6,21 @@ import SlippersNetworking
 struct RetryOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "How many times one request is tried again after a transient failure (default: 4).",
+            "How many times one request is tried again after a transient failure.",
             valueName: "count"))
     var retries = 4
 
     @Option(
         help: ArgumentHelp(
             "The wait before the first retry of a request, in seconds; it doubles with each retry, "
-                + "up to 10 s, with full jitter (default: 0.5).",
+                + "up to 10 s, with full jitter.",
             valueName: "seconds"))
     var retryDelay = 0.5
 
     @Option(
         help: ArgumentHelp(
             "How long sync keeps fetching a failing page again, in seconds, once its request's own "
-                + "retries are spent; the time starts afresh for every page (default: 300).",
+                + "retries are spent; the time starts afresh for every page.",
             valueName: "seconds"))
     var retryFor = 300.0
 

@@ -15,6 +15,8 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
     case link
     /// `?starting_after=ID`, the id of the previous page's last item, until `has_more` is false (Stripe).
     case after
+    /// `Range: items=N-M` request headers, the total in `Content-Range`.
+    case range
     /// No pages: one request, whose response is the whole list.
     case none
 
@@ -27,6 +29,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: PaginationStyle.nextURL().kind
         case .link: PaginationStyle.linkHeader().kind
         case .after: PaginationStyle.afterLastItem().kind
+        case .range: PaginationStyle.range().kind
         case .none: PaginationStyle.singlePage().kind
         }
     }
@@ -51,6 +54,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .linkHeader: self = .link
         case .afterLastItem: self = .after
         case .singlePage: self = .none
+        case .range: self = .range
         case .graphQL, .bodyCursor: self = .page
         }
     }
@@ -64,7 +68,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: nil
         case .link: PaginationStyle.linkHeader().pageSizeParameter
         case .after: PaginationStyle.afterLastItem().pageSizeParameter
-        case .none: nil
+        case .range, .none: nil
         }
     }
 
@@ -78,6 +82,7 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         case .next: PaginationStyle.nextURL()
         case .link: PaginationStyle.linkHeader()
         case .after: PaginationStyle.afterLastItem()
+        case .range: PaginationStyle.range()
         case .none: PaginationStyle.singlePage()
         }
     }

@@ -135,7 +135,10 @@ public struct SyncPlan: Sendable {
     /// Refuses a page size that no parameter of the list would send: it is never sent under a guessed name.
     private static func checkPageSize(_ overrides: StyleOverrides, style: PaginationStyle) throws {
         guard overrides.pageSize != nil, style.pageSizeParameter == nil, !style.isPosted else { return }
-        if case .singlePage = style.kind { return }
+        switch style.kind {
+        case .singlePage, .range: return
+        default: break
+        }
         throw SyncPlanError.noPageSizeParameter
     }
 

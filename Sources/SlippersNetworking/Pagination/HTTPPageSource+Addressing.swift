@@ -12,7 +12,7 @@ extension HTTPPageSource: AddressablePageSource {
         switch style.kind {
         case .pageNumber(_, let firstPage):
             return PageToken(firstPage + index)
-        case .offset:
+        case .offset, .range:
             guard let pageSize = style.pageSize, pageSize > 0 else { return nil }
             return PageToken(index * pageSize)
         case .nextURL, .linkHeader:
@@ -32,7 +32,7 @@ extension HTTPPageSource: AddressablePageSource {
         let size: Int?
         switch style.kind {
         case .pageNumber: size = pageItemCount
-        case .offset: size = style.pageSize
+        case .offset, .range: size = style.pageSize
         case .singlePage: return 1
         case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
         case .cursor, .afterLastItem, .graphQL, .bodyCursor: size = nil

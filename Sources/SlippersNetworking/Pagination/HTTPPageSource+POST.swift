@@ -15,7 +15,12 @@ extension HTTPPageSource {
     ///   body or variables are not a JSON object.
     public func urlRequest(for token: PageToken?) throws -> URLRequest {
         var request = URLRequest(url: try requestURL(for: token))
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(style.accept ?? "application/json", forHTTPHeaderField: "Accept")
+        if case .range(let unit) = style.kind {
+            let offset = token?.intValue ?? 0
+            let last = style.pageSize.map { String(offset + $0 - 1) } ?? ""
+            request.setValue("\(unit)=\(offset)-\(last)", forHTTPHeaderField: "Range")
+        }
         if let body = try requestBody(for: token) {
             request.httpMethod = "POST"
             request.httpBody = body

@@ -13,7 +13,7 @@ extension HTTPPageSource {
     /// are not seen here: declare a partition on the pager for those.
     public func varyKey(for headerNames: [String]) -> String? {
         var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(style.accept ?? "application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return PageCaching.varyKey(for: headerNames) { request.value(forHTTPHeaderField: $0) }
     }

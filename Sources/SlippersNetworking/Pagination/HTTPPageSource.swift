@@ -151,8 +151,8 @@ public struct HTTPPageSource: PageSource {
             // The only page has no token; a token names no page of such a list.
             if let token { throw NetworkError(.invalidToken(token.rawValue), url: url) }
             return url
-        case .graphQL, .bodyCursor:
-            // The token travels in the POST body.
+        case .graphQL, .bodyCursor, .range:
+            // The token travels in the POST body, or a `Range` header.
             return url
         case .pageNumber(let parameter, let firstPage):
             let number = try token.map(integer) ?? firstPage
@@ -263,6 +263,15 @@ public struct HTTPPageSource: PageSource {
                 return nil
             }
             return PageToken(number + 1)
+        case .range:
+            let offset = try token.map(integer) ?? 0
+            let nextOffset = offset + itemCount
+            if let total {
+                if nextOffset >= total { return nil }
+            } else if let size = style.pageSize, itemCount < size {
+                return nil
+            }
+            return PageToken(nextOffset)
         case .offset:
             let offset = try token.map(integer) ?? 0
             let nextOffset = offset + itemCount
@@ -309,7 +318,7 @@ public struct HTTPPageSource: PageSource {
         case .graphQL(let connection):
             signals.append(
                 .hasMore(keyPath: JSONKeyPath(keys: connection.connectionKeys + ["pageInfo", "hasNextPage"]).text))
-        case .offset, .nextURL, .linkHeader, .singlePage: break
+        case .offset, .nextURL, .linkHeader, .singlePage, .range: break
         }
         for signal in signals {
             let path = PaginationStyle.components(signal.keyPath)
@@ -440,7 +449,15 @@ extension HTTPPageSource {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await prober.sendingClient().send(request, home: Origin(url)) { response in
-            let detection = PaginationStyle.explain(url: url, body: response.body, headers: response.headers)
+            var detection = PaginationStyle.explain(url: url, body: response.body, headers: response.headers)
+            // A server that refused application/json is asked for the JSON type it answered with from now on.
+            if JSONMediaTypes.refusesPlainJSON(url),
+                let type = response.header("Content-Type")?.split(separator: ";").first?
+                    .trimmingCharacters(in: .whitespaces), !type.isEmpty
+            {
+                detection.style.accept = type
+                detection.reasons.append("application/json refused (406): asked for as \(type)")
+            }
             let detected = detection.style
             let style = adjust(detected)
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)

@@ -23,6 +23,11 @@ public struct PaginationHeaders: Hashable, Sendable {
     public var pageSize: Int?
     /// Whether a header says this page is the last: `X-Pagination` without a `next_page`.
     public var isLastPage = false
+    /// The unit of ranges the server pages in, other than bytes: `items` from `Content-Range: items 0-49/1234`
+    /// or `Accept-Ranges: items`; such a list is asked for by `Range: items=0-49` headers.
+    public var rangeUnit: String?
+    /// The number of items the response's `Content-Range` covers: 50 for `items 0-49/1234`.
+    public var rangeLength: Int?
     /// The names of the headers that said something, for explaining a detection.
     public var names: [String] = []
 
@@ -43,9 +48,19 @@ public struct PaginationHeaders: Hashable, Sendable {
             names.append(name)
             if total == nil { total = value }
         }
-        if let range = header("Content-Range"), let announced = Self.contentRangeTotal(range) {
-            names.append("Content-Range")
-            if total == nil { total = announced }
+        if let range = header("Content-Range") {
+            let (unit, length) = Self.contentRangeUnitAndLength(range)
+            if let announced = Self.contentRangeTotal(range) {
+                names.append("Content-Range")
+                if total == nil { total = announced }
+            }
+            if let unit, unit.lowercased() != "bytes" { rangeUnit = unit }
+            rangeLength = length
+        }
+        if rangeUnit == nil, let accepted = header("Accept-Ranges")?.trimmingCharacters(in: .whitespaces),
+            !accepted.isEmpty, !["bytes", "none"].contains(accepted.lowercased())
+        {
+            rangeUnit = accepted
         }
         if let pages = header("X-Total-Pages").flatMap(Self.integer(text:)) {
             names.append("X-Total-Pages")
@@ -60,6 +75,17 @@ public struct PaginationHeaders: Hashable, Sendable {
 
     /// Whether any header announced something about the list.
     public var isEmpty: Bool { names.isEmpty }
+
+    /// The unit and length of a `Content-Range` value such as `items 0-49/1234` (`items`, 50); the unit is
+    /// `nil` when the value has none, as PostgREST's `0-49/1234`.
+    static func contentRangeUnitAndLength(_ value: String) -> (unit: String?, length: Int?) {
+        let parts = value.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        let unit = parts.count == 2 ? String(parts[0]) : nil
+        let range = (parts.last ?? "").split(separator: "/").first ?? ""
+        let bounds = range.split(separator: "-").compactMap { Int($0) }
+        guard bounds.count == 2, bounds[1] >= bounds[0] else { return (unit, nil) }
+        return (unit, bounds[1] - bounds[0] + 1)
+    }
 
     /// The total of a `Content-Range` value such as `items 0-49/1234` or `0-49/1234`; `nil` for `*` or a malformed value.
     static func contentRangeTotal(_ value: String) -> Int? {

@@ -7,7 +7,7 @@ extension PaginationStyle {
     public var isAddressable: Bool {
         switch kind {
         case .pageNumber: true
-        case .offset: pageSize != nil
+        case .offset, .range: pageSize != nil
         case .nextURL, .linkHeader: advancing != nil
         case .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor: false
         }

@@ -201,6 +201,10 @@ private struct Detector {
         let urlPageSize = sizeParameter.flatMap(queryValue).flatMap { Int($0) }
         let total = totalKeyPath()
         if let answer = xPagination(sizeParameter: sizeParameter, urlPageSize: urlPageSize) { return answer }
+        if let unit = announced.rangeUnit {
+            reasons.append("ranges in \(unit) (Content-Range, Accept-Ranges): asked for by Range: \(unit)=N-M headers")
+            return (Style.range(unit: unit, pageSize: announced.rangeLength), .high)
+        }
 
         let linkValue = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }?.value
         if let linkValue, LinkHeader(linkValue).url(rel: "next") != nil {
@@ -486,9 +490,11 @@ private struct Detector {
         return ("id", true)
     }
 
-    /// The paths of the keys at the root, then under the usual metadata objects.
+    /// The paths of the keys at the root, then under the usual metadata objects, then under
+    /// `meta.pagination` and `meta.page` (JSON:API servers such as DRF's).
     private func candidatePaths(_ keys: [String]) -> [[String]] {
         keys.map { [$0] } + Style.metadataKeys.flatMap { meta in keys.map { [meta, $0] } }
+            + [["meta", "pagination"], ["meta", "page"]].flatMap { meta in keys.map { meta + [$0] } }
     }
 
     private func firstPath(_ keys: [String], where matches: ([String]) -> Bool) -> [String]? {

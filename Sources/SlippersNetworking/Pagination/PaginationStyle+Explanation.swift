@@ -123,6 +123,9 @@ extension PaginationStyle {
             if advancing != nil { signals.append(#"the page a Link rel="last" names"#) }
         case .afterLastItem:
             break
+        case .range(let unit):
+            signals.append("the total in Content-Range reached")
+            if let pageSize { signals.append("a range shorter than \(pageSize) \(unit)") }
         case .singlePage:
             return "the first response: the list is one page"
         case .graphQL(let connection):
@@ -158,6 +161,7 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .singlePage: "one page (the whole list in one response)"
         case .graphQL(let connection): "GraphQL connection (at data.\(connection.connectionPath), by POST)"
         case .bodyCursor(let cursor): "cursor in a POST body (at \(cursor.cursorPath))"
+        case .range(let unit): "Range headers (Range: \(unit)=N-M, the total in Content-Range)"
         }
     }
 }

@@ -53,6 +53,11 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     /// it, and fetched several at once. Learnt by detection; `nil` for other lists, and for a style
     /// stored before this member existed.
     public var advancing: Advancing?
+    /// The media type the list is asked for with (`Accept`), for a server that refuses `application/json`
+    /// and serves its own JSON type, such as JSON:API's `application/vnd.api+json`; `nil` for `application/json`.
+    ///
+    /// Learnt by detection from a `406`; a style stored before this member existed decodes with `nil`.
+    public var accept: String?
 
     /// The ways of asking for pages.
     public enum Kind: Codable, Sendable, Hashable {
@@ -79,6 +84,10 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case graphQL(GraphQLConnection)
         /// A cursor in a JSON body sent by POST. The token is the cursor's JSON text.
         case bodyCursor(BodyCursor)
+        /// `Range: items=0-49` request headers, each page's range and the total read from its
+        /// `Content-Range: items 0-49/1234` (RFC 9110 ranges in a unit of the server's, as
+        /// react-admin's simple REST servers page). The token is the offset.
+        case range(unit: String)
     }
 
     /// A member of the body that tells whether a page is the last.
@@ -223,6 +232,13 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         PaginationStyle(kind: .singlePage, itemsKeyPath: itemsKeyPath, idField: idField)
     }
 
+    /// `Range` request headers in `unit`, the total read from `Content-Range`: `Range: items=0-49`.
+    public static func range(
+        unit: String = "items", pageSize: Int? = nil, itemsKeyPath: String = "", idField: String = "id"
+    ) -> PaginationStyle {
+        PaginationStyle(kind: .range(unit: unit), itemsKeyPath: itemsKeyPath, idField: idField, pageSize: pageSize)
+    }
+
     /// The query parameters this style sets itself, left out of a collection's key.
     public var paginationParameters: Set<String> {
         var names: Set<String> = []
@@ -230,7 +246,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _),
             .afterLastItem(let parameter):
             names.insert(parameter)
-        case .nextURL, .linkHeader, .singlePage, .graphQL, .bodyCursor:
+        case .nextURL, .linkHeader, .singlePage, .graphQL, .bodyCursor, .range:
             break
         }
         if let pageSizeParameter { names.insert(pageSizeParameter) }

@@ -24,6 +24,10 @@ public protocol CacheStorage: Sendable {
     /// Where the cache is, for people: a file's path, or a database's URL without its password.
     var locationDescription: String { get }
 
+    /// Closes the cache's connections: a file's database, a PostgreSQL database's sessions. The
+    /// cache is not used after it.
+    func close() async throws
+
     // MARK: The sync side
 
     /// A collection with its statistics, or `nil` when it is not cached.

@@ -56,6 +56,11 @@ extension CollectionSync {
         var index = 0
         var token: PageToken?
         var seen: Set<PageToken> = []
+        var previousKeys: [ItemKey] = []
+        // As a sync does: a total (or a page count) says where the list ends, whatever the last page's next token.
+        let addressable = source as? any AddressablePageSource
+        var pageItemCount: Int?
+        var pageCount: Int?
         while maxPages.map({ found.pagesWalked < $0 }) ?? true {
             try Task.checkCancellation()
             let cached = try store.pageInfo(at: index, in: collection.key)
@@ -70,6 +75,20 @@ extension CollectionSync {
                 next = cached?.nextToken
             case .page(var page):
                 if page.items.isEmpty && index > 0 { page.nextToken = nil }
+                let keys = page.items.map(\.key)
+                if !keys.isEmpty, keys == previousKeys {
+                    throw StoreError.pageRepeated(collection: collection.key, index: index)
+                }
+                previousKeys = keys
+                if let addressable, page.nextToken != nil {
+                    if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
+                    if let announced = page.pageCount {
+                        pageCount = announced
+                    } else if let total = page.total, let pageItemCount {
+                        pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
+                    }
+                    if let pageCount, index + 1 >= pageCount { page.nextToken = nil }
+                }
                 if let following = page.nextToken, following == token || !seen.insert(following).inserted {
                     throw StoreError.tokenDidNotAdvance(collection: collection.key, token: following.rawValue)
                 }

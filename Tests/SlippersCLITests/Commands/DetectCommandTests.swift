@@ -25,6 +25,42 @@ import Testing
         }
     }
 
+    @Test func aBodyThatIsNotJSONExitsOneWithOneLine() async throws {
+        try await RunningFixture.with { fixture in
+            fixture.server.script("/page.html") { _ in
+                FixtureServer.ScriptedResponse(
+                    status: 200, headers: ["Content-Type": "text/html"], body: Data("<html><body>hi</body></html>".utf8)
+                )
+            }
+            let outcome = try await BuiltBinary.slippers.run([
+                "detect", fixture.server.url(path: "/page.html").absoluteString,
+            ])
+            #expect(outcome.status == 1)
+            #expect(outcome.stdout.isEmpty)
+            #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        }
+    }
+
+    @Test func aServerThatRefusesPlainJSONIsAskedForItsMediaType() async throws {
+        try await RunningFixture.with { fixture in
+            fixture.server.script("/api") { request in
+                guard request.headers["Accept"]?.contains("application/vnd.api+json") == true else {
+                    return FixtureServer.ScriptedResponse(status: 406)
+                }
+                return .json(#"{"data": [{"id": 1}, {"id": 2}], "links": {"next": null}, "meta": {"total": 2}}"#)
+            }
+            let url = fixture.server.url(path: "/api").absoluteString
+            let detect = try await BuiltBinary.slippers.run(["detect", url])
+            #expect(detect.status == 0, "\(detect.stderr)")
+            let directory = try TemporaryDirectory()
+            fixture.server.resetRequests()
+            let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.contains("synced 2 items in 1 page"), "\(sync.stdout)")
+            #expect(fixture.server.requestCount == 2)
+        }
+    }
+
     @Test func verboseShowsItsOneExchangeOnStderr() async throws {
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let outcome = try await BuiltBinary.slippers.run(["--verbose", "detect", fixture.url()])

@@ -113,6 +113,7 @@ import Testing
             #expect(refused.status == 1)
             #expect(refused.stderrLines.count == 1)
             #expect(refused.stderr.hasPrefix("slippers: HTTP 401"))
+            #expect(refused.stderr.contains("give credentials with --header 'Authorization: Bearer TOKEN'"))
 
             let outcome = try await BuiltBinary.slippers.run([
                 "sync", fixture.url(), "--header", "Authorization: Bearer \(secret)", "--db", directory.path(),

@@ -1,0 +1,1 @@
+"""The Django app behind the Django servers: one `Item` model, seeded with the shared dataset."""

@@ -1,0 +1,56 @@
+"""Django REST framework: its stock paginators on one generic list view each.
+
+    /drf/page-number/      PageNumberPagination (PAGE_SIZE 100, as in DRF's docs)
+    /drf/limit-offset/     LimitOffsetPagination (default limit PAGE_SIZE)
+    /drf/cursor/           CursorPagination (its default ordering "-created": newest first)
+    /drf/page-size-param/  the docs' StandardResultsSetPagination (page_size_query_param)
+"""
+
+import django_setup
+from interop_common import port_from_args
+
+django_setup.configure(
+    "drf",
+    urlconf=__name__,
+    installed_apps=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework"],
+    REST_FRAMEWORK={
+        "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+        "PAGE_SIZE": 100,
+    },
+)
+
+from django.urls import path  # noqa: E402
+from rest_framework import generics, pagination, serializers  # noqa: E402
+
+from django_items.models import Item  # noqa: E402
+
+
+class StandardResultsSetPagination(pagination.PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+class ItemSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Item
+        fields = ["id", "title", "created", "updated_at"]
+
+
+def item_list(paginator):
+    return generics.ListAPIView.as_view(
+        queryset=Item.objects.all(), serializer_class=ItemSerializer, pagination_class=paginator
+    )
+
+
+LISTS = {
+    "/drf/page-number/": pagination.PageNumberPagination,
+    "/drf/limit-offset/": pagination.LimitOffsetPagination,
+    "/drf/cursor/": pagination.CursorPagination,
+    "/drf/page-size-param/": StandardResultsSetPagination,
+}
+
+urlpatterns = [path(route.lstrip("/"), item_list(paginator)) for route, paginator in LISTS.items()]
+
+if __name__ == "__main__":
+    django_setup.serve(port_from_args(__doc__), LISTS)
