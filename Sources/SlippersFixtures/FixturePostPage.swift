@@ -3,7 +3,9 @@ import Foundation
 /// One page of the fixture API's POST routes, rendered from the request body.
 ///
 /// `/graphql` answers a Relay connection without parsing GraphQL: what the query text
-/// mentions picks the shape. `viewer` puts the connection two levels down, at
+/// mentions picks the shape. With a `limit` variable it answers a plain list instead, as
+/// Hasura does: `data.posts` paged by `offset` (or `page` from 1), the total at
+/// `data.posts_aggregate.aggregate.count`. `viewer` puts the connection two levels down, at
 /// `data.viewer.repository.issues` (else `data.posts`); `nodes` without `edges` lists
 /// nodes; `brokenField` is a validation error (`errors`, no `data`). The variables
 /// `first` and `after` page it; a variable `failAt` makes the page that starts at or past
@@ -42,6 +44,15 @@ struct FixturePostPage {
             )
         }
         let variables = request["variables"] as? [String: Any] ?? [:]
+        if let limit = variables["limit"] as? Int, limit > 0 {
+            // A list paged as Hasura pages one: `limit` and `offset` (or `page` from 1), the total in an aggregate.
+            let start = (variables["offset"] as? Int) ?? (((variables["page"] as? Int) ?? 1) - 1) * limit
+            let items = catalog.json(positions: max(0, start)..<max(0, start + limit))
+            return (
+                200,
+                #"{"data":{"posts":\#(items),"posts_aggregate":{"aggregate":{"count":\#(catalog.count)}}}}"#
+            )
+        }
         let first = (variables["first"] as? Int) ?? configuration.pageSize
         guard first >= 0 else { return (200, #"{"errors":[{"message":"first must be positive"}],"data":null}"#) }
         var start = 0

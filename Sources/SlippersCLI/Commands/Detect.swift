@@ -81,8 +81,18 @@ extension SlippersCommand {
 
         /// With `--graphql`: the query sent once, and the connection found in its response explained.
         private func graphQLDetection(client: HTTPClient, url: URL) async throws -> PaginationStyle.Detection? {
-            guard let style = try posted.style(pageSize: nil, itemsPath: nil, idField: nil) else { return nil }
+            guard var style = try posted.style(pageSize: shape.pageSize, itemsPath: nil, idField: shape.idField)
+            else { return nil }
+            if let totalPath = shape.totalPath { style.totalKeyPath = totalPath }
             let source = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
+            if posted.graphQLPaging != .cursor {
+                // A list paged by variables is no connection to find: its first page is read as sync reads it.
+                let first = try await source.fetch(.first).page
+                var reasons = ["a list at data.\(posted.connection ?? ""), paged by variables of the query"]
+                if let total = first?.total { reasons.append("the total at \(style.totalKeyPath ?? ""): \(total)") }
+                return PaginationStyle.Detection(
+                    style: style, confidence: .high, reasons: reasons, itemCount: first?.items.count)
+            }
             let found = try await source.graphQLConnections()
             let chosen = found.first { $0.connectionPath == posted.connection } ?? found.first
             guard let chosen, posted.connection == nil || chosen.connectionPath == posted.connection else {

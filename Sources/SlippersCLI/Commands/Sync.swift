@@ -321,11 +321,16 @@ extension SlippersCommand {
             let line = summary(
                 progress, key: key, location: walk.storage.locationDescription,
                 cachedItems: cached?.itemCount ?? 0, retries: retries)
-            if progress.endReached, let cached, let total = cached.total, cached.isIncomplete {
-                throw IncompleteList(
-                    collection: key, announced: total, stored: cached.itemCount, pages: cached.currentPageCount,
-                    firstPageItems: walk.plan.detection?.itemCount, style: walk.plan.style,
-                    repeatedItems: progress.repeatedItems, summary: progress.pagesFetched > 0 ? line : nil)
+            guard progress.endReached, let cached else { return line }
+            var shortfall = IncompleteList(
+                collection: key, announced: cached.total ?? 0, stored: cached.itemCount, pages: cached.currentPageCount,
+                firstPageItems: walk.plan.detection?.itemCount, style: walk.plan.style,
+                repeatedItems: progress.repeatedItems, summary: progress.pagesFetched > 0 ? line : nil)
+            if cached.isIncomplete { throw shortfall }
+            // A list that announced its pages, not its items: short of them is short of the list.
+            if cached.total == nil, let pages = progress.announcedPageCount, cached.currentPageCount < pages {
+                shortfall.announcedPages = pages
+                throw shortfall
             }
             return line
         }

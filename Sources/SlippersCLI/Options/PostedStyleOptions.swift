@@ -30,6 +30,27 @@ struct PostedStyleOptions: ParsableArguments {
     var operationName: String?
 
     @Option(
+        name: .customLong("offset-variable"),
+        help: ArgumentHelp(
+            "With --graphql, a list that is not a Relay connection, paged by an offset in this variable "
+                + "(Hasura's offset), its size in --size-variable; --connection names the list.", valueName: "name"))
+    var offsetVariable: String?
+
+    @Option(
+        name: .customLong("page-variable"),
+        help: ArgumentHelp(
+            "With --graphql, a list paged by a page number from 1 in this variable, its size in --size-variable.",
+            valueName: "name"))
+    var pageVariable: String?
+
+    @Option(
+        name: .customLong("size-variable"),
+        help: ArgumentHelp(
+            "The variable that carries the page size of a list paged by --offset-variable or --page-variable "
+                + "(default: limit).", valueName: "name"))
+    var sizeVariable: String?
+
+    @Option(
         name: .customLong("post-body"),
         help: ArgumentHelp(
             "A JSON object, or @FILE: the list is asked for by POST with this body, its cursor set at "
@@ -71,6 +92,13 @@ struct PostedStyleOptions: ParsableArguments {
     /// Whether the list is asked for by POST.
     var isPosted: Bool { graphQL != nil || postBody != nil }
 
+    /// How a `--graphql` list is paged: a Relay cursor, or an offset or page number in a variable.
+    var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
+        if let offsetVariable { return .offset(variable: offsetVariable) }
+        if let pageVariable { return .page(variable: pageVariable, firstPage: 1) }
+        return .cursor
+    }
+
     func validate() throws {
         if graphQL != nil, postBody != nil {
             throw ValidationError("--graphql and --post-body cannot be used together.")
@@ -78,9 +106,22 @@ struct PostedStyleOptions: ParsableArguments {
         if graphQL == nil {
             for (name, value) in [
                 ("--connection", connection), ("--variables", variables), ("--operation-name", operationName),
+                ("--offset-variable", offsetVariable), ("--page-variable", pageVariable),
+                ("--size-variable", sizeVariable),
             ] where value != nil {
                 throw ValidationError("\(name) goes with --graphql.")
             }
+        }
+        if offsetVariable != nil, pageVariable != nil {
+            throw ValidationError("--offset-variable and --page-variable are two ways of paging: give one.")
+        }
+        if sizeVariable != nil, graphQLPaging == .cursor {
+            throw ValidationError(
+                "--size-variable goes with --offset-variable or --page-variable ($first pages a connection).")
+        }
+        if graphQLPaging != .cursor, connection == nil {
+            throw ValidationError(
+                "--offset-variable and --page-variable need --connection: the key path of the list under data.")
         }
         if postBody == nil {
             for (name, value) in [
@@ -117,6 +158,15 @@ struct PostedStyleOptions: ParsableArguments {
         pageSize: Int?, itemsPath: String?, idField: String?, connectionPath found: String? = nil,
         items: PaginationStyle.GraphQLConnection.Items = .edges
     ) throws -> PaginationStyle? {
+        if let graphQL, graphQLPaging != .cursor, let connection {
+            let variables = try variables.map { try Self.text(of: $0, option: "--variables") } ?? "{}"
+            let size = sizeVariable ?? "limit"
+            let givesSize = (try? Self.jsonObject(variables, "--variables"))?[size] != nil
+            return .graphQLOffset(
+                query: try Self.text(of: graphQL, option: "--graphql"), variables: variables,
+                operationName: operationName, listPath: connection, paging: graphQLPaging, sizeVariable: size,
+                pageSize: pageSize ?? (givesSize ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
+        }
         if let graphQL {
             let variables = try variables.map { try Self.text(of: $0, option: "--variables") } ?? "{}"
             // Connections mostly require `first`: unless the variables give it, pages of the default size are asked for.

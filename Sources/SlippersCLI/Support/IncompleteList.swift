@@ -24,9 +24,15 @@ struct IncompleteList: Error, CustomStringConvertible {
     var repeatedItems = 0
     /// The run's summary line, printed on standard output before this line.
     var summary: String?
+    /// The number of pages the server announced, for a list that announced pages and no item total.
+    var announcedPages: Int?
 
     var description: String {
         let key = CredentialQuery.masking(collection).shortenedForErrors
+        if let announcedPages {
+            return "incomplete: \(key) announced \(Formatting.count(announcedPages, "page")) and "
+                + "\(Formatting.count(pages, "page")) (\(Formatting.count(stored, "item"))) are stored; \(cause)"
+        }
         return "incomplete: \(key) announced \(Formatting.count(announced, "item")) and "
             + "\(Formatting.count(stored, "item")) are stored in \(Formatting.count(pages, "page")); \(cause)"
     }

@@ -36,7 +36,14 @@ extension HTTPPageSource {
         case .graphQL(let connection):
             var variables = try JSONBody(connection.variables, url: url)
             if let pageSize = style.pageSize { variables.set(pageSize, at: [connection.firstVariable]) }
-            variables.set(token.map { $0.rawValue as Any } ?? NSNull(), at: [connection.afterVariable])
+            switch connection.paging {
+            case .cursor:
+                variables.set(token.map { $0.rawValue as Any } ?? NSNull(), at: [connection.afterVariable])
+            case .offset(let variable):
+                variables.set(token?.intValue ?? 0, at: [variable])
+            case .page(let variable, let firstPage):
+                variables.set(token?.intValue ?? firstPage, at: [variable])
+            }
             var body = JSONBody()
             body.set(connection.query, at: ["query"])
             body.set(variables.object, at: ["variables"])
@@ -84,6 +91,8 @@ extension HTTPPageSource {
     ) throws -> PageToken? {
         let next: String?
         switch style.kind {
+        case .graphQL(let connection) where connection.paging != .cursor:
+            return numberedNextToken(connection.paging, scanner: scanner, token: token, items: items)
         case .graphQL(let connection):
             let pageInfo = connection.connectionKeys + ["pageInfo"]
             guard scanner.bool(at: pageInfo + ["hasNextPage"]) != false else { return nil }
@@ -110,6 +119,28 @@ extension HTTPPageSource {
         return PageToken(next)
     }
 
+    /// The next offset or page number of a GraphQL list paged by variables: none after an empty
+    /// or short page, or once the style's total is reached.
+    private func numberedNextToken(
+        _ paging: PaginationStyle.GraphQLConnection.Paging, scanner: JSONScanner, token: PageToken?, items: [RawItem]
+    ) -> PageToken? {
+        guard !items.isEmpty else { return nil }
+        if let size = style.pageSize, items.count < size { return nil }
+        let total = style.totalKeyPath.flatMap { scanner.int(at: PaginationStyle.components($0)) }
+        switch paging {
+        case .cursor:
+            return nil
+        case .offset:
+            let next = (token?.intValue ?? 0) + items.count
+            if let total, next >= total { return nil }
+            return PageToken(next)
+        case .page(_, let firstPage):
+            let number = token?.intValue ?? firstPage
+            if let total, (number - firstPage + 1) * items.count >= total { return nil }
+            return PageToken(number + 1)
+        }
+    }
+
     /// What tells a posted list's request apart from another on the same URL: the query, its
     /// variables and the connection, or the body and where its cursor goes. Never a header.
     var postedFingerprint: String? {
@@ -118,7 +149,7 @@ extension HTTPPageSource {
         case .graphQL(let connection):
             var variables = (try? JSONBody(connection.variables, url: url)) ?? JSONBody()
             variables.remove([connection.firstVariable])
-            variables.remove([connection.afterVariable])
+            variables.remove([connection.tokenVariable])
             for part in [
                 connection.query, variables.canonicalText, connection.operationName ?? "", connection.connectionPath,
                 connection.items.rawValue,
@@ -227,6 +258,10 @@ extension HTTPPageSource {
             return try scanner.rawItems(at: PaginationStyle.components(style.itemsKeyPath), idField: style.idField)
         }
         let keys = connection.connectionKeys
+        // A list paged by variables is a plain array, unless it is a connection paged by offset.
+        if connection.paging != .cursor, scanner.value(at: keys)?.kind == .array {
+            return try scanner.rawItems(at: keys, idField: style.idField)
+        }
         guard let value = scanner.value(at: keys), value.kind == .object else {
             throw JSONScanner.ScanError(
                 path: keys.joined(separator: "."),

@@ -43,6 +43,24 @@ extension PaginationStyle {
         public var firstVariable: String
         /// The variable that carries the cursor of the page before.
         public var afterVariable: String
+        /// How pages are asked for: a Relay cursor (``Paging/cursor``), or an offset or page
+        /// number in a variable of the query's, for lists that are not Relay connections.
+        public var paging: Paging
+
+        /// How a GraphQL list is paged.
+        public enum Paging: Codable, Sendable, Hashable {
+            /// The Relay cursor connection spec: ``GraphQLConnection/firstVariable`` and
+            /// ``GraphQLConnection/afterVariable``, the end in `pageInfo`.
+            case cursor
+            /// An offset in this variable and the page size in ``GraphQLConnection/firstVariable``
+            /// (Hasura's and PostGraphile's `offset` and `limit`); the token is the offset. The
+            /// items are the list at ``GraphQLConnection/connectionPath`` (or its `nodes` or
+            /// `edges`), the end a short page or the style's total.
+            case offset(variable: String)
+            /// A page number in this variable, from `firstPage`, and the page size in
+            /// ``GraphQLConnection/firstVariable``; the token is the page number.
+            case page(variable: String, firstPage: Int)
+        }
 
         /// Where a connection lists its items.
         public enum Items: String, Codable, Sendable, Hashable {
@@ -60,7 +78,8 @@ extension PaginationStyle {
             connectionPath: String,
             items: Items = .edges,
             firstVariable: String = "first",
-            afterVariable: String = "after"
+            afterVariable: String = "after",
+            paging: Paging = .cursor
         ) {
             self.query = query
             self.variables = variables
@@ -69,6 +88,32 @@ extension PaginationStyle {
             self.items = items
             self.firstVariable = firstVariable
             self.afterVariable = afterVariable
+            self.paging = paging
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case query, variables, operationName, connectionPath, items, firstVariable, afterVariable, paging
+        }
+
+        /// Decodes a description; one stored without ``paging`` is a Relay connection.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            query = try container.decode(String.self, forKey: .query)
+            variables = try container.decode(String.self, forKey: .variables)
+            operationName = try container.decodeIfPresent(String.self, forKey: .operationName)
+            connectionPath = try container.decode(String.self, forKey: .connectionPath)
+            items = try container.decode(Items.self, forKey: .items)
+            firstVariable = try container.decode(String.self, forKey: .firstVariable)
+            afterVariable = try container.decode(String.self, forKey: .afterVariable)
+            paging = try container.decodeIfPresent(Paging.self, forKey: .paging) ?? .cursor
+        }
+
+        /// The variable the token travels in: the cursor's, the offset's or the page number's.
+        var tokenVariable: String {
+            switch paging {
+            case .cursor: afterVariable
+            case .offset(let variable), .page(let variable, _): variable
+            }
         }
 
         /// The keys from the body's root to the connection: `data`, then ``connectionPath``'s.
@@ -152,6 +197,46 @@ extension PaginationStyle {
         return PaginationStyle(
             kind: .graphQL(connection), itemsKeyPath: connection.itemsKeyPath, idField: idField, pageSize: pageSize,
             totalKeyPath: connection.totalKeyPath)
+    }
+
+    /// A GraphQL list paged by an offset (or a page number) and a size in variables of the query,
+    /// as Hasura and PostGraphile page lists that are not Relay connections.
+    ///
+    /// For example, Hasura's, with the total from an aggregate:
+    ///
+    /// ```swift
+    /// let posts = PaginationStyle.graphQLOffset(
+    ///     query: """
+    ///         query($limit: Int!, $offset: Int!) {
+    ///           posts(limit: $limit, offset: $offset, order_by: {id: asc}) { id title }
+    ///           posts_aggregate { aggregate { count } }
+    ///         }
+    ///         """,
+    ///     listPath: "posts", pageSize: 100, totalKeyPath: "data.posts_aggregate.aggregate.count")
+    /// ```
+    ///
+    /// - parameter listPath: The key path of the list under `data`.
+    /// - parameter paging: ``GraphQLConnection/Paging/offset(variable:)`` (the default, `$offset`)
+    ///   or ``GraphQLConnection/Paging/page(variable:firstPage:)``.
+    /// - parameter sizeVariable: The variable that carries the page size (`$limit`).
+    /// - parameter totalKeyPath: The key path of the list's total from the body's root, checked when a walk ends.
+    public static func graphQLOffset(
+        query: String,
+        variables: String = "{}",
+        operationName: String? = nil,
+        listPath: String,
+        paging: GraphQLConnection.Paging = .offset(variable: "offset"),
+        sizeVariable: String = "limit",
+        pageSize: Int? = nil,
+        totalKeyPath: String? = nil,
+        idField: String = "id"
+    ) -> PaginationStyle {
+        let connection = GraphQLConnection(
+            query: query, variables: variables, operationName: operationName, connectionPath: listPath,
+            items: .nodes, firstVariable: sizeVariable, paging: paging)
+        return PaginationStyle(
+            kind: .graphQL(connection), itemsKeyPath: JSONKeyPath(keys: connection.connectionKeys).text,
+            idField: idField, pageSize: pageSize, totalKeyPath: totalKeyPath)
     }
 
     /// A cursor in a JSON body sent by POST (Notion's `start_cursor`, Elasticsearch's `search_after`).

@@ -36,6 +36,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var pagesCached = 0
         /// The number of items in the whole list, when the source said.
         public var total: Int?
+        /// The number of pages in the whole list, when the source said (`total_pages`, `X-Pagination`,
+        /// a `Link` with `rel="last"`): a walk that ends short of it did not reach the list's end.
+        public var announcedPageCount: Int?
         /// Whether the last page has been fetched.
         public var endReached = false
         /// How many times a failing page was fetched again under the run's ``RetryBudget``.
@@ -336,6 +339,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 }
                 previousKeys = keys
                 firstPage = pageIndex == 0 ? page : nil
+                if let pages = page.pageCount { progress.announcedPageCount = pages }
                 if page.caching.cacheControl.noStore, !keepsNoStorePages {
                     throw NoStorePageError(collection: collection.key, index: pageIndex)
                 }

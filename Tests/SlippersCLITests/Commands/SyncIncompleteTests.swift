@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    @Test func aWalkShortOfTheAnnouncedPagesExitsThree() async throws {
+        try await RunningFixture.with { fixture in
+            // Three pages announced, and page 2 comes back empty.
+            fixture.server.script("/classic") { request in
+                let page = Int(request.query["current_page"] ?? "1") ?? 1
+                let items = page == 1 ? Self.items(1...10) : "[]"
+                return .json(#"{"items": \#(items), "page_size": 10, "current_page": \#(page), "total_pages": 3}"#)
+            }
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(path: "/classic").absoluteString
+            let outcome = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(outcome.status == 3, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("announced 3 pages and 2 pages (10 items) are stored"), "\(outcome.stderr)")
+        }
+    }
+
     @Test func aListThatShowsItPagesIsNeverTakenForOnePage() async throws {
         try await RunningFixture.with { fixture in
             // A total and a cursor in the body, and a server that answers every request with page 1.

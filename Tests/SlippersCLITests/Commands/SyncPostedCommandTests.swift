@@ -51,6 +51,41 @@ import Testing
         }
     }
 
+    static let hasura =
+        "query($limit: Int!, $offset: Int!) { posts(limit: $limit, offset: $offset) { id title } "
+        + "posts_aggregate { aggregate { count } } }"
+
+    @Test func aGraphQLListPagedByOffsetOrPageVariablesIsSyncedExactlyAndItsTotalChecked() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let url = fixture.server.url(.graphql).absoluteString
+            let described = [
+                "--connection", "posts", "--total-path", "data.posts_aggregate.aggregate.count", "--page-size", "20",
+            ]
+            for paging in [["--offset-variable", "offset"], ["--page-variable", "page"]] {
+                let directory = try TemporaryDirectory()
+                fixture.server.resetRequests()
+                let outcome = try await BuiltBinary.slippers.run(
+                    ["sync", url, "--graphql", Self.hasura] + paging + described + ["--db", directory.path()])
+                #expect(outcome.status == 0, "\(paging): \(outcome.stderr)")
+                #expect(outcome.stdout.contains("synced 95 items in 5 pages"), "\(paging): \(outcome.stdout)")
+                #expect(fixture.server.requestCount == 5, "\(paging)")
+                let collections = try await BuiltBinary.slippers.run([
+                    "collections", "--json", "--db", directory.path(),
+                ])
+                #expect(collections.stdout.contains(#""total" : 95"#), "\(collections.stdout)")
+                let detect = try await BuiltBinary.slippers.run(
+                    ["detect", url, "--graphql", Self.hasura] + paging + described)
+                #expect(detect.status == 0, "\(detect.stderr)")
+                #expect(detect.stdout.contains("paged by variables"), "\(detect.stdout)")
+            }
+            // A size variable without an offset or page variable is refused: $first pages a connection.
+            let refused = try await BuiltBinary.slippers.run([
+                "sync", url, "--graphql", Self.hasura, "--size-variable", "limit",
+            ])
+            #expect(refused.status == 64)
+        }
+    }
+
     @Test func anErrorsArrayIsOneLineNamingTheMessageAndThePagesBeforeItStay() async throws {
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let directory = try TemporaryDirectory()
