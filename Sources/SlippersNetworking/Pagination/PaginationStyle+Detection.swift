@@ -31,7 +31,8 @@ extension PaginationStyle {
     /// The keys of the list's total count in a body.
     public static let totalKeys = [
         "total", "total_count", "totalCount", "count", "totalElements", "total_items", "totalItems", "@odata.count",
-        "filtered_table_rows_count",
+        "filtered_table_rows_count", "total_results", "totalResults", "total_entries", "totalRecords",
+        "total_records", "totalHits",
     ]
     /// The objects that commonly hold pagination fields next to the items.
     static let metadataKeys = ["meta", "pagination", "paging", "links", "cursor", "response_metadata", "page"]

@@ -88,6 +88,28 @@ import Testing
         }
     }
 
+    @Test func aFirstPageShorterThanAskedWithALargerTotalIsNotTheEnd() async throws {
+        try await RunningFixture.with { fixture in
+            // A server that serves 10 a page whatever it is asked, and says how many there are.
+            fixture.server.script("/fixed") { request in
+                let page = Int(request.query["page"] ?? "1") ?? 1
+                let first = (page - 1) * 10 + 1
+                let items = Self.items(first...min(35, first + 9))
+                return .json(#"{"page": \#(page), "total_results": 35, "per_page": 10, "results": \#(items)}"#)
+            }
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(path: "/fixed").absoluteString
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", url, "--page-size", "20", "--concurrency", "1", "--db", directory.path(),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("synced 35 items in 4 pages"), "\(outcome.stdout)")
+            // The first request detects the list as the URL is; every page is then asked for with the size.
+            #expect(fixture.server.requests.dropFirst().allSatisfy { $0.query["per_page"] == "20" })
+            #expect(fixture.server.requestCount == 5)
+        }
+    }
+
     @Test func aNumberCursorInTheBodyIsFollowed() async throws {
         try await RunningFixture.with(itemCount: 1234, pageSize: 50) { fixture in
             let directory = try TemporaryDirectory()
