@@ -43,11 +43,15 @@ struct FixtureHandler: HTTPHandler {
                 statusCode: .unauthorized, headers: [.contentType: "application/json"],
                 body: Data(#"{"error":"invalid token"}"#.utf8))
         }
+        // The path as sent, trailing slash and all: a server routes `/items/1` and `/items/1/` apart.
         if let answer = server.answerItemRequest(
-            method: request.method.rawValue, path: request.path, headers: recorded, body: requestBody)
+            method: request.method.rawValue, path: request.target.path(), headers: recorded, body: requestBody)
         {
             var headers: [String: String] = ["Content-Type": "application/json"]
             if let etag = answer.etag { headers["ETag"] = etag }
+            if request.method != .GET, answer.status < 300, let delay = configuration.writes.answerDelay {
+                try await Task.sleep(for: delay)
+            }
             return Self.response(
                 FixtureServer.ScriptedResponse(status: answer.status, headers: headers, body: answer.body), fault: fault
             )
@@ -68,7 +72,10 @@ struct FixtureHandler: HTTPHandler {
                     body: Data(rendered.body.utf8)),
                 fault: fault)
         }
-        guard let route = FixtureServer.Route(rawValue: request.path) else {
+        // A list's URL with a trailing slash is the list, as Django routes them.
+        let listPath =
+            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        guard let route = FixtureServer.Route(rawValue: listPath) else {
             return HTTPResponse(statusCode: .notFound, body: Data(#"{"error":"no such route"}"#.utf8))
         }
         let page = FixturePage(

@@ -32,18 +32,27 @@ extension FixtureServer {
         }
         guard parts.count == 2, Route(rawValue: "/" + parts[0]) != nil, let id = Int(parts[1]) else { return nil }
         return state.withLock { state in
-            guard state.catalog.position(of: id) != nil else {
+            let writes = state.configuration.writes
+            guard state.catalog.position(of: id) != nil, writes.acceptsTrailingSlash || !path.hasSuffix("/") else {
                 return ItemWriteAnswer(status: 404, etag: nil, body: Data(#"{"detail":"Not found."}"#.utf8))
             }
             let current = Self.itemETag(state.catalog.itemJSON(id: id))
+            let etag = writes.sendsETags ? current : nil
             if method == "GET" {
-                return ItemWriteAnswer(status: 200, etag: current, body: Data(state.catalog.itemJSON(id: id).utf8))
+                if writes.sendsETags, headers["If-None-Match"] == current {
+                    return ItemWriteAnswer(status: 304, etag: etag, body: Data())
+                }
+                return ItemWriteAnswer(status: 200, etag: etag, body: Data(state.catalog.itemJSON(id: id).utf8))
             }
-            let key = headers["Idempotency-Key"]
+            let key = writes.honoursIdempotencyKey ? headers["Idempotency-Key"] : nil
             if let key, let answer = state.writeAnswers[key] { return answer }
-            if let ifMatch = headers["If-Match"], ifMatch != current {
+            if writes.requiresIfMatch, headers["If-Match"] == nil {
                 return ItemWriteAnswer(
-                    status: 412, etag: current, body: Data(#"{"detail":"Precondition failed: the item changed."}"#.utf8)
+                    status: 428, etag: nil, body: Data(#"{"message":"Precondition required: send If-Match."}"#.utf8))
+            }
+            if writes.honoursIfMatch || writes.requiresIfMatch, let ifMatch = headers["If-Match"], ifMatch != current {
+                return ItemWriteAnswer(
+                    status: 412, etag: etag, body: Data(#"{"detail":"Precondition failed: the item changed."}"#.utf8)
                 )
             }
             let answer: ItemWriteAnswer
@@ -62,7 +71,8 @@ extension FixtureServer {
                     _ = state.catalog.update(id: id, title: title)
                 }
                 let json = state.catalog.itemJSON(id: id)
-                answer = ItemWriteAnswer(status: 200, etag: Self.itemETag(json), body: Data(json.utf8))
+                answer = ItemWriteAnswer(
+                    status: 200, etag: writes.sendsETags ? Self.itemETag(json) : nil, body: Data(json.utf8))
             case "DELETE":
                 _ = state.catalog.remove(id: id)
                 answer = ItemWriteAnswer(status: 204, etag: nil, body: Data())
@@ -79,7 +89,8 @@ extension FixtureServer {
     /// from the body; `201` with the item. A repeated `Idempotency-Key` gets the first answer.
     private func create(_ object: [String: Any], headers: [String: String]) -> ItemWriteAnswer {
         state.withLock { state in
-            let key = headers["Idempotency-Key"]
+            let writes = state.configuration.writes
+            let key = writes.honoursIdempotencyKey ? headers["Idempotency-Key"] : nil
             if let key, let answer = state.writeAnswers[key] { return answer }
             guard let title = object["title"] as? String, !title.isEmpty, title.count <= 200 else {
                 return ItemWriteAnswer(
@@ -89,7 +100,8 @@ extension FixtureServer {
             let id = state.catalog.id(at: 0)
             _ = state.catalog.update(id: id, title: title)
             let json = state.catalog.itemJSON(id: id)
-            let answer = ItemWriteAnswer(status: 201, etag: Self.itemETag(json), body: Data(json.utf8))
+            let answer = ItemWriteAnswer(
+                status: 201, etag: writes.sendsETags ? Self.itemETag(json) : nil, body: Data(json.utf8))
             state.appliedWrites += 1
             if let key { state.writeAnswers[key] = answer }
             return answer

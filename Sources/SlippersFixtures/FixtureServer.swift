@@ -74,6 +74,33 @@ public final class FixtureServer: Sendable {
         public var noDelay = true
         /// A wait before every answer, as a distant server adds; `nil` for none.
         public var latency: Duration?
+        /// How item writes are treated, as stock frameworks differ.
+        public var writes = Writes()
+
+        /// How the fixture API treats item writes: by default as a careful server does (it honours
+        /// `Idempotency-Key` and `If-Match` and sends `ETag`s); each member turns one habit of stock
+        /// frameworks on.
+        public struct Writes: Sendable {
+            /// Whether a write repeated with its `Idempotency-Key` is answered as before and not applied
+            /// again; `false` as Django REST framework, Django Ninja and flask-smorest do.
+            public var honoursIdempotencyKey = true
+            /// Whether a write whose `If-Match` is not the item's `ETag` is refused with `412`; `false`
+            /// as Django REST framework and Django Ninja do.
+            public var honoursIfMatch = true
+            /// Whether item answers carry an `ETag` (and a `GET` with `If-None-Match` is answered `304`);
+            /// `false` as Django REST framework does without middleware.
+            public var sendsETags = true
+            /// Whether a write without `If-Match` is refused with `428`, as flask-smorest's `@blp.etag` does.
+            public var requiresIfMatch = false
+            /// Whether items are routed at `/ROUTE/ID/` as well as `/ROUTE/ID`; `false` as Flask routes them.
+            public var acceptsTrailingSlash = true
+            /// A wait after a write is applied and before it is answered: the moment a client killed
+            /// then never learns of it.
+            public var answerDelay: Duration?
+
+            /// Writes as a careful server treats them.
+            public init() {}
+        }
 
         /// Creates a configuration.
         public init(
@@ -322,6 +349,11 @@ public final class FixtureServer: Sendable {
     @discardableResult
     public func remove(id: Int) -> Bool {
         state.withLock { $0.catalog.remove(id: id) }
+    }
+
+    /// Treats item writes this way from now on.
+    public func setWrites(_ writes: Configuration.Writes) {
+        state.withLock { $0.configuration.writes = writes }
     }
 
     /// Sends these validators from now on.

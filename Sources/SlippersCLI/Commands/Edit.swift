@@ -98,10 +98,19 @@ extension SlippersCommand {
             guard let item = stored else {
                 throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key)
             }
+            // The URL the item gives of itself, unless --item-url says otherwise.
+            let given = itemURL.flatMap(ItemURLTemplate.init)
+            if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
+            guard
+                let url = try ItemURLTemplate.writeURL(
+                    of: itemKey, json: item.item.json, collection: key, in: store, given: given)
+            else {
+                throw ValidationError(
+                    "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
+            }
             let request = WriteRequest(
                 kind: delete ? .delete : replace != nil ? .replace : .merge,
-                json: (patch ?? replace).map { Data($0.utf8) },
-                url: try template(for: key, in: store).url(for: itemKey),
+                json: (patch ?? replace).map { Data($0.utf8) }, url: url,
                 baseVersion: try ifMatch ?? version(of: item.item.json))
             report(try store.queueWrite(request, type: info.itemType, key: itemKey))
         }

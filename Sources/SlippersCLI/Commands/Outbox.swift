@@ -17,7 +17,8 @@ extension SlippersCommand {
             static let configuration = CommandConfiguration(
                 abstract: "List pending and failed writes, oldest first.",
                 discussion: """
-                    Each write: its number, state (pending, or failed with the server's reason), \
+                    Each write: its number, state (pending; failed with the server's reason; or in_doubt, a POST \
+                    whose answer never arrived and that could not be found on the server, with what to check), \
                     method and URL (credentials in the query masked), item, attempts and age. \
                     Headers are never stored, so never shown.
                     """)

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersNetworking
 import SlippersStore
 
 extension ItemURLTemplate {
@@ -14,5 +15,41 @@ extension ItemURLTemplate {
         if let given { return given }
         if let recorded = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init) { return recorded }
         return URL(string: CollectionKey(parsing: key).list).flatMap(ItemURLTemplate.init(listURL:))
+    }
+}
+
+extension ItemURLTemplate {
+    /// Where a write of a cached item goes: `given`, else the URL the item carries of itself
+    /// (``ownURL(in:relativeTo:)``), else the collection's template (``forCollection(_:in:given:)``);
+    /// `nil` when none is known.
+    ///
+    /// - throws: A `StoreError` reading the recorded template.
+    public static func writeURL(
+        of key: ItemKey, json: Data?, collection: String, in store: CacheStore, given: ItemURLTemplate? = nil
+    ) throws -> String? {
+        if let given { return given.url(for: key) }
+        let list = URL(string: CollectionKey(parsing: collection).list)
+        if let json, let own = ownURL(in: json, relativeTo: list) { return own }
+        return try forCollection(collection, in: store)?.url(for: key)
+    }
+
+    /// The URL an item gives of itself: `url`, `self`, `href`, `_links.self.href` (HAL), `links.self`
+    /// or `links.self.href` (JSON:API), when it is an http or https URL (a relative one resolved
+    /// against `base`); `nil` when it gives none.
+    ///
+    /// For example, Django REST framework's `HyperlinkedModelSerializer` items carry `url`.
+    public static func ownURL(in json: Data, relativeTo base: URL? = nil) -> String? {
+        guard let scanner = try? JSONScanner(json), scanner.root.kind == .object else { return nil }
+        let paths = [
+            ["url"], ["self"], ["href"], ["_links", "self", "href"], ["links", "self"], ["links", "self", "href"],
+        ]
+        for path in paths {
+            guard let text = scanner.string(at: path), !text.isEmpty,
+                let url = URL(string: text, relativeTo: base)?.absoluteURL,
+                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+            else { continue }
+            return url.absoluteString
+        }
+        return nil
     }
 }

@@ -5,19 +5,40 @@ import Foundation
 #endif
 
 /// Sends the cache's outbox to the server: each pending write once, in order per item, until
-/// the outbox is empty or the network fails.
+/// the outbox is empty or the network fails, and never a write that would overwrite a change
+/// the server made meanwhile or create an item twice.
 ///
-/// A write is sent with its method, URL and JSON body, its `Idempotency-Key` (the same on every
-/// attempt, so a write killed between send and acknowledgement and sent again is not applied
-/// twice by a server that honours it) and, when its base version is known, `If-Match`. The
-/// client's retries and backoff apply to each request; its origin policy decides where the
-/// headers go, as for a sync.
+/// Most servers ignore `Idempotency-Key` and `If-Match`, so a push does not rely on them:
+///
+/// - **No lost update.** Before a change (`PATCH`, `PUT`, `DELETE`) is sent, the item is read
+///   (`GET`, with `If-None-Match` when its version is known) and compared with the copy the
+///   change was made on: unchanged, the change is sent with `If-Match` (the version the read
+///   gave); changed, it is a conflict settled by ``conflictRule``, as a `412` is; already
+///   changed as the write would change it (an answer lost before), it is acknowledged. An
+///   origin that answered `412` or `428` once enforces preconditions: its writes are sent with
+///   `If-Match` alone from then on (recorded in the cache). What remains open is the moment
+///   between the read and the write, which only a server's `If-Match` closes.
+/// - **Versions.** `If-Match` is always an entity-tag (a version field's value is quoted); a
+///   `428 Precondition Required` reads the item, compares it as above, and sends the write once
+///   more with the version read.
+/// - **No duplicate create.** A `POST` is retried by itself only when it provably never reached
+///   the server (the connection was refused). One whose answer never arrived (a kill, a
+///   timeout, a dropped connection, a `5xx`) is looked for on the server first: the first and
+///   last pages of its list, for an item with the members it posted (or ``insertMatch``); found,
+///   the server's item is the acknowledgement; not found, it is sent again; neither decidable,
+///   it waits ``PendingWrite/State/inDoubt`` with a reason, until it is retried or discarded.
+///   The provisional id is not posted unless ``sendsClientIDs``.
+///
+/// Every write carries its `Idempotency-Key` (the same on every attempt) for servers that honour
+/// it. The client's retries and backoff apply to the reads and to the changes (which are
+/// idempotent); its origin policy decides where the headers go, as for a sync.
 ///
 /// - A `2xx` acknowledges the write: the server's answer, when it is a JSON object, becomes the
-///   item's copy. For an insert, the answer's ``idField`` is the id the item is filed under from
-///   then on, and the item's later writes are sent to the URL of that id.
+///   item's copy. For an insert, the answer's ``idField`` (or the id at the end of its
+///   `Location`) is the id the item is filed under from then on.
 /// - A `412` or `409` is a conflict, settled by ``conflictRule``; an insert that conflicts fails.
-/// - Another `4xx` leaves the write `failed` with the server's message: it waits for
+/// - A `404` for a change fails it at once, saying how to give the item's URL; another `4xx`
+///   leaves the write `failed` with the server's message: it waits for
 ///   `CacheStore.retryWrite(_:)` or `CacheStore.discardWrite(_:)`, and the item's later writes wait behind it.
 /// - A transport failure or a `5xx` that outlasts the retries stops the push; the write stays
 ///   pending for the next one.
@@ -25,8 +46,9 @@ import Foundation
 /// For example:
 ///
 /// ```swift
+/// let client = HTTPClient(configuration: ServerConfiguration(baseURL: URL(string: "https://api.example.com")!)!)
 /// let report = try await OutboxPush(store: cache, client: client, headers: ["Authorization": "Bearer …"]).run()
-/// print(report.acknowledged, report.failed, report.remaining)
+/// print(report.acknowledged, report.failed, report.inDoubt, report.remaining)
 /// ```
 public struct OutboxPush: Sendable {
     /// What a conflict (`412 Precondition Failed`, `409 Conflict`) does to the write.
@@ -34,7 +56,8 @@ public struct OutboxPush: Sendable {
         /// The server's copy wins: the item's writes are dropped and its copy is fetched again
         /// (a `GET` of the write's URL). The default.
         case serverWins
-        /// The local change wins: the write is sent again without `If-Match`.
+        /// The local change wins: the write is sent again, with the server's current version as
+        /// `If-Match` when it has one (so a server that demands one takes it).
         case clientWins
         /// The change is merged: the closure gets the item as it was when the change was made
         /// (its server copy), the item as it is locally, and the server's current copy, and
@@ -50,10 +73,26 @@ public struct OutboxPush: Sendable {
         public var failed = 0
         /// Conflicts settled by the rule.
         public var conflicts = 0
-        /// Writes still in the outbox after the push, pending or failed.
+        /// Inserts whose answer never arrived and that the server could not be checked for: now in doubt.
+        public var inDoubt = 0
+        /// Writes still in the outbox after the push, pending, failed or in doubt.
         public var remaining = 0
         /// Why the push stopped early (the network), if it did.
         public var stoppedBy: String?
+        /// The writes this push left failed or in doubt, each with its reason, in order.
+        public var problems: [Problem] = []
+
+        /// A write the push could not complete, and why.
+        public struct Problem: Sendable, Hashable {
+            /// The write's number in the outbox.
+            public var writeID: Int64
+            /// The item's type and id, as `posts 42`.
+            public var item: String
+            /// Whether it failed or is in doubt.
+            public var state: PendingWrite.State
+            /// Why, in one line: the server's reason, or what to check.
+            public var reason: String
+        }
     }
 
     /// The cache whose outbox is sent.
@@ -66,6 +105,13 @@ public struct OutboxPush: Sendable {
     public var conflictRule: ConflictRule = .serverWins
     /// The member of the server's answer to an insert that holds the id it gave the item; `"id"` unless set.
     public var idField = "id"
+    /// Whether the server takes the ids the app gives new items: the provisional id is posted.
+    /// `false` unless set: the id member is left out of a `POST`'s body.
+    public var sendsClientIDs = false
+    /// How an insert whose answer never arrived is recognised among the server's items: given
+    /// what was posted and a candidate, whether it is the one. `nil` for the default: every
+    /// member posted is in the candidate with an equal value.
+    public var insertMatch: (@Sendable (_ posted: Data, _ candidate: Data) -> Bool)?
 
     /// Creates a push of `store`'s outbox through `client`.
     public init(store: CacheStore, client: HTTPClient, headers: [String: String] = [:]) {
@@ -84,19 +130,30 @@ public struct OutboxPush: Sendable {
         var blocked: Set<String> = []
         var last: Int64?
         // A batch at a time: memory does not grow with the outbox.
+        var touched: Set<String> = []
+        var reads: [Int64: Result<ServerState, any Error>] = [:]
         sending: while true {
             let batch = try store.pendingWrites(after: last, limit: Self.batchSize)
             guard let end = batch.last?.id else { break }
             last = end
-            for write in batch {
+            for (position, write) in batch.enumerated() {
                 try Task.checkCancellation()
                 let item = "\(write.itemType)\u{0}\(write.itemKey)"
                 guard write.state == .pending, !blocked.contains(item) else {
                     blocked.insert(item)
                     continue
                 }
+                if reads[write.id] == nil, position % Self.readsAhead == 0 {
+                    // The reads of the next few items go together, while the writes go one by one.
+                    reads = try await readAhead(batch[position...].prefix(Self.readsAhead), skipping: touched)
+                }
+                touched.insert(item)
                 do {
-                    try await send(write, report: &report)
+                    let outcome = try await send(write, read: reads.removeValue(forKey: write.id), report: &report)
+                    if outcome != .done {
+                        blocked.insert(item)
+                        continue
+                    }
                     if write.kind == .insert {
                         // The item's later writes now name the server's id: read them again.
                         last = write.id
@@ -106,8 +163,7 @@ public struct OutboxPush: Sendable {
                     report.stoppedBy = error.description
                     break sending
                 } catch let error as NetworkError {
-                    try store.failWrite(write.id, reason: error.description)
-                    report.failed += 1
+                    try fail(write, reason: Self.reason(for: error, of: write), report: &report)
                     blocked.insert(item)
                 }
             }
@@ -118,28 +174,160 @@ public struct OutboxPush: Sendable {
 
     /// How many writes are read from the outbox at a time.
     static let batchSize = 100
+    /// How many items are read at once ahead of their changes.
+    static let readsAhead = 8
 
-    private func send(_ write: PendingWrite, report: inout Report) async throws {
+    /// Reads at once the items of the changes among `writes` that are the first of their item in
+    /// this push and go to an origin that does not enforce preconditions; each read's outcome by write.
+    private func readAhead(
+        _ writes: ArraySlice<PendingWrite>, skipping touched: Set<String>
+    ) async throws -> [Int64: Result<ServerState, any Error>] {
+        var firsts: [PendingWrite] = []
+        var items = touched
+        for write in writes where write.state == .pending && write.kind != .insert {
+            guard items.insert("\(write.itemType)\u{0}\(write.itemKey)").inserted,
+                !(try store.enforcesPreconditions(Self.origin(of: write)))
+            else { continue }
+            firsts.append(write)
+        }
+        guard firsts.count > 1 else { return [:] }
+        return await withTaskGroup(of: (Int64, Result<ServerState, any Error>).self) { group in
+            for write in firsts {
+                group.addTask {
+                    do {
+                        let version = write.baseVersion.map(EntityTag.quoted)
+                        return (write.id, .success(try await serverState(of: write, ifNoneMatch: version)))
+                    } catch {
+                        return (write.id, .failure(error))
+                    }
+                }
+            }
+            var results: [Int64: Result<ServerState, any Error>] = [:]
+            for await (id, result) in group { results[id] = result }
+            return results
+        }
+    }
+
+    /// What became of a write this push took up.
+    enum Outcome: Equatable {
+        /// Acknowledged, or settled: the item's later writes may go.
+        case done
+        /// Failed or in doubt: the item's later writes wait behind it.
+        case held
+    }
+
+    private func send(
+        _ write: PendingWrite, read: Result<ServerState, any Error>?, report: inout Report
+    ) async throws -> Outcome {
+        if write.kind == .insert { return try await sendInsert(write, report: &report) }
+        return try await sendChange(write, read: read, report: &report)
+    }
+
+    /// Sends a change once the item's read (made ahead, or now) shows the server's copy is still its base.
+    private func sendChange(
+        _ write: PendingWrite, read: Result<ServerState, any Error>?, report: inout Report
+    ) async throws -> Outcome {
+        var ifMatch = write.baseVersion.map(EntityTag.quoted)
+        if !(try store.enforcesPreconditions(Self.origin(of: write))) {
+            let state: ServerState
+            if let read {
+                state = try read.get()
+            } else {
+                state = try await serverState(of: write, ifNoneMatch: ifMatch)
+            }
+            switch state {
+            case .unchanged(let version):
+                ifMatch = version ?? ifMatch
+            case .applied(let json):
+                try store.acknowledgeWrite(write.id, serverJSON: json)
+                report.acknowledged += 1
+                return .done
+            case .changed(let json, let version):
+                report.conflicts += 1
+                return try await settle(write, server: json, version: version, report: &report)
+            case .gone:
+                if write.kind == .delete {
+                    try store.acknowledgeWrite(write.id)
+                    report.acknowledged += 1
+                    return .done
+                }
+                // No item at the URL: most likely not where the items live. Never taken for a deletion.
+                try fail(write, reason: Self.notFoundReason(of: write), report: &report)
+                return .held
+            }
+        }
         try store.recordAttempt(ofWrite: write.id)
         do {
-            let body = try await exchange(write, ifMatch: write.baseVersion)
-            try store.acknowledgeWrite(
-                write.id, serverJSON: body, serverKey: write.kind == .insert ? serverKey(in: body) : nil)
+            let body = try await exchange(write, ifMatch: ifMatch)
+            try store.acknowledgeWrite(write.id, serverJSON: body)
             report.acknowledged += 1
-        } catch let error as NetworkError
-            where write.kind != .insert && (error.status == 412 || error.status == 409)
-        {
+            return .done
+        } catch let error as NetworkError where error.status == 412 || error.status == 409 {
+            if error.status == 412 { try store.noteEnforcesPreconditions(Self.origin(of: write)) }
             report.conflicts += 1
-            try await settle(write)
+            return try await settle(write, server: nil, version: nil, report: &report)
+        } catch let error as NetworkError where error.status == 428 {
+            // The server demands a version: the item is read, compared with the base, and the write sent once with it.
+            try store.noteEnforcesPreconditions(Self.origin(of: write))
+            switch try await serverState(of: write, ifNoneMatch: nil) {
+            case .unchanged(let version):
+                let body = try await exchange(write, ifMatch: version)
+                try store.acknowledgeWrite(write.id, serverJSON: body)
+                report.acknowledged += 1
+                return .done
+            case .applied(let json):
+                try store.acknowledgeWrite(write.id, serverJSON: json)
+                report.acknowledged += 1
+                return .done
+            case .changed(let json, let version):
+                report.conflicts += 1
+                return try await settle(write, server: json, version: version, report: &report)
+            case .gone:
+                try fail(write, reason: Self.notFoundReason(of: write), report: &report)
+                return .held
+            }
         } catch let error as NetworkError where write.kind == .delete && (error.status == 404 || error.status == 410) {
             // Already gone: what the delete asked for.
             try store.acknowledgeWrite(write.id)
             report.acknowledged += 1
+            return .done
         }
     }
 
+    /// Leaves a write failed with `reason`, and says so in the report.
+    func fail(_ write: PendingWrite, reason: String, report: inout Report) throws {
+        try store.failWrite(write.id, reason: reason)
+        report.failed += 1
+        report.problems.append(
+            Report.Problem(writeID: write.id, item: Self.itemName(write), state: .failed, reason: reason))
+    }
+
+    /// The item of a write as a person reads it: its type's short name and its id.
+    static func itemName(_ write: PendingWrite) -> String {
+        let type = write.itemType.split(separator: "@").first.map(String.init) ?? write.itemType
+        return "\(type) \(write.itemKey)"
+    }
+
+    /// The origin a write goes to, as the cache records what it enforces.
+    static func origin(of write: PendingWrite) -> String {
+        URL(string: write.url).flatMap(Origin.init)?.description ?? write.url
+    }
+
+    /// The reason a write failed, in one line; a `404` for a change says how to give the item's URL.
+    static func reason(for error: NetworkError, of write: PendingWrite) -> String {
+        guard error.status == 404, write.kind == .merge || write.kind == .replace else { return error.description }
+        return notFoundReason(of: write)
+    }
+
+    /// Why a change whose item's URL answers `404` failed, and how to give the URL.
+    static func notFoundReason(of write: PendingWrite) -> String {
+        "HTTP 404: no item at \(CredentialQuery.masking(write.url).shortenedForErrors); give where the items live "
+            + "with slippers edit COLLECTION ID --item-url 'https://…/{id}' (PagedList.itemURLTemplate in code), "
+            + "then slippers outbox retry \(write.id)"
+    }
+
     /// The id in the server's answer to an insert: ``idField``, a whole number or a string.
-    private func serverKey(in body: Data?) -> ItemKey? {
+    func serverKey(in body: Data?) -> ItemKey? {
         guard let body, let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
             return nil
         }
@@ -156,24 +344,34 @@ public struct OutboxPush: Sendable {
         return false
     }
 
-    /// Settles a conflict by the rule.
-    private func settle(_ write: PendingWrite) async throws {
+    /// Settles a conflict by the rule, given the server's copy and version when a read brought them.
+    private func settle(
+        _ write: PendingWrite, server known: Data?, version: String?, report: inout Report
+    ) async throws -> Outcome {
         switch conflictRule {
         case .serverWins:
-            let current = try await fetchServerCopy(of: write)
+            var current = known
+            if current == nil { current = try await fetchServerCopy(of: write) }
             try store.resolveWithServer(write.id, serverJSON: current)
+            return .done
         case .clientWins:
-            let body = try await exchange(write, ifMatch: nil)
+            let body = try await exchange(write, ifMatch: version)
             try store.acknowledgeWrite(write.id, serverJSON: body)
+            report.acknowledged += 1
+            return .done
         case .merge(let merge):
-            let server = try await fetchServerCopy(of: write) ?? Data("{}".utf8)
+            var fetched = known
+            if fetched == nil { fetched = try await fetchServerCopy(of: write) }
+            let server = fetched ?? Data("{}".utf8)
             let base = try store.serverCopy(type: write.itemType, key: write.itemKey) ?? server
             let local = try store.item(type: write.itemType, key: write.itemKey)?.item.json ?? base
             var merged = write
             merged.method = "PUT"
             merged.body = merge(base, local, server)
-            let body = try await exchange(merged, ifMatch: nil)
+            let body = try await exchange(merged, ifMatch: version)
             try store.resolveWithServer(write.id, serverJSON: body ?? merged.body)
+            report.acknowledged += 1
+            return .done
         }
     }
 
@@ -190,10 +388,66 @@ public struct OutboxPush: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         request.setValue(write.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
-        if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
+        if let ifMatch { request.setValue(EntityTag.quoted(ifMatch), forHTTPHeaderField: "If-Match") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await client.send(request, home: Origin(url)) { response in
             Self.jsonObject(response.body)
+        }
+    }
+
+    /// What the server holds of a change's item, as its read shows.
+    enum ServerState: Sendable {
+        /// The copy the change was made on: send the change, with this version when the server gave one.
+        case unchanged(version: String?)
+        /// Already as the write would make it: a write whose answer was lost, acknowledged with this copy.
+        case applied(Data)
+        /// Changed by someone else: a conflict, with the server's copy and version.
+        case changed(Data, version: String?)
+        /// No such item (`404`, `410`).
+        case gone
+    }
+
+    /// Reads the write's item (`If-None-Match` with its version, when known) and compares it with
+    /// the copy the change was made on, member by member.
+    func serverState(of write: PendingWrite, ifNoneMatch: String?) async throws -> ServerState {
+        guard let url = URL(string: write.url) else {
+            throw NetworkError(.invalidURL(write.url.shortenedForErrors))
+        }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let ifNoneMatch { request.setValue(EntityTag.quoted(ifNoneMatch), forHTTPHeaderField: "If-None-Match") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let response: NetworkResponse
+        do {
+            response = try await client.send(request, home: Origin(url)) { $0 }
+        } catch let error as NetworkError where error.status == 404 || error.status == 410 {
+            return .gone
+        }
+        let version = response.header("ETag")
+        if response.statusCode == 304 { return .unchanged(version: version ?? ifNoneMatch) }
+        let base = JSONMembers.object(try store.serverCopy(type: write.itemType, key: write.itemKey))
+        guard let server = JSONMembers.object(response.body), let base else {
+            return .unchanged(version: version)
+        }
+        if JSONMembers.sharedMembersAgree(base, server) { return .unchanged(version: version) }
+        if let expected = JSONMembers.object(try expected(of: write, on: base)),
+            JSONMembers.sharedMembersAgree(expected, server)
+        {
+            return .applied(response.body)
+        }
+        return .changed(response.body, version: version)
+    }
+
+    /// The item as the write makes it from `base`: the patch applied, or the whole item sent.
+    private func expected(of write: PendingWrite, on base: [String: Any]) throws -> Data? {
+        guard let body = write.body, let patch = try? JSONSerialization.jsonObject(with: body) else { return nil }
+        switch write.kind {
+        case .merge:
+            var result = base
+            for (key, value) in patch as? [String: Any] ?? [:] { result[key] = value is NSNull ? nil : value }
+            return try JSONSerialization.data(withJSONObject: result)
+        case .replace: return body
+        case .delete, .insert: return nil
         }
     }
 
@@ -211,7 +465,7 @@ public struct OutboxPush: Sendable {
     }
 
     /// The body when it is a JSON object, else `nil`.
-    private static func jsonObject(_ body: Data) -> Data? {
+    static func jsonObject(_ body: Data) -> Data? {
         let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         return trimmed.first == UInt8(ascii: "{") && (try? JSONSerialization.jsonObject(with: body)) != nil
             ? body : nil

@@ -99,9 +99,14 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         -> PendingWrite
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let template = try itemURL(of: pager)
+        let stored = try pager.store.item(type: pager.collection.itemType, key: item.itemKey)?.item.json
+        guard
+            let url = try ItemURLTemplate.writeURL(
+                of: item.itemKey, json: stored, collection: pager.collection.key, in: pager.store,
+                given: itemURLTemplate)
+        else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
         return try pager.store.queueWrite(
-            WriteRequest(kind: kind, json: json, url: template.url(for: item.itemKey), baseVersion: baseVersion),
+            WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion),
             type: pager.collection.itemType, key: item.itemKey)
     }
 

@@ -26,6 +26,10 @@ public struct PendingWrite: Hashable, Sendable, Codable {
         /// Refused by the server (a `4xx` other than a conflict): kept, with the server's
         /// reason, until it is retried or discarded. Its change stays shown.
         case failed
+        /// A `POST` whose answer never arrived (a kill, a timeout, a dropped connection, a `5xx`),
+        /// and that the server could not be checked for: it may or may not hold the item. It is
+        /// not sent again blindly; its reason says what to check, until it is retried or discarded.
+        case inDoubt = "in_doubt"
     }
 
     /// The write's number in the outbox, in the order writes were made.

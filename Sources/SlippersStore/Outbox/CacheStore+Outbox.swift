@@ -166,6 +166,22 @@ extension CacheStore {
         try updateWrite(id, set: "state = 'failed', error = ?", text: reason, now: now)
     }
 
+    /// Marks a `POST` whose answer never arrived and that the server could not be checked for:
+    /// it waits, with `reason` saying what to check, until it is retried or discarded.
+    ///
+    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    public func markWriteInDoubt(_ id: Int64, reason: String, now: Date = Date()) throws {
+        try updateWrite(id, set: "state = 'in_doubt', error = ?", text: reason, now: now)
+    }
+
+    /// Records the version of the item a write is based on, as the server now gives it (the
+    /// `ETag` of its `GET`): the `If-Match` the write is sent with.
+    ///
+    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    public func setBaseVersion(ofWrite id: Int64, to version: String, now: Date = Date()) throws {
+        try updateWrite(id, set: "base_version = ?", text: version, now: now)
+    }
+
     /// Counts one more attempt to send a write.
     ///
     /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.

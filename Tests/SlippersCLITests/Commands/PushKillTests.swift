@@ -5,44 +5,204 @@ import SlippersStore
 import SlippersTestSupport
 import Testing
 
-/// `slippers push` killed with SIGKILL while the server holds its answer: the write stays in the
-/// outbox, and the next push sends it again with its key, so the server applies it once.
+/// `slippers push` killed with SIGKILL at each point of a `PATCH` and a `POST` (before sending,
+/// while the server holds the answer, after it answered), on servers that honour
+/// `Idempotency-Key` and `If-Match` and on servers that ignore them: the server holds each write
+/// exactly once, and no change the server made is overwritten.
 @Suite struct PushKillTests {
-    @Test func aPushKilledBeforeTheAnswerSendsTheWriteAgainWithItsKeyAndItIsAppliedOnce() async throws {
+    /// The moments a push is killed at.
+    enum Moment: String, CaseIterable {
+        /// Before the write is sent: while the server holds the read before a change, or the list of an insert.
+        case beforeSending
+        /// After the server applied the write and before it answered.
+        case whileTheServerHoldsTheAnswer
+        /// Just after the server answered.
+        case afterTheAnswer
+    }
+
+    /// A careful server, and one that ignores `Idempotency-Key` and `If-Match` and sends no `ETag`.
+    static let servers: [(name: String, writes: FixtureServer.Configuration.Writes)] = [
+        ("careful", FixtureServer.Configuration.Writes()),
+        (
+            "ignoring",
+            {
+                var writes = FixtureServer.Configuration.Writes()
+                writes.honoursIdempotencyKey = false
+                writes.honoursIfMatch = false
+                writes.sendsETags = false
+                return writes
+            }()
+        ),
+    ]
+
+    static let cases: [(Moment, Int)] = Moment.allCases.flatMap { moment in servers.indices.map { (moment, $0) } }
+
+    /// Kills `push` at `moment` of the write the server receives first as a `method`.
+    private func kill(
+        _ push: SpawnedProcess, at moment: Moment, method: String, fixture: RunningFixture
+    ) async throws {
+        let server = fixture.server
+        switch moment {
+        case .beforeSending:
+            await server.waitForRequests(1)
+        case .whileTheServerHoldsTheAnswer:
+            for _ in 0..<2_000 where server.appliedWrites == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        case .afterTheAnswer:
+            for _ in 0..<2_000 where server.appliedWrites == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await Task.sleep(for: .milliseconds(450))
+        }
+        Foundation.kill(push.processIdentifier, SIGKILL)
+        await BuiltBinary.waitForExit(of: push)
+    }
+
+    @Test(arguments: cases)
+    func aChangeIsAppliedOnceWhereverThePushIsKilled(moment: Moment, server index: Int) async throws {
         try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
             let db = ["--db", directory.path()]
             let url = fixture.url()
             #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            var writes = Self.servers[index].writes
+            writes.answerDelay = .milliseconds(400)
+            fixture.server.setWrites(writes)
             let edit = try await BuiltBinary.slippers.run(["edit", url, "12", "--set", #"{"title": "Once"}"#] + db)
             #expect(edit.status == 0, "\(edit.stderr)")
             fixture.server.resetRequests()
 
-            // The server receives the write and holds its answer; the push is killed meanwhile.
-            fixture.server.hold()
+            if moment == .beforeSending { fixture.server.hold() }
             let output = try TemporaryDirectory()
             let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
-            await fixture.server.waitForRequests(1)
-            kill(push.processIdentifier, SIGKILL)
-            await BuiltBinary.waitForExit(of: push)
-            #expect(push.terminationReason == .uncaughtSignal)
-            // Released, the server applies the write the killed process sent.
+            try await kill(push, at: moment, method: "PATCH", fixture: fixture)
             fixture.server.release()
-            for _ in 0..<2_000 where fixture.server.appliedWrites == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(fixture.server.appliedWrites == 1)
+            try await Task.sleep(for: .milliseconds(500))
 
-            let pending = try CacheStore(path: directory.path(), mode: .readOnly).pendingWrites()
-            #expect(pending.map(\.state) == [PendingWrite.State.pending])
             let again = try await BuiltBinary.slippers.run(["push"] + db)
-            #expect(again.status == 0, "\(again.stderr)")
-            #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
-            #expect(fixture.server.appliedWrites == 1)
-            let keys = fixture.server.requests.map { $0.headers["Idempotency-Key"] }
-            #expect(keys.count == 2)
-            #expect(Set(keys).count == 1)
-            #expect(keys.first??.isEmpty == false)
+            #expect(again.status == 0, "\(moment) \(Self.servers[index].name): \(again.stderr)")
+            // Killed after the answer, the first push may have recorded it: then the second has nothing to send.
+            if moment != .afterTheAnswer {
+                #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
+            }
+            #expect(fixture.server.appliedWrites == 1, "\(moment) \(Self.servers[index].name)")
+            #expect(try CacheStore(path: directory.path(), mode: .readOnly).pendingWrites().isEmpty)
             let get = try await BuiltBinary.slippers.run(["get", url, "12"] + db)
             #expect(get.stdout.contains(#""title":"Once""#), "\(get.stdout)")
+        }
+    }
+
+    @Test(arguments: cases)
+    func anInsertIsCreatedOnceWhereverThePushIsKilled(moment: Moment, server index: Int) async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            var writes = Self.servers[index].writes
+            writes.answerDelay = .milliseconds(400)
+            fixture.server.setWrites(writes)
+            let insert = try await BuiltBinary.slippers.run(
+                ["edit", url, "new-1", "--insert", #"{"title": "Made offline"}"#] + db)
+            #expect(insert.status == 0, "\(insert.stderr)")
+            fixture.server.resetRequests()
+
+            if moment == .beforeSending { fixture.server.hold() }
+            let output = try TemporaryDirectory()
+            let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
+            try await kill(push, at: moment, method: "POST", fixture: fixture)
+            fixture.server.release()
+            try await Task.sleep(for: .milliseconds(500))
+
+            let again = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(again.status == 0, "\(moment) \(Self.servers[index].name): \(again.stderr)")
+            // Killed after the answer, the first push may have recorded it: then the second has nothing to send.
+            if moment != .afterTheAnswer {
+                #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
+            }
+            #expect(fixture.server.appliedWrites == 1, "\(moment) \(Self.servers[index].name)")
+            #expect(try CacheStore(path: directory.path(), mode: .readOnly).pendingWrites().isEmpty)
+            // Filed under the id the server gave it, with no provisional id posted.
+            let get = try await BuiltBinary.slippers.run(["get", url, "31"] + db)
+            #expect(get.stdout.contains("Made offline"), "\(get.stdout)")
+            let posts = fixture.server.requests.filter { $0.method == "POST" }
+            #expect(posts.allSatisfy { !String(decoding: $0.body, as: UTF8.self).contains("new-1") })
+        }
+    }
+
+    @Test func aServerChangeIsNotOverwrittenOnAServerThatIgnoresIfMatch() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            fixture.server.setWrites(Self.servers[1].writes)
+            #expect(
+                try await BuiltBinary.slippers.run(["edit", url, "7", "--set", #"{"title": "Mine"}"#] + db).status == 0)
+            _ = fixture.server.update(id: 7, title: "Theirs")
+
+            let push = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(push.status == 0, "\(push.stderr)")
+            #expect(push.stdout.contains("0 acknowledged, 0 failed, 1 conflicts (server won)"), "\(push.stdout)")
+            #expect(fixture.server.appliedWrites == 0)
+            let get = try await BuiltBinary.slippers.run(["get", url, "7"] + db)
+            #expect(get.stdout.contains(#""title":"Theirs""#), "\(get.stdout)")
+        }
+    }
+
+    @Test func aServerThatRequiresIfMatchGetsTheVersionItsItemShows() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            var writes = FixtureServer.Configuration.Writes()
+            writes.requiresIfMatch = true
+            fixture.server.setWrites(writes)
+            for id in [3, 4] {
+                let edit = try await BuiltBinary.slippers.run(
+                    ["edit", url, String(id), "--set", #"{"title": "New"}"#] + db)
+                #expect(edit.status == 0)
+            }
+            let push = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(push.status == 0, "\(push.stderr)")
+            #expect(push.stdout.contains("2 acknowledged, 0 failed, 0 conflicts"), "\(push.stdout)")
+            #expect(fixture.server.appliedWrites == 2)
+            let patches = fixture.server.requests.filter { $0.method == "PATCH" }
+            #expect(patches.allSatisfy { $0.headers["If-Match"]?.hasPrefix("\"") == true })
+
+            // With --conflict client, a change made over an older copy is sent over the server's version, and said so.
+            #expect(
+                try await BuiltBinary.slippers.run(["edit", url, "5", "--set", #"{"title": "Mine"}"#] + db).status == 0)
+            _ = fixture.server.update(id: 5, title: "Theirs")
+            let client = try await BuiltBinary.slippers.run(["push", "--conflict", "client"] + db)
+            #expect(client.status == 0, "\(client.stderr)")
+            #expect(client.stdout.contains("1 acknowledged, 0 failed, 1 conflicts (client won)"), "\(client.stdout)")
+            let get = try await BuiltBinary.slippers.run(["get", url, "5"] + db)
+            #expect(get.stdout.contains(#""title":"Mine""#), "\(get.stdout)")
+        }
+    }
+
+    @Test func aGuessedItemURLThatIsNotFoundFailsAtOnceNamingItemURL() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            // A list at /page/ whose items live at /page/{id}, as Flask routes them.
+            let url = fixture.server.url(path: "/page/").absoluteString
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            var writes = FixtureServer.Configuration.Writes()
+            writes.acceptsTrailingSlash = false
+            fixture.server.setWrites(writes)
+            for id in 1...7 {
+                let edit = try await BuiltBinary.slippers.run(
+                    ["edit", url, String(id), "--set", #"{"title": "x"}"#] + db)
+                #expect(edit.status == 0)
+            }
+            let push = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(push.status == 1)
+            let lines = push.stderrLines
+            #expect(lines.count == 6, "\(push.stderr)")
+            #expect(lines.first?.contains("write 1 (page 1) failed: HTTP 404") == true, "\(push.stderr)")
+            #expect(lines.first?.contains("--item-url") == true)
+            #expect(lines.last == "slippers: and 2 more: slippers outbox")
+            #expect(fixture.server.requests.filter { $0.method == "PATCH" }.isEmpty)
         }
     }
 }

@@ -55,15 +55,24 @@ import Testing
         try fixture.store.queueWrite(
             WriteRequest(kind: .delete, url: template.url(for: .integer(5))), type: type, key: .integer(5))
 
+        let before = try #require(fixture.server.itemETag(id: 3))
         let report = try await push(fixture)
         let counts: [Int] = [report.acknowledged, report.failed, report.conflicts, report.remaining]
         #expect(counts == [3, 0, 0, 0])
         #expect(report.stoppedBy == nil)
+        // Each change goes after a read of its item that shows the server's copy is still its base
+        // (the reads of several items go together).
         let requests = fixture.server.requests
-        #expect(requests.map(\.method) == ["PATCH", "PATCH", "DELETE"])
-        #expect(requests.map(\.path) == ["/page/3", "/page/3", "/page/5"])
-        #expect(requests[0].headers["Idempotency-Key"] == first.idempotencyKey)
-        #expect(requests[0].authorization == "Bearer t")
+        let sent = requests.filter { $0.method != "GET" }
+        #expect(sent.map(\.method) == ["PATCH", "PATCH", "DELETE"])
+        #expect(sent.map(\.path) == ["/page/3", "/page/3", "/page/5"])
+        #expect(requests.filter { $0.method == "GET" }.map(\.path).sorted() == ["/page/3", "/page/3", "/page/5"])
+        for (index, request) in requests.enumerated() where request.method != "GET" {
+            #expect(requests[..<index].contains { $0.method == "GET" && $0.path == request.path })
+        }
+        #expect(sent[0].headers["Idempotency-Key"] == first.idempotencyKey)
+        #expect(sent[0].headers["If-Match"] == before)
+        #expect(requests.allSatisfy { $0.authorization == "Bearer t" })
         #expect(fixture.server.appliedWrites == 3)
         #expect(try title(fixture, type, 3) == "two")
         #expect(try fixture.store.pendingWrites().isEmpty)
@@ -81,12 +90,14 @@ import Testing
         let write = try fixture.store.queueWrite(
             WriteRequest(kind: .merge, json: Data(#"{"title": "once"}"#.utf8), url: template.url(for: .integer(2))),
             type: type, key: .integer(2))
-        // The server applies the write, and the connection drops before the answer is whole.
+        // The read goes through; the server applies the write, and the connection drops before the answer is whole.
+        fixture.server.inject(.delay(.zero))
         fixture.server.inject(.dropConnection)
         let report = try await OutboxPush(store: fixture.store, client: retrying).run()
         #expect(report.acknowledged == 1)
-        #expect(fixture.server.requestCount == 2)
-        #expect(Set(fixture.server.requests.map { $0.headers["Idempotency-Key"] }) == [write.idempotencyKey])
+        #expect(fixture.server.requests.map(\.method) == ["GET", "PATCH", "PATCH"])
+        #expect(
+            Set(fixture.server.requests.dropFirst().map { $0.headers["Idempotency-Key"] }) == [write.idempotencyKey])
         #expect(fixture.server.appliedWrites == 1)
         #expect(try title(fixture, type, 2) == "once")
         await fixture.server.stop()
@@ -98,8 +109,9 @@ import Testing
         let report = try await push(fixture)
         #expect(report.conflicts == 1)
         #expect(report.remaining == 0)
-        #expect(fixture.server.requests.first?.headers["If-Match"] == staleVersion)
-        #expect(fixture.server.requests.map(\.method) == ["PATCH", "GET"])
+        // The read shows the change: nothing is written.
+        #expect(fixture.server.requests.first?.headers["If-None-Match"] == staleVersion)
+        #expect(fixture.server.requests.map(\.method) == ["GET"])
         #expect(try title(fixture, type, 4) == "changed on the server")
         #expect(fixture.server.appliedWrites == 0)
         await fixture.server.stop()
@@ -108,10 +120,13 @@ import Testing
     @Test func theClientWinsAConflictWhenToldBySendingItAgainWithoutIfMatch() async throws {
         let fixture = try await Fixture()
         let (type, _) = try await conflictingWrite(fixture, id: 4, theirs: "changed on the server")
+        let current = try #require(fixture.server.itemETag(id: 4))
         let report = try await push(fixture, rule: .clientWins)
         #expect(report.conflicts == 1)
-        #expect(fixture.server.requests.map(\.method) == ["PATCH", "PATCH"])
-        #expect(fixture.server.requests.last?.headers["If-Match"] == nil)
+        #expect(report.acknowledged == 1)
+        // Sent once, over the server's current version, which the read gave.
+        #expect(fixture.server.requests.map(\.method) == ["GET", "PATCH"])
+        #expect(fixture.server.requests.last?.headers["If-Match"] == current)
         #expect(try title(fixture, type, 4) == "mine")
         await fixture.server.stop()
     }
@@ -140,7 +155,9 @@ import Testing
         #expect(failed.error?.contains("no more than 200 characters") == true)
         // The change stays shown until the write is retried or discarded.
         #expect(try title(fixture, type, 6) == "later")
-        #expect(fixture.server.requests.map(\.path) == ["/page/6", "/page/7"])
+        let sent = fixture.server.requests.filter { $0.method != "GET" }
+        #expect(sent.map(\.path) == ["/page/6", "/page/7"])
+        #expect(fixture.server.requests.filter { $0.method == "GET" }.map(\.path).sorted() == ["/page/6", "/page/7"])
         await fixture.server.stop()
     }
 
@@ -155,7 +172,8 @@ import Testing
         #expect(report.stoppedBy != nil)
         #expect(report.remaining == 1)
         #expect(try fixture.store.pendingWrites().first?.state == .pending)
-        #expect(try fixture.store.pendingWrites().first?.attempts == 1)
+        // The read before it failed: it was never sent.
+        #expect(try fixture.store.pendingWrites().first?.attempts == 0)
         #expect(try title(fixture, type, 1) == "offline")
 
         // Back online, the same write goes, with the same key.
@@ -179,7 +197,8 @@ import Testing
         let report = try await push.run()
         #expect(report.conflicts == 1)
         #expect(report.remaining == 0)
-        #expect(fixture.server.requests.map(\.method) == ["PATCH", "GET", "PUT"])
+        // The read shows the server's copy: merged and sent over its version, no PATCH.
+        #expect(fixture.server.requests.map(\.method) == ["GET", "PUT"])
         #expect(try title(fixture, type, 8)?.hasSuffix("|mine|theirs") == true)
         await fixture.server.stop()
     }
@@ -202,6 +221,63 @@ import Testing
         #expect(fixture.server.appliedWrites == count)
         // Each item ends with its last write: they were sent in order.
         #expect(try title(fixture, type, 1) == "round \((count - 1) / 25 * 25)")
+        await fixture.server.stop()
+    }
+}
+
+extension OutboxPushTests {
+    @Test func anOriginThatDemandsIfMatchGetsTheVersionItsItemShowsOnce() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        var writes = FixtureServer.Configuration.Writes()
+        writes.requiresIfMatch = true
+        fixture.server.setWrites(writes)
+        // Known to enforce preconditions: the change goes without a read first, and without a version.
+        try fixture.store.noteEnforcesPreconditions(try #require(Origin(fixture.server.url(.page))).description)
+        try fixture.store.queueWrite(
+            WriteRequest(
+                kind: .merge, json: Data(#"{"title": "versioned"}"#.utf8), url: template.url(for: .integer(9))),
+            type: type, key: .integer(9))
+        let version = try #require(fixture.server.itemETag(id: 9))
+        let report = try await push(fixture)
+        #expect(report.acknowledged == 1)
+        #expect(report.conflicts == 0)
+        #expect(fixture.server.requests.map(\.method) == ["PATCH", "GET", "PATCH"])
+        #expect(fixture.server.requests.last?.headers["If-Match"] == version)
+        #expect(fixture.server.appliedWrites == 1)
+        #expect(try title(fixture, type, 9) == "versioned")
+        await fixture.server.stop()
+    }
+
+    @Test func anInsertWhoseListCannotBeReadIsLeftInDoubtWithWhatToCheck() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        let key = try #require(try fixture.store.collections().first?.key)
+        let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
+        try fixture.store.queueInsert(
+            RawItem(key: .integer(-1), json: json), type: type,
+            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+        // The POST is answered 503, and so is the list it would be looked for in.
+        fixture.server.inject(.status(503), count: 20)
+        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        #expect(report.inDoubt == 1)
+        #expect(report.acknowledged == 0)
+        #expect(fixture.server.requests.filter { $0.method == "POST" }.count == 1)
+        let write = try #require(try fixture.store.pendingWrites().first)
+        #expect(write.state == .inDoubt)
+        #expect(write.error?.contains("outbox retry \(write.id)") == true, "\(write.error ?? "")")
+        #expect(report.problems.map(\.state) == [.inDoubt])
+
+        // In doubt, it is not sent again by a push; retried, it is looked for first and then sent once.
+        fixture.server.clearFaults()
+        fixture.server.resetRequests()
+        _ = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        #expect(fixture.server.requests.isEmpty)
+        try fixture.store.retryWrite(write.id)
+        let again = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        #expect(again.acknowledged == 1)
+        #expect(fixture.server.requests.map(\.method) == ["GET", "GET", "POST"])
+        #expect(fixture.server.appliedWrites == 1)
         await fixture.server.stop()
     }
 }
@@ -235,7 +311,8 @@ extension OutboxPushTests {
         let report = try await OutboxPush(store: fixture.store, client: retrying).run()
         let counts: [Int] = [report.acknowledged, report.failed, report.remaining]
         #expect(counts == [1, 1, 2])
-        #expect(fixture.server.requests.map(\.method) == ["POST", "POST", "POST"])
+        // The lost answer is not sent again: the list's first and last pages show the item created.
+        #expect(fixture.server.requests.map(\.method) == ["POST", "GET", "GET", "POST"])
         #expect(fixture.server.appliedWrites == 1)
         #expect(try title(fixture, type, 26) == "made offline")
         let writes = try fixture.store.pendingWrites()

@@ -1,0 +1,159 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Inserts: a `POST` is never sent again blindly.
+extension OutboxPush {
+    /// What looking for an insert on the server found.
+    enum Lookup {
+        /// The server's item that is the insert, as the server lists it.
+        case found(Data)
+        /// The pages looked at do not hold it.
+        case notFound
+        /// The server's list could not be read: why.
+        case undecidable(String)
+    }
+
+    /// Sends an insert; one sent before without an answer is looked for on the server first.
+    func sendInsert(_ write: PendingWrite, report: inout Report) async throws -> Outcome {
+        if write.attempts > 0 {
+            switch await lookUp(write) {
+            case .found(let json):
+                try acknowledgeInsert(write, json: json, location: nil)
+                report.acknowledged += 1
+                return .done
+            case .undecidable(let why):
+                return try markInDoubt(write, why: why, report: &report)
+            case .notFound:
+                break
+            }
+        }
+        try store.recordAttempt(ofWrite: write.id)
+        do {
+            let (body, location) = try await post(write)
+            try acknowledgeInsert(write, json: body, location: location)
+            report.acknowledged += 1
+            return .done
+        } catch let error as NetworkError where Self.leavesInsertInDoubt(error) {
+            // The server may hold it: look before anything is sent again.
+            switch await lookUp(write) {
+            case .found(let json):
+                try acknowledgeInsert(write, json: json, location: nil)
+                report.acknowledged += 1
+                return .done
+            case .notFound:
+                throw error
+            case .undecidable(let why):
+                return try markInDoubt(write, why: "\(error.description); \(why)", report: &report)
+            }
+        }
+    }
+
+    private func markInDoubt(_ write: PendingWrite, why: String, report: inout Report) throws -> Outcome {
+        let reason =
+            "in doubt: the POST may have created it; \(why); check the list on the server, then "
+            + "slippers outbox retry \(write.id) (send again) or drop \(write.id) (it is there)"
+        try store.markWriteInDoubt(write.id, reason: reason)
+        report.inDoubt += 1
+        report.problems.append(
+            Report.Problem(writeID: write.id, item: Self.itemName(write), state: .inDoubt, reason: reason))
+        return .held
+    }
+
+    /// Whether a failed `POST` may have reached the server: anything but a connection that never opened or a `4xx`.
+    static func leavesInsertInDoubt(_ error: NetworkError) -> Bool {
+        if case .transport(.cannotConnect) = error.kind { return false }
+        if let status = error.status, status < 500 { return false }
+        if case .originRefused = error.kind { return false }
+        if case .invalidURL = error.kind { return false }
+        return true
+    }
+
+    private func acknowledgeInsert(_ write: PendingWrite, json: Data?, location: String?) throws {
+        let key = serverKey(in: json) ?? location.flatMap(Self.key(fromLocation:))
+        try store.acknowledgeWrite(write.id, serverJSON: json, serverKey: key)
+    }
+
+    /// The id at the end of a `Location` URL (`…/items/27` or `…/items/27/`).
+    static func key(fromLocation location: String) -> ItemKey? {
+        guard let last = URL(string: location)?.path.split(separator: "/").last.map(String.init), !last.isEmpty
+        else { return nil }
+        return Int(last).map(ItemKey.integer) ?? .string(last)
+    }
+
+    /// The body an insert posts: its JSON without the provisional id, unless the server takes client ids.
+    func postedBody(of write: PendingWrite) -> Data? {
+        guard !sendsClientIDs, var object = JSONMembers.object(write.body), object[idField] != nil else {
+            return write.body
+        }
+        object[idField] = nil
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? write.body
+    }
+
+    /// Posts an insert, retried only while the connection cannot be opened (it never reached the server).
+    private func post(_ write: PendingWrite) async throws -> (body: Data?, location: String?) {
+        guard let url = URL(string: write.url) else { throw NetworkError(.invalidURL(write.url.shortenedForErrors)) }
+        var request = URLRequest(url: url)
+        request.httpMethod = write.method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = postedBody(of: write)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(write.idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var once = client
+        once.retryPolicy = .none
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await once.send(request, home: Origin(url)) { response in
+                    (Self.jsonObject(response.body), response.header("Location"))
+                }
+            } catch let error as NetworkError {
+                guard case .transport(.cannotConnect) = error.kind,
+                    let wait = client.retryPolicy.delay(afterAttempt: attempt, error: error)
+                else { throw error }
+                try await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// Looks for an insert among the server's items: the first page of its list, and its last
+    /// page when the first says where that is. An item is the insert when it has every member posted.
+    func lookUp(_ write: PendingWrite) async -> Lookup {
+        guard let posted = postedBody(of: write), let postedObject = JSONMembers.object(posted),
+            let url = URL(string: write.url)
+        else { return .undecidable("its body is not a JSON object to look for") }
+        do {
+            var headers = self.headers
+            headers["Accept"] = "application/json"
+            let (source, first) = try await HTTPPageSource.detecting(client: client, url: url, headers: headers)
+            var pages = [first]
+            if first.nextToken != nil, let total = first.total, !first.items.isEmpty,
+                let count = source.pageCount(forTotal: total, pageItemCount: first.items.count), count > 1,
+                let token = source.token(forPageAt: count - 1),
+                let last = try await source.fetch(PageRequest(token: token)).page
+            {
+                pages.append(last)
+            }
+            for item in pages.flatMap(\.items) {
+                let matches =
+                    insertMatch.map { $0(posted, item.json) }
+                    ?? JSONMembers.object(item.json).map { JSONMembers.contains($0, postedObject) } ?? false
+                if matches { return .found(item.json) }
+            }
+            return .notFound
+        } catch {
+            return .undecidable("its list could not be read (\(ErrorText.oneLine(error)))")
+        }
+    }
+}
+
+/// One line for any error.
+enum ErrorText {
+    static func oneLine(_ error: any Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
