@@ -35,12 +35,15 @@ extension PagedList {
         }
         if let pager = try? made() {
             self.init(pager: pager, distanceFromEnd: distanceFromEnd)
-            return
+        } else {
+            // Detected on the first load, or the error of making it kept for then.
+            self.init(distanceFromEnd: distanceFromEnd) {
+                if let pager = try made() { return pager }
+                return try await ListPager<Item>.detecting(url: url, store: store, configuration: configuration)
+            }
         }
-        // Detected on the first load, or the error of making it kept for then.
-        self.init(distanceFromEnd: distanceFromEnd) {
-            if let pager = try made() { return pager }
-            return try await ListPager<Item>.detecting(url: url, store: store, configuration: configuration)
+        requests = (try? configuration.client(for: url)).map {
+            RequestContext(client: $0, headers: configuration.headers)
         }
     }
 

@@ -24,7 +24,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         change(&changed)
         let patch = try Self.mergePatch(from: JsonProvider.encode(item), to: JsonProvider.encode(changed))
         guard let patch else { return nil }
-        return try queue(.merge, json: patch, for: item, baseVersion: baseVersion)
+        let write = try queue(.merge, json: patch, for: item, baseVersion: baseVersion)
+        showLocally { items in
+            for index in items.indices where items[index].id == item.id { items[index] = changed }
+        }
+        return write
     }
 
     /// Replaces an item with `item` (a `PUT` of the whole item).
@@ -32,7 +36,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: As ``update(_:baseVersion:_:)``.
     @discardableResult
     public func replace(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
-        try queue(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
+        let write = try queue(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
+        showLocally { items in
+            for index in items.indices where items[index].id == item.id { items[index] = item }
+        }
+        return write
     }
 
     /// Adds an item made locally: it shows in the list at once (at the top by default), and a
@@ -59,10 +67,16 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         guard let pager else { throw PagedListWriteError.notLoaded }
         let template = try itemURL(of: pager)
         let json = try JsonProvider.encode(item)
-        return try pager.store.queueInsert(
+        let write = try pager.store.queueInsert(
             RawItem(key: item.itemKey, json: json), type: pager.collection.itemType,
             request: WriteRequest(kind: .insert, json: json, url: template.collectionURL),
             into: pager.collection.key, at: position)
+        showLocally { items in
+            guard !items.contains(where: { $0.id == item.id }) else { return }
+            if position == .first { items.insert(item, at: 0) } else if endReached { items.append(item) }
+        }
+        countWrites()
+        return write
     }
 
     /// Deletes an item: it leaves every list at once, and `DELETE` is queued.
@@ -70,7 +84,48 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: As ``update(_:baseVersion:_:)``.
     @discardableResult
     public func delete(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
-        try queue(.delete, json: nil, for: item, baseVersion: baseVersion)
+        let write = try queue(.delete, json: nil, for: item, baseVersion: baseVersion)
+        showLocally { items in items.removeAll { $0.id == item.id } }
+        return write
+    }
+
+    /// Sends the outbox with the list's own client and headers (those of its
+    /// ``HTTPListConfiguration``): see ``OutboxPush`` for what a push guarantees.
+    ///
+    /// For example, when the app comes back online:
+    ///
+    /// ```swift
+    /// let report = try await posts.push()
+    /// if report.failed > 0 { showProblems(report.problems) }
+    /// ```
+    ///
+    /// - parameter conflictRule: What a conflict does; the server wins unless given.
+    /// - returns: What the push did.
+    /// - throws: ``PagedListWriteError/notLoaded`` for a list made over a pager (give ``OutboxPush`` the
+    ///   client), a `StoreError`, or `CancellationError`. Network failures stop the push and are in the report.
+    public func push(conflictRule: OutboxPush.ConflictRule = .serverWins) async throws -> OutboxPush.Report {
+        guard let pager, let requests else { throw PagedListWriteError.notLoaded }
+        var push = OutboxPush(store: pager.store, client: requests.client, headers: requests.headers)
+        push.conflictRule = conflictRule
+        let report = try await push.run()
+        countWrites()
+        return report
+    }
+
+    /// The version the server gave of an item: the base of its pending write (the `ETag` a read
+    /// gave), else the value of `field` in it, as an entity-tag; `nil` when neither is known.
+    ///
+    /// - throws: A `StoreError`.
+    public func version(of item: Item, field: String? = nil) throws -> String? {
+        guard let pager else { return nil }
+        let write = try pager.store.pendingWrites().last {
+            $0.itemType == pager.collection.itemType && $0.itemKey == item.itemKey
+        }
+        if let base = write?.baseVersion { return EntityTag.quoted(base) }
+        guard let field, let json = try pager.store.item(type: pager.collection.itemType, key: item.itemKey)?.item.json,
+            let value = JSONMembers.object(json)?[field]
+        else { return nil }
+        return EntityTag.quoted(value is String ? value as? String ?? "" : "\(value)")
     }
 
     /// The writes of this list's items still in the outbox, pending or failed, oldest first.
@@ -86,6 +141,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: A `StoreError`.
     public func retry(_ write: PendingWrite) throws {
         try pager?.store.retryWrite(write.id)
+        countWrites()
     }
 
     /// Drops a write without sending it: its change is undone in every list.
@@ -93,6 +149,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: A `StoreError`.
     public func discard(_ write: PendingWrite) throws {
         try pager?.store.discardWrite(write.id)
+        countWrites()
     }
 
     private func queue(_ kind: PendingWrite.Kind, json: Data?, for item: Item, baseVersion: String?) throws
@@ -105,9 +162,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
                 of: item.itemKey, json: stored, collection: pager.collection.key, in: pager.store,
                 given: itemURLTemplate)
         else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
-        return try pager.store.queueWrite(
+        let write = try pager.store.queueWrite(
             WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion),
             type: pager.collection.itemType, key: item.itemKey)
+        countWrites()
+        return write
     }
 
     /// Where the list's items are written: ``itemURLTemplate``, else the one stored for the collection, else the default.

@@ -49,6 +49,20 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// by default the list URL's path, the id, and its trailing slash.
     @ObservationIgnored public var itemURLTemplate: ItemURLTemplate?
     @ObservationIgnored private var isSubscribed = false
+    /// The client and headers of the list's requests, which ``push(conflictRule:)`` sends its writes
+    /// with; set by the HTTP initialisers.
+    @ObservationIgnored var requests: RequestContext?
+    /// The number of this list's writes waiting to be sent: pending, or in doubt (an insert whose
+    /// answer never arrived). A view can show it; it follows the cache.
+    public private(set) var pendingWriteCount = 0
+    /// The number of this list's writes the server refused: they wait for ``retry(_:)`` or ``discard(_:)``.
+    public private(set) var failedWriteCount = 0
+
+    /// The client and headers a list's requests go with.
+    struct RequestContext: Sendable {
+        var client: HTTPClient
+        var headers: [String: String]
+    }
     @ObservationIgnored private let trigger: InfiniteListTrigger
     @ObservationIgnored private var positions: [Item.ID: Int] = [:]
 
@@ -215,6 +229,21 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
             self.positions = positions
         }
         self.state = state
+        countWrites()
+    }
+
+    /// Shows a change made through this list at once, as the cache's next snapshot will show it.
+    func showLocally(_ edit: (inout [Item]) -> Void) {
+        var state = self.state
+        edit(&state.items)
+        apply(state)
+    }
+
+    /// Counts this list's writes in the outbox again.
+    func countWrites() {
+        guard let pager, let counts = try? pager.store.outboxCounts(type: pager.collection.itemType) else { return }
+        if pendingWriteCount != counts.pending { pendingWriteCount = counts.pending }
+        if failedWriteCount != counts.failed { failedWriteCount = counts.failed }
     }
 }
 

@@ -101,6 +101,22 @@ extension CacheStore {
         }
     }
 
+    /// The writes of items of `type` in the outbox: waiting to be sent (pending or in doubt), and failed.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func outboxCounts(type: String) throws -> (pending: Int, failed: Int) {
+        try read { db in
+            guard try db.tableExists("outbox") else { return (0, 0) }
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT coalesce(sum(o.state != 'failed'), 0), coalesce(sum(o.state = 'failed'), 0)
+                    FROM outbox o JOIN items i ON i.id = o.item_id WHERE i.type = ?
+                    """, arguments: [type])
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
     /// The number of writes in the outbox, pending and failed.
     ///
     /// - throws: A `DatabaseError`.
