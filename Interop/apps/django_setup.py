@@ -8,7 +8,7 @@ import os
 import django
 from django.conf import settings
 
-from interop_common import Interop, data_dir, dataset
+from interop_common import Interop, Store, data_dir, dataset, jsonable
 
 
 def configure(name, urlconf, installed_apps, **extra):
@@ -45,12 +45,37 @@ def configure(name, urlconf, installed_apps, **extra):
     Item.objects.bulk_create(Item(**item) for item in dataset())
 
 
-def serve(port, list_paths):
-    """Serves the project with runserver's threaded server, behind the interop middleware."""
+def item_store():
+    """The middleware's `Store` over the `Item` table, for the servers that take writes."""
+    from django_items.models import Item
+
+    fields = ["id", "title", "created", "updated_at"]
+
+    def item(item_id):
+        found = Item.objects.filter(id=item_id).values(*fields).first()
+        return jsonable(found) if found else None
+
+    def change(item_id, members):
+        Item.objects.filter(id=item_id).update(**members)
+        return item(item_id)
+
+    def find(title):
+        return [jsonable(found) for found in Item.objects.filter(title=title).values(*fields)]
+
+    return Store(item=item, set=change, find=find)
+
+
+def serve(port, list_paths, writable=False):
+    """Serves the project with runserver's threaded server, behind the interop middleware
+    (with the `Item` store when the project takes writes)."""
     from django.core.servers.basehttp import run
     from django.core.wsgi import get_wsgi_application
 
     from django_items.models import Item
 
-    interop = Interop(list_paths, lambda: Item.objects.values_list("id", flat=True))
+    interop = Interop(
+        list_paths,
+        lambda: Item.objects.values_list("id", flat=True),
+        store=item_store() if writable else None,
+    )
     run("127.0.0.1", port, interop.wsgi(get_wsgi_application()), threading=True)

@@ -4,6 +4,13 @@
     /drf/limit-offset/     LimitOffsetPagination (default limit PAGE_SIZE)
     /drf/cursor/           CursorPagination (its default ordering "-created": newest first)
     /drf/page-size-param/  the docs' StandardResultsSetPagination (page_size_query_param)
+
+And a `ModelViewSet` registered on a `DefaultRouter`, as in DRF's quickstart, that takes
+writes (its list paged by the default PageNumberPagination; no ETag, and Idempotency-Key
+and If-Match are ignored, as DRF does):
+
+    /drf/items/            GET (list), POST
+    /drf/items/{id}/       GET, PUT, PATCH, DELETE
 """
 
 import django_setup
@@ -19,8 +26,8 @@ django_setup.configure(
     },
 )
 
-from django.urls import path  # noqa: E402
-from rest_framework import generics, pagination, serializers  # noqa: E402
+from django.urls import include, path  # noqa: E402
+from rest_framework import generics, pagination, routers, serializers, viewsets  # noqa: E402
 
 from django_items.models import Item  # noqa: E402
 
@@ -50,7 +57,17 @@ LISTS = {
     "/drf/page-size-param/": StandardResultsSetPagination,
 }
 
+
+class ItemViewSet(viewsets.ModelViewSet):
+    queryset = Item.objects.all()
+    serializer_class = ItemSerializer
+
+
+router = routers.DefaultRouter()
+router.register(r"items", ItemViewSet)
+
 urlpatterns = [path(route.lstrip("/"), item_list(paginator)) for route, paginator in LISTS.items()]
+urlpatterns.append(path("drf/", include(router.urls)))
 
 if __name__ == "__main__":
-    django_setup.serve(port_from_args(__doc__), LISTS)
+    django_setup.serve(port_from_args(__doc__), [*LISTS, "/drf/items/"], writable=True)

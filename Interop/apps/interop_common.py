@@ -9,16 +9,35 @@ answers the runner's control routes:
     POST /__interop/reset          zeroes that count
     GET  /__interop/delay          JSON number: the delay in milliseconds
     POST /__interop/delay?ms=N     sets the delay (INTEROP_DELAY_MS gives the starting value)
+
+A server that takes writes gives the middleware a `Store` too. The middleware then
+sees every POST, PUT, PATCH and DELETE outside the control routes: it lets the app
+apply it, counts it when the app answered 2xx, logs it, and holds the answer back for
+the write delay before sending it, so a client can be killed after the write is applied
+and before its answer arrives. Its control routes:
+
+    GET  /__interop/writes              JSON number: writes answered 2xx since the start
+    GET  /__interop/write-log           every write seen, oldest first:
+                                        [{"method", "path", "status", "body", "if_match"}]
+    GET  /__interop/write-delay         JSON number: the delay before a write's answer, in ms
+    POST /__interop/write-delay?ms=N    sets it (INTEROP_WRITE_DELAY_MS gives the starting value)
+    GET  /__interop/item?id=N           the item as stored (404 when there is none)
+    POST /__interop/set?id=N&title=X    changes the stored item's members, as another client would
+    GET  /__interop/find?title=X        every stored item with that title
 """
 
 import argparse
 import asyncio
+import io
 import json
 import os
 import tempfile
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from http import HTTPStatus
+from typing import Callable, List, Optional
 from urllib.parse import parse_qs
 
 ITEM_COUNT = int(os.environ.get("INTEROP_ITEMS", "1234"))
@@ -54,14 +73,42 @@ def data_dir():
     return path
 
 
-class Interop:
-    """Request counting, response delay and the control routes, for WSGI and ASGI apps."""
+def jsonable(item):
+    """An item with its dates as ISO 8601 text."""
+    return {
+        key: value.isoformat() if isinstance(value, (date, datetime)) else value
+        for key, value in item.items()
+    }
 
-    def __init__(self, list_paths, ids):
+
+@dataclass
+class Store:
+    """How the middleware reads and changes a writable server's items behind its framework:
+    `item(id)` the stored item or None, `set(id, members)` changes those members and
+    gives the item (None when there is none), `find(title)` every item with that title.
+    Items are dicts of JSON values."""
+
+    item: Callable[[int], Optional[dict]]
+    set: Callable[[int, dict], Optional[dict]]
+    find: Callable[[str], List[dict]]
+
+
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class Interop:
+    """Request counting, response delay and the control routes, for WSGI and ASGI apps; for
+    WSGI apps given a `Store`, also the write count, log and delay."""
+
+    def __init__(self, list_paths, ids, store=None):
         self.list_paths = set(list_paths)
         self.ids = ids
+        self.store = store
         self.requests = 0
         self.delay_ms = int(os.environ.get("INTEROP_DELAY_MS", "0"))
+        self.writes = 0
+        self.write_log = []
+        self.write_delay_ms = int(os.environ.get("INTEROP_WRITE_DELAY_MS", "0"))
         self.lock = threading.Lock()
 
     def is_list(self, path):
@@ -87,7 +134,72 @@ class Interop:
         if path == "/__interop/delay" and method == "POST":
             self.delay_ms = int(parse_qs(query).get("ms", ["0"])[0])
             return 200, self.delay_ms
+        if self.store is not None:
+            return self.write_control(method, path, parse_qs(query))
         return 404, {"error": f"no control route {method} {path}"}
+
+    def write_control(self, method, path, query):
+        """Answers a control route of a writable server: (status code, JSON-encodable body)."""
+        if path == "/__interop/writes" and method == "GET":
+            return 200, self.writes
+        if path == "/__interop/write-log" and method == "GET":
+            with self.lock:
+                return 200, list(self.write_log)
+        if path == "/__interop/write-delay" and method == "GET":
+            return 200, self.write_delay_ms
+        if path == "/__interop/write-delay" and method == "POST":
+            self.write_delay_ms = int(query.get("ms", ["0"])[0])
+            return 200, self.write_delay_ms
+        if path == "/__interop/find" and method == "GET":
+            return 200, self.store.find(query.get("title", [""])[0])
+        if path in ("/__interop/item", "/__interop/set") and "id" not in query:
+            return 400, {"error": "id is required"}
+        if path == "/__interop/item" and method == "GET":
+            item = self.store.item(int(query["id"][0]))
+            return (200, item) if item is not None else (404, {"error": "no such item"})
+        if path == "/__interop/set" and method == "POST":
+            members = {key: values[0] for key, values in query.items() if key != "id"}
+            item = self.store.set(int(query["id"][0]), members)
+            return (200, item) if item is not None else (404, {"error": "no such item"})
+        return 404, {"error": f"no control route {method} {path}"}
+
+    def applied(self, method, path, status, body, if_match):
+        """Logs a write the app answered, and counts it when the answer is 2xx. Returns the
+        delay before the answer goes out, in seconds."""
+        try:
+            shown = json.loads(body) if body else None
+        except ValueError:
+            shown = body.decode("utf-8", "replace")
+        entry = {"method": method, "path": path, "status": status, "body": shown, "if_match": if_match}
+        with self.lock:
+            if 200 <= status < 300:
+                self.writes += 1
+            self.write_log.append(entry)
+        return self.write_delay_ms / 1000
+
+    def wsgi_write(self, app, environ, start_response):
+        """Runs a write through the app, then holds its answer back for the write delay."""
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = environ["wsgi.input"].read(length) if length > 0 else b""
+        environ["wsgi.input"] = io.BytesIO(body)
+        answer = {}
+        early = []
+
+        def capture(status, headers, exc_info=None):
+            answer["status"], answer["headers"] = status, headers
+            return early.append
+
+        result = app(environ, capture)
+        try:
+            chunks = early + list(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        status = int(answer["status"].split()[0])
+        method, path = environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")
+        time.sleep(self.applied(method, path, status, body, environ.get("HTTP_IF_MATCH")))
+        start_response(answer["status"], answer["headers"])
+        return chunks
 
     def wsgi(self, app):
         def middleware(environ, start_response):
@@ -98,12 +210,14 @@ class Interop:
                 )
                 data = json.dumps(body).encode()
                 start_response(
-                    f"{status} {'OK' if status == 200 else 'Not Found'}",
+                    f"{status} {HTTPStatus(status).phrase}",
                     [("Content-Type", "application/json"), ("Content-Length", str(len(data)))],
                 )
                 return [data]
             if self.is_list(path):
                 time.sleep(self.record())
+            if self.store is not None and environ["REQUEST_METHOD"] in WRITE_METHODS:
+                return self.wsgi_write(app, environ, start_response)
             return app(environ, start_response)
 
         return middleware

@@ -5,11 +5,16 @@ public struct PageRequest: Hashable, Sendable {
     /// The validators of a cached copy of the page; when given, the source
     /// may answer ``PageResult/notModified(_:)``.
     public var validators: PageValidators?
+    /// Whether the source may try again after a transient failure before it answers; `false`
+    /// when a quick answer matters more, as when the page's cached copy is shown already and the
+    /// pager's own backoff tries again later. `true` unless set.
+    public var retriesTransientFailures = true
 
     /// Creates a request.
-    public init(token: PageToken? = nil, validators: PageValidators? = nil) {
+    public init(token: PageToken? = nil, validators: PageValidators? = nil, retriesTransientFailures: Bool = true) {
         self.token = token
         self.validators = validators
+        self.retriesTransientFailures = retriesTransientFailures
     }
 
     /// The request for the first page.

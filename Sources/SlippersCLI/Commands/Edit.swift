@@ -129,7 +129,7 @@ extension SlippersCommand {
             }
             let json = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            let url = try template(for: key, in: store).collectionURL
+            let url = try ItemURLTemplate.insertURL(forCollection: key) ?? template(for: key, in: store).collectionURL
             report(
                 try store.queueInsert(
                     RawItem(key: itemKey, json: json), type: type,

@@ -33,6 +33,17 @@ extension ItemURLTemplate {
         return try forCollection(collection, in: store)?.url(for: key)
     }
 
+    /// Where new items of a cached collection are created (`POST`): the list's own URL, its query
+    /// left out (`https://api.example.com/items/` for a list at `…/items/?page=2`), whatever
+    /// template its items are written at; `nil` for a list asked for by POST.
+    public static func insertURL(forCollection key: String) -> String? {
+        guard let url = URL(string: CollectionKey(parsing: key).list), ItemURLTemplate(listURL: url) != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return nil }
+        components.query = nil
+        return components.string
+    }
+
     /// The URL an item gives of itself: `url`, `self`, `href`, `_links.self.href` (HAL), `links.self`
     /// or `links.self.href` (JSON:API), when it is an http or https URL (a relative one resolved
     /// against `base`); `nil` when it gives none.

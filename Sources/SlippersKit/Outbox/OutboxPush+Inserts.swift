@@ -73,7 +73,22 @@ extension OutboxPush {
 
     private func acknowledgeInsert(_ write: PendingWrite, json: Data?, location: String?) throws {
         let key = serverKey(in: json) ?? location.flatMap(Self.key(fromLocation:))
-        try store.acknowledgeWrite(write.id, serverJSON: json, serverKey: key)
+        // An answer that is only an id (`{"id": 27}`) or a status is not the item: the item is what
+        // was posted, with the server's members over it.
+        var item = json
+        if var answer = JSONMembers.object(json), let posted = JSONMembers.object(postedBody(of: write)),
+            !JSONMembers.contains(answer, posted)
+        {
+            for (name, value) in posted where answer[name] == nil { answer[name] = value }
+            if let key, answer[idField] == nil {
+                switch key {
+                case .integer(let value): answer[idField] = value
+                case .string(let value): answer[idField] = value
+                }
+            }
+            item = try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
+        }
+        try store.acknowledgeWrite(write.id, serverJSON: item, serverKey: key)
     }
 
     /// The id at the end of a `Location` URL (`…/items/27` or `…/items/27/`).
@@ -127,14 +142,26 @@ extension OutboxPush {
             let url = URL(string: write.url)
         else { return .undecidable("its body is not a JSON object to look for") }
         do {
-            var headers = self.headers
-            headers["Accept"] = "application/json"
-            let (source, first) = try await HTTPPageSource.detecting(client: client, url: url, headers: headers)
+            // The list is read as it was synced: its stored style names its last page.
+            let source: HTTPPageSource
+            let first: Page<RawItem>
+            let listed = try store.collections(listing: write.itemType, key: write.itemKey)
+            if let (key, text) = listed.first(where: { PaginationStyle(storedText: $0.style) != nil }),
+                let style = PaginationStyle(storedText: text), !style.isPosted,
+                let list = URL(string: CollectionKey(parsing: key).list)
+            {
+                source = HTTPPageSource(client: client, url: list, style: style, headers: headers)
+                guard let page = try await source.fetch(.first).page else { return .notFound }
+                first = page
+            } else {
+                (source, first) = try await HTTPPageSource.detecting(client: client, url: url, headers: headers)
+            }
             var pages = [first]
             if first.nextToken != nil, let total = first.total, !first.items.isEmpty,
                 let count = source.pageCount(forTotal: total, pageItemCount: first.items.count), count > 1,
                 let token = source.token(forPageAt: count - 1),
-                let last = try await source.fetch(PageRequest(token: token)).page
+                let last = try await source.fetch(PageRequest(token: token)).page,
+                last.items.map(\.key) != first.items.map(\.key)
             {
                 pages.append(last)
             }

@@ -130,7 +130,6 @@ public struct OutboxPush: Sendable {
         var blocked: Set<String> = []
         var last: Int64?
         // A batch at a time: memory does not grow with the outbox.
-        var touched: Set<String> = []
         var reads: [Int64: Result<ServerState, any Error>] = [:]
         sending: while true {
             let batch = try store.pendingWrites(after: last, limit: Self.batchSize)
@@ -145,9 +144,8 @@ public struct OutboxPush: Sendable {
                 }
                 if reads[write.id] == nil, position % Self.readsAhead == 0 {
                     // The reads of the next few items go together, while the writes go one by one.
-                    reads = try await readAhead(batch[position...].prefix(Self.readsAhead), skipping: touched)
+                    reads = try await readAhead(batch[position...].prefix(Self.readsAhead))
                 }
-                touched.insert(item)
                 do {
                     let outcome = try await send(write, read: reads.removeValue(forKey: write.id), report: &report)
                     if outcome != .done {
@@ -177,13 +175,14 @@ public struct OutboxPush: Sendable {
     /// How many items are read at once ahead of their changes.
     static let readsAhead = 8
 
-    /// Reads at once the items of the changes among `writes` that are the first of their item in
-    /// this push and go to an origin that does not enforce preconditions; each read's outcome by write.
+    /// Reads at once the items of the changes among `writes` (the next few of the outbox, whose
+    /// items' earlier writes are sent already) that are the first of their item among them and go
+    /// to an origin that does not enforce preconditions; each read's outcome by write.
     private func readAhead(
-        _ writes: ArraySlice<PendingWrite>, skipping touched: Set<String>
+        _ writes: ArraySlice<PendingWrite>
     ) async throws -> [Int64: Result<ServerState, any Error>] {
         var firsts: [PendingWrite] = []
-        var items = touched
+        var items: Set<String> = []
         for write in writes where write.state == .pending && write.kind != .insert {
             guard items.insert("\(write.itemType)\u{0}\(write.itemKey)").inserted,
                 !(try store.enforcesPreconditions(Self.origin(of: write)))
@@ -259,7 +258,7 @@ public struct OutboxPush: Sendable {
         try store.recordAttempt(ofWrite: write.id)
         do {
             let body = try await exchange(write, ifMatch: ifMatch)
-            try store.acknowledgeWrite(write.id, serverJSON: body)
+            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
             report.acknowledged += 1
             return .done
         } catch let error as NetworkError where error.status == 412 || error.status == 409 {
@@ -272,7 +271,7 @@ public struct OutboxPush: Sendable {
             switch try await serverState(of: write, ifNoneMatch: nil) {
             case .unchanged(let version):
                 let body = try await exchange(write, ifMatch: version)
-                try store.acknowledgeWrite(write.id, serverJSON: body)
+                try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
                 report.acknowledged += 1
                 return .done
             case .applied(let json):
@@ -326,6 +325,12 @@ public struct OutboxPush: Sendable {
             + "then slippers outbox retry \(write.id)"
     }
 
+    /// The server's answer to a change when it is the item (an object with the id member); `nil`
+    /// for an answer such as `{"success": true}`, which leaves the change applied to the server's copy.
+    func itemAnswer(_ body: Data?) -> Data? {
+        JSONMembers.hasMember(idField, in: body) ? body : nil
+    }
+
     /// The id in the server's answer to an insert: ``idField``, a whole number or a string.
     func serverKey(in body: Data?) -> ItemKey? {
         guard let body, let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
@@ -356,7 +361,7 @@ public struct OutboxPush: Sendable {
             return .done
         case .clientWins:
             let body = try await exchange(write, ifMatch: version)
-            try store.acknowledgeWrite(write.id, serverJSON: body)
+            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
             report.acknowledged += 1
             return .done
         case .merge(let merge):
@@ -369,7 +374,7 @@ public struct OutboxPush: Sendable {
             merged.method = "PUT"
             merged.body = merge(base, local, server)
             let body = try await exchange(merged, ifMatch: version)
-            try store.resolveWithServer(write.id, serverJSON: body ?? merged.body)
+            try store.resolveWithServer(write.id, serverJSON: itemAnswer(body) ?? merged.body)
             report.acknowledged += 1
             return .done
         }
@@ -425,13 +430,12 @@ public struct OutboxPush: Sendable {
         }
         let version = response.header("ETag")
         if response.statusCode == 304 { return .unchanged(version: version ?? ifNoneMatch) }
-        let base = JSONMembers.object(try store.serverCopy(type: write.itemType, key: write.itemKey))
-        guard let server = JSONMembers.object(response.body), let base else {
-            return .unchanged(version: version)
-        }
-        if JSONMembers.sharedMembersAgree(base, server) { return .unchanged(version: version) }
-        if let expected = JSONMembers.object(try expected(of: write, on: base)),
-            JSONMembers.sharedMembersAgree(expected, server)
+        guard let baseJSON = try store.serverCopy(type: write.itemType, key: write.itemKey),
+            let agrees = JSONMembers.sharedMembersAgree(baseJSON, response.body)
+        else { return .unchanged(version: version) }
+        if agrees { return .unchanged(version: version) }
+        if let base = JSONMembers.object(baseJSON), let expected = try expected(of: write, on: base),
+            JSONMembers.sharedMembersAgree(expected, response.body) == true
         {
             return .applied(response.body)
         }
@@ -467,7 +471,6 @@ public struct OutboxPush: Sendable {
     /// The body when it is a JSON object, else `nil`.
     static func jsonObject(_ body: Data) -> Data? {
         let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        return trimmed.first == UInt8(ascii: "{") && (try? JSONSerialization.jsonObject(with: body)) != nil
-            ? body : nil
+        return trimmed.first == UInt8(ascii: "{") && JSONMembers.isObject(body) ? body : nil
     }
 }

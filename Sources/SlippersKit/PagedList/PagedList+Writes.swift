@@ -65,11 +65,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     @discardableResult
     public func insert(_ item: Item, at position: InsertPosition = .first) throws -> PendingWrite {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let template = try itemURL(of: pager)
+        let url = try ItemURLTemplate.insertURL(forCollection: pager.collection.key) ?? itemURL(of: pager).collectionURL
         let json = try JsonProvider.encode(item)
         let write = try pager.store.queueInsert(
             RawItem(key: item.itemKey, json: json), type: pager.collection.itemType,
-            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL),
+            request: WriteRequest(kind: .insert, json: json, url: url),
             into: pager.collection.key, at: position)
         showLocally { items in
             guard !items.contains(where: { $0.id == item.id }) else { return }

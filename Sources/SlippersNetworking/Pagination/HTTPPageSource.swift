@@ -116,7 +116,9 @@ public struct HTTPPageSource: PageSource {
                 urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
             }
         }
-        return try await sendingClient().send(urlRequest, home: homeOrigin) { response in
+        var client = try sendingClient()
+        if !request.retriesTransientFailures { client.retryPolicy = .none }
+        return try await client.send(urlRequest, home: homeOrigin) { response in
             let validators = PageValidators(
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
             if response.statusCode == 304 {

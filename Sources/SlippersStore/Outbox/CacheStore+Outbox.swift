@@ -117,6 +117,23 @@ extension CacheStore {
         }
     }
 
+    /// The keys and stored styles of the collections whose current pages list an item: where an
+    /// insert placed it, for looking for it on the server.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func collections(listing type: String, key: ItemKey) throws -> [(key: String, style: String?)] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT c.key, c.style FROM items i JOIN page_items pi ON pi.item_id = i.id
+                    JOIN pages p ON p.id = pi.page_id JOIN collections c ON c.id = p.collection_id
+                    WHERE i.type = ? AND i.key = ? AND p.generation = c.generation
+                    """, arguments: [type, key]
+            ).map { (key: $0[0], style: $0[1]) }
+        }
+    }
+
     /// The number of writes in the outbox, pending and failed.
     ///
     /// - throws: A `DatabaseError`.

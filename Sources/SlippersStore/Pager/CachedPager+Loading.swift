@@ -201,7 +201,11 @@ extension CachedPager {
         publish()
         do {
             let cachedFirst = policy.readsCache ? try store.pageInfo(at: 0, in: collection.key) : nil
-            let result = try await source.fetch(PageRequest(token: nil, validators: validators(of: cachedFirst, at: 0)))
+            // With cached rows on screen, one failure is told at once; the backoff tries again later.
+            let result = try await source.fetch(
+                PageRequest(
+                    token: nil, validators: validators(of: cachedFirst, at: 0),
+                    retriesTransientFailures: cachedFirst == nil || state.items.isEmpty))
             try Task.checkCancellation()
             let now = clock()
             switch result {

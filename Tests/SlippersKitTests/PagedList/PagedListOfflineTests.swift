@@ -63,6 +63,27 @@ import Testing
         HTTPListConfiguration(client: client, pager: PagerConfiguration(backoff: OfflineBackoff(initial: 600)))
     }
 
+    @Test func offlineALoadReturnsOnceTheCachedRowsAreShownAndTheNetworkFailedOnce() async throws {
+        let (server, directory, store, _) = try await staleCacheOffline()
+        _ = directory
+        // A client that would try five times: with the cached rows shown, the first failure is told at once.
+        let patient = try #require(
+            ServerConfiguration(baseURL: server.baseURL).map {
+                HTTPClient(
+                    configuration: $0,
+                    options: HTTPClient.Options(
+                        retryPolicy: RetryPolicy(
+                            maxAttempts: 5, baseDelay: .milliseconds(500), maxDelay: .seconds(4), jitter: 0)))
+            })
+        let list = PagedList<FixtureItem>(
+            url: server.url(.page), style: style, in: store, configuration: offlineConfiguration(patient))
+        await list.load()
+        #expect(list.items.count >= 10)
+        #expect(list.refreshError != nil)
+        #expect(server.requestCount == 1)
+        await server.stop()
+    }
+
     @Test func rowsRevealEveryStaleCachedPageWhileTheNetworkFails() async throws {
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
