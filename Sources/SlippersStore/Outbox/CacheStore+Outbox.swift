@@ -185,6 +185,13 @@ extension CacheStore {
                 server = serverJSON ?? write.body ?? server
             case .insert:
                 server = serverJSON ?? server
+                // The pages it was pinned on are rewritten when next fetched, even unchanged: the
+                // server's pages decide where it stands from now on.
+                try db.execute(
+                    sql: """
+                        UPDATE pages SET digest = NULL, etag = NULL, last_modified = NULL
+                        WHERE id IN (SELECT page_id FROM page_items WHERE item_id = ?)
+                        """, arguments: [itemID])
                 if let serverKey { itemID = try Self.rekey(itemID, to: serverKey, in: db) }
             }
             _ = try Self.reapplyWrites(toServerCopy: server, of: itemID, now: now, in: db)

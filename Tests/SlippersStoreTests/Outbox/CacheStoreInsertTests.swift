@@ -57,6 +57,23 @@ import Testing
         #expect(try pageIDs(1) == [3, 4, 5, -2])
     }
 
+    @Test func anAcknowledgedInsertMovesWhereTheServersPagesPutItThoughPageOneWasFetchedWhileItWaited() throws {
+        let write = try insert(-1)
+        // Page 1 fetched while the insert waited: the item stays pinned on it.
+        try store.savePage(Fixtures.page([1, 2, 3], next: PageToken(2), label: "v2"), at: 0, in: Fixtures.posts)
+        #expect(try pageIDs(0) == [-1, 1, 2, 3])
+        try store.acknowledgeWrite(
+            write.id, serverJSON: Data(#"{"id":70,"label":"new"}"#.utf8), serverKey: .integer(70))
+        // The server puts it last: the same page 1 again is not "unchanged", and the item leaves it.
+        let save = try store.savePageIfChanged(
+            Fixtures.page([1, 2, 3], next: PageToken(2), label: "v2"), at: 0, in: Fixtures.posts)
+        #expect(save.outcome == .changed)
+        #expect(try pageIDs(0) == [1, 2, 3])
+        try store.savePageIfChanged(
+            Fixtures.page([4, 5, 70], token: PageToken(2), next: nil, label: "v2"), at: 1, in: Fixtures.posts)
+        #expect(try pageIDs(1) == [4, 5, 70])
+    }
+
     @Test func anAcknowledgedInsertTakesTheServersIDAndItsLaterWritesNameIt() throws {
         let write = try insert(-1)
         let merge = try store.queueWrite(
