@@ -20,9 +20,28 @@ import Testing
         case afterTheAnswer
     }
 
-    /// A careful server, and one that ignores `Idempotency-Key` and `If-Match` and sends no `ETag`.
+    /// A careful server; one that ignores `Idempotency-Key` and `If-Match` and sends no `ETag`; one
+    /// that requires `If-Match` (`428` without); one that routes items without a trailing slash only.
     static let servers: [(name: String, writes: FixtureServer.Configuration.Writes)] = [
         ("careful", FixtureServer.Configuration.Writes()),
+        (
+            "requiring If-Match",
+            {
+                var writes = FixtureServer.Configuration.Writes()
+                writes.requiresIfMatch = true
+                writes.honoursIdempotencyKey = false
+                return writes
+            }()
+        ),
+        (
+            "without trailing slashes",
+            {
+                var writes = FixtureServer.Configuration.Writes()
+                writes.acceptsTrailingSlash = false
+                writes.honoursIdempotencyKey = false
+                return writes
+            }()
+        ),
         (
             "ignoring",
             {
@@ -133,7 +152,7 @@ import Testing
             let db = ["--db", directory.path()]
             let url = fixture.url()
             #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
-            fixture.server.setWrites(Self.servers[1].writes)
+            fixture.server.setWrites(Self.servers.first { $0.name == "ignoring" }?.writes ?? .init())
             #expect(
                 try await BuiltBinary.slippers.run(["edit", url, "7", "--set", #"{"title": "Mine"}"#] + db).status == 0)
             _ = fixture.server.update(id: 7, title: "Theirs")
