@@ -234,26 +234,10 @@ public struct OutboxPush: Sendable {
             } else {
                 state = try await serverState(of: write, ifNoneMatch: ifMatch)
             }
-            switch state {
-            case .unchanged(let version):
-                ifMatch = version ?? ifMatch
-            case .applied(let json):
-                try store.acknowledgeWrite(write.id, serverJSON: json)
-                report.acknowledged += 1
-                return .done
-            case .changed(let json, let version):
-                report.conflicts += 1
-                return try await settle(write, server: json, version: version, report: &report)
-            case .gone:
-                if write.kind == .delete {
-                    try store.acknowledgeWrite(write.id)
-                    report.acknowledged += 1
-                    return .done
-                }
-                // No item at the URL: most likely not where the items live. Never taken for a deletion.
-                try fail(write, reason: Self.notFoundReason(of: write), report: &report)
-                return .held
+            guard case .unchanged(let version) = state else {
+                return try await resolve(write, seeing: state, report: &report)
             }
+            ifMatch = version ?? ifMatch
         }
         try store.recordAttempt(ofWrite: write.id)
         do {
@@ -268,28 +252,45 @@ public struct OutboxPush: Sendable {
         } catch let error as NetworkError where error.status == 428 {
             // The server demands a version: the item is read, compared with the base, and the write sent once with it.
             try store.noteEnforcesPreconditions(Self.origin(of: write))
-            switch try await serverState(of: write, ifNoneMatch: nil) {
-            case .unchanged(let version):
-                let body = try await exchange(write, ifMatch: version)
-                try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
-                report.acknowledged += 1
-                return .done
-            case .applied(let json):
-                try store.acknowledgeWrite(write.id, serverJSON: json)
-                report.acknowledged += 1
-                return .done
-            case .changed(let json, let version):
-                report.conflicts += 1
-                return try await settle(write, server: json, version: version, report: &report)
-            case .gone:
-                try fail(write, reason: Self.notFoundReason(of: write), report: &report)
-                return .held
+            let state = try await serverState(of: write, ifNoneMatch: nil)
+            guard case .unchanged(let version) = state else {
+                return try await resolve(write, seeing: state, report: &report)
             }
+            let body = try await exchange(write, ifMatch: version)
+            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
+            report.acknowledged += 1
+            return .done
         } catch let error as NetworkError where write.kind == .delete && (error.status == 404 || error.status == 410) {
             // Already gone: what the delete asked for.
             try store.acknowledgeWrite(write.id)
             report.acknowledged += 1
             return .done
+        }
+    }
+
+    /// What a read that shows the change must not be sent as it is does to the write: acknowledged
+    /// (already applied, or a delete of an item gone), a conflict settled by the rule, or failed (a
+    /// change whose item is not at its URL, never taken for a deletion).
+    private func resolve(_ write: PendingWrite, seeing state: ServerState, report: inout Report) async throws
+        -> Outcome
+    {
+        switch state {
+        case .unchanged:
+            preconditionFailure("a change whose item is unchanged is sent, not resolved")
+        case .applied(let json):
+            try store.acknowledgeWrite(write.id, serverJSON: json)
+            report.acknowledged += 1
+            return .done
+        case .changed(let json, let version):
+            report.conflicts += 1
+            return try await settle(write, server: json, version: version, report: &report)
+        case .gone where write.kind == .delete:
+            try store.acknowledgeWrite(write.id)
+            report.acknowledged += 1
+            return .done
+        case .gone:
+            try fail(write, reason: Self.notFoundReason(of: write), report: &report)
+            return .held
         }
     }
 

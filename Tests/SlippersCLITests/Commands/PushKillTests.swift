@@ -56,11 +56,24 @@ import Testing
 
     static let cases: [(Moment, Int)] = Moment.allCases.flatMap { moment in servers.indices.map { (moment, $0) } }
 
-    /// Kills `push` at `moment` of the write the server receives first as a `method`.
-    private func kill(
-        _ push: SpawnedProcess, at moment: Moment, method: String, fixture: RunningFixture
-    ) async throws {
+    /// Syncs a list, queues a write with `edit` (its arguments after the URL), pushes it, kills the
+    /// push at `moment` on the server of `index`, and pushes again: the second push's outcome.
+    private func killedThenPushedAgain(
+        _ edit: [String], moment: Moment, server index: Int, fixture: RunningFixture, db: [String]
+    ) async throws -> BuiltBinary.Outcome {
         let server = fixture.server
+        let url = fixture.url()
+        #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+        var writes = Self.servers[index].writes
+        writes.answerDelay = .milliseconds(400)
+        server.setWrites(writes)
+        let queued = try await BuiltBinary.slippers.run(["edit", url] + edit + db)
+        #expect(queued.status == 0, "\(queued.stderr)")
+        server.resetRequests()
+
+        if moment == .beforeSending { server.hold() }
+        let output = try TemporaryDirectory()
+        let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
         switch moment {
         case .beforeSending:
             await server.waitForRequests(1)
@@ -72,6 +85,19 @@ import Testing
         }
         Foundation.kill(push.processIdentifier, SIGKILL)
         await BuiltBinary.waitForExit(of: push)
+        server.release()
+        try await Task.sleep(for: .milliseconds(500))
+
+        let again = try await BuiltBinary.slippers.run(["push"] + db)
+        let name = "\(moment) \(Self.servers[index].name)"
+        #expect(again.status == 0, "\(name): \(again.stderr)")
+        // Killed after the answer, the first push may have recorded it: then the second has nothing to send.
+        if moment != .afterTheAnswer {
+            #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(name): \(again.stdout)")
+        }
+        #expect(server.appliedWrites == 1, "\(name)")
+        #expect(try CacheStore(path: db[1], mode: .readOnly).pendingWrites().isEmpty, "\(name)")
+        return again
     }
 
     @Test(arguments: cases)
@@ -79,31 +105,9 @@ import Testing
         try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
             let db = ["--db", directory.path()]
-            let url = fixture.url()
-            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
-            var writes = Self.servers[index].writes
-            writes.answerDelay = .milliseconds(400)
-            fixture.server.setWrites(writes)
-            let edit = try await BuiltBinary.slippers.run(["edit", url, "12", "--set", #"{"title": "Once"}"#] + db)
-            #expect(edit.status == 0, "\(edit.stderr)")
-            fixture.server.resetRequests()
-
-            if moment == .beforeSending { fixture.server.hold() }
-            let output = try TemporaryDirectory()
-            let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
-            try await kill(push, at: moment, method: "PATCH", fixture: fixture)
-            fixture.server.release()
-            try await Task.sleep(for: .milliseconds(500))
-
-            let again = try await BuiltBinary.slippers.run(["push"] + db)
-            #expect(again.status == 0, "\(moment) \(Self.servers[index].name): \(again.stderr)")
-            // Killed after the answer, the first push may have recorded it: then the second has nothing to send.
-            if moment != .afterTheAnswer {
-                #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
-            }
-            #expect(fixture.server.appliedWrites == 1, "\(moment) \(Self.servers[index].name)")
-            #expect(try CacheStore(path: directory.path(), mode: .readOnly).pendingWrites().isEmpty)
-            let get = try await BuiltBinary.slippers.run(["get", url, "12"] + db)
+            _ = try await killedThenPushedAgain(
+                ["12", "--set", #"{"title": "Once"}"#], moment: moment, server: index, fixture: fixture, db: db)
+            let get = try await BuiltBinary.slippers.run(["get", fixture.url(), "12"] + db)
             #expect(get.stdout.contains(#""title":"Once""#), "\(get.stdout)")
         }
     }
@@ -113,33 +117,11 @@ import Testing
         try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
             let db = ["--db", directory.path()]
-            let url = fixture.url()
-            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
-            var writes = Self.servers[index].writes
-            writes.answerDelay = .milliseconds(400)
-            fixture.server.setWrites(writes)
-            let insert = try await BuiltBinary.slippers.run(
-                ["edit", url, "new-1", "--insert", #"{"title": "Made offline"}"#] + db)
-            #expect(insert.status == 0, "\(insert.stderr)")
-            fixture.server.resetRequests()
-
-            if moment == .beforeSending { fixture.server.hold() }
-            let output = try TemporaryDirectory()
-            let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
-            try await kill(push, at: moment, method: "POST", fixture: fixture)
-            fixture.server.release()
-            try await Task.sleep(for: .milliseconds(500))
-
-            let again = try await BuiltBinary.slippers.run(["push"] + db)
-            #expect(again.status == 0, "\(moment) \(Self.servers[index].name): \(again.stderr)")
-            // Killed after the answer, the first push may have recorded it: then the second has nothing to send.
-            if moment != .afterTheAnswer {
-                #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
-            }
-            #expect(fixture.server.appliedWrites == 1, "\(moment) \(Self.servers[index].name)")
-            #expect(try CacheStore(path: directory.path(), mode: .readOnly).pendingWrites().isEmpty)
+            _ = try await killedThenPushedAgain(
+                ["new-1", "--insert", #"{"title": "Made offline"}"#], moment: moment, server: index,
+                fixture: fixture, db: db)
             // Filed under the id the server gave it, with no provisional id posted.
-            let get = try await BuiltBinary.slippers.run(["get", url, "31"] + db)
+            let get = try await BuiltBinary.slippers.run(["get", fixture.url(), "31"] + db)
             #expect(get.stdout.contains("Made offline"), "\(get.stdout)")
             let posts = fixture.server.requests.filter { $0.method == "POST" }
             #expect(posts.allSatisfy { !String(decoding: $0.body, as: UTF8.self).contains("new-1") })
