@@ -326,12 +326,12 @@ extension SlippersCommand {
                 collection: key, announced: cached.total ?? 0, stored: cached.itemCount, pages: cached.currentPageCount,
                 firstPageItems: walk.plan.detection?.itemCount, style: walk.plan.style,
                 repeatedItems: progress.repeatedItems, summary: progress.pagesFetched > 0 ? line : nil)
-            if cached.isIncomplete { throw shortfall }
             // A list that announced its pages, not its items: short of them is short of the list.
-            if cached.total == nil, let pages = progress.announcedPageCount, cached.currentPageCount < pages {
+            if let pages = progress.announcedPageCount, cached.currentPageCount < pages {
                 shortfall.announcedPages = pages
                 throw shortfall
             }
+            if cached.isIncomplete { throw shortfall }
             return line
         }
 

@@ -349,6 +349,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     // A total says where the list ends: the page it puts last is, whatever its next token says.
                     if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
                 }
+                // A list that announced its pages and no total, ending short of them, is kept with the
+                // fewest items those pages hold: the cache then knows it is incomplete.
+                if page.nextToken == nil, page.total == nil, progress.total == nil,
+                    let announced = progress.announcedPageCount, pageIndex + 1 < announced,
+                    let size = pageItemCount ?? firstPage?.items.count
+                {
+                    page.total = (announced - 1) * size + 1
+                }
                 if let next = page.nextToken {
                     _ = inFlight.announce(next: next, after: pageIndex)
                     // The next page is on its way while this one is saved.

@@ -67,6 +67,11 @@ import Testing
             let outcome = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
             #expect(outcome.status == 3, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("announced 3 pages and 2 pages (10 items) are stored"), "\(outcome.stderr)")
+            // Kept with the list: at least 21 items (2 full pages of 10 and one more), 10 stored.
+            let table = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+            #expect(table.stdout.contains(#""incomplete" : true"#), "\(table.stdout)")
+            let doctor = try await BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
+            #expect(doctor.status == 1)
         }
     }
 
