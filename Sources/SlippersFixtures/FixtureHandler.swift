@@ -49,6 +49,7 @@ struct FixtureHandler: HTTPHandler {
         {
             var headers: [String: String] = ["Content-Type": "application/json"]
             if let etag = answer.etag { headers["ETag"] = etag }
+            if let location = answer.location { headers["Location"] = location }
             if request.method != .GET, answer.status < 300, let delay = configuration.writes.answerDelay {
                 try await Task.sleep(for: delay)
             }

@@ -6,6 +6,8 @@ struct ItemWriteAnswer: Sendable {
     var status: Int
     var etag: String?
     var body: Data
+    /// Where a created item is, for a `201`: its path, without a trailing slash.
+    var location: String?
 }
 
 extension FixtureServer {
@@ -28,7 +30,7 @@ extension FixtureServer {
         if parts.count == 1, method == "POST", Route(rawValue: "/" + parts[0]) != nil,
             let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         {
-            return create(object, headers: headers)
+            return create(object, in: String(parts[0]), headers: headers)
         }
         guard parts.count == 2, Route(rawValue: "/" + parts[0]) != nil, let id = Int(parts[1]) else { return nil }
         return state.withLock { state in
@@ -86,8 +88,8 @@ extension FixtureServer {
     }
 
     /// Creates an item from a `POST`: it goes to the top of the list with the next id, its title
-    /// from the body; `201` with the item. A repeated `Idempotency-Key` gets the first answer.
-    private func create(_ object: [String: Any], headers: [String: String]) -> ItemWriteAnswer {
+    /// from the body; `201` with the item and its `Location`. A repeated `Idempotency-Key` gets the first answer.
+    private func create(_ object: [String: Any], in route: String, headers: [String: String]) -> ItemWriteAnswer {
         state.withLock { state in
             let writes = state.configuration.writes
             let key = writes.honoursIdempotencyKey ? headers["Idempotency-Key"] : nil
@@ -101,7 +103,8 @@ extension FixtureServer {
             _ = state.catalog.update(id: id, title: title)
             let json = state.catalog.itemJSON(id: id)
             let answer = ItemWriteAnswer(
-                status: 201, etag: writes.sendsETags ? Self.itemETag(json) : nil, body: Data(json.utf8))
+                status: 201, etag: writes.sendsETags ? Self.itemETag(json) : nil, body: Data(json.utf8),
+                location: "/\(route)/\(id)")
             state.appliedWrites += 1
             if let key { state.writeAnswers[key] = answer }
             return answer

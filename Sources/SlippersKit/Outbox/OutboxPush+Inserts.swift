@@ -88,7 +88,9 @@ extension OutboxPush {
             }
             item = try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
         }
-        try store.acknowledgeWrite(write.id, serverJSON: item, serverKey: key)
+        // The item's later writes go where the server says it is.
+        let itemURL = location.flatMap { URL(string: $0, relativeTo: URL(string: write.url)) }?.absoluteString
+        try store.acknowledgeWrite(write.id, serverJSON: item, serverKey: key, itemURL: itemURL)
     }
 
     /// The id at the end of a `Location` URL (`…/items/27` or `…/items/27/`).

@@ -167,9 +167,11 @@ extension CacheStore {
     /// - parameter serverKey: For an insert, the id the server gave the item: the item is filed
     ///   under it from now on, and the URLs of its later writes name it. When an item with that id
     ///   is cached already (a page brought it), the local one gives way to it.
+    /// - parameter itemURL: For an insert, where the server says the item now is (its `Location`):
+    ///   the item's later writes, queued while the insert waited, go there.
     /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
     public func acknowledgeWrite(
-        _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, now: Date = Date()
+        _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, itemURL: String? = nil, now: Date = Date()
     ) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
@@ -193,6 +195,11 @@ extension CacheStore {
                         WHERE id IN (SELECT page_id FROM page_items WHERE item_id = ?)
                         """, arguments: [itemID])
                 if let serverKey { itemID = try Self.rekey(itemID, to: serverKey, in: db) }
+                if let itemURL {
+                    try db.execute(
+                        sql: "UPDATE outbox SET url = ? WHERE item_id = ? AND kind != 'insert'",
+                        arguments: [itemURL, itemID])
+                }
             }
             _ = try Self.reapplyWrites(toServerCopy: server, of: itemID, now: now, in: db)
         }

@@ -249,6 +249,33 @@ extension OutboxPushTests {
         await fixture.server.stop()
     }
 
+    @Test func theLaterWritesOfACreatedItemGoWhereItsLocationSays() async throws {
+        let fixture = try await Fixture()
+        // A list at /page/ whose items live at /page/{id}, without the trailing slash its template guesses.
+        let listURL = fixture.server.url(path: "/page/")
+        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: listURL)
+        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
+        var writes = FixtureServer.Configuration.Writes()
+        writes.acceptsTrailingSlash = false
+        fixture.server.setWrites(writes)
+        let template = try #require(ItemURLTemplate(listURL: listURL))
+        let type = plan.collection.itemType
+        let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
+        try fixture.store.queueInsert(
+            RawItem(key: .integer(-1), json: json), type: type,
+            request: WriteRequest(kind: .insert, json: json, url: listURL.absoluteString), into: plan.collection.key)
+        try fixture.store.queueWrite(
+            WriteRequest(
+                kind: .merge, json: Data(#"{"title": "then edited"}"#.utf8), url: template.url(for: .integer(-1))),
+            type: type, key: .integer(-1))
+        fixture.server.resetRequests()
+        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        #expect(report.acknowledged == 2, "\(report.problems)")
+        #expect(fixture.server.requests.filter { $0.method == "PATCH" }.map(\.path) == ["/page/26"])
+        #expect(try title(fixture, type, 26) == "then edited")
+        await fixture.server.stop()
+    }
+
     @Test func anInsertWhoseListCannotBeReadIsLeftInDoubtWithWhatToCheck() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
