@@ -190,21 +190,20 @@ public struct OutboxPush: Sendable {
             firsts.append(write)
         }
         guard firsts.count > 1 else { return [:] }
-        return await withTaskGroup(of: (Int64, Result<ServerState, any Error>).self) { group in
-            for write in firsts {
-                group.addTask {
-                    do {
-                        let version = write.baseVersion.map(EntityTag.quoted)
-                        return (write.id, .success(try await serverState(of: write, ifNoneMatch: version)))
-                    } catch {
-                        return (write.id, .failure(error))
-                    }
-                }
-            }
-            var results: [Int64: Result<ServerState, any Error>] = [:]
-            for await (id, result) in group { results[id] = result }
-            return results
+        // One task a read, each answer kept with the write it was made for.
+        let push = self
+        let reads = firsts.map { write in
+            Task { try await push.serverState(of: write, ifNoneMatch: write.baseVersion.map(EntityTag.quoted)) }
         }
+        var results: [Int64: Result<ServerState, any Error>] = [:]
+        for (write, read) in zip(firsts, reads) {
+            results[write.id] = await withTaskCancellationHandler {
+                await read.result
+            } onCancel: {
+                read.cancel()
+            }
+        }
+        return results
     }
 
     /// What became of a write this push took up.
