@@ -152,21 +152,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard let url = request.url else { throw NetworkError(.invalidURL("(none)"), method: request.httpMethod) }
         if let trustFailure { throw NetworkError(.transport(.tls(trustFailure)), url: url, method: request.httpMethod) }
         let outgoing = try Self.outgoing(request, url: url)
-        let deadline = configuration.deadline
+        // No task sleeps beside each request for its deadline: a cancelled sleep keeps its timer
+        // until it would have fired, some 0.7 KB a request for the deadline's two minutes.
+        let deadline = ContinuousClock.now.advanced(by: configuration.deadline)
         do {
-            return try await withThrowingTaskGroup(of: NetworkResponse?.self) { group in
-                group.addTask { try await self.exchange(outgoing, url: url) }
-                // The deadline covers the body too; async-http-client's own stops at the response head.
-                group.addTask {
-                    try await Task.sleep(for: deadline)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let response = first else {
-                    throw NetworkError(.transport(.timeout), url: url, method: request.httpMethod)
-                }
-                return response
-            }
+            return try await exchange(outgoing, url: url, method: request.httpMethod, deadline: deadline)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw Self.networkError(for: error, url: url, method: request.httpMethod, limit: configuration.maxBodySize)
@@ -181,8 +171,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// chunks are joined once, at their exact total size. No buffer ever grows
     /// by doubling, so a failing body holds at most the limit in memory and a
     /// body within it at most twice its size, briefly.
-    private func exchange(_ outgoing: HTTPClientRequest, url: URL) async throws -> NetworkResponse {
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
+    ///
+    /// The deadline covers the body too: async-http-client's own stops at the response head, so
+    /// each chunk is checked against it, and a body that stops coming meets the idle timeout.
+    private func exchange(
+        _ outgoing: HTTPClientRequest, url: URL, method: String?, deadline: ContinuousClock.Instant
+    ) async throws -> NetworkResponse {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let (seconds, attoseconds) = remaining.components
+        let nanoseconds = max(
+            0, seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
+        let response = try await client.execute(outgoing, deadline: .now() + .nanoseconds(nanoseconds))
         let limit = configuration.maxBodySize
         let announced = response.headers.first(name: "content-length").flatMap { Int($0) }
         if let announced, announced > limit, !response.headers.contains(name: "content-encoding") {
@@ -191,6 +190,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var chunks: [ByteBuffer] = []
         var size = 0
         for try await chunk in response.body {
+            guard ContinuousClock.now < deadline else {
+                throw NetworkError(.transport(.timeout), url: url, method: method)
+            }
             guard chunk.readableBytes <= limit - size else { throw NIOTooManyBytesError(maxBytes: limit) }
             size += chunk.readableBytes
             chunks.append(chunk)
