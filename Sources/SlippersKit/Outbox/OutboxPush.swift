@@ -153,8 +153,9 @@ public struct OutboxPush: Sendable {
                         continue
                     }
                     if write.kind == .insert {
-                        // The item's later writes now name the server's id: read them again.
+                        // The item's later writes now name the server's id: read them, and their items, again.
                         last = write.id
+                        reads = [:]
                         continue sending
                     }
                 } catch let error as NetworkError where Self.stopsThePush(error) {
@@ -183,8 +184,9 @@ public struct OutboxPush: Sendable {
     ) async throws -> [Int64: Result<ServerState, any Error>] {
         var firsts: [PendingWrite] = []
         var items: Set<String> = []
-        for write in writes where write.state == .pending && write.kind != .insert {
-            guard items.insert("\(write.itemType)\u{0}\(write.itemKey)").inserted,
+        // An item whose insert is among them has no copy on the server to read yet.
+        for write in writes where write.state == .pending {
+            guard items.insert("\(write.itemType)\u{0}\(write.itemKey)").inserted, write.kind != .insert,
                 !(try store.enforcesPreconditions(Self.origin(of: write)))
             else { continue }
             firsts.append(write)

@@ -276,6 +276,32 @@ extension OutboxPushTests {
         await fixture.server.stop()
     }
 
+    @Test func theChangesOfAnItemMadeOfflineGoAfterItsInsertAmongOtherChanges() async throws {
+        let fixture = try await Fixture()
+        let (type, template) = try await synced(fixture)
+        let key = try #require(try fixture.store.collections().first?.key)
+        // Reads of several items go ahead of their changes: never of an item the server does not have yet.
+        try fixture.store.queueWrite(
+            WriteRequest(kind: .merge, json: Data(#"{"title": "one"}"#.utf8), url: template.url(for: .integer(1))),
+            type: type, key: .integer(1))
+        let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
+        try fixture.store.queueInsert(
+            RawItem(key: .integer(-1), json: json), type: type,
+            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+        for (id, title) in [(-1, "then edited"), (2, "two"), (3, "three")] {
+            try fixture.store.queueWrite(
+                WriteRequest(
+                    kind: .merge, json: Data(#"{"title": "\#(title)"}"#.utf8), url: template.url(for: .integer(id))),
+                type: type, key: .integer(id))
+        }
+        let report = try await push(fixture)
+        #expect(report.acknowledged == 5, "\(report.problems)")
+        #expect(report.failed == 0)
+        #expect(try title(fixture, type, 26) == "then edited")
+        #expect(fixture.server.appliedWrites == 5)
+        await fixture.server.stop()
+    }
+
     @Test func anInsertWhoseListCannotBeReadIsLeftInDoubtWithWhatToCheck() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
