@@ -86,6 +86,9 @@ import Testing
         Foundation.kill(push.processIdentifier, SIGKILL)
         await BuiltBinary.waitForExit(of: push)
         server.release()
+        // A POST the server held before its handler ran is applied once released: wait for it.
+        let posted = edit.contains("--insert")
+        for _ in 0..<2_000 where posted && server.appliedWrites == 0 { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(500))
 
         let again = try await BuiltBinary.slippers.run(["push"] + db)
