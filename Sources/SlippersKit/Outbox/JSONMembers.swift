@@ -69,27 +69,17 @@ enum JSONMembers {
         data.flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
     }
 
-    /// Whether every member of `subset` is in `object` with an equal value.
-    static func contains(_ object: [String: Any], _ subset: [String: Any]) -> Bool {
-        subset.allSatisfy { key, value in object[key].map { equal(value, $0) } ?? false }
-    }
-
-    /// Whether two JSON values are equal: numbers by value, objects by members, arrays in order.
-    static func equal(_ one: Any, _ other: Any) -> Bool {
-        switch (one, other) {
-        case (let one as [String: Any], let other as [String: Any]):
-            return one.count == other.count
-                && one.allSatisfy { key, value in other[key].map { equal(value, $0) } ?? false }
-        case (let one as [Any], let other as [Any]):
-            return one.count == other.count && zip(one, other).allSatisfy { equal($0, $1) }
-        case (let one as String, let other as String):
-            return one == other
-        case (is NSNull, is NSNull):
-            return true
-        case (let one as NSNumber, let other as NSNumber):
-            return one == other
-        default:
-            return false
+    /// Whether every member of the object `subset` is in the object `object` with an equal value;
+    /// `false` when either is not an object.
+    static func contains(_ object: Data, _ subset: Data) -> Bool {
+        guard let whole = try? JSONScanner(object), let part = try? JSONScanner(subset),
+            whole.root.kind == .object, part.root.kind == .object
+        else { return false }
+        return part.keys(of: part.root).allSatisfy { key in
+            guard let mine = part.member(key, of: part.root), let theirs = whole.member(key, of: whole.root) else {
+                return false
+            }
+            return equal(part, mine, whole, theirs)
         }
     }
 }

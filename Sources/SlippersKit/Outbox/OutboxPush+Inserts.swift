@@ -76,8 +76,8 @@ extension OutboxPush {
         // An answer that is only an id (`{"id": 27}`) or a status is not the item: the item is what
         // was posted, with the server's members over it.
         var item = json
-        if var answer = JSONMembers.object(json), let posted = JSONMembers.object(postedBody(of: write)),
-            !JSONMembers.contains(answer, posted)
+        if let json, let postedBody = postedBody(of: write), !JSONMembers.contains(json, postedBody),
+            var answer = JSONMembers.object(json), let posted = JSONMembers.object(postedBody)
         {
             for (name, value) in posted where answer[name] == nil { answer[name] = value }
             if let key, answer[idField] == nil {
@@ -140,8 +140,7 @@ extension OutboxPush {
     /// Looks for an insert among the server's items: the first page of its list, and its last
     /// page when the first says where that is. An item is the insert when it has every member posted.
     func lookUp(_ write: PendingWrite) async -> Lookup {
-        guard let posted = postedBody(of: write), let postedObject = JSONMembers.object(posted),
-            let url = URL(string: write.url)
+        guard let posted = postedBody(of: write), JSONMembers.isObject(posted), let url = URL(string: write.url)
         else { return .undecidable("its body is not a JSON object to look for") }
         do {
             // The list is read as it was synced: its stored style names its last page.
@@ -170,19 +169,13 @@ extension OutboxPush {
             for item in pages.flatMap(\.items) {
                 let matches =
                     insertMatch.map { $0(posted, item.json) }
-                    ?? JSONMembers.object(item.json).map { JSONMembers.contains($0, postedObject) } ?? false
+                    ?? JSONMembers.contains(item.json, posted)
                 if matches { return .found(item.json) }
             }
             return .notFound
         } catch {
-            return .undecidable("its list could not be read (\(ErrorText.oneLine(error)))")
+            let reason = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            return .undecidable("its list could not be read (\(reason))")
         }
-    }
-}
-
-/// One line for any error.
-enum ErrorText {
-    static func oneLine(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

@@ -472,7 +472,6 @@ public struct OutboxPush: Sendable {
 
     /// The body when it is a JSON object, else `nil`.
     static func jsonObject(_ body: Data) -> Data? {
-        let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        return trimmed.first == UInt8(ascii: "{") && JSONMembers.isObject(body) ? body : nil
+        JSONMembers.isObject(body) ? body : nil
     }
 }

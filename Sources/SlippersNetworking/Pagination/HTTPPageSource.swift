@@ -265,16 +265,7 @@ public struct HTTPPageSource: PageSource {
                 return nil
             }
             return PageToken(number + 1)
-        case .range:
-            let offset = try token.map(integer) ?? 0
-            let nextOffset = offset + itemCount
-            if let total {
-                if nextOffset >= total { return nil }
-            } else if let size = style.pageSize, itemCount < size {
-                return nil
-            }
-            return PageToken(nextOffset)
-        case .offset:
+        case .offset, .range:
             let offset = try token.map(integer) ?? 0
             let nextOffset = offset + itemCount
             if let total {

@@ -34,6 +34,12 @@ public struct CollectionHead: Hashable, Sendable {
 
     /// Whether the end was reached holding fewer than the announced ``total`` of `itemCount` distinct items.
     public func isIncomplete(itemCount: Int) -> Bool {
+        Self.isIncomplete(endReached: endReached, total: total, itemCount: itemCount)
+    }
+
+    /// Whether a list whose end is reached (or not) holds fewer than its announced total (if any) of
+    /// `itemCount` items: the one rule of the cache's collections and the pager's snapshots.
+    static func isIncomplete(endReached: Bool, total: Int?, itemCount: Int) -> Bool {
         guard endReached, let total else { return false }
         return itemCount < total
     }

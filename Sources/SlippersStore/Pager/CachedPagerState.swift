@@ -67,8 +67,7 @@ extension CachedPager {
         /// Whether the end of the list was reached with fewer items than its server announced
         /// (``total``): the list is not an exact copy of the server's, and a view can say so.
         public var isIncomplete: Bool {
-            guard endReached, let total else { return false }
-            return items.count < total
+            CollectionHead.isIncomplete(endReached: endReached, total: total, itemCount: items.count)
         }
 
         /// The number of items on the settled pages at the start of the window: the rows that will not be replaced.
