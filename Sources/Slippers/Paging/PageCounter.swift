@@ -62,7 +62,3 @@ public final class PageCounter: Pageable, Refreshable {
         onPageUpdate(page)
     }
 }
-
-/// The page counter's former name.
-@available(*, deprecated, renamed: "PageCounter")
-public typealias Pager = PageCounter

@@ -141,12 +141,6 @@ public struct SyncPlan: Sendable {
         }
         throw SyncPlanError.noPageSizeParameter
     }
-
-    /// The style as a collection records it: JSON with sorted keys.
-    @available(*, deprecated, message: "Use PaginationStyle.storedText()")
-    public static func encode(_ style: PaginationStyle) throws -> String {
-        try style.storedText()
-    }
 }
 
 /// Why a sync cannot be planned as asked.

@@ -59,25 +59,6 @@ public struct HTTPClient: Sendable {
         public var delay: Duration
     }
 
-    /// Creates a client, with each option apart.
-    @available(*, deprecated, message: "Pass the options as HTTPClient.Options: init(configuration:options:)")
-    public init(
-        configuration: ServerConfiguration,
-        transport: any HTTPTransport = HTTPClient.defaultTransport,
-        retryPolicy: RetryPolicy = .default,
-        authenticator: (any HTTPAuthenticator)? = nil,
-        originPolicy: OriginPolicy = .sameOrigin,
-        maxRedirects: Int = 20,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) {
-        self.init(
-            configuration: configuration,
-            options: Options(
-                transport: transport, retryPolicy: retryPolicy, authenticator: authenticator,
-                originPolicy: originPolicy, maxRedirects: maxRedirects, sleep: sleep, logger: logger))
-    }
-
     /// Loads a resource: calls its endpoint (or its stub) and parses the response.
     ///
     /// The response is parsed inside the retries, so a body cut short (see

@@ -31,12 +31,6 @@ extension HTTPPageSource {
         return "\(name)@\(originText(of: url))"
     }
 
-    /// The origin of `url`, as ``Origin`` writes it.
-    @available(*, deprecated, message: "Use Origin(url)?.description: one origin, the default port left out")
-    public static func origin(of url: URL) -> String {
-        originText(of: url)
-    }
-
     /// ``Origin``'s text for `url`; for a URL without a host (never a list's), its scheme and `://`.
     private static func originText(of url: URL) -> String {
         Origin(url)?.description ?? "\(url.scheme?.lowercased() ?? "http")://"

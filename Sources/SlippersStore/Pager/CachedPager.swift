@@ -148,62 +148,6 @@ where Source.Item == RawItem {
         self.clock = configuration.clock
     }
 
-    /// Creates a pager of `Item`s for a collection, fed by `source`, with each setting apart.
-    ///
-    /// The settings are those of ``PagerConfiguration``.
-    @available(
-        *, deprecated,
-        message: "Pass the settings as a PagerConfiguration: init(store:source:collection:configuration:)"
-    )
-    public init(
-        store: CacheStore,
-        source: Source,
-        collection: CollectionDescriptor,
-        policy: CachePolicy = .cacheThenNetwork,
-        initialWindow: Int = 1,
-        partition: String? = nil,
-        keepsNoStorePages: Bool = false,
-        backoff: OfflineBackoff = OfflineBackoff(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.init(
-            store: store, source: source, collection: collection,
-            configuration: PagerConfiguration(
-                policy: policy, initialWindow: initialWindow, partition: partition,
-                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
-    }
-
-    /// Creates a pager of `Item`s for the collection `key`, fed by `source`.
-    ///
-    /// - parameter key: The collection's canonical key.
-    /// - parameter itemType: The name items are filed under; the type's name unless given.
-    /// - parameter style: The pagination style to record with the collection, if any.
-    ///
-    /// The other parameters are those of ``PagerConfiguration``.
-    @available(
-        *, deprecated,
-        message: "Describe the collection with a CollectionDescriptor: init(store:source:collection:configuration:)"
-    )
-    public init(
-        store: CacheStore,
-        source: Source,
-        collection key: String,
-        itemType: String = String(describing: Item.self),
-        style: String? = nil,
-        policy: CachePolicy = .cacheThenNetwork,
-        initialWindow: Int = 1,
-        partition: String? = nil,
-        keepsNoStorePages: Bool = false,
-        backoff: OfflineBackoff = OfflineBackoff(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.init(
-            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: itemType, style: style),
-            configuration: PagerConfiguration(
-                policy: policy, initialWindow: initialWindow, partition: partition,
-                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
-    }
-
     /// A sequence of snapshots: the current one at once, then one after every change.
     ///
     /// Each call returns an independent sequence; it ends when the task that
@@ -245,28 +189,5 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
         configuration: PagerConfiguration = PagerConfiguration()
     ) {
         self.init(store: store, source: AnyPageSource(source), collection: collection, configuration: configuration)
-    }
-
-    /// Creates a pager of `Item`s for a collection, fed by any source of raw items, with each setting apart.
-    @available(
-        *, deprecated,
-        message: "Pass the settings as a PagerConfiguration: init(store:source:collection:configuration:)"
-    )
-    public init(
-        store: CacheStore,
-        source: any PageSource<RawItem>,
-        collection: CollectionDescriptor,
-        policy: CachePolicy = .cacheThenNetwork,
-        initialWindow: Int = 1,
-        partition: String? = nil,
-        keepsNoStorePages: Bool = false,
-        backoff: OfflineBackoff = OfflineBackoff(),
-        clock: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.init(
-            store: store, source: AnyPageSource(source), collection: collection,
-            configuration: PagerConfiguration(
-                policy: policy, initialWindow: initialWindow, partition: partition,
-                keepsNoStorePages: keepsNoStorePages, backoff: backoff, clock: clock))
     }
 }

@@ -72,15 +72,3 @@ private typealias Post = ScriptedSource.Post
         #expect(pager.collection.itemType == "Post [partition: user 7]")
     }
 }
-
-/// The deprecated initializer of loose strings still builds the same pager.
-@Suite struct DeprecatedPagerInitializerTests {
-    @available(*, deprecated, message: "exercises the deprecated initializer")
-    @Test func theLooseStringInitializerDescribesTheSameCollection() throws {
-        let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
-        let pager = CachedPager<Post, ScriptedSource>(
-            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: "GET /posts", style: "{}")
-        #expect(pager.collection == CollectionDescriptor(key: "GET /posts", itemType: "Post", style: "{}"))
-    }
-}
