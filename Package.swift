@@ -3,6 +3,11 @@ import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+/// Where the networking module links async-http-client and SwiftNIO: everywhere but the platforms of apps,
+/// whose transport is URLSession.
+let nioPlatformList: [Platform] = [.linux, .macOS, .windows, .android, .openbsd, .wasi]
+let nioPlatforms = TargetDependencyCondition.when(platforms: nioPlatformList)
+
 let package = Package(
     name: "Slippers",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -41,13 +46,14 @@ let package = Package(
             name: "SlippersNetworking",
             dependencies: [
                 "Slippers",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The transport of Linux and macOS; iOS, tvOS, watchOS and visionOS apps use URLSession and build none of it.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: nioPlatforms),
                 // Named for their types in the transport's errors and buffers; async-http-client builds them anyway.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio", condition: nioPlatforms),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: nioPlatforms),
+                .product(name: "NIOPosix", package: "swift-nio", condition: nioPlatforms),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: nioPlatforms),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioPlatforms),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
@@ -119,7 +125,7 @@ let package = Package(
             dependencies: [
                 "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
                 // The fleet's figures start their own PostgreSQL, as the tests do.
-                "SlippersTestSupport",
+                "LocalPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -138,7 +144,12 @@ let package = Package(
         // Linked into the test runner: bounds how many tests run at once (see its one C file).
         .target(name: "TestParallelism", path: "Tests/Support/TestParallelism"),
         // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
-        .target(name: "SlippersTestSupport", path: "Tests/Support/SlippersTestSupport", swiftSettings: swift6),
+        .target(
+            name: "SlippersTestSupport", dependencies: ["LocalPostgres"], path: "Tests/Support/SlippersTestSupport",
+            swiftSettings: swift6),
+        // A throwaway PostgreSQL server on 127.0.0.1 (initdb, pg_ctl), temporary directories and child
+        // processes: for the bench's fleet figures and the tests, never in a product.
+        .target(name: "LocalPostgres", swiftSettings: swift6),
         // The cached pager over the HTTP page source and the fixture server: the layers together.
         .testTarget(
             name: "SlippersIntegrationTests",

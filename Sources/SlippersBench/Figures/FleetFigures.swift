@@ -1,6 +1,6 @@
 import Foundation
+import LocalPostgres
 import SlippersFixtures
-import SlippersTestSupport
 
 /// A fleet of `slippers worker` processes on one PostgreSQL database the benchmark starts.
 ///
