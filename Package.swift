@@ -31,6 +31,8 @@ let package = Package(
         // Named for the trust roots of --cacert and for telling TLS failures apart; async-http-client builds it anyway.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SHA-256 and HMAC for fingerprints of header values; async-http-client and postgres-nio build it anyway.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
@@ -54,6 +56,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: nioPlatforms),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: nioPlatforms),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioPlatforms),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
@@ -62,7 +65,7 @@ let package = Package(
             name: "SlippersStore",
             dependencies: [
                 "Slippers", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
@@ -191,6 +194,7 @@ let package = Package(
             dependencies: [
                 "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport",
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

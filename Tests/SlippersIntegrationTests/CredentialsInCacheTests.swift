@@ -55,6 +55,36 @@ import Testing
         #expect(try directory.filesHolding(Self.secret).isEmpty)
     }
 
+    @Test func aPageThatVariesOnTheCredentialIsStoredWithAFingerprintKeyedPerFile() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        server.script("/mine") { _ in
+            .json(#"{"results": [{"id": 1}], "next": null}"#, headers: ["Vary": "Authorization"])
+        }
+        let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
+        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
+        let url = try #require(URL(string: "\(server.baseURL)/mine"))
+        let source = HTTPPageSource(
+            client: client, url: url, style: .nextURL(), headers: ["Authorization": "Bearer \(Self.secret)"])
+        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+        var stored: [String] = []
+        var directories: [TemporaryDirectory] = []
+        for _ in 0..<2 {
+            let directory = try TemporaryDirectory()
+            let store = try CacheStore(path: directory.path())
+            _ = try await CollectionSync(store: store, source: source, collection: collection).run()
+            stored.append(try #require(try store.pages(in: collection.key).first?.varyKey))
+            #expect(try directory.filesHolding(Self.secret).isEmpty)
+            directories.append(directory)
+        }
+        await server.stop()
+
+        let digest = try #require(source.varyKey(for: ["authorization"]))
+        #expect(stored.allSatisfy { $0.count == 64 && $0.allSatisfy(\.isHexDigit) })
+        #expect(stored[0] != stored[1], "each file keys its fingerprints with a key of its own")
+        #expect(!stored.contains(digest), "the source's digest is never stored as it is")
+    }
+
     @Test func aKeptNextURLResumesWithTheCredentialOfTheListURL() async throws {
         let (server, directory, store, source) = try await Self.list()
         defer { withExtendedLifetime(directory) {} }

@@ -24,7 +24,9 @@ public struct PageCaching: Hashable, Sendable, Codable {
     public var vary: [String]
     /// A fingerprint of the request's values of the ``vary`` headers, set by the source that sent it.
     ///
-    /// It is a digest, never the values themselves: a credential never reaches the store.
+    /// It is a digest, never the values themselves (SHA-256 for HTTP). A cache stores an HMAC of it
+    /// under a key of its own, so a stored fingerprint cannot be compared with a digest of a guessed
+    /// credential made without that key.
     public var varyKey: String?
 
     /// Creates caching information; nothing is set unless given.
@@ -77,22 +79,6 @@ public struct PageCaching: Hashable, Sendable, Codable {
 
     /// Whether the response varies on `*`: it can never be served from a cache.
     public var variesOnEverything: Bool { vary.contains("*") }
-
-    /// The fingerprint of a request's values of the headers `names`, looked up by name; `nil` for no name.
-    ///
-    /// Two requests with the same values have the same fingerprint; the values
-    /// cannot be read back from it (FNV-1a, 64 bits, over names and values).
-    public static func varyKey(for names: [String], requestHeader: (String) -> String?) -> String? {
-        guard !names.isEmpty else { return nil }
-        var hash = FNV1a()
-        for name in names.map({ $0.lowercased() }).sorted() {
-            hash.combine(name.utf8)
-            hash.combine(0)
-            hash.combine((requestHeader(name) ?? "").utf8)
-            hash.combine(1)
-        }
-        return hash.shortHex
-    }
 }
 
 /// HTTP dates (RFC 9110 § 5.6.7): the IMF-fixdate form, and the two obsolete forms.

@@ -42,7 +42,7 @@ extension CacheStore {
     ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
         let head = try write { db in
-            try Self.writePage(page, at: index, in: collection, comparingDigest: false, now: now, db).head
+            try Self.writePage(storable(page), at: index, in: collection, comparingDigest: false, now: now, db).head
         }
         keepBudgetIfDue(now: now)
         return head
@@ -69,7 +69,7 @@ extension CacheStore {
     ) throws -> PageSave {
         precondition(index >= 0, "page index must not be negative")
         let save = try write { db in
-            try Self.writePage(page, at: index, in: collection, comparingDigest: true, now: now, db)
+            try Self.writePage(storable(page), at: index, in: collection, comparingDigest: true, now: now, db)
         }
         logRevalidation(of: index, in: collection.key, outcome: save.outcome.rawValue)
         keepBudgetIfDue(now: now)

@@ -47,6 +47,8 @@ public final class CacheStore: Sendable {
     public static let busyTimeout: TimeInterval = 10
     /// When the budget was last checked after a save: see ``keepBudgetIfDue(now:)``.
     let budgetCheck = Mutex<Date?>(nil)
+    /// The key of the file's fingerprints of request header values; `nil` for a file not migrated to it.
+    let headerFingerprintKey: HeaderFingerprintKey?
 
     /// Opens the cache at `path`, creating and migrating it when needed.
     ///
@@ -119,11 +121,14 @@ public final class CacheStore: Sendable {
                 try Self.migrate(pool, path: path)
                 reader = pool
                 writer = pool
+                headerFingerprintKey = try Self.headerFingerprintKey(in: pool)
             case .readOnly:
-                reader = try Self.retryingWhileBusy(path: path) {
+                let queue = try Self.retryingWhileBusy(path: path) {
                     try DatabaseQueue(path: openPath, configuration: configuration)
                 }
+                reader = queue
                 writer = nil
+                headerFingerprintKey = try Self.headerFingerprintKey(in: queue)
             }
         } catch let error as DatabaseError {
             throw DatabaseFile.classify(error, path: path)
@@ -157,6 +162,30 @@ public final class CacheStore: Sendable {
         try Schema.migrator.migrate(queue)
         reader = queue
         writer = queue
+        headerFingerprintKey = try Self.headerFingerprintKey(in: queue)
+    }
+
+    /// The file's key of header fingerprints, read once at opening.
+    private static func headerFingerprintKey(in reader: any DatabaseReader) throws -> HeaderFingerprintKey? {
+        try reader.read { db in
+            guard try db.tableExists("settings") else { return nil }
+            return try String.fetchOne(
+                db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [HeaderFingerprintKey.settingName]
+            ).flatMap(HeaderFingerprintKey.init(hex:))
+        }
+    }
+
+    /// The stored fingerprint of a page source's digest of request header values
+    /// (``PageCaching/varyKey``): its HMAC-SHA-256 under the file's key.
+    func headerFingerprint(_ digest: String?) -> String? {
+        headerFingerprintKey?.fingerprint(digest)
+    }
+
+    /// `page` as the file stores it: its header digest keyed (``headerFingerprint(_:)``).
+    func storable(_ page: Page<RawItem>) -> Page<RawItem> {
+        var page = page
+        page.caching.varyKey = headerFingerprint(page.caching.varyKey)
+        return page
     }
 
     /// Runs `updates` in one write transaction.

@@ -112,10 +112,10 @@ extension CachedPager {
         return sourceVaryKey(for: page.vary) == page.varyKey
     }
 
-    /// The source's fingerprint for the headers `names`, computed once per set of names.
+    /// The source's fingerprint for the headers `names` as the file stores it, computed once per set of names.
     private func sourceVaryKey(for names: [String]) -> String? {
         if let known = sourceVaryKeys[names] { return known }
-        let key = source.varyKey(for: names)
+        let key = store.headerFingerprint(source.varyKey(for: names))
         sourceVaryKeys[names] = .some(key)
         return key
     }

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+
+/// The key of a cache file's fingerprints of request header values: 32 random bytes its
+/// migration made, in its `settings` table.
+///
+/// A page whose response varied on request headers (`Vary: Authorization`) is stored with the
+/// HMAC-SHA-256, under this key, of its source's digest of the values
+/// (`PageSource.varyKey(for:)`), never with the values. The stored fingerprint tells whether a
+/// later request sends the same values; without this file's key it cannot be compared with
+/// another file's fingerprints or with digests of guessed credentials. The key is in the file:
+/// whoever holds the whole file holds the key, as they hold its items.
+struct HeaderFingerprintKey: Sendable {
+    /// The name of the key's row in `settings`.
+    static let settingName = "header_fingerprint_key"
+
+    private let key: SymmetricKey
+
+    /// The key written as 64 hexadecimal digits, or `nil` for anything else.
+    init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        key = SymmetricKey(data: bytes)
+    }
+
+    /// The stored fingerprint of a source's digest of header values; `nil` for `nil`.
+    func fingerprint(_ digest: String?) -> String? {
+        guard let digest else { return nil }
+        let code = HMAC<SHA256>.authenticationCode(for: Data(digest.utf8), using: key)
+        return code.map { String(format: "%02x", $0) }.joined()
+    }
+}
