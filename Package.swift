@@ -133,6 +133,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // Its README holds the method and the figures.
+            exclude: ["README.md"],
             swiftSettings: swift6
         ),
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
