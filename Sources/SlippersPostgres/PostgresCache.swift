@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 import Synchronization
 
 /// A cache in a PostgreSQL database: one schema of ours (``PostgresLocation/schema``), made and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersKit
+import SlippersStorage
 import SlippersStore
 
 extension SlippersCommand {

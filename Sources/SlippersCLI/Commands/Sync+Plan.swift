@@ -1,5 +1,6 @@
 import Foundation
 import SlippersKit
+import SlippersStorage
 
 extension SlippersCommand.Sync {
     /// The plan of this sync: the library's, with a conflict of styles told in the command's words.

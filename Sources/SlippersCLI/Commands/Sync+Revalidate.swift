@@ -1,5 +1,6 @@
 import Foundation
 import SlippersKit
+import SlippersStorage
 import SlippersStore
 
 extension SlippersCommand.Sync {

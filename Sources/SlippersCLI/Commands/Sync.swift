@@ -4,6 +4,7 @@ import Slippers
 import SlippersKit
 import SlippersNetworking
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 import Synchronization
 
@@ -137,13 +138,13 @@ extension SlippersCommand {
             guard ServerConfiguration(baseURL: try parsedURL()) != nil else { throw invalidURL() }
             if let cache { return try await perform(in: cache, drawsProgress: drawsProgress, onPlanned: onPlanned) }
             let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
-            // A PostgreSQL cache's connections are closed when the sync ends: a worker syncs list after list.
+            // The cache is closed when the sync ends: a worker syncs list after list, each on its own connections.
             do {
                 let line = try await perform(in: storage, drawsProgress: drawsProgress, onPlanned: onPlanned)
-                try? await (storage as? PostgresCache)?.close()
+                try? await storage.close()
                 return line
             } catch {
-                try? await (storage as? PostgresCache)?.close()
+                try? await storage.close()
                 throw error
             }
         }

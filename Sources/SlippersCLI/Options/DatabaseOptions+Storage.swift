@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 
 extension DatabaseOptions {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 extension PostgresCache {
     /// Saves a fetched page, its items and the collection's resume point in one transaction,
@@ -12,8 +12,8 @@ extension PostgresCache {
     /// row is locked for the transaction (its upsert): saves of one list by several workers
     /// follow one another, so the committed prefix stays exact.
     ///
-    /// - throws: ``SlippersStore/StoreError/pageOutOfOrder(collection:index:)`` when page `index - 1`
-    ///   is not cached in the current generation, ``SlippersStore/StoreError/itemTypeMismatch(collection:stored:requested:)``,
+    /// - throws: `StoreError.pageOutOfOrder(collection:index:)` when page `index - 1`
+    ///   is not cached in the current generation, `StoreError.itemTypeMismatch(collection:stored:requested:)`,
     ///   or a ``PostgresCacheError``.
     @discardableResult
     public func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws

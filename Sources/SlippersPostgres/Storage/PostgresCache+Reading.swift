@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 extension PostgresCache {
     /// The database's URL, without its password.
@@ -36,7 +36,7 @@ extension PostgresCache {
 
     /// The rows of a collection's cached pages, in order.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    /// - throws: `StoreError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     public func pages(in key: String) async throws -> [PageInfo] {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
@@ -80,14 +80,14 @@ extension PostgresCache {
                     if try item["edited_locally"].decode(Bool.self) { edited.insert(raw.key) }
                     items.append(raw)
                 }
-                return StoredPage.fromBackend(info: try PostgresRows.pageInfo(row), items: items, editedKeys: edited)
+                return StoredPage(info: try PostgresRows.pageInfo(row), items: items, editedKeys: edited)
             }
         }
     }
 
     /// Calls `body` with each item of a collection in list order, each id once; rows are streamed, not loaded.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, what `body` throws, or a ``PostgresCacheError``.
+    /// - throws: `StoreError.collectionNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
         guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
         try await mappingErrors {
@@ -117,7 +117,7 @@ extension PostgresCache {
                     "SELECT key, json, updated_at FROM items WHERE type = \(type) AND key = \(key.postgresText)",
                     on: connection, logger: logger
                 ).map { row in
-                    StoredItem.fromBackend(
+                    StoredItem(
                         type: type, item: try PostgresRows.item(row),
                         updatedAt: Date(timeIntervalSince1970: try row["updated_at"].decode(Double.self)))
                 }

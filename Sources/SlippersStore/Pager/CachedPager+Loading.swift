@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CachedPager {
     /// Publishes the first cached pages and loads the first page as the policy says.

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CollectionSync {
     /// What a revalidating walk found, page by page.
@@ -40,8 +41,8 @@ extension CollectionSync {
     /// - parameter maxPages: The most pages to walk; no limit when `nil`.
     /// - parameter onPage: Called after each page.
     /// - returns: What the walk found.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   ``NoStorePageError``, a store error, ``StoreError/unsupported(operation:location:)`` when the
+    /// - throws: The source's error, `StoreError.tokenDidNotAdvance(collection:token:)`,
+    ///   `NoStorePageError`, a store error, `StoreError.unsupported(operation:location:)` when the
     ///   storage is not an SQLite file, or `CancellationError`. Pages revalidated before the error stay so.
     @discardableResult
     public func revalidate(

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -69,20 +69,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
     }
 
-    /// Where the pages go: an SQLite file (``CacheStore``) or another backend.
+    /// Where the pages go: an SQLite file (`CacheStore`) or another backend.
     public let storage: any CacheStorage
 
-    /// The SQLite file the pages go to, for a sync made with ``init(store:source:collection:)``.
-    ///
-    /// A sync made with ``init(storage:source:collection:)`` over another backend has no file:
-    /// reading this property then stops the program. Use ``storage``.
-    @available(*, deprecated, message: "Use storage, which is any backend")
-    public var store: CacheStore {
-        guard let store = storage as? CacheStore else {
-            preconditionFailure("this sync's storage is not an SQLite file: use storage")
-        }
-        return store
-    }
     /// The source of the pages.
     public let source: Source
     /// The collection the pages are filed under.
@@ -126,11 +115,6 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
 
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
-
-    /// Creates a sync of `source` into `collection` of `store`.
-    public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
-        self.init(storage: store, source: source, collection: collection)
-    }
 
     /// Creates a sync of `source` into `collection` of any backend: an SQLite file or a PostgreSQL database.
     public init(storage: any CacheStorage, source: Source, collection: CollectionDescriptor) {
