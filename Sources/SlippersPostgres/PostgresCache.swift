@@ -109,7 +109,7 @@ public final class PostgresCache: Sendable {
     func mappingErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
-        } catch let error as StoreError {
+        } catch let error as CacheError {
             throw error
         } catch is CancellationError {
             throw CancellationError()

@@ -7,7 +7,7 @@ extension SlippersCommand.Sync {
     /// Walks the cached list with conditional requests and returns the line that says what changed.
     func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws -> String {
         guard let store = storage as? CacheStore else {
-            throw StoreError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
+            throw CacheError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
         }
         var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
         var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)

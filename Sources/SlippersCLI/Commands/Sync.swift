@@ -298,17 +298,15 @@ extension SlippersCommand {
         ) async throws -> Result {
             do {
                 return try await body()
-            } catch StoreError.pageRepeated(let collection, let index) where index == 1 {
+            } catch let error as CacheError where error.code == .pageRepeated && error.pageIndex == 1 {
                 // Only a way of asking that detection chose is in doubt: a next URL or cursor is the server's own.
                 let chosen: Bool
                 switch plan.style.kind {
                 case .pageNumber, .offset: chosen = true
                 default: chosen = false
                 }
-                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else {
-                    throw StoreError.pageRepeated(collection: collection, index: index)
-                }
-                throw CommandFailure.pageRepeatedDespiteHints(collection: collection, hints: hints)
+                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else { throw error }
+                throw CommandFailure.pageRepeatedDespiteHints(collection: error.collection ?? "", hints: hints)
             }
         }
 

@@ -36,14 +36,14 @@ extension PostgresCache {
 
     /// The rows of a collection's cached pages, in order.
     ///
-    /// - throws: `StoreError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     public func pages(in key: String) async throws -> [PageInfo] {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 guard
                     try await PostgresRows.first(
                         "SELECT id FROM collections WHERE key = \(key)", on: connection, logger: logger) != nil
-                else { throw StoreError.collectionNotFound(key: key) }
+                else { throw CacheError.collectionNotFound(key: key) }
                 return try await PostgresRows.all(
                     PostgresQuery(
                         unsafeSQL: "SELECT \(PostgresRows.pageColumnsSQL) FROM pages p "
@@ -87,9 +87,9 @@ extension PostgresCache {
 
     /// Calls `body` with each item of a collection in list order, each id once; rows are streamed, not loaded.
     ///
-    /// - throws: `StoreError.collectionNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
-        guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
+        guard try await collectionExists(key) else { throw CacheError.collectionNotFound(key: key) }
         try await mappingErrors {
             try await client.withConnectionStreaming { connection in
                 let rows = try await connection.query(

@@ -105,7 +105,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// list for every page. When the style was guessed, that makes the list one
     /// page; when the caller gave the style, it is more likely a wrong parameter.
     public enum RepeatedSecondPage: Hashable, Sendable {
-        /// The run stops with ``StoreError/pageRepeated(collection:index:)``, which says to check the style.
+        /// The run stops with ``CacheError/pageRepeated(collection:index:)``, which says to check the style.
         case fails
         /// The list is one page: the first page is saved again as the last, under the
         /// collection's `style` (stored text; `nil` keeps the collection's), and the run
@@ -129,7 +129,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
     /// - parameter onPage: Called after each saved page.
     /// - returns: What the run did.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
+    /// - throws: The source's error, ``CacheError/tokenDidNotAdvance(collection:token:)``,
     ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
@@ -157,8 +157,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// - parameter retryBudget: How long a failing page is tried again; ``RetryBudget/none`` to fail at once.
     /// - parameter onPage: Called after each saved page, in the list's order.
     /// - returns: What the run did.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   ``StoreError/pageRepeated(collection:index:)``, ``StoreError/listStalled(collection:pages:)``,
+    /// - throws: The source's error, ``CacheError/tokenDidNotAdvance(collection:token:)``,
+    ///   ``CacheError/pageRepeated(collection:index:)``, ``CacheError/listStalled(collection:pages:)``,
     ///   a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
@@ -303,13 +303,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 readIndex += 1
                 if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
                 if let next = page.nextToken, !walked.insert(next).inserted {
-                    throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
+                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
                 }
                 let keys = page.items.map(\.key)
                 if !keys.isEmpty, keys == previousKeys {
                     guard pageIndex == 1, case .endsTheList(let style) = repeatedSecondPage, var only = firstPage
                     else {
-                        throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
+                        throw CacheError.pageRepeated(collection: collection.key, index: pageIndex)
                     }
                     only.nextToken = nil
                     var onePage = collection
@@ -359,7 +359,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     held.append(page)
                     heldKeys.formUnion(pageKeys)
                     guard held.count < limits.stallLimit else {
-                        throw StoreError.listStalled(collection: collection.key, pages: held.count)
+                        throw CacheError.listStalled(collection: collection.key, pages: held.count)
                     }
                     continue
                 }
@@ -367,7 +367,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     let head: CollectionHead
                     do {
                         head = try await storage.savePage(saved, at: index, in: collection)
-                    } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
+                    } catch let error as CacheError where error.code == .pageOutOfOrder && restarts < Self.maxRestarts {
                         // Another process started the list again meanwhile: go on from where the cache now stands.
                         restarts += 1
                         (held, heldKeys, previousKeys) = ([], [], [])

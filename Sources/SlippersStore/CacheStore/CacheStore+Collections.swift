@@ -27,7 +27,7 @@ extension CacheStore {
     /// Its pages stay readable; each is revalidated when it is next used
     /// (`PageInfo.isUnverified` until then). One write, however many pages.
     ///
-    /// - throws: `StoreError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func invalidate(_ key: String, now: Date = Date()) throws {
         try write { db in
             let id = try CollectionRow.id(forKey: key, in: db)
@@ -64,7 +64,7 @@ extension CacheStore {
 
     static func collectionInfo(id: Int64, in db: Database) throws -> CollectionInfo {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: collectionInfoByIDSQL), arguments: [id])
-        else { throw StoreError.collectionNotFound(key: "#\(id)") }
+        else { throw CacheError.collectionNotFound(key: "#\(id)") }
         return collectionInfo(row)
     }
 

@@ -24,7 +24,7 @@ extension CacheStore {
             row.invalidatedAt = nil
             row.refreshedAt = now.storedValue
         } else if try generation(ofPage: index - 1, in: row.id, db) != row.generation {
-            throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
+            throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
         }
         // Ids the page repeats: twice on it, or listed by an earlier page. Each is stored once.
         var repeated = page.items.count - Set(page.items.map(\.key)).count
@@ -60,7 +60,7 @@ extension CacheStore {
         if let total = page.total { row.total = total }
         try row.update(in: db)
         guard var head = try collectionHead(collection.key, in: db) else {
-            throw StoreError.collectionNotFound(key: collection.key)
+            throw CacheError.collectionNotFound(key: collection.key)
         }
         head.repeatedItemCount = repeated
         return PageSave(head: head, outcome: outcome)

@@ -277,11 +277,11 @@ extension CacheStore {
 
     /// Records where a collection's items are written: a URL with `{id}` for the id, or `nil` for the default.
     ///
-    /// - throws: `StoreError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func setItemURLTemplate(_ template: String?, for key: String) throws {
         try write { db in
             try db.execute(sql: "UPDATE collections SET item_url = ? WHERE key = ?", arguments: [template, key])
-            guard db.changesCount > 0 else { throw StoreError.collectionNotFound(key: key) }
+            guard db.changesCount > 0 else { throw CacheError.collectionNotFound(key: key) }
         }
     }
 

@@ -98,6 +98,6 @@ import Testing
     }
 
     @Test func anUnknownCollectionIsAnError() {
-        #expect(throws: StoreError.self) { try store.writeCSV(of: "GET /nothing") { _ in } }
+        #expect(throws: CacheError.self) { try store.writeCSV(of: "GET /nothing") { _ in } }
     }
 }
