@@ -41,7 +41,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var announcedPageCount: Int?
         /// Whether the last page has been fetched.
         public var endReached = false
-        /// How many times a failing page was fetched again under the run's ``RetryBudget``.
+        /// How many times a failing page was fetched again under the run's `RetryBudget`.
         public var pageRetries = 0
 
         /// Whether the run ended the list at its first page because the second page listed
@@ -79,7 +79,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
     /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
     public var keepsNoStorePages = false
-    /// How many pages of an ``AddressablePageSource`` are in flight at once, adapting to the server's `429`s;
+    /// How many pages of an `AddressablePageSource` are in flight at once, adapting to the server's `429`s;
     /// one at a time when `nil`.
     ///
     /// Pages arriving out of order are held in memory until the pages before
@@ -92,7 +92,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
 
-    /// Called when a page failed and is fetched again under the run's ``RetryBudget``, with the
+    /// Called when a page failed and is fetched again under the run's `RetryBudget`, with the
     /// page's index, the failure and the wait before the next try; for telling a person.
     public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
 
@@ -142,19 +142,19 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
 
     /// Fetches and saves pages until the end of the list, a limit, or an error.
     ///
-    /// A page that fails with a transient error (see ``TransientError``) is
+    /// A page that fails with a transient error (see `TransientError`) is
     /// fetched again while `retryBudget` lasts, which starts afresh for every
     /// page: a long run through a flaky network keeps going as long as the list
     /// makes progress. A page that fails is never saved.
     ///
     /// The next page is always asked for while the page before it is saved, so
     /// the store's time does not add to the network's. When the source is an
-    /// ``AddressablePageSource`` that names the pages' tokens, up to
+    /// `AddressablePageSource` that names the pages' tokens, up to
     /// ``concurrency``'s limit of pages are in flight at once; see ``concurrency``.
     ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
-    /// - parameter retryBudget: How long a failing page is tried again; ``RetryBudget/none`` to fail at once.
+    /// - parameter retryBudget: How long a failing page is tried again; `RetryBudget.none` to fail at once.
     /// - parameter onPage: Called after each saved page, in the list's order.
     /// - returns: What the run did.
     /// - throws: The source's error, ``CacheError/tokenDidNotAdvance(collection:token:)``,
