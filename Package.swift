@@ -13,9 +13,11 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Slippers", targets: ["Slippers"]),
+        // The seam between syncing and a database: what a backend stores and the sync that fills it.
+        .library(name: "SlippersStorage", targets: ["SlippersStorage"]),
         .library(name: "SlippersStore", targets: ["SlippersStore"]),
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
-        // One import for apps: the three above, the HTTP conveniences, sync planning and PagedList.
+        // One import for apps: the four above, the HTTP conveniences, sync planning and PagedList.
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
         .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
         // The PostgreSQL backend, for a fleet of workers on one database: an app that does not use it does not build it.
@@ -61,10 +63,12 @@ let package = Package(
             ],
             swiftSettings: swift6
         ),
+        // What a cache backend stores and the storage-generic sync over it: no database of its own.
+        .target(name: "SlippersStorage", dependencies: ["Slippers"], swiftSettings: swift6),
         .target(
             name: "SlippersStore",
             dependencies: [
-                "Slippers", .product(name: "GRDB", package: "GRDB.swift"),
+                "Slippers", "SlippersStorage", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
@@ -74,16 +78,16 @@ let package = Package(
         .target(
             name: "SlippersPostgres",
             dependencies: [
-                "Slippers", "SlippersStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "Slippers", "SlippersStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
         ),
-        // One import for apps, above the store and networking: re-exports them and adds what an app needs.
+        // One import for apps, above the storage seam, the store and networking: re-exports them and adds what an app needs.
         .target(
             name: "SlippersKit",
-            dependencies: ["Slippers", "SlippersStore", "SlippersNetworking"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking"],
             swiftSettings: swift6
         ),
         // Embeds Migrations/*.sql into SlippersStore at build time: no resource lookup at run time.
@@ -111,8 +115,8 @@ let package = Package(
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
-                "SlippersPostgres",
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "TableOutput", "SlippersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,7 +130,8 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "TableOutput",
                 // The fleet's figures start their own PostgreSQL, as the tests do.
                 "LocalPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -141,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "SlippersStoreTests",
             dependencies: [
-                "SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker",
+                "SlippersStorage", "SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swift6
@@ -159,14 +164,15 @@ let package = Package(
         .testTarget(
             name: "SlippersIntegrationTests",
             dependencies: [
-                "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "SlippersTestSupport",
             ],
             swiftSettings: swift6
         ),
         // The app-facing module against the fixture API and real cache files: PagedList, pagers from URLs, sync plans.
         .testTarget(
             name: "SlippersKitTests",
-            dependencies: ["SlippersKit", "SlippersFixtures", "SlippersTestSupport"],
+            dependencies: ["SlippersKit", "SlippersStorage", "SlippersFixtures", "SlippersTestSupport"],
             // Cache files written by earlier releases, read by path.
             exclude: ["Fixtures"],
             swiftSettings: swift6
@@ -174,7 +180,7 @@ let package = Package(
         // A child process for the store tests: writes pages until it is killed.
         .executableTarget(
             name: "StoreWriter",
-            dependencies: ["Slippers", "SlippersStore"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersStore"],
             path: "Tests/Support/StoreWriter",
             swiftSettings: swift6
         ),
@@ -187,7 +193,7 @@ let package = Package(
         // A child process for the pager tests: pages a list through a CachedPager, then exits.
         .executableTarget(
             name: "PagerWorker",
-            dependencies: ["Slippers", "SlippersStore"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersStore"],
             path: "Tests/Support/PagerWorker",
             swiftSettings: swift6
         ),
@@ -208,19 +214,22 @@ let package = Package(
         // SlippersPostgres against a PostgreSQL server the tests start themselves.
         .testTarget(
             name: "SlippersPostgresTests",
-            dependencies: ["Slippers", "SlippersStore", "SlippersPostgres", "SlippersTestSupport"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersStore", "SlippersPostgres", "SlippersTestSupport"],
             swiftSettings: swift6
         ),
         .testTarget(
             name: "SlippersBenchTests",
-            dependencies: ["SlippersBench", "SlippersStore", "SlippersNetworking", "SlippersTestSupport"],
+            dependencies: [
+                "SlippersBench", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersTestSupport",
+            ],
             swiftSettings: swift6
         ),
         // Runs the built `slippers` binary against databases seeded with the store.
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersCLI", "Slippers", "SlippersStorage", "SlippersStore", "SlippersKit", "SlippersFixtures",
+                "SlippersTestSupport",
                 "MeasuringLauncher", "TestParallelism",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -3,6 +3,7 @@ import Foundation
 import Slippers
 import SlippersKit
 import SlippersNetworking
+import SlippersStorage
 import SlippersStore
 import Synchronization
 

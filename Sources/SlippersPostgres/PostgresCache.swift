@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 import Synchronization
 
 /// A cache in a PostgreSQL database: one schema of ours (``PostgresLocation/schema``), made and
@@ -109,7 +109,7 @@ public final class PostgresCache: Sendable {
     func mappingErrors<Result>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
-        } catch let error as StoreError {
+        } catch let error as CacheError {
             throw error
         } catch is CancellationError {
             throw CancellationError()

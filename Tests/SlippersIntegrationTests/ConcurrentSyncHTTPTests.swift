@@ -2,6 +2,7 @@ import Foundation
 import Slippers
 import SlippersFixtures
 import SlippersNetworking
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing

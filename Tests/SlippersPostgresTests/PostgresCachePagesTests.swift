@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -13,12 +14,12 @@ struct PostgresCachePagesTests {
 
     @Test func aPageAfterAGapIsRefusedAndANewListKeepsNothingOfIt() async throws {
         try await onBothBackends { storage in
-            await #expect(throws: StoreError.pageOutOfOrder(collection: Self.posts.key, index: 1)) {
+            await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 1)) {
                 _ = try await storage.savePage(Self.page([3], next: "3"), at: 1, in: Self.posts)
             }
             #expect(try await storage.collection(Self.posts.key) == nil)
             _ = try await storage.savePage(Self.page([1], next: "2"), at: 0, in: Self.posts)
-            await #expect(throws: StoreError.pageOutOfOrder(collection: Self.posts.key, index: 2)) {
+            await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 2)) {
                 _ = try await storage.savePage(Self.page([3], next: "4"), at: 2, in: Self.posts)
             }
             #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
@@ -31,7 +32,7 @@ struct PostgresCachePagesTests {
             _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: Self.posts)
             let authors = CollectionDescriptor(key: Self.posts.key, itemType: "Author")
             await #expect(
-                throws: StoreError.itemTypeMismatch(collection: Self.posts.key, stored: "Post", requested: "Author")
+                throws: CacheError.itemTypeMismatch(collection: Self.posts.key, stored: "Post", requested: "Author")
             ) {
                 _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: authors)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Slippers
 import SlippersFixtures
 import SlippersNetworking
+import SlippersStorage
 import SlippersStore
 
 /// The freshness model's figures: a relaunch on an unchanged list, and `sync --revalidate` of it.

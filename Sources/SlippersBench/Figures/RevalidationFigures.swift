@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 
 /// Revalidating cached pages that the server answers `304 Not Modified` rewrites no item.

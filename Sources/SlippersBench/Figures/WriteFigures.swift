@@ -3,6 +3,7 @@ import GRDB
 import Slippers
 import SlippersFixtures
 import SlippersKit
+import SlippersStorage
 import SlippersStore
 
 #if canImport(FoundationNetworking)

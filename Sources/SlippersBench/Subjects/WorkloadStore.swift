@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 
 /// Our side of the comparison: a Slippers ``CacheStore`` holding the workload as one collection.

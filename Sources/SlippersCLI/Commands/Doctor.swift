@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlippersStorage
 import SlippersStore
 import TableOutput
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersKit
+import SlippersStorage
 import SlippersStore
 
 extension SlippersCommand {
@@ -87,7 +88,7 @@ extension SlippersCommand {
         func execute() async throws {
             let key = try await database.existingCollectionKey(naming: collection)
             let store = try database.openForWriting()
-            guard let info = try store.collection(key) else { throw StoreError.collectionNotFound(key: key) }
+            guard let info = try store.collection(key) else { throw CacheError.collectionNotFound(key: key) }
             if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)
             var stored = try store.item(type: info.itemType, key: itemKey)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import TableOutput
 

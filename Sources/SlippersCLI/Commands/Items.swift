@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import TableOutput
 
@@ -63,7 +64,7 @@ extension SlippersCommand {
                 return
             }
             guard let info = try await store.collection(collection) else {
-                throw StoreError.collectionNotFound(key: collection)
+                throw CacheError.collectionNotFound(key: collection)
             }
             guard let stored = try await store.page(at: page, in: collection) else {
                 throw CommandFailure.pageNotCached(index: page, collection: collection, pageCount: info.pageCount)

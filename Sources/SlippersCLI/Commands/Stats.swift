@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlippersStorage
 import SlippersStore
 import TableOutput
 

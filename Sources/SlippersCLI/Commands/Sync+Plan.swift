@@ -1,5 +1,6 @@
 import Foundation
 import SlippersKit
+import SlippersStorage
 
 extension SlippersCommand.Sync {
     /// The plan of this sync: the library's, with a conflict of styles told in the command's words.
@@ -11,9 +12,10 @@ extension SlippersCommand.Sync {
             return try await SyncPlan.make(
                 storage: storage, client: client, url: url, headers: headers, overrides: overrides, itemType: itemType,
                 refresh: refresh)
-        } catch SyncPlanError.styleConflict(let collection, let stored, let requested) {
+        } catch let error as SyncPlanError where error.code == .styleConflict {
+            guard let stored = error.storedStyle, let requested = error.requestedStyle else { throw error }
             throw CommandFailure.styleConflict(
-                collection: collection, stored: StyleOption.name(of: stored.kind),
+                collection: error.collection ?? "", stored: StyleOption.name(of: stored.kind),
                 requested: StyleOption.name(of: requested.kind))
         }
     }

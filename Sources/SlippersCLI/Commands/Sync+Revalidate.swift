@@ -1,12 +1,13 @@
 import Foundation
 import SlippersKit
+import SlippersStorage
 import SlippersStore
 
 extension SlippersCommand.Sync {
     /// Walks the cached list with conditional requests and returns the line that says what changed.
     func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws -> String {
         guard let store = storage as? CacheStore else {
-            throw StoreError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
+            throw CacheError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
         }
         var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
         var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)

@@ -4,6 +4,7 @@ import Slippers
 import SlippersKit
 import SlippersNetworking
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 import Synchronization
 
@@ -137,13 +138,13 @@ extension SlippersCommand {
             guard ServerConfiguration(baseURL: try parsedURL()) != nil else { throw invalidURL() }
             if let cache { return try await perform(in: cache, drawsProgress: drawsProgress, onPlanned: onPlanned) }
             let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
-            // A PostgreSQL cache's connections are closed when the sync ends: a worker syncs list after list.
+            // The cache is closed when the sync ends: a worker syncs list after list, each on its own connections.
             do {
                 let line = try await perform(in: storage, drawsProgress: drawsProgress, onPlanned: onPlanned)
-                try? await (storage as? PostgresCache)?.close()
+                try? await storage.close()
                 return line
             } catch {
-                try? await (storage as? PostgresCache)?.close()
+                try? await storage.close()
                 throw error
             }
         }
@@ -297,17 +298,15 @@ extension SlippersCommand {
         ) async throws -> Result {
             do {
                 return try await body()
-            } catch StoreError.pageRepeated(let collection, let index) where index == 1 {
+            } catch let error as CacheError where error.code == .pageRepeated && error.pageIndex == 1 {
                 // Only a way of asking that detection chose is in doubt: a next URL or cursor is the server's own.
                 let chosen: Bool
                 switch plan.style.kind {
                 case .pageNumber, .offset: chosen = true
                 default: chosen = false
                 }
-                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else {
-                    throw StoreError.pageRepeated(collection: collection, index: index)
-                }
-                throw CommandFailure.pageRepeatedDespiteHints(collection: collection, hints: hints)
+                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else { throw error }
+                throw CommandFailure.pageRepeatedDespiteHints(collection: error.collection ?? "", hints: hints)
             }
         }
 

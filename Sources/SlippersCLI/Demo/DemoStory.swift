@@ -2,6 +2,7 @@ import Foundation
 import Slippers
 import SlippersFixtures
 import SlippersKit
+import SlippersStorage
 
 /// The steps of `slippers demo`, each done with the libraries and told in one line.
 struct DemoStory {

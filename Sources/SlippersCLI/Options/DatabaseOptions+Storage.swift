@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 
 extension DatabaseOptions {
@@ -27,14 +28,14 @@ extension DatabaseOptions {
     /// given to sync, its type's short name), found in the cache opened read-only, so that a
     /// mistyped name fails before anything can write to the file.
     ///
-    /// - throws: `StoreError.collectionNotFound` when no collection has that name, or what opening the cache throws.
+    /// - throws: `CacheError.collectionNotFound` when no collection has that name, or what opening the cache throws.
     func existingCollectionKey(naming name: String, logger: Logger = LoggingOptions.silent) async throws -> String {
         let reader = try await openStorageForReading(logger: logger)
         do {
             let key = try await reader.collectionKey(naming: name)
             let exists = try await reader.collection(key) != nil
             try await reader.close()
-            guard exists else { throw StoreError.collectionNotFound(key: name) }
+            guard exists else { throw CacheError.collectionNotFound(key: name) }
             return key
         } catch {
             try? await reader.close()
@@ -61,6 +62,6 @@ extension DatabaseOptions {
         guard isPostgres else { return }
         let location = try PostgresLocation(resolvedPath())
         let command = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") } ?? "this command"
-        throw StoreError.unsupported(operation: "slippers \(command)", location: location.description)
+        throw CacheError.unsupported(operation: "slippers \(command)", location: location.description)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SlippersStorage
 import SlippersStore
 
 /// The `--db` option shared by every command.

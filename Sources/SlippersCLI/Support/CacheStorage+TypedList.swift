@@ -1,17 +1,18 @@
 import Foundation
 import SlippersKit
 import SlippersNetworking
+import SlippersStorage
 import SlippersStore
 
 extension CacheStorage {
-    /// The key of the collection a person means by `typed`, as ``SlippersStore/CacheStorage/collectionKey(typed:)``
+    /// The key of the collection a person means by `typed`, as `CacheStorage.collectionKey(typed:)`
     /// finds it; else the collection `sync` filed the list at the URL `typed` under (its key
     /// leaves out the paging parameters of the list's style: `…/items?size=50` is filed as
     /// `…/items` when `size` sets its page size, so the URL given to `sync` finds its list); else
     /// the one collection of the item type `typed` names, in full or by its short name (`posts`
     /// for `posts@https://api.example.com`).
     ///
-    /// - returns: The key found, or `typed` as ``SlippersStore/CacheStorage/collectionKey(typed:)`` gives it.
+    /// - returns: The key found, or `typed` as `CacheStorage.collectionKey(typed:)` gives it.
     /// - throws: ``CommandFailure/ambiguousItemType(_:candidates:)`` when a type names several collections.
     func collectionKey(naming typed: String) async throws -> String {
         let key = try await collectionKey(typed: typed)

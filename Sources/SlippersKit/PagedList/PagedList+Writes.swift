@@ -193,18 +193,54 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     }
 }
 
-/// Why a list cannot queue a write.
-public enum PagedListWriteError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The list has no pager yet: ``PagedList/load()`` it first.
-    case notLoaded
-    /// The list's items have no URL to derive (a GraphQL list): set ``PagedList/itemURLTemplate``.
-    case noItemURL(collection: String)
+/// Why a list cannot queue a write: its ``code`` and the context the code needs.
+///
+/// A new code is not a breaking change; compare codes with `==`, as in `error.code == .notLoaded`.
+public struct PagedListWriteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong: one of the static members, compared with `==`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: String, Hashable, Sendable {
+            case notLoaded, noItemURL
+        }
+
+        fileprivate let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        /// The list has no pager yet: ``PagedList/load()`` it first.
+        public static let notLoaded = Code(.notLoaded)
+        /// The list's items have no URL to derive (a GraphQL list): set ``PagedList/itemURLTemplate``.
+        public static let noItemURL = Code(.noItemURL)
+
+        /// The code's name, as in `notLoaded`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The key of the list, for ``Code/noItemURL``.
+    public let collection: String?
+
+    private init(_ code: Code, collection: String? = nil) {
+        self.code = code
+        self.collection = collection
+    }
+
+    /// The list has no pager yet.
+    public static let notLoaded = PagedListWriteError(.notLoaded)
+
+    /// The items of `collection` have no URL to derive.
+    public static func noItemURL(collection: String) -> PagedListWriteError {
+        PagedListWriteError(.noItemURL, collection: collection)
+    }
 
     public var description: String {
-        switch self {
+        switch code.base {
         case .notLoaded: "The list is not loaded yet; load() it before changing its items"
-        case .noItemURL(let collection):
-            "The items of \(collection.shortenedForErrors) have no URL of their own to derive; set itemURLTemplate"
+        case .noItemURL:
+            "The items of \((collection ?? "").shortenedForErrors) have no URL of their own to derive; set itemURLTemplate"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SlippersStorage
 
 extension HTTPPageSource {
     /// The key of the list paged with this source's style: the ``collectionKey`` (the URL with its

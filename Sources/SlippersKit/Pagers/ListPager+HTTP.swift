@@ -1,4 +1,5 @@
 import Foundation
+import SlippersStorage
 
 extension CachedPager where Source == AnyPageSource<RawItem> {
     /// A pager of an HTTP list paged with a known style: its collection's key and stored style derive from the source.

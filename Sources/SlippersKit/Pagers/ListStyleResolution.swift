@@ -1,4 +1,5 @@
 import Foundation
+import SlippersStorage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

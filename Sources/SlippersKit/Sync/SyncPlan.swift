@@ -1,4 +1,5 @@
 import Foundation
+import SlippersStorage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -143,20 +144,68 @@ public struct SyncPlan: Sendable {
     }
 }
 
-/// Why a sync cannot be planned as asked.
-public enum SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The cache holds the list paged one way, and the caller asked for another way without starting it again.
-    case styleConflict(collection: String, stored: PaginationStyle, requested: PaginationStyle)
-    /// A page size was asked for, but neither the URL nor the first response names the parameter that sets it.
-    case noPageSizeParameter
+/// Why a sync cannot be planned as asked: its ``code`` and the context the code needs.
+///
+/// A new code is not a breaking change; compare codes with `==`, as in
+/// `error.code == .styleConflict`.
+public struct SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What went wrong: one of the static members, compared with `==`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: String, Hashable, Sendable {
+            case styleConflict, noPageSizeParameter
+        }
+
+        fileprivate let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        /// The cache holds the list paged one way, and the caller asked for another way without starting it again.
+        public static let styleConflict = Code(.styleConflict)
+        /// A page size was asked for, but neither the URL nor the first response names the parameter that sets it.
+        public static let noPageSizeParameter = Code(.noPageSizeParameter)
+
+        /// The code's name, as in `styleConflict`.
+        public var description: String { base.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The key of the list, for ``Code/styleConflict``.
+    public let collection: String?
+    /// The style the cache holds the list in, for ``Code/styleConflict``.
+    public let storedStyle: PaginationStyle?
+    /// The style asked for, for ``Code/styleConflict``.
+    public let requestedStyle: PaginationStyle?
+
+    private init(
+        _ code: Code, collection: String? = nil, storedStyle: PaginationStyle? = nil,
+        requestedStyle: PaginationStyle? = nil
+    ) {
+        self.code = code
+        self.collection = collection
+        self.storedStyle = storedStyle
+        self.requestedStyle = requestedStyle
+    }
+
+    /// `collection` was paged in the `stored` style, and the `requested` one is another.
+    public static func styleConflict(collection: String, stored: PaginationStyle, requested: PaginationStyle)
+        -> SyncPlanError
+    {
+        SyncPlanError(.styleConflict, collection: collection, storedStyle: stored, requestedStyle: requested)
+    }
+
+    /// A page size was asked for, and no parameter sets it.
+    public static let noPageSizeParameter = SyncPlanError(.noPageSizeParameter)
 
     public var description: String {
-        switch self {
+        switch code.base {
         case .noPageSizeParameter:
             "--page-size: neither the URL nor its first response names the parameter that sets the page size; "
                 + "give it with --page-size-param (such as page_size, per_page, limit or size)"
-        case .styleConflict(let collection, let stored, let requested):
-            "\"\(collection)\" was paged as \(stored.kindName), not \(requested.kindName); "
+        case .styleConflict:
+            "\"\(collection ?? "")\" was paged as \(storedStyle?.kindName ?? ""), not \(requestedStyle?.kindName ?? ""); "
                 + "start it again from its first page to page it another way"
         }
     }

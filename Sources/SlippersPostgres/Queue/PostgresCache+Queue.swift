@@ -1,7 +1,6 @@
 import Foundation
 import PostgresNIO
 import Slippers
-import SlippersStore
 
 extension PostgresCache {
     /// Adds lists to the queue, or makes them pending again when they are there already.

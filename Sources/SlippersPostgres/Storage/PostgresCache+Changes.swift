@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 extension PostgresCache {
     /// The tables of our schema, in the order `VACUUM` and sizes go through them.
@@ -25,8 +25,8 @@ extension PostgresCache {
                                 JOIN pg_namespace n ON n.oid = c.relnamespace
                                 WHERE n.nspname = current_schema() AND c.relkind = 'r') AS size
                         """, on: connection, logger: logger)
-                else { throw StoreError.collectionNotFound(key: "statistics") }
-                return StoreStats.fromBackend(
+                else { throw CacheError.collectionNotFound(key: "statistics") }
+                return StoreStats(
                     path: location.description, fileSize: try row["size"].decode(Int64.self),
                     collections: try row["collections"].decode(Int.self), pages: try row["pages"].decode(Int.self),
                     items: try row["items"].decode(Int.self),
@@ -58,7 +58,7 @@ extension PostgresCache {
                     "\(try row["key"].decode(String.self)) page \(try row["idx"].decode(Int.self)) says "
                         + "\(try row["item_count"].decode(Int.self)) items but lists \(try row["members"].decode(Int.self))"
                 }
-                return Diagnosis.fromBackend(
+                return Diagnosis(
                     integrity: ["ok"], appliedMigrations: applied, knownMigrations: Self.knownMigrations, orphans: [],
                     inconsistentPages: inconsistent)
             }
@@ -67,7 +67,7 @@ extension PostgresCache {
 
     /// Marks a collection stale and every one of its pages unverified.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     public func invalidate(_ key: String) async throws {
         let now = Date().timeIntervalSince1970
         try await mappingErrors {
@@ -76,7 +76,7 @@ extension PostgresCache {
             )
             var found = false
             found = !rows.isEmpty
-            guard found else { throw StoreError.collectionNotFound(key: key) }
+            guard found else { throw CacheError.collectionNotFound(key: key) }
         }
     }
 
@@ -105,10 +105,10 @@ extension PostgresCache {
 
     /// Removes one collection and its pages, then the items no page lists.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     @discardableResult
     public func evict(collection key: String) async throws -> EvictionReport {
-        guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
+        guard try await collectionExists(key) else { throw CacheError.collectionNotFound(key: key) }
         return try await deleteCollections("SELECT id FROM collections WHERE key = \(key)")
     }
 

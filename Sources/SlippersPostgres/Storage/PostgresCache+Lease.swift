@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import SlippersStore
 import Synchronization
 
 extension PostgresCache {

@@ -2,24 +2,24 @@ import Foundation
 import Logging
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 extension PostgresCache {
     /// Saves a fetched page, its items and the collection's resume point in one transaction,
-    /// by the rules of ``SlippersStore/CacheStore/savePage(_:at:in:now:)``.
+    /// by the rules of `CacheStore.savePage(_:at:in:now:)`.
     ///
     /// One statement, one round trip: the function `save_page` of our schema. The collection's
     /// row is locked for the transaction (its upsert): saves of one list by several workers
     /// follow one another, so the committed prefix stays exact.
     ///
-    /// - throws: ``SlippersStore/StoreError/pageOutOfOrder(collection:index:)`` when page `index - 1`
-    ///   is not cached in the current generation, ``SlippersStore/StoreError/itemTypeMismatch(collection:stored:requested:)``,
+    /// - throws: `CacheError.pageOutOfOrder(collection:index:)` when page `index - 1`
+    ///   is not cached in the current generation, `CacheError.itemTypeMismatch(collection:stored:requested:)`,
     ///   or a ``PostgresCacheError``.
     @discardableResult
     public func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
         -> CollectionHead
     {
-        guard index >= 0 else { throw StoreError.pageOutOfOrder(collection: collection.key, index: index) }
+        guard index >= 0 else { throw CacheError.pageOutOfOrder(collection: collection.key, index: index) }
         let logger = self.logger
         return try await mappingErrors {
             do {
@@ -29,9 +29,9 @@ extension PostgresCache {
             } catch let error as PSQLError {
                 // The function's own errors, raised with our SQLSTATEs: the store's errors.
                 switch error.serverInfo?[.sqlState] {
-                case "SLP01": throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
+                case "SLP01": throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
                 case "SLP02":
-                    throw StoreError.itemTypeMismatch(
+                    throw CacheError.itemTypeMismatch(
                         collection: collection.key, stored: error.serverInfo?[.detail] ?? "",
                         requested: collection.itemType)
                 default: throw error
@@ -67,7 +67,7 @@ extension PostgresCache {
                     \(caching.cacheControl.staleWhileRevalidate), \(caching.cacheControl.staleIfError), \(vary),
                     \(caching.varyKey))
                 """, on: connection, logger: logger)
-        else { throw StoreError.collectionNotFound(key: collection.key) }
+        else { throw CacheError.collectionNotFound(key: collection.key) }
         let currentPageCount = (try head["last_current_index"].decode(Int?.self)).map { $0 + 1 } ?? 0
         var saved = try PostgresRows.collectionHead(head, currentPageCount: currentPageCount)
         saved.repeatedItemCount = page.items.count - keys.count + (try head["listed"].decode(Int.self))

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 extension PostgresCache {
     /// The database's URL, without its password.
@@ -36,14 +36,14 @@ extension PostgresCache {
 
     /// The rows of a collection's cached pages, in order.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     public func pages(in key: String) async throws -> [PageInfo] {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 guard
                     try await PostgresRows.first(
                         "SELECT id FROM collections WHERE key = \(key)", on: connection, logger: logger) != nil
-                else { throw StoreError.collectionNotFound(key: key) }
+                else { throw CacheError.collectionNotFound(key: key) }
                 return try await PostgresRows.all(
                     PostgresQuery(
                         unsafeSQL: "SELECT \(PostgresRows.pageColumnsSQL) FROM pages p "
@@ -80,16 +80,16 @@ extension PostgresCache {
                     if try item["edited_locally"].decode(Bool.self) { edited.insert(raw.key) }
                     items.append(raw)
                 }
-                return StoredPage.fromBackend(info: try PostgresRows.pageInfo(row), items: items, editedKeys: edited)
+                return StoredPage(info: try PostgresRows.pageInfo(row), items: items, editedKeys: edited)
             }
         }
     }
 
     /// Calls `body` with each item of a collection in list order, each id once; rows are streamed, not loaded.
     ///
-    /// - throws: ``SlippersStore/StoreError/collectionNotFound(key:)``, what `body` throws, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.collectionNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
-        guard try await collectionExists(key) else { throw StoreError.collectionNotFound(key: key) }
+        guard try await collectionExists(key) else { throw CacheError.collectionNotFound(key: key) }
         try await mappingErrors {
             try await client.withConnectionStreaming { connection in
                 let rows = try await connection.query(
@@ -117,7 +117,7 @@ extension PostgresCache {
                     "SELECT key, json, updated_at FROM items WHERE type = \(type) AND key = \(key.postgresText)",
                     on: connection, logger: logger
                 ).map { row in
-                    StoredItem.fromBackend(
+                    StoredItem(
                         type: type, item: try PostgresRows.item(row),
                         updatedAt: Date(timeIntervalSince1970: try row["updated_at"].decode(Double.self)))
                 }
@@ -125,7 +125,7 @@ extension PostgresCache {
         }
     }
 
-    /// The stored item types `name` stands for, sorted; see ``SlippersStore/CacheStore/itemTypes(named:)``.
+    /// The stored item types `name` stands for, sorted; see `CacheStore.itemTypes(named:)`.
     public func itemTypes(named name: String) async throws -> [String] {
         let name = try await collectionKey(typed: name)
         return try await mappingErrors {
@@ -145,7 +145,7 @@ extension PostgresCache {
         }
     }
 
-    /// The key of the collection a person typed; see ``SlippersStore/CacheStore/collectionKey(typed:)``.
+    /// The key of the collection a person typed; see `CacheStore.collectionKey(typed:)`.
     public func collectionKey(typed: String) async throws -> String {
         let masked = CredentialQuery.masking(typed)
         guard masked != typed else { return typed }

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 import Slippers
-@_spi(Backends) import SlippersStore
+import SlippersStorage
 
 /// Reading the rows of our tables into the store's values.
 enum PostgresRows {
@@ -43,7 +43,7 @@ enum PostgresRows {
         let pageCount = try row["page_count"].decode(Int.self)
         let stalePageCount = try row["stale_page_count"].decode(Int.self)
         let head = try collectionHead(row, currentPageCount: pageCount - stalePageCount)
-        return CollectionInfo.fromBackend(
+        return CollectionInfo(
             head: head, itemType: try row["item_type"].decode(String.self),
             style: try row["style"].decode(String?.self),
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
@@ -54,7 +54,7 @@ enum PostgresRows {
 
     /// The head in a collection's row that has a `last_index` column.
     static func collectionHead(_ row: PostgresRandomAccessRow, currentPageCount: Int) throws -> CollectionHead {
-        CollectionHead.fromBackend(
+        CollectionHead(
             key: try row["key"].decode(String.self),
             resumeToken: try row["resume_token"].decode(String?.self).map(PageToken.init(rawValue:)),
             endReached: try row["end_reached"].decode(Bool.self),
@@ -78,7 +78,7 @@ enum PostgresRows {
         let verifiedAt = try row["verified_at"].decode(Double?.self)
         let unverifiedBefore = try row["unverified_before"].decode(Double?.self)
         let generation = try row["generation"].decode(Int.self)
-        return PageInfo.fromBackend(
+        return PageInfo(
             index: try row["idx"].decode(Int.self),
             generation: generation,
             token: try row["token"].decode(String?.self).map(PageToken.init(rawValue:)),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SlippersStorage
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ extension CacheStore {
     /// Sets the file's budget (`nil` for none) and keeps it at once.
     ///
     /// - returns: What keeping it evicted.
-    /// - throws: A `DatabaseError`, or ``StoreError/readOnly(path:)``.
+    /// - throws: A `DatabaseError`, or `StoreError.readOnly(path:)`.
     @discardableResult
     public func setBudget(_ budget: CacheBudget?, now: Date = Date()) throws -> EvictionReport {
         let text = try budget.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// The collection with `key` and its statistics, or `nil` when it is not cached.
@@ -24,9 +25,9 @@ extension CacheStore {
     /// Marks a collection stale and every one of its pages unverified, for this process and every other that opens the file.
     ///
     /// Its pages stay readable; each is revalidated when it is next used
-    /// (``PageInfo/isUnverified`` until then). One write, however many pages.
+    /// (`PageInfo.isUnverified` until then). One write, however many pages.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func invalidate(_ key: String, now: Date = Date()) throws {
         try write { db in
             let id = try CollectionRow.id(forKey: key, in: db)
@@ -63,7 +64,7 @@ extension CacheStore {
 
     static func collectionInfo(id: Int64, in db: Database) throws -> CollectionInfo {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: collectionInfoByIDSQL), arguments: [id])
-        else { throw StoreError.collectionNotFound(key: "#\(id)") }
+        else { throw CacheError.collectionNotFound(key: "#\(id)") }
         return collectionInfo(row)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// Removes the collections not written since `date`, then the items no page references.
@@ -30,7 +31,7 @@ extension CacheStore {
 
     /// Removes one collection and its pages, then the items no page references.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     @discardableResult
     public func evict(collection key: String) throws -> EvictionReport {
         try logging(eviction: "collection \(key.shortenedForErrors)") { try evictCollection(key) }

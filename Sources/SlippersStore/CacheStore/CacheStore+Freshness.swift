@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 /// The write path of fetched pages: saving, revalidating by digest, and where the resume point goes.
 extension CacheStore {
@@ -23,7 +24,7 @@ extension CacheStore {
             row.invalidatedAt = nil
             row.refreshedAt = now.storedValue
         } else if try generation(ofPage: index - 1, in: row.id, db) != row.generation {
-            throw StoreError.pageOutOfOrder(collection: collection.key, index: index)
+            throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
         }
         // Ids the page repeats: twice on it, or listed by an earlier page. Each is stored once.
         var repeated = page.items.count - Set(page.items.map(\.key)).count
@@ -59,7 +60,7 @@ extension CacheStore {
         if let total = page.total { row.total = total }
         try row.update(in: db)
         guard var head = try collectionHead(collection.key, in: db) else {
-            throw StoreError.collectionNotFound(key: collection.key)
+            throw CacheError.collectionNotFound(key: collection.key)
         }
         head.repeatedItemCount = repeated
         return PageSave(head: head, outcome: outcome)
@@ -129,25 +130,5 @@ struct PageRow {
                 sql: "SELECT id, generation, next_token, digest FROM pages WHERE collection_id = ? AND idx = ?"),
             arguments: [collectionID, index]
         ).map { PageRow(id: $0[0], generation: $0[1], nextToken: $0[2], digest: $0[3]) }
-    }
-}
-
-/// A digest of a page's items: FNV-1a, 64 bits, over each key and JSON, in order.
-///
-/// It detects a changed page from a server that sends no validator; it is
-/// not a defence against an adversary, who could only make the cache keep
-/// its own older copy.
-@_spi(Backends)
-public enum PageDigest {
-    /// The digest of `items`, in order: their count and the hash, as text.
-    public static func of(_ items: [RawItem]) -> String {
-        var hash = FNV1a()
-        for item in items {
-            hash.combine(item.key.description.utf8)
-            hash.combine(0)
-            hash.combine(item.json)
-            hash.combine(1)
-        }
-        return String(UInt64(items.count), radix: 16) + ":" + hash.shortHex
     }
 }

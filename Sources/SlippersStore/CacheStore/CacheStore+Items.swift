@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// The item of `type` with `key`, or `nil` when it is not cached.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// Saves a fetched page, its items and the collection's resume token in one transaction.
@@ -30,9 +31,9 @@ extension CacheStore {
     /// - returns: The collection's head after the save: its row and the number
     ///   of pages of its current generation. Its statistics, which sum over
     ///   every page, are ``collection(_:)``'s.
-    /// - throws: ``StoreError/pageOutOfOrder(collection:index:)`` when page
+    /// - throws: `CacheError.pageOutOfOrder(collection:index:)` when page
     ///   `index - 1` is not cached in the current generation,
-    ///   ``StoreError/itemTypeMismatch(collection:stored:requested:)``, or a `DatabaseError`.
+    ///   `CacheError.itemTypeMismatch(collection:stored:requested:)`, or a `DatabaseError`.
     @discardableResult
     public func savePage(
         _ page: Page<RawItem>,
@@ -101,7 +102,7 @@ extension CacheStore {
     /// invalidation; a page of an older generation joins the current one when
     /// the page before it is current.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func markPageNotModified(
         at index: Int,
         in key: String,
@@ -204,7 +205,7 @@ extension CacheStore {
 
     /// The rows of a collection's cached pages, in order.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func pages(in key: String) throws -> [PageInfo] {
         try read { db in
             _ = try CollectionRow.id(forKey: key, in: db)
@@ -236,7 +237,7 @@ extension CacheStore {
     /// Memory stays bounded however long the list: rows are streamed from
     /// SQLite and de-duplicated by the database, not in memory.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, what `body` throws, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, what `body` throws, or a `DatabaseError`.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             // The closure runs synchronously inside the read; it never outlives this call.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SlippersStorage
 
 extension CacheStore {
     /// Overall figures of the cache file.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// The head of the collection with `key`, or `nil` when it is not cached.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// How long an operation keeps trying while another process holds the file's lock.
@@ -21,7 +22,7 @@ extension CacheStore {
 
     /// Runs `body`, trying it again while it fails with `SQLITE_BUSY` or `SQLITE_LOCKED`, up to ``retryDeadline``.
     ///
-    /// - throws: ``StoreError/busy(path:)`` when the lock is still held at the deadline, or what `body` throws.
+    /// - throws: `StoreError.busy(path:)` when the lock is still held at the deadline, or what `body` throws.
     static func retryingWhileBusy<T>(path: String, _ body: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(retryDeadline)
         var attempt = 0

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Slippers
+import SlippersStorage
 import Synchronization
 
 /// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
@@ -59,7 +60,7 @@ public final class CacheStore: Sendable {
     /// - parameter path: The database file.
     /// - parameter mode: `.readWrite` (the default) or `.readOnly`.
     /// - parameter logger: Where to log; nothing is logged unless given.
-    /// - throws: ``StoreError`` naming the problem, or a `DatabaseError`.
+    /// - throws: `StoreError` naming the problem, or a `DatabaseError`.
     public convenience init(
         path: String, mode: Mode = .readWrite,
         logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -194,8 +195,8 @@ public final class CacheStore: Sendable {
     /// again within a bounded time, so `SQLITE_BUSY` reaches no caller while
     /// another process merely holds the lock.
     ///
-    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, ``StoreError/diskFull(path:)``,
-    ///   ``StoreError/busy(path:)`` after the bounded wait, or what `updates` throws.
+    /// - throws: `StoreError.readOnly(path:)` on a read-only store, `StoreError.diskFull(path:)`,
+    ///   `StoreError.busy(path:)` after the bounded wait, or what `updates` throws.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
@@ -207,7 +208,7 @@ public final class CacheStore: Sendable {
     ///
     /// For one statement that is atomic by itself; several statements need ``write(_:)``.
     ///
-    /// - throws: ``StoreError/readOnly(path:)`` on a read-only store, or what `updates` throws.
+    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or what `updates` throws.
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         guard let writer else { throw StoreError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SlippersStorage
 
 /// A `collections` row, as the store reads and writes it inside a transaction.
 struct CollectionRow {
@@ -16,7 +17,7 @@ struct CollectionRow {
 
     /// The collection's row, created first when it does not exist.
     ///
-    /// - throws: ``StoreError/itemTypeMismatch(collection:stored:requested:)`` when
+    /// - throws: `CacheError.itemTypeMismatch(collection:stored:requested:)` when
     ///   the collection exists with another item type.
     static func fetchOrCreate(_ descriptor: CollectionDescriptor, now: Date, in db: Database) throws -> CollectionRow {
         // Looked up first: every page but a collection's first finds its row without writing.
@@ -27,9 +28,9 @@ struct CollectionRow {
             ).execute(arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
             found = try fetchOptional(key: descriptor.key, in: db)
         }
-        guard var row = found else { throw StoreError.collectionNotFound(key: descriptor.key) }
+        guard var row = found else { throw CacheError.collectionNotFound(key: descriptor.key) }
         guard row.itemType == descriptor.itemType else {
-            throw StoreError.itemTypeMismatch(
+            throw CacheError.itemTypeMismatch(
                 collection: descriptor.key, stored: row.itemType, requested: descriptor.itemType)
         }
         if let style = descriptor.style { row.style = style }
@@ -38,9 +39,9 @@ struct CollectionRow {
 
     /// The row of the collection with `key`.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``.
+    /// - throws: `CacheError.collectionNotFound(key:)`.
     static func fetch(key: String, in db: Database) throws -> CollectionRow {
-        guard let row = try fetchOptional(key: key, in: db) else { throw StoreError.collectionNotFound(key: key) }
+        guard let row = try fetchOptional(key: key, in: db) else { throw CacheError.collectionNotFound(key: key) }
         return row
     }
 
@@ -51,9 +52,9 @@ struct CollectionRow {
 
     /// The row id of the collection with `key`.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``.
+    /// - throws: `CacheError.collectionNotFound(key:)`.
     static func id(forKey key: String, in db: Database) throws -> Int64 {
-        guard let id = try optionalID(forKey: key, in: db) else { throw StoreError.collectionNotFound(key: key) }
+        guard let id = try optionalID(forKey: key, in: db) else { throw CacheError.collectionNotFound(key: key) }
         return id
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SlippersStorage
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CacheStore {
     /// Writes a collection's items as CSV, in list order and each id once.
@@ -20,7 +21,7 @@ extension CacheStore {
     ///
     /// - parameter key: The collection's key.
     /// - parameter write: Receives the output in chunks, the header first.
-    /// - throws: ``StoreError`` when there is no such collection; `DatabaseError` on a
+    /// - throws: `CacheError` when there is no such collection; `DatabaseError` on a
     ///   failed read; whatever `write` throws.
     public func writeCSV(of key: String, to write: (Data) throws -> Void) throws {
         var table = CSVTable()
@@ -35,7 +36,7 @@ extension CacheStorage {
     /// Writes a collection's items as CSV, in list order and each id once, by the rules of
     /// ``CacheStore/writeCSV(of:to:)``, from any backend.
     ///
-    /// - throws: ``StoreError`` when there is no such collection; the backend's error on a
+    /// - throws: `CacheError` when there is no such collection; the backend's error on a
     ///   failed read; whatever `write` throws.
     public func writeCSV(of key: String, to write: (Data) throws -> Void) async throws {
         var table = CSVTable()

@@ -1,4 +1,5 @@
 import Slippers
+import SlippersStorage
 
 /// Everything a collection holds, read in one transaction: its row, its pages, its items.
 public struct CachedList: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import SlippersStorage
+
 /// A collection's head and a run of its cached pages, read in one transaction.
 struct CachedWindow: Hashable, Sendable {
     /// The collection's row and where its current generation ends.

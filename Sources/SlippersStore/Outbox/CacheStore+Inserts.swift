@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 /// Items made locally: shown in their list at once, created on the server by the outbox.
 extension CacheStore {
@@ -17,8 +18,8 @@ extension CacheStore {
     /// - parameter collectionKey: The list it is placed in; it must have a cached page.
     /// - parameter position: Where in the list it shows until the server has it.
     /// - returns: The insert, as the outbox holds it.
-    /// - throws: ``StoreError/collectionNotFound(key:)`` for a list with no cached page,
-    ///   ``StoreError/invalidJSON(_:)`` when the item or the request is not a JSON object or the id
+    /// - throws: `CacheError.collectionNotFound(key:)` for a list with no cached page,
+    ///   `StoreError.invalidJSON(_:)` when the item or the request is not a JSON object or the id
     ///   is cached already, or a `DatabaseError`.
     @discardableResult
     public func queueInsert(
@@ -71,7 +72,7 @@ extension CacheStore {
                     SELECT p.id FROM pages p JOIN collections c ON c.id = p.collection_id
                     WHERE c.key = ? AND p.generation = c.generation ORDER BY p.idx \(order) LIMIT 1
                     """, arguments: [key])
-        else { throw StoreError.collectionNotFound(key: key) }
+        else { throw CacheError.collectionNotFound(key: key) }
         return pageID
     }
 

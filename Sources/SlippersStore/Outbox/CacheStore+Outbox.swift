@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 
 /// How an item's JSON relates to the server's copy (`items.overlaid`).
 enum Overlay: Int {
@@ -36,7 +37,7 @@ extension CacheStore {
     /// Queues a change of a cached item and applies it to the item at once, in one transaction.
     ///
     /// - returns: The write, as the outbox holds it.
-    /// - throws: ``StoreError/itemNotFound(type:key:)``, ``StoreError/invalidJSON(_:)`` for a patch
+    /// - throws: `StoreError.itemNotFound(type:key:)`, `StoreError.invalidJSON(_:)` for a patch
     ///   or item that is not JSON (or a merge that is not an object), or a `DatabaseError`.
     @discardableResult
     public func queueWrite(_ request: WriteRequest, type: String, key: ItemKey, now: Date = Date()) throws
@@ -169,7 +170,7 @@ extension CacheStore {
     ///   is cached already (a page brought it), the local one gives way to it.
     /// - parameter itemURL: For an insert, where the server says the item now is (its `Location`):
     ///   the item's later writes, queued while the insert waited, go there.
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func acknowledgeWrite(
         _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, itemURL: String? = nil, now: Date = Date()
     ) throws {
@@ -208,7 +209,7 @@ extension CacheStore {
     /// Marks a write refused by the server: it stays in the outbox, and its change stays shown,
     /// until it is retried or discarded.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func failWrite(_ id: Int64, reason: String, now: Date = Date()) throws {
         try updateWrite(id, set: "state = 'failed', error = ?", text: reason, now: now)
     }
@@ -216,7 +217,7 @@ extension CacheStore {
     /// Marks a `POST` whose answer never arrived and that the server could not be checked for:
     /// it waits, with `reason` saying what to check, until it is retried or discarded.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func markWriteInDoubt(_ id: Int64, reason: String, now: Date = Date()) throws {
         try updateWrite(id, set: "state = 'in_doubt', error = ?", text: reason, now: now)
     }
@@ -224,21 +225,21 @@ extension CacheStore {
     /// Records the version of the item a write is based on, as the server now gives it (the
     /// `ETag` of its `GET`): the `If-Match` the write is sent with.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func setBaseVersion(ofWrite id: Int64, to version: String, now: Date = Date()) throws {
         try updateWrite(id, set: "base_version = ?", text: version, now: now)
     }
 
     /// Counts one more attempt to send a write.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func recordAttempt(ofWrite id: Int64, now: Date = Date()) throws {
         try updateWrite(id, set: "attempts = attempts + 1", now: now)
     }
 
     /// Makes a failed write pending again: it is sent at the next push.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func retryWrite(_ id: Int64, now: Date = Date()) throws {
         try updateWrite(id, set: "state = 'pending', error = NULL", now: now)
     }
@@ -247,7 +248,7 @@ extension CacheStore {
     /// with the item's other writes applied). Discarding an insert drops the item made locally,
     /// with its later writes: it leaves every list.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func discardWrite(_ id: Int64, now: Date = Date()) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
@@ -264,7 +265,7 @@ extension CacheStore {
     /// Resolves a conflict in the server's favour: every write of the write's item is dropped,
     /// and the item becomes `serverJSON` (the server's current copy), or its stored server copy.
     ///
-    /// - throws: ``StoreError/writeNotFound(id:)``, or a `DatabaseError`.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func resolveWithServer(_ id: Int64, serverJSON: Data?, now: Date = Date()) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
@@ -276,11 +277,11 @@ extension CacheStore {
 
     /// Records where a collection's items are written: a URL with `{id}` for the id, or `nil` for the default.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
     public func setItemURLTemplate(_ template: String?, for key: String) throws {
         try write { db in
             try db.execute(sql: "UPDATE collections SET item_url = ? WHERE key = ?", arguments: [template, key])
-            guard db.changesCount > 0 else { throw StoreError.collectionNotFound(key: key) }
+            guard db.changesCount > 0 else { throw CacheError.collectionNotFound(key: key) }
         }
     }
 

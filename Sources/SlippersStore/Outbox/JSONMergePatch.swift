@@ -1,4 +1,5 @@
 import Foundation
+import SlippersStorage
 
 /// JSON merge patch (RFC 7386): the members of a patch replace those of the target, a `null`
 /// member removes one, and a patch that is not an object replaces the whole target.
@@ -13,7 +14,7 @@ import Foundation
 enum JSONMergePatch {
     /// The target with the patch applied, as JSON with sorted keys.
     ///
-    /// - throws: ``StoreError/invalidJSON(_:)`` when the target or the patch is not JSON.
+    /// - throws: `StoreError.invalidJSON(_:)` when the target or the patch is not JSON.
     static func apply(_ patch: Data, to target: Data) throws -> Data {
         let patchValue = try value(patch, what: "the patch")
         let targetValue = try value(target, what: "the item")

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CachedPager {
     /// Publishes the first cached pages and loads the first page as the policy says.
@@ -333,7 +334,7 @@ extension CachedPager {
             case .page(var page):
                 if page.items.isEmpty { page.nextToken = nil }
                 if page.nextToken == token {
-                    throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
                 }
                 if page.caching.cacheControl.noStore && !keepsNoStorePages {
                     holdInMemory(page, at: index, now: now)
@@ -410,7 +411,7 @@ extension CachedPager {
             try Task.checkCancellation()
             if page.items.isEmpty { page.nextToken = nil }
             if page.nextToken == token {
-                throw StoreError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+                throw CacheError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
             }
             holdInMemory(page, at: windowPages.count, now: clock())
             state.append = .idle

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 /// The window: the pages the pager publishes, a prefix of the cached list.
 ///

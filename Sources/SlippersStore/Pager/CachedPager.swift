@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 /// A pager over a `PageSource` and the cache: cached pages at once, then the network.
 ///
@@ -41,8 +42,8 @@ import Slippers
 /// The pager asks for one page at a time, even from an ``AddressablePageSource``:
 /// pages are revalidated in the window's order, which keeps the list without gaps
 /// or duplicates when the first page changes, and a scroll asks only for the pages
-/// it reaches. To fetch a whole list ahead, run a ``CollectionSync`` with
-/// ``CollectionSync/concurrency``; the pager then reads its pages from the cache.
+/// it reaches. To fetch a whole list ahead, run a `CollectionSync` with
+/// `CollectionSync.concurrency`; the pager then reads its pages from the cache.
 public actor CachedPager<Item: Decodable & Sendable, Source: PageSource>: AsyncRefreshable
 where Source.Item == RawItem {
     /// The collection the pager reads and writes; its key and item type carry the partition, if any.

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CachedPager {
     /// Where the published items came from: the network or the cache (each page's own is in ``State/pageOrigins``).

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 /// A cached page whose rows are read at once and whose items are decoded when asked for.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 /// A typed view of a ``CacheStore``: pages and items of one Swift type, encoded with `JsonProvider`.
 ///
@@ -40,7 +41,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
 
     /// Encodes a page's items and saves it (see ``CacheStore/savePage(_:at:in:now:)``).
     ///
-    /// - throws: `EncodingError`, ``StoreError``, or a `DatabaseError`.
+    /// - throws: `EncodingError`, `CacheError`, `StoreError`, or a `DatabaseError`.
     @discardableResult
     public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionHead {
         try store.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
@@ -83,9 +84,9 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
 
     /// The whole cached list of a collection, in order, each id once.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, `DecodingError`, or a `DatabaseError`.
+    /// - throws: `CacheError.collectionNotFound(key:)`, `DecodingError`, or a `DatabaseError`.
     public func items(in key: String) throws -> [Item] {
-        guard let list = try store.cachedList(key) else { throw StoreError.collectionNotFound(key: key) }
+        guard let list = try store.cachedList(key) else { throw CacheError.collectionNotFound(key: key) }
         try check(list.collection)
         return try list.items.decoded(as: Item.self, logger: store.logger)
     }
@@ -108,7 +109,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
 
     private func check(_ collection: CollectionInfo) throws {
         guard collection.itemType == itemType else {
-            throw StoreError.itemTypeMismatch(
+            throw CacheError.itemTypeMismatch(
                 collection: collection.key, stored: collection.itemType, requested: itemType)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CacheStore: CacheStorage {
     /// The file's path.

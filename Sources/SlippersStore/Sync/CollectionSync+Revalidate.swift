@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 
 extension CollectionSync {
     /// What a revalidating walk found, page by page.
@@ -40,8 +41,8 @@ extension CollectionSync {
     /// - parameter maxPages: The most pages to walk; no limit when `nil`.
     /// - parameter onPage: Called after each page.
     /// - returns: What the walk found.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   ``NoStorePageError``, a store error, ``StoreError/unsupported(operation:location:)`` when the
+    /// - throws: The source's error, `CacheError.tokenDidNotAdvance(collection:token:)`,
+    ///   `NoStorePageError`, a store error, `CacheError.unsupported(operation:location:)` when the
     ///   storage is not an SQLite file, or `CancellationError`. Pages revalidated before the error stay so.
     @discardableResult
     public func revalidate(
@@ -49,7 +50,7 @@ extension CollectionSync {
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
         guard let store = storage as? CacheStore else {
-            throw StoreError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
+            throw CacheError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
         }
         let pagesBefore = try store.collection(collection.key)?.pageCount ?? 0
         var found = Revalidation()
@@ -77,7 +78,7 @@ extension CollectionSync {
                 if page.items.isEmpty && index > 0 { page.nextToken = nil }
                 let keys = page.items.map(\.key)
                 if !keys.isEmpty, keys == previousKeys {
-                    throw StoreError.pageRepeated(collection: collection.key, index: index)
+                    throw CacheError.pageRepeated(collection: collection.key, index: index)
                 }
                 previousKeys = keys
                 if let addressable, page.nextToken != nil {
@@ -90,7 +91,7 @@ extension CollectionSync {
                     if let pageCount, index + 1 >= pageCount { page.nextToken = nil }
                 }
                 if let following = page.nextToken, following == token || !seen.insert(following).inserted {
-                    throw StoreError.tokenDidNotAdvance(collection: collection.key, token: following.rawValue)
+                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: following.rawValue)
                 }
                 if page.caching.cacheControl.noStore, !keepsNoStorePages {
                     throw NoStorePageError(collection: collection.key, index: index)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 import SlippersStore
 
 /// A cache file with known content, written with the store itself.

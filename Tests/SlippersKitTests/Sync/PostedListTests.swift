@@ -1,6 +1,7 @@
 import Foundation
 import SlippersFixtures
 import SlippersKit
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

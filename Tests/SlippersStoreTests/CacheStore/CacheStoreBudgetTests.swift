@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -31,7 +32,7 @@ import Testing
     @Test func evictingACollectionKeepsItemsOthersReference() throws {
         #expect(try store.evict(collection: "new") == EvictionReport(collections: 1, pages: 1, items: 1))
         #expect(try store.item(type: "Post", key: .integer(3)) != nil)
-        #expect(throws: StoreError.collectionNotFound(key: "new")) { try store.evict(collection: "new") }
+        #expect(throws: CacheError.collectionNotFound(key: "new")) { try store.evict(collection: "new") }
     }
 
     @Test func unreferencedItemsAreCollected() throws {

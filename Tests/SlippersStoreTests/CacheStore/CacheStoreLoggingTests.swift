@@ -2,6 +2,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
 
     @Test func aPageAfterAGapIsRefused() throws {
         try store.savePage(Fixtures.page([1], next: "2"), at: 0, in: Fixtures.posts)
-        #expect(throws: StoreError.pageOutOfOrder(collection: key, index: 2)) {
+        #expect(throws: CacheError.pageOutOfOrder(collection: key, index: 2)) {
             try store.savePage(Fixtures.page([3], next: "4"), at: 2, in: Fixtures.posts)
         }
         #expect(try store.collection(key)?.pageCount == 1)
@@ -206,7 +207,7 @@ import Testing
 
     @Test func aCollectionKeepsItsItemType() throws {
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
-        #expect(throws: StoreError.itemTypeMismatch(collection: key, stored: "Post", requested: "Author")) {
+        #expect(throws: CacheError.itemTypeMismatch(collection: key, stored: "Post", requested: "Author")) {
             try store.savePage(
                 Fixtures.page([1], next: nil), at: 0, in: CollectionDescriptor(key: key, itemType: "Author"))
         }
@@ -233,7 +234,7 @@ import Testing
         let refreshable: any Refreshable = store
         try refreshable.refresh()
         #expect(try store.collection(key)?.isStale == true)
-        #expect(throws: StoreError.collectionNotFound(key: "nope")) { try store.invalidate("nope") }
+        #expect(throws: CacheError.collectionNotFound(key: "nope")) { try store.invalidate("nope") }
     }
 
     @Test func anotherConnectionSeesTheInvalidation() throws {

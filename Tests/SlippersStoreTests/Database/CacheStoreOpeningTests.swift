@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -75,10 +76,7 @@ import Testing
             try CacheStore(path: directory.path())
         } throws: { error in
             guard let error = error as? StoreError else { return false }
-            switch error {
-            case .corrupt, .notADatabase: return true
-            default: return false
-            }
+            return error.code == .corrupt || error.code == .notADatabase
         }
         #expect(try contents(of: directory.path()) == bytes)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -97,6 +98,6 @@ import Testing
     }
 
     @Test func anUnknownCollectionIsAnError() {
-        #expect(throws: StoreError.self) { try store.writeCSV(of: "GET /nothing") { _ in } }
+        #expect(throws: CacheError.self) { try store.writeCSV(of: "GET /nothing") { _ in } }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -119,7 +120,7 @@ import Testing
     @Test func anIDCachedAlreadyAListWithNoPageAndAnInsertQueuedAsAChangeAreRefused() throws {
         #expect(throws: StoreError.self) { try insert(2) }
         let item = Fixtures.item(-1)
-        #expect(throws: StoreError.collectionNotFound(key: "GET /none")) {
+        #expect(throws: CacheError.collectionNotFound(key: "GET /none")) {
             try store.queueInsert(
                 item, type: "Post", request: WriteRequest(kind: .insert, json: item.json, url: "https://api.test/"),
                 into: "GET /none")

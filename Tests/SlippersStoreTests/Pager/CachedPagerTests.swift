@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
@@ -99,10 +100,10 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
 
     @Test func aCollectionOfAnotherTypeIsRefused() throws {
         try Repository<Post>(store: store).save(Page(items: [Post(id: 1, title: "x", createdAt: date)]), at: 0, in: "p")
-        #expect(throws: StoreError.itemTypeMismatch(collection: "p", stored: "Post", requested: "Customer")) {
+        #expect(throws: CacheError.itemTypeMismatch(collection: "p", stored: "Post", requested: "Customer")) {
             try Repository<Customer>(store: store).items(in: "p")
         }
-        #expect(throws: StoreError.collectionNotFound(key: "nope")) {
+        #expect(throws: CacheError.collectionNotFound(key: "nope")) {
             try Repository<Post>(store: store).items(in: "nope")
         }
     }

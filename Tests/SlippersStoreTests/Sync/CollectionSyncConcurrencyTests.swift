@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 
@@ -115,7 +116,7 @@ import Testing
     @Test func aRepeatedPageStopsTheConcurrentWalkToo() async throws {
         let source = AddressedSource(ids: Array(1...50), pageSize: 10)
         source.base.repeatTokens()
-        await #expect(throws: StoreError.self) {
+        await #expect(throws: CacheError.self) {
             try await sync(source, concurrency: 4).run(limits: .init())
         }
         #expect(try store.collection("posts")?.currentPageCount ?? 0 <= 1)

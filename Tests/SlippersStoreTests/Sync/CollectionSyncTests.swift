@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersTestSupport
 import Synchronization
 import Testing
@@ -71,7 +72,7 @@ import Testing
     @Test func aTokenThatDoesNotAdvanceStopsTheRunInsteadOfLooping() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         source.repeatTokens()
-        await #expect(throws: StoreError.tokenDidNotAdvance(collection: "posts", token: "2")) {
+        await #expect(throws: CacheError.tokenDidNotAdvance(collection: "posts", token: "2")) {
             try await CollectionSync(store: store, source: source, collection: posts).run()
         }
         #expect(source.requests.count == 2)

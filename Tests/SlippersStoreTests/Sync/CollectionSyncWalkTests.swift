@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Synchronization
@@ -62,12 +63,12 @@ import Testing
     @Test func aCycleOfThreePagesStopsAndARerunAddsNothing() async throws {
         let source = WalkSource { number in (ids: [number * 2 + 1, number * 2 + 2], next: (number + 1) % 3) }
         // The first page has no token, so the loop is seen when page "0" (the first page again) leads to "1".
-        await #expect(throws: StoreError.tokenDidNotAdvance(collection: "list", token: "1")) {
+        await #expect(throws: CacheError.tokenDidNotAdvance(collection: "list", token: "1")) {
             try await sync(source).run(limits: .init())
         }
         #expect(pageCount == 3)
         for _ in 0..<3 {
-            await #expect(throws: StoreError.tokenDidNotAdvance(collection: "list", token: "1")) {
+            await #expect(throws: CacheError.tokenDidNotAdvance(collection: "list", token: "1")) {
                 try await sync(source).run(limits: .init())
             }
             #expect(pageCount == 3)
@@ -76,11 +77,11 @@ import Testing
 
     @Test func aServerThatIgnoresThePageParameterStopsAtTheSecondPage() async throws {
         let source = WalkSource { number in (ids: [1, 2, 3], next: number + 1) }
-        await #expect(throws: StoreError.pageRepeated(collection: "list", index: 1)) {
+        await #expect(throws: CacheError.pageRepeated(collection: "list", index: 1)) {
             try await sync(source).run(limits: .init())
         }
         #expect(pageCount == 1)
-        await #expect(throws: StoreError.self) { try await sync(source).run(limits: .init()) }
+        await #expect(throws: CacheError.self) { try await sync(source).run(limits: .init()) }
         #expect(pageCount == 1)
         #expect(source.requests == [0, 1, 1, 2])
     }
@@ -88,15 +89,15 @@ import Testing
     @Test func pagesThatBringNothingNewStopTheWalkUnsaved() async throws {
         // Fresh tokens forever, the items alternating between two pages' worth.
         let source = WalkSource { number in (ids: number % 2 == 0 ? [1, 2] : [3, 4], next: number + 1) }
-        await #expect(throws: StoreError.listStalled(collection: "list", pages: 3)) {
+        await #expect(throws: CacheError.listStalled(collection: "list", pages: 3)) {
             try await sync(source).run(limits: .init())
         }
         #expect(pageCount == 2)
-        await #expect(throws: StoreError.listStalled(collection: "list", pages: 3)) {
+        await #expect(throws: CacheError.listStalled(collection: "list", pages: 3)) {
             try await sync(source).run(limits: .init())
         }
         #expect(pageCount == 2)
-        let error = StoreError.listStalled(collection: "list", pages: 3)
+        let error = CacheError.listStalled(collection: "list", pages: 3)
         #expect(error.description.contains("brought no item not already listed"))
     }
 

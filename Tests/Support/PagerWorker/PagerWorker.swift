@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 
 /// Pages a list through a `CachedPager` in its own process: the child of the pager's resume test.

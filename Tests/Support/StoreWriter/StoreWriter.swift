@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import SlippersStorage
 import SlippersStore
 
 /// Writes pages into a cache until it is killed: the child process of the store's crash and concurrency tests.

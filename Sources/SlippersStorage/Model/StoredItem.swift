@@ -9,4 +9,11 @@ public struct StoredItem: Hashable, Sendable {
     public var item: RawItem
     /// When the item's JSON was last written.
     public var updatedAt: Date
+
+    /// Makes a stored item; for backends.
+    package init(type: String, item: RawItem, updatedAt: Date) {
+        self.type = type
+        self.item = item
+        self.updatedAt = updatedAt
+    }
 }

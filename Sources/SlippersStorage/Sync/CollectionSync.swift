@@ -41,7 +41,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var announcedPageCount: Int?
         /// Whether the last page has been fetched.
         public var endReached = false
-        /// How many times a failing page was fetched again under the run's ``RetryBudget``.
+        /// How many times a failing page was fetched again under the run's `RetryBudget`.
         public var pageRetries = 0
 
         /// Whether the run ended the list at its first page because the second page listed
@@ -69,7 +69,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
     }
 
-    /// Where the pages go: an SQLite file (``CacheStore``) or another backend.
+    /// Where the pages go: an SQLite file (`CacheStore`) or another backend.
     public let storage: any CacheStorage
 
     /// The source of the pages.
@@ -79,7 +79,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// Whether pages whose response said `Cache-Control: no-store` are saved all the same;
     /// `false` unless set, and a run stops before such a page with ``NoStorePageError``.
     public var keepsNoStorePages = false
-    /// How many pages of an ``AddressablePageSource`` are in flight at once, adapting to the server's `429`s;
+    /// How many pages of an `AddressablePageSource` are in flight at once, adapting to the server's `429`s;
     /// one at a time when `nil`.
     ///
     /// Pages arriving out of order are held in memory until the pages before
@@ -92,7 +92,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
 
-    /// Called when a page failed and is fetched again under the run's ``RetryBudget``, with the
+    /// Called when a page failed and is fetched again under the run's `RetryBudget`, with the
     /// page's index, the failure and the wait before the next try; for telling a person.
     public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
 
@@ -105,7 +105,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// list for every page. When the style was guessed, that makes the list one
     /// page; when the caller gave the style, it is more likely a wrong parameter.
     public enum RepeatedSecondPage: Hashable, Sendable {
-        /// The run stops with ``StoreError/pageRepeated(collection:index:)``, which says to check the style.
+        /// The run stops with ``CacheError/pageRepeated(collection:index:)``, which says to check the style.
         case fails
         /// The list is one page: the first page is saved again as the last, under the
         /// collection's `style` (stored text; `nil` keeps the collection's), and the run
@@ -115,11 +115,6 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
 
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
-
-    /// Creates a sync of `source` into `collection` of `store`.
-    public init(store: CacheStore, source: Source, collection: CollectionDescriptor) {
-        self.init(storage: store, source: source, collection: collection)
-    }
 
     /// Creates a sync of `source` into `collection` of any backend: an SQLite file or a PostgreSQL database.
     public init(storage: any CacheStorage, source: Source, collection: CollectionDescriptor) {
@@ -134,7 +129,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
     /// - parameter onPage: Called after each saved page.
     /// - returns: What the run did.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
+    /// - throws: The source's error, ``CacheError/tokenDidNotAdvance(collection:token:)``,
     ///   ``NoStorePageError``, a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
@@ -147,23 +142,23 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
 
     /// Fetches and saves pages until the end of the list, a limit, or an error.
     ///
-    /// A page that fails with a transient error (see ``TransientError``) is
+    /// A page that fails with a transient error (see `TransientError`) is
     /// fetched again while `retryBudget` lasts, which starts afresh for every
     /// page: a long run through a flaky network keeps going as long as the list
     /// makes progress. A page that fails is never saved.
     ///
     /// The next page is always asked for while the page before it is saved, so
     /// the store's time does not add to the network's. When the source is an
-    /// ``AddressablePageSource`` that names the pages' tokens, up to
+    /// `AddressablePageSource` that names the pages' tokens, up to
     /// ``concurrency``'s limit of pages are in flight at once; see ``concurrency``.
     ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
-    /// - parameter retryBudget: How long a failing page is tried again; ``RetryBudget/none`` to fail at once.
+    /// - parameter retryBudget: How long a failing page is tried again; `RetryBudget.none` to fail at once.
     /// - parameter onPage: Called after each saved page, in the list's order.
     /// - returns: What the run did.
-    /// - throws: The source's error, ``StoreError/tokenDidNotAdvance(collection:token:)``,
-    ///   ``StoreError/pageRepeated(collection:index:)``, ``StoreError/listStalled(collection:pages:)``,
+    /// - throws: The source's error, ``CacheError/tokenDidNotAdvance(collection:token:)``,
+    ///   ``CacheError/pageRepeated(collection:index:)``, ``CacheError/listStalled(collection:pages:)``,
     ///   a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
@@ -308,13 +303,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 readIndex += 1
                 if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
                 if let next = page.nextToken, !walked.insert(next).inserted {
-                    throw StoreError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
+                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
                 }
                 let keys = page.items.map(\.key)
                 if !keys.isEmpty, keys == previousKeys {
                     guard pageIndex == 1, case .endsTheList(let style) = repeatedSecondPage, var only = firstPage
                     else {
-                        throw StoreError.pageRepeated(collection: collection.key, index: pageIndex)
+                        throw CacheError.pageRepeated(collection: collection.key, index: pageIndex)
                     }
                     only.nextToken = nil
                     var onePage = collection
@@ -364,7 +359,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     held.append(page)
                     heldKeys.formUnion(pageKeys)
                     guard held.count < limits.stallLimit else {
-                        throw StoreError.listStalled(collection: collection.key, pages: held.count)
+                        throw CacheError.listStalled(collection: collection.key, pages: held.count)
                     }
                     continue
                 }
@@ -372,7 +367,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     let head: CollectionHead
                     do {
                         head = try await storage.savePage(saved, at: index, in: collection)
-                    } catch StoreError.pageOutOfOrder where restarts < Self.maxRestarts {
+                    } catch let error as CacheError where error.code == .pageOutOfOrder && restarts < Self.maxRestarts {
                         // Another process started the list again meanwhile: go on from where the cache now stands.
                         restarts += 1
                         (held, heldKeys, previousKeys) = ([], [], [])

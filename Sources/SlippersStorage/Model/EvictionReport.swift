@@ -17,7 +17,7 @@ public struct EvictionReport: Hashable, Sendable, Codable {
 
 extension EvictionReport {
     /// Adds what another eviction removed.
-    static func += (report: inout EvictionReport, other: EvictionReport) {
+    package static func += (report: inout EvictionReport, other: EvictionReport) {
         report.collections += other.collections
         report.pages += other.pages
         report.items += other.items

@@ -14,6 +14,19 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     /// (see ``CollectionInfo/isIncomplete``).
     public var incompleteLists: [String] = []
 
+    /// Makes a diagnosis; for backends.
+    package init(
+        integrity: [String], appliedMigrations: [String], knownMigrations: [String], orphans: [String],
+        inconsistentPages: [String], incompleteLists: [String] = []
+    ) {
+        self.integrity = integrity
+        self.appliedMigrations = appliedMigrations
+        self.knownMigrations = knownMigrations
+        self.orphans = orphans
+        self.inconsistentPages = inconsistentPages
+        self.incompleteLists = incompleteLists
+    }
+
     /// Whether the file is sound and fully migrated, and every list it calls complete is.
     public var isHealthy: Bool {
         integrity == ["ok"] && appliedMigrations == knownMigrations && orphans.isEmpty

@@ -22,6 +22,23 @@ public struct StoreStats: Hashable, Sendable, Codable {
     public var newestPage: Date?
     /// The last migration applied to the file.
     public var schemaVersion: String?
+
+    /// Makes the figures of a cache; `fileSize` is the database's size on disk. For backends.
+    package init(
+        path: String, fileSize: Int64, collections: Int, pages: Int, items: Int, unreferencedItems: Int,
+        itemBytes: Int64, oldestPage: Date?, newestPage: Date?, schemaVersion: String?
+    ) {
+        self.path = path
+        self.fileSize = fileSize
+        self.collections = collections
+        self.pages = pages
+        self.items = items
+        self.unreferencedItems = unreferencedItems
+        self.itemBytes = itemBytes
+        self.oldestPage = oldestPage
+        self.newestPage = newestPage
+        self.schemaVersion = schemaVersion
+    }
 }
 
 extension StoreStats {

@@ -4,7 +4,7 @@ import Slippers
 /// A cached list as the store holds it: its ``CollectionHead``, what describes it, and its statistics.
 ///
 /// The list's state (key, resume token, end, total, generation…) is its
-/// ``head``, the value ``CacheStore/savePage(_:at:in:now:)`` returns; the
+/// ``head``, the value `CacheStore.savePage(_:at:in:now:)` returns; the
 /// members of the same names here read and write the head's. The
 /// statistics sum over every page, so reading them costs more for a longer
 /// list, which reading a head never does.
@@ -27,6 +27,22 @@ public struct CollectionInfo: Hashable, Sendable {
     public var lastFetchedAt: Date?
     /// The number of cached pages a refresh marked unverified that the network has not confirmed since.
     public var unverifiedPageCount = 0
+
+    /// Makes a collection's description from its head and statistics; for backends.
+    package init(
+        head: CollectionHead, itemType: String, style: String?, createdAt: Date, pageCount: Int,
+        stalePageCount: Int, itemCount: Int, lastFetchedAt: Date?, unverifiedPageCount: Int = 0
+    ) {
+        self.head = head
+        self.itemType = itemType
+        self.style = style
+        self.createdAt = createdAt
+        self.pageCount = pageCount
+        self.stalePageCount = stalePageCount
+        self.itemCount = itemCount
+        self.lastFetchedAt = lastFetchedAt
+        self.unverifiedPageCount = unverifiedPageCount
+    }
 
     /// The canonical key of the list.
     public var key: String {

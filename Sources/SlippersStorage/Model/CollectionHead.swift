@@ -3,7 +3,7 @@ import Slippers
 
 /// A collection's row and where its current generation ends, read without aggregating its pages.
 ///
-/// What ``CachedPager`` needs on every load and what ``CacheStore/savePage(_:at:in:now:)``
+/// What `CachedPager` needs on every load and what `CacheStore.savePage(_:at:in:now:)`
 /// returns; ``CollectionInfo`` holds it with the collection's statistics. Reading
 /// a head costs the same for a collection of 1 page and one of 100 000.
 public struct CollectionHead: Hashable, Sendable {
@@ -29,6 +29,24 @@ public struct CollectionHead: Hashable, Sendable {
     /// of the current generation. Each id is stored once; `0` when the head was not returned by a save.
     public var repeatedItemCount = 0
 
+    /// Makes a head from a collection's row and where its current generation ends; for backends.
+    package init(
+        key: String, resumeToken: PageToken?, endReached: Bool, total: Int?, refreshedAt: Date?,
+        invalidatedAt: Date?, generation: Int, currentPageCount: Int, cachedPageCount: Int = 0,
+        repeatedItemCount: Int = 0
+    ) {
+        self.key = key
+        self.resumeToken = resumeToken
+        self.endReached = endReached
+        self.total = total
+        self.refreshedAt = refreshedAt
+        self.invalidatedAt = invalidatedAt
+        self.generation = generation
+        self.currentPageCount = currentPageCount
+        self.cachedPageCount = cachedPageCount
+        self.repeatedItemCount = repeatedItemCount
+    }
+
     /// The index of the next page to fetch: the pages of the current generation come first.
     public var nextPageIndex: Int { currentPageCount }
 
@@ -39,7 +57,7 @@ public struct CollectionHead: Hashable, Sendable {
 
     /// Whether a list whose end is reached (or not) holds fewer than its announced total (if any) of
     /// `itemCount` items: the one rule of the cache's collections and the pager's snapshots.
-    static func isIncomplete(endReached: Bool, total: Int?, itemCount: Int) -> Bool {
+    package static func isIncomplete(endReached: Bool, total: Int?, itemCount: Int) -> Bool {
         guard endReached, let total else { return false }
         return itemCount < total
     }

@@ -4,14 +4,14 @@ import Slippers
 /// Where a cache keeps its collections, pages and items: the seam between the sync side
 /// (``CollectionSync``), the inspection commands and a database.
 ///
-/// Two backends implement it: ``CacheStore``, an SQLite file through GRDB (the embedded
+/// Two backends implement it: `CacheStore`, an SQLite file through GRDB (the embedded
 /// default, for apps and the command line), and `PostgresCache` in the `SlippersPostgres`
 /// product, one PostgreSQL database for a fleet of workers. Both keep the same guarantees: a
 /// page is saved with the collection's resume point in one transaction, a collection's pages
 /// `0..<currentPageCount` are its committed prefix, and items are stored once per type and id.
 ///
 /// The pager, offline writes and the cache budget are the SQLite file's: they need
-/// ``CacheStore`` itself.
+/// `CacheStore` itself.
 ///
 /// ```swift
 /// func report(_ storage: some CacheStorage) async throws {
@@ -34,10 +34,10 @@ public protocol CacheStorage: Sendable {
     func collection(_ key: String) async throws -> CollectionInfo?
 
     /// Saves a fetched page, its items and the collection's resume point in one transaction;
-    /// see ``CacheStore/savePage(_:at:in:now:)`` for the rules both backends follow.
+    /// see `CacheStore.savePage(_:at:in:now:)` for the rules both backends follow.
     ///
-    /// - throws: ``StoreError/pageOutOfOrder(collection:index:)`` when page `index - 1` is not
-    ///   cached in the current generation, ``StoreError/itemTypeMismatch(collection:stored:requested:)``,
+    /// - throws: ``CacheError/pageOutOfOrder(collection:index:)`` when page `index - 1` is not
+    ///   cached in the current generation, ``CacheError/itemTypeMismatch(collection:stored:requested:)``,
     ///   or the backend's error.
     func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
         -> CollectionHead
@@ -64,7 +64,7 @@ public protocol CacheStorage: Sendable {
 
     /// The rows of a collection's cached pages, in order.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, or the backend's error.
+    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
     func pages(in key: String) async throws -> [PageInfo]
 
     /// The cached page at `index` with its items, or `nil` when it is not cached.
@@ -72,7 +72,7 @@ public protocol CacheStorage: Sendable {
 
     /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
+    /// - throws: ``CacheError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
     func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws
 
     /// A stored item by type and id, or `nil`.
@@ -83,7 +83,7 @@ public protocol CacheStorage: Sendable {
 
     /// The key of the collection a person typed: the key itself, or a list URL without its style's parts.
     ///
-    /// - throws: ``StoreError/collectionNotFound(key:)`` when none matches.
+    /// - throws: ``CacheError/collectionNotFound(key:)`` when none matches.
     func collectionKey(typed: String) async throws -> String
 
     /// Counts and sizes of the whole cache.

@@ -39,6 +39,32 @@ public struct PageInfo: Hashable, Sendable {
     /// Whether a refresh marked the page unverified since the network last confirmed it.
     public var isUnverified: Bool
 
+    /// Makes a page's row; for backends.
+    package init(
+        index: Int, generation: Int, token: PageToken?, nextToken: PageToken?, validators: PageValidators,
+        fetchedAt: Date, itemCount: Int, isStale: Bool, verifiedAt: Date?, digest: String?,
+        lifetime: TimeInterval?, requiresRevalidation: Bool, staleWhileRevalidate: TimeInterval?,
+        staleIfError: TimeInterval?, vary: [String], varyKey: String?, isUnverified: Bool
+    ) {
+        self.index = index
+        self.generation = generation
+        self.token = token
+        self.nextToken = nextToken
+        self.validators = validators
+        self.fetchedAt = fetchedAt
+        self.itemCount = itemCount
+        self.isStale = isStale
+        self.verifiedAt = verifiedAt
+        self.digest = digest
+        self.lifetime = lifetime
+        self.requiresRevalidation = requiresRevalidation
+        self.staleWhileRevalidate = staleWhileRevalidate
+        self.staleIfError = staleIfError
+        self.vary = vary
+        self.varyKey = varyKey
+        self.isUnverified = isUnverified
+    }
+
     /// How a later request can ask whether the page changed.
     public var validatorKind: ValidatorKind {
         if validators.etag != nil { return .etag }
@@ -90,9 +116,16 @@ public struct StoredPage: Hashable, Sendable {
     public var info: PageInfo
     /// The items, in order.
     public var items: [RawItem]
-    /// The keys of the items edited locally (saved with ``CacheStore/saveItem(_:type:now:)``)
+    /// The keys of the items edited locally (saved with `CacheStore.saveItem(_:type:now:)`)
     /// since a fetched page last brought them; empty for a page read by a range of positions.
     public var editedKeys: Set<ItemKey> = []
+
+    /// Makes a page with its items; for backends.
+    package init(info: PageInfo, items: [RawItem], editedKeys: Set<ItemKey> = []) {
+        self.info = info
+        self.items = items
+        self.editedKeys = editedKeys
+    }
 
     /// The page as the core's `Page`, as its source once delivered it.
     public var page: Page<RawItem> {
