@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
         // One import for apps: the three above, the HTTP conveniences, sync planning and PagedList.
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
-        .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
         // The PostgreSQL backend, for a fleet of workers on one database: an app that does not use it does not build it.
         .library(name: "SlippersPostgres", targets: ["SlippersPostgres"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
@@ -26,7 +25,6 @@ let package = Package(
         // Named for the trust roots of --cacert and for telling TLS failures apart; async-http-client builds it anyway.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // Named, although async-http-client brings it, because the libraries take a `Logger` in their API.
@@ -84,25 +82,22 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrations"]
         ),
-        // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
+        // The local paginated JSON API on 127.0.0.1 (SwiftNIO), for the demo, the benchmark and the
+        // tests; not a product. It holds no test fixture, as the `slippers` binary links it.
         .target(
-            name: "SlippersFixtures",
+            name: "LocalAPI",
             dependencies: [
                 "Slippers",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-                // The https fixture: FlyingFox serves plain HTTP only.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swift6
         ),
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI", "TableOutput",
                 "SlippersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "TableOutput",
+                "Slippers", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI", "TableOutput",
                 // The fleet's figures start their own PostgreSQL, as the tests do.
                 "SlippersTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -139,18 +134,31 @@ let package = Package(
         .target(name: "TestParallelism", path: "Tests/Support/TestParallelism"),
         // Helpers shared by the test targets: temporary directories, a recorder of asynchronous values.
         .target(name: "SlippersTestSupport", path: "Tests/Support/SlippersTestSupport", swiftSettings: swift6),
+        // The servers only tests need, on LocalAPI's listener: the hostile server (malformed HTTP,
+        // endless and gzip-bomb bodies) and the https server with its test certificates.
+        .target(
+            name: "SlippersFixtures",
+            dependencies: [
+                "LocalAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/Support/SlippersFixtures",
+            swiftSettings: swift6
+        ),
         // The cached pager over the HTTP page source and the fixture server: the layers together.
         .testTarget(
             name: "SlippersIntegrationTests",
             dependencies: [
-                "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI", "SlippersTestSupport",
             ],
             swiftSettings: swift6
         ),
         // The app-facing module against the fixture API and real cache files: PagedList, pagers from URLs, sync plans.
         .testTarget(
             name: "SlippersKitTests",
-            dependencies: ["SlippersKit", "SlippersFixtures", "SlippersTestSupport"],
+            dependencies: ["SlippersKit", "LocalAPI", "SlippersTestSupport"],
             // Cache files written by earlier releases, read by path.
             exclude: ["Fixtures"],
             swiftSettings: swift6
@@ -178,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "SlippersNetworkingTests",
             dependencies: [
-                "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersNetworking", "LocalAPI", "SlippersFixtures", "SlippersTestSupport",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -203,7 +211,8 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStore", "SlippersKit", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersCLI", "Slippers", "SlippersStore", "SlippersKit", "LocalAPI", "SlippersFixtures",
+                "SlippersTestSupport",
                 "MeasuringLauncher", "TestParallelism",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 import SlippersTestSupport
 
 /// A fleet of `slippers worker` processes on one PostgreSQL database the benchmark starts.

@@ -1,6 +1,6 @@
 import Foundation
+import LocalAPI
 import Slippers
-import SlippersFixtures
 import SlippersKit
 
 /// The steps of `slippers demo`, each done with the libraries and told in one line.
