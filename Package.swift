@@ -19,7 +19,6 @@ let package = Package(
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
         // One import for apps: the four above, the HTTP conveniences, sync planning and PagedList.
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
-        .library(name: "SlippersFixtures", targets: ["SlippersFixtures"]),
         // The PostgreSQL backend, for a fleet of workers on one database: an app that does not use it does not build it.
         .library(name: "SlippersPostgres", targets: ["SlippersPostgres"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
@@ -35,7 +34,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // SHA-256 and HMAC for fingerprints of header values; async-http-client and postgres-nio build it anyway.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // Named, although async-http-client brings it, because the libraries take a `Logger` in their API.
@@ -97,25 +95,22 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrations"]
         ),
-        // A paginated JSON API on 127.0.0.1, for tests, the demo and the benchmarks.
+        // The local paginated JSON API on 127.0.0.1 (SwiftNIO), for the demo, the benchmark and the
+        // tests; not a product. It holds no test fixture, as the `slippers` binary links it.
         .target(
-            name: "SlippersFixtures",
+            name: "LocalAPI",
             dependencies: [
                 "Slippers",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-                // The https fixture: FlyingFox serves plain HTTP only.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swift6
         ),
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "TableOutput", "SlippersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "TableOutput",
                 // The fleet's figures start their own PostgreSQL, as the tests do.
                 "LocalPostgres",
@@ -160,11 +155,24 @@ let package = Package(
         // A throwaway PostgreSQL server on 127.0.0.1 (initdb, pg_ctl), temporary directories and child
         // processes: for the bench's fleet figures and the tests, never in a product.
         .target(name: "LocalPostgres", swiftSettings: swift6),
+        // The servers only tests need, on LocalAPI's listener: the hostile server (malformed HTTP,
+        // endless and gzip-bomb bodies) and the https server with its test certificates.
+        .target(
+            name: "SlippersFixtures",
+            dependencies: [
+                "LocalAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/Support/SlippersFixtures",
+            swiftSettings: swift6
+        ),
         // The cached pager over the HTTP page source and the fixture server: the layers together.
         .testTarget(
             name: "SlippersIntegrationTests",
             dependencies: [
-                "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "SlippersFixtures",
+                "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "SlippersTestSupport",
             ],
             swiftSettings: swift6
@@ -172,7 +180,7 @@ let package = Package(
         // The app-facing module against the fixture API and real cache files: PagedList, pagers from URLs, sync plans.
         .testTarget(
             name: "SlippersKitTests",
-            dependencies: ["SlippersKit", "SlippersStorage", "SlippersFixtures", "SlippersTestSupport"],
+            dependencies: ["SlippersKit", "SlippersStorage", "LocalAPI", "SlippersTestSupport"],
             // Cache files written by earlier releases, read by path.
             exclude: ["Fixtures"],
             swiftSettings: swift6
@@ -200,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "SlippersNetworkingTests",
             dependencies: [
-                "SlippersNetworking", "SlippersFixtures", "SlippersTestSupport",
+                "SlippersNetworking", "LocalAPI", "SlippersFixtures", "SlippersTestSupport",
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -228,7 +236,8 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStorage", "SlippersStore", "SlippersKit", "SlippersFixtures",
+                "SlippersCLI", "Slippers", "SlippersStorage", "SlippersStore", "SlippersKit", "LocalAPI",
+                "SlippersFixtures",
                 "SlippersTestSupport",
                 "MeasuringLauncher", "TestParallelism",
                 .product(name: "GRDB", package: "GRDB.swift"),

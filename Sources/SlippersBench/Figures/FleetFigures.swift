@@ -1,6 +1,6 @@
 import Foundation
+import LocalAPI
 import LocalPostgres
-import SlippersFixtures
 
 /// A fleet of `slippers worker` processes on one PostgreSQL database the benchmark starts.
 ///

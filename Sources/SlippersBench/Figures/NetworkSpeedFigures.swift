@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 
 /// Syncing from an API 20 ms away, against a sequential client written by hand, in the same run.
 ///

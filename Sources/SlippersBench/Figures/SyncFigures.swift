@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 
 /// Syncing a whole collection from a local HTTP API keeps memory flat.
 ///

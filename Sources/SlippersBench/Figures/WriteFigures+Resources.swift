@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 import SlippersKit
 import SlippersStore
 

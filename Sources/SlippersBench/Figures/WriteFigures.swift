@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
+import LocalAPI
 import Slippers
-import SlippersFixtures
 import SlippersKit
 import SlippersStorage
 import SlippersStore

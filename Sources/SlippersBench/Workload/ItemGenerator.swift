@@ -1,6 +1,6 @@
 import Foundation
+import LocalAPI
 import Slippers
-import SlippersFixtures
 
 /// Makes item `i` of the workload, the same on every run and every machine.
 ///

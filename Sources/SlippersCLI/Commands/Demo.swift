@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import LocalAPI
 import Slippers
-import SlippersFixtures
 import SlippersNetworking
 import SlippersStore
 

@@ -1,6 +1,6 @@
 import Foundation
+import LocalAPI
 import Slippers
-import SlippersFixtures
 import SlippersKit
 import SlippersStorage
 

@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 import SlippersTestSupport
 
 /// What a fleet test runs against: a PostgreSQL server it starts, a new database of it, and the

@@ -1,5 +1,5 @@
 import Foundation
-import SlippersFixtures
+import LocalAPI
 
 /// A fixture API started for one test; stopped by ``stop()``.
 struct RunningFixture {

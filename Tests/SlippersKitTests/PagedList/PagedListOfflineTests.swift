@@ -1,6 +1,6 @@
 import Foundation
+import LocalAPI
 import Observation
-import SlippersFixtures
 import SlippersKit
 import SlippersTestSupport
 import Testing

@@ -4,7 +4,7 @@ import SlippersNetworking
 import SlippersTestSupport
 import Testing
 
-@testable import SlippersFixtures
+@testable import LocalAPI
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -27,16 +27,29 @@ import Testing
         }
     }
 
-    /// FlyingFox writes a response's head and body apart: with Nagle's algorithm on, each
+    /// The server writes a response's head and body apart: with Nagle's algorithm on, each
     /// response would wait for the client's delayed acknowledgement (≈ 40 ms).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
-    func itsListeningSocketHasNagleOffAgainAfterARestart() async throws {
+    @Test func itsConnectionsHaveNagleOffAgainAfterARestart() async throws {
         try await withFixtureServer { server async throws in
-            let port = UInt16(server.port)
-            #expect(ListenerNoDelay.isEnabled(onPort: port) == true)
+            // Closed after the answer, so that no idle connection to the stopped server is reused.
+            #expect(try await get(server.url(.page), headers: ["Connection": "close"]).statusCode == 200)
+            #expect(isAllTrue(server.noDelayOfAcceptedConnections))
             await server.stop()
             try await server.start()
-            #expect(ListenerNoDelay.isEnabled(onPort: port) == true)
+            #expect(try await get(server.url(.page)).statusCode == 200)
+            #expect(isAllTrue(server.noDelayOfAcceptedConnections))
+        }
+    }
+
+    private func isAllTrue(_ values: [Bool?]) -> Bool { !values.isEmpty && values.allSatisfy { $0 == true } }
+    private func isAllFalse(_ values: [Bool?]) -> Bool { !values.isEmpty && values.allSatisfy { $0 == false } }
+
+    @Test func withNoDelayOffItsConnectionsKeepNaglesAlgorithm() async throws {
+        var configuration = FixtureServer.Configuration()
+        configuration.noDelay = false
+        try await withFixtureServer(configuration) { server async throws in
+            #expect(try await get(server.url(.page)).statusCode == 200)
+            #expect(isAllFalse(server.noDelayOfAcceptedConnections))
         }
     }
 

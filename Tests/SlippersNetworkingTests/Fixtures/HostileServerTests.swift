@@ -3,6 +3,7 @@ import SlippersNetworking
 import SlippersTestSupport
 import Testing
 
+@testable import LocalAPI
 @testable import SlippersFixtures
 
 #if canImport(FoundationNetworking)

@@ -2,7 +2,7 @@ import Foundation
 import SlippersTestSupport
 import Testing
 
-@testable import SlippersFixtures
+@testable import LocalAPI
 
 #if canImport(Glibc)
     import Glibc

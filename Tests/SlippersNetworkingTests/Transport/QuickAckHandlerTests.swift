@@ -1,8 +1,8 @@
 import Foundation
+import LocalAPI
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import SlippersFixtures
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
-/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), for reproducible fixtures and faults.
+/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), for the local API's reproducible
+/// faults and the benchmark's generated items.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

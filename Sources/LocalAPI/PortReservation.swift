@@ -15,18 +15,18 @@ import Foundation
 /// connections to the port are refused, and no other server can have been given the port, not even
 /// in the moment between the close and any later step. So a test of a server that went away
 /// (connection refused) never reaches another test's server.
-final class PortReservation: Sendable {
+package final class PortReservation: Sendable {
     private let descriptor: Int32
     /// The port held.
-    let port: UInt16
+    package let port: UInt16
 
     /// Binds a free port the system chooses; `nil` when no socket can be made or bound.
-    convenience init?() {
+    package convenience init?() {
         self.init(port: 0)
     }
 
     /// Binds `port` (0: a free port the system chooses); `nil` when it cannot be bound.
-    init?(port: UInt16) {
+    package init?(port: UInt16) {
         guard let descriptor = LoopbackSocket.make() else { return nil }
         guard Self.bindReusably(descriptor, port: port), let bound = Self.boundPort(of: descriptor) else {
             close(descriptor)
@@ -40,7 +40,7 @@ final class PortReservation: Sendable {
     /// held for the server's life: Linux lets a listening socket share a port with bound sockets that
     /// do not listen when all of them set `SO_REUSEADDR`; BSD sockets refuse the second bind, and
     /// there the reservation is given up while the server listens.
-    static var isKeptWhileListening: Bool {
+    package static var isKeptWhileListening: Bool {
         #if os(Linux)
             true
         #else

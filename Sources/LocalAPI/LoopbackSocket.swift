@@ -6,7 +6,7 @@ import Foundation
     import Darwin
 #endif
 
-/// Plain IPv4 TCP sockets on 127.0.0.1, as the fixture servers and their tests make them.
+/// Plain IPv4 TCP sockets on 127.0.0.1, for port reservations and the raw clients of tests.
 enum LoopbackSocket {
     /// A new TCP socket; `nil` when none can be made (`errno` says why).
     static func make() -> Int32? {

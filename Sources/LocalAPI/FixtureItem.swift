@@ -1,7 +1,8 @@
 import Foundation
 import Slippers
 
-/// One item of the fixture API: a deterministic blog post made from its id alone.
+/// One item of the local paginated API (the demo's, the benchmark's and the tests'): a deterministic blog post
+/// made from its id alone.
 ///
 /// Item *i* is the same in every run and every process, so a test (or a
 /// benchmark) can check what it got against ``make(id:title:)`` without the

@@ -1,9 +1,9 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOHTTP1
 import Synchronization
 
-/// A paginated JSON API on 127.0.0.1, for tests, the demo and benchmarks.
+/// The local paginated API on 127.0.0.1, for the demo, the benchmark and the tests.
 ///
 /// The server lists ``FixtureItem``s (ids 1…N, generated on demand, so N may
 /// be a million) through one route per pagination style:
@@ -45,6 +45,9 @@ import Synchronization
 /// server.inject(.status(500), count: 2)
 /// await server.stop()                   // connections are refused until start() again
 /// ```
+///
+/// A stopped server refuses connections; starting it again takes the same port, so "the server
+/// went away and came back" is two calls. It serves HTTP/1.1 with keep-alive over SwiftNIO.
 public final class FixtureServer: Sendable {
     /// How the fixture API answers.
     public struct Configuration: Sendable {
@@ -67,7 +70,7 @@ public final class FixtureServer: Sendable {
         public var responseHeaders: [String: String] = [:]
         /// Whether accepted connections have `TCP_NODELAY` set; `true` unless set.
         ///
-        /// FlyingFox writes a response's head and body in two writes. With this
+        /// The server writes a response's head and body in two writes. With this
         /// `false`, Nagle's algorithm holds the body until the client acknowledges
         /// the head, as many real servers do (Python's `http.server` among them):
         /// a client that delays its acknowledgements waits up to 40 ms a response.
@@ -187,8 +190,7 @@ public final class FixtureServer: Sendable {
         var configuration: Configuration
         var catalog: FixtureCatalog
         var port: UInt16 = 0
-        var server: HTTPServer?
-        var runTask: Task<Void, Never>?
+        var listener: LoopbackListener?
         /// The faults queued, as runs of one fault for a number of requests, oldest first.
         var faults: [(fault: Fault, count: Int)] = []
         var requests: [ReceivedRequest] = []
@@ -226,7 +228,7 @@ public final class FixtureServer: Sendable {
     /// - throws: The socket error when the port cannot be bound.
     public func start() async throws {
         let port = try state.withLock { state throws(POSIXError) -> UInt16? in
-            guard state.server == nil else { return nil }
+            guard state.listener == nil else { return nil }
             // The first start takes a free port through its reservation; later ones take it again.
             if state.reservation == nil { state.reservation = PortReservation(port: state.port) }
             guard let reservation = state.reservation else { throw POSIXError(.EADDRINUSE) }
@@ -235,24 +237,15 @@ public final class FixtureServer: Sendable {
             return state.port
         }
         guard let port else { return }
-        let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-        let configuration = HTTPServer.Configuration(
-            address: address, timeout: 120, pool: HTTPServer.defaultPool(), logger: .disabled)
-        let server = HTTPServer(config: configuration, handler: FixtureHandler(server: self))
-        let task = Task { _ = try? await server.run() }
-        do {
-            // Binding takes milliseconds; a loaded machine running many suites at once may take seconds.
-            try await server.waitUntilListening(timeout: 120)
-        } catch {
-            task.cancel()
-            throw error
-        }
-        // Without it every response stalls ≈ 40 ms on the client's delayed acknowledgement.
-        if state.withLock({ $0.configuration.noDelay }) { ListenerNoDelay.enable(onPort: port) }
-        state.withLock { state in
-            state.server = server
-            state.runTask = task
-        }
+        let handler = FixtureHandler(server: self)
+        let listener = try await LoopbackListener.bind(
+            of: HTTPServerRequestPart.self, port: Int(port), noDelay: state.withLock { $0.configuration.noDelay }
+        ) { pipeline in
+            try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+        } serve: { inbound, channel in
+            await handler.serve(inbound, on: channel)
+        }.get()
+        state.withLock { $0.listener = listener }
     }
 
     /// Stops listening and closes every connection; held answers are released.
@@ -260,30 +253,30 @@ public final class FixtureServer: Sendable {
     /// After it returns, connections to the port are refused until ``start()``; the port stays
     /// held, so no other server of the machine is given it meanwhile.
     public func stop() async {
-        let (server, task, held) = state.withLock { state in
+        let (listener, held) = state.withLock { state in
             defer {
-                state.server = nil
-                state.runTask = nil
+                state.listener = nil
                 state.heldResponses = []
                 state.isHeld = false
             }
-            return (state.server, state.runTask, state.heldResponses)
+            return (state.listener, state.heldResponses)
         }
         for continuation in held { continuation.resume() }
-        await server?.stop(timeout: 0)
-        task?.cancel()
-        await task?.value
+        await listener?.stop()
         // Where the reservation could not be kept while listening, it is taken again now: connections
         // are refused until the next start, and no other server takes the port meanwhile.
         state.withLock { state in
-            if state.server == nil, state.port != 0, state.reservation == nil {
+            if state.listener == nil, state.port != 0, state.reservation == nil {
                 state.reservation = PortReservation(port: state.port)
             }
         }
     }
 
     /// Whether the server is listening.
-    public var isRunning: Bool { state.withLock { $0.server != nil } }
+    public var isRunning: Bool { state.withLock { $0.listener != nil } }
+
+    /// Whether each connection accepted since the last start had `TCP_NODELAY` set, in order.
+    var noDelayOfAcceptedConnections: [Bool?] { state.withLock { $0.listener?.noDelayOfAcceptedConnections ?? [] } }
 
     /// The port the server listens on (0 before the first start).
     public var port: Int { Int(state.withLock { $0.port }) }

@@ -1,7 +1,7 @@
 import Foundation
+import LocalAPI
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import NIOSSL
 import Synchronization
 
@@ -29,7 +29,7 @@ public final class TLSFixtureServer: Sendable {
     /// The body of every answer: a page of two items that ends the list.
     public static let body = #"{"results": [{"id": 1, "title": "One"}, {"id": 2, "title": "Two"}], "next": null}"#
 
-    private let channel: any Channel
+    private let listener: LoopbackListener
     private let counter: HandshakeCounter
 
     /// The port the server listens on.
@@ -54,28 +54,24 @@ public final class TLSFixtureServer: Sendable {
         let context = try NIOSSLContext(
             configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
         let counter = HandshakeCounter()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Responder(counter: counter))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return TLSFixtureServer(channel: channel, counter: counter)
+        let listener = try await LoopbackListener.bind(of: HTTPServerRequestPart.self) { pipeline in
+            try pipeline.addHandler(NIOSSLServerHandler(context: context))
+            try pipeline.configureHTTPServerPipeline()
+        } serve: { inbound, channel in
+            await respond(to: inbound, on: channel, counter: counter)
+        }.get()
+        return TLSFixtureServer(listener: listener, counter: counter)
     }
 
-    private init(channel: any Channel, counter: HandshakeCounter) {
-        self.channel = channel
+    private init(listener: LoopbackListener, counter: HandshakeCounter) {
+        self.listener = listener
         self.counter = counter
-        self.port = channel.localAddress?.port ?? 0
+        self.port = listener.port
     }
 
-    /// Stops listening.
+    /// Stops listening and closes every connection.
     public func stop() async {
-        try? await channel.close()
+        await listener.stop()
     }
 
     /// The number of answered requests, shared by the server's connections.
@@ -83,29 +79,22 @@ public final class TLSFixtureServer: Sendable {
         let count = Mutex(0)
     }
 
-    /// Answers each request with ``TLSFixtureServer/body``.
-    private final class Responder: ChannelInboundHandler, Sendable {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias OutboundOut = HTTPServerResponsePart
-
-        let counter: HandshakeCounter
-
-        init(counter: HandshakeCounter) {
-            self.counter = counter
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard case .end = unwrapInboundIn(data) else { return }
+    /// Answers each request with ``TLSFixtureServer/body``, keeping the connection open.
+    private static func respond(
+        to inbound: AsyncStream<HTTPServerRequestPart>, on channel: any Channel, counter: HandshakeCounter
+    ) async {
+        for await part in inbound {
+            guard case .end = part else { continue }
             counter.count.withLock { $0 += 1 }
             let body = ByteBuffer(string: TLSFixtureServer.body)
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: "application/json")
             headers.add(name: "Content-Length", value: String(body.readableBytes))
-            context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
-            )
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            channel.write(
+                HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)),
+                promise: nil)
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+            guard (try? await channel.writeAndFlush(HTTPServerResponsePart.end(nil))) != nil else { return }
         }
     }
 }

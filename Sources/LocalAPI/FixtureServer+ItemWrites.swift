@@ -1,4 +1,3 @@
-import FlyingFox
 import Foundation
 
 /// The answer to a write of one item, kept to replay it for a repeated `Idempotency-Key`.
