@@ -202,7 +202,11 @@ let package = Package(
         // SlippersPostgres against a PostgreSQL server the tests start themselves.
         .testTarget(
             name: "SlippersPostgresTests",
-            dependencies: ["Slippers", "SlippersStore", "SlippersPostgres", "SlippersTestSupport"],
+            dependencies: [
+                "Slippers", "SlippersStore", "SlippersPostgres", "SlippersTestSupport",
+                // A server app's worker: HTTP pages from the fixture API, planned as SlippersKit plans them.
+                "SlippersKit", "SlippersFixtures",
+            ],
             swiftSettings: swift6
         ),
         .testTarget(
