@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Slippers
 import SlippersPostgres
 
 extension SlippersCommand.Sync {

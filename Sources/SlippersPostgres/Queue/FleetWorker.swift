@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Slippers
 import Synchronization
 
 /// A worker of the fleet: takes lists from a PostgreSQL cache's queue and syncs them, each under

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Slippers
 
 extension PostgresCache {
     /// Whether a migration is the one after which the queued rows' arguments are made requests.

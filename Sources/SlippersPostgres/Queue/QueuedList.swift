@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 
 /// A list in the fleet's queue, as `slippers queue` shows it.
 public struct QueuedList: Hashable, Sendable, Codable {

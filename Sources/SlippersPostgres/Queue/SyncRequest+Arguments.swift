@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 
 extension SyncRequest {
     /// The request that `slippers sync` arguments stand for, as queues of earlier releases stored

@@ -19,7 +19,13 @@ struct ServerSideFleetTests {
             let queue = try await PostgresCache.open(location)
             defer { Task { try? await queue.close() } }
             let urls = (1...4).map { fixture.url(.page, query: ["list": String($0)]).absoluteString }
-            _ = try await queue.enqueue(urls.map { SyncRequest(url: $0) })
+            _ = try await queue.enqueue(
+                urls.map { url in
+                    var request = SyncRequest(url: url)
+                    request.style.name = "page"
+                    request.style.pageSize = 10
+                    return request
+                })
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for name in ["app-1", "app-2"] {
@@ -55,7 +61,7 @@ struct ServerSideFleetTests {
         let client = HTTPClient(configuration: server)
         let plan = try await SyncPlan.make(
             storage: job.cache, client: client, url: url,
-            overrides: StyleOverrides(pageSize: job.request.style.pageSize),
+            overrides: StyleOverrides(job.request.style),
             itemType: job.request.itemType, refresh: job.request.refresh)
         await job.recordCollection(plan.collection.key)
         let list = SharedList(collection: plan.collection.key, fingerprint: plan.collection.style ?? "")

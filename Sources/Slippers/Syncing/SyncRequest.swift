@@ -4,9 +4,10 @@ import Foundation
 /// network settings, never a credential.
 ///
 /// `slippers enqueue` builds one from the options `slippers sync` takes, and `slippers worker`
-/// syncs it as `sync` would; a server app enqueues its own (see ``PostgresCache/enqueue(_:now:)``)
-/// and syncs what ``FleetWorker`` hands it. What is not given is detected from the list's first
-/// response, or takes `sync`'s default.
+/// syncs it as `sync` would; a server app enqueues its own (SlippersPostgres's
+/// `PostgresCache.enqueue(_:now:)`), syncs what its `FleetWorker` hands it, and plans each list
+/// with SlippersKit's `StyleOverrides(request.style)`. What is not given is detected from the
+/// list's first response, or takes `sync`'s default. A value with no I/O: it is only data.
 ///
 /// For example:
 ///
@@ -20,7 +21,7 @@ import Foundation
 ///
 /// ``schedule`` and ``incremental`` are reserved for lists that come due again and lists synced
 /// from where they were last seen: they are stored and carried through the queue, and a worker
-/// of this release fails a request that sets them (see ``checkSupported()``).
+/// of this release fails a request that sets them.
 public struct SyncRequest: Hashable, Sendable, Codable {
     /// The URL of the list's first page (http or https).
     public var url: String
@@ -60,21 +61,6 @@ public struct SyncRequest: Hashable, Sendable, Codable {
         self.network = network
         self.schedule = schedule
         self.incremental = incremental
-    }
-
-    /// Throws when the request sets what this release does not run yet: a ``schedule`` or
-    /// ``incremental`` settings.
-    ///
-    /// - throws: ``FleetError/unsupportedRequest(_:)``.
-    public func checkSupported() throws {
-        if let schedule {
-            throw FleetError.unsupportedRequest(
-                "a schedule (every \(schedule.every) s), which this release does not run: enqueue it without one")
-        }
-        if incremental != nil {
-            throw FleetError.unsupportedRequest(
-                "incremental settings, which this release does not run: enqueue it without them")
-        }
     }
 
     /// The request as the queue stores it: JSON with sorted keys, so that one request is one text.
