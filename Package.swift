@@ -222,7 +222,11 @@ let package = Package(
         // SlippersPostgres against a PostgreSQL server the tests start themselves.
         .testTarget(
             name: "SlippersPostgresTests",
-            dependencies: ["Slippers", "SlippersStorage", "SlippersStore", "SlippersPostgres", "SlippersTestSupport"],
+            dependencies: [
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersPostgres", "SlippersTestSupport",
+                // A server app's worker: HTTP pages from the local API, planned as SlippersKit plans them.
+                "SlippersKit", "LocalAPI",
+            ],
             swiftSettings: swift6
         ),
         .testTarget(

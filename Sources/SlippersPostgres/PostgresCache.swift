@@ -22,7 +22,7 @@ import Synchronization
 /// A cache is a `CacheStorage`, as an SQLite file is: `CollectionSync` saves pages into it and
 /// the inspection commands read it. Its operations take turns on one connection, made again
 /// when it is lost (a server restart); each is bounded, so that a server that stops answering
-/// fails it instead of holding it. It also holds the fleet's queue (``enqueue(_:options:now:)``,
+/// fails it instead of holding it. It also holds the fleet's queue (``enqueue(_:now:)``,
 /// ``claim(worker:lease:now:)``) and the lists' leases (``withListLease(_:onWait:whileWaiting:_:)``).
 ///
 /// ```swift
@@ -159,6 +159,9 @@ public final class PostgresCache: Sendable {
             for migration in EmbeddedMigrations.all where !applied.contains(migration.identifier) {
                 for statement in statements(of: migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                if convertsQueuedArguments(migration.identifier) {
+                    try await convertQueuedArguments(connection, logger: logger)
                 }
                 try await connection.query(
                     "INSERT INTO \(unescaped: schema).schema_migrations (identifier) VALUES (\(migration.identifier))",

@@ -105,7 +105,7 @@ enum FleetFigures {
         let database = ["--db", server.url(database: try await server.makeDatabase())]
         let urls = (1...lists).map { fixture.url(.page, query: ["list": String($0)]).absoluteString }
         try await runToEnd(
-            slippers, ["enqueue"] + database + urls + ["--", "--concurrency", "1", "--page-size", String(pageSize)],
+            slippers, ["enqueue"] + database + urls + ["--concurrency", "1", "--page-size", String(pageSize)],
             directory: directory)
         let requestsBefore = fixture.requestCount
         let clock = ContinuousClock()

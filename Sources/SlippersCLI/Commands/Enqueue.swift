@@ -9,41 +9,39 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add lists to the queue of a PostgreSQL cache, for `slippers worker` processes to sync.",
             discussion: """
-                Each URL is queued with the sync options given after --, as `slippers sync` takes \
-                them (for example -- --style page --page-size 100). Headers are never queued: give \
-                credentials to the workers (worker --origin-header or --header-file). A list \
-                already queued with the same options is made pending again unless a worker holds it.
+                Each URL is queued with the options given, which are those `slippers sync` takes \
+                (for example --style page --page-size 100), anywhere on the line; a worker syncs \
+                the list as `sync` would. Headers are never queued: give credentials to the workers \
+                (worker --origin-header or --header-file). A list already queued with the same \
+                options is made pending again unless a worker holds it.
                 """)
 
         @OptionGroup var database: DatabaseOptions
 
-        @Argument(
-            parsing: .captureForPassthrough,
-            help: ArgumentHelp(
-                "The URLs of the lists' first pages, then, after --, their sync options (what `slippers sync` "
-                    + "takes, without --header).", valueName: "url… [-- option…]"))
-        var words: [String] = []
+        @Argument(help: ArgumentHelp("The URLs of the lists' first pages (http or https).", valueName: "url"))
+        var urls: [String]
 
-        /// The URLs: the words before `--`.
-        var urls: [String] { Array(words.prefix { $0 != "--" }) }
+        @OptionGroup(title: "How the lists page (detected unless given)") var shape: ListShapeOptions
 
-        /// The sync options: the words after `--`.
-        var options: [String] { Array(words.drop { $0 != "--" }.dropFirst()) }
+        @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
+
+        @OptionGroup var options: SyncOptions
+
+        @OptionGroup var network: NetworkOptions
+
+        @OptionGroup var origins: OriginOptions
+
+        @OptionGroup var retrying: RetryOptions
+
+        @OptionGroup var concurrent: ConcurrencyOptions
+
+        /// Taken only to be refused: a header is a credential, never queued.
+        @Option(name: .customLong("header"), help: .hidden)
+        var headers: [String] = []
 
         func validate() throws {
-            if urls.contains("--help") || urls.contains("-h") { throw CleanExit.helpRequest(self) }
-            if urls.isEmpty { throw ValidationError("Give at least one URL.") }
-            if urls.contains(where: { $0 == "--db" || $0.hasPrefix("--db=") }) {
-                throw ValidationError("Give --db before the URLs: what follows them is theirs.")
-            }
-            if let option = urls.first(where: { $0.hasPrefix("-") }) {
-                throw ValidationError("\(option) is a sync option: give the lists' options after --.")
-            }
-            if options.contains(where: { $0 == "--header" || $0.hasPrefix("--header=") }) {
+            if !headers.isEmpty {
                 throw ValidationError("Headers are never queued: give them to the workers with --origin-header.")
-            }
-            if options.contains(where: { $0 == "--db" || $0.hasPrefix("--db=") }) {
-                throw ValidationError("The lists are synced into the queue's database: --db is not a sync option here.")
             }
             for url in urls where CredentialQuery.masking(url) != url {
                 throw ValidationError(
@@ -51,16 +49,27 @@ extension SlippersCommand {
                         + "nothing secret: sync that list with `slippers sync`, or give the credential to the workers "
                         + "as a header (worker --origin-header).")
             }
-            for url in urls {
-                // The options must be what sync takes: parsed now, not when a worker runs them.
-                _ = try SlippersCommand.Sync.parse([url] + options)
+            // Each request must be one a worker syncs: checked now, as `sync` checks its options.
+            for request in try requests() {
+                try Sync(request: request, database: database, logging: LoggingOptions.quiet, headers: [])
+                    .validateEveryGroup()
+            }
+        }
+
+        /// The lists' requests, in the order of their URLs.
+        func requests() throws -> [SyncRequest] {
+            try urls.map { url in
+                try SyncRequest(
+                    url: url, shape: shape, posted: posted, options: options, network: network, origins: origins,
+                    retrying: retrying, concurrent: concurrent)
             }
         }
 
         func execute() async throws {
             guard database.isPostgres else { throw CommandFailure.needsPostgres(command: "enqueue") }
+            let requests = try requests()
             let cache = try await database.openPostgres(logger: LoggingOptions.silent)
-            let ids = try await cache.enqueue(urls, options: options)
+            let ids = try await cache.enqueue(requests)
             for (id, url) in zip(ids, urls) { print("queued #\(id) \(url)") }
         }
     }

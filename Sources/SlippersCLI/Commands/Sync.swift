@@ -72,38 +72,7 @@ extension SlippersCommand {
                 "An HTTP header for every request, 'Name: value'; repeatable. Never stored.", valueName: "header"))
         var headers: [String] = []
 
-        @Option(help: ArgumentHelp("Fetch at most this many pages in this run.", valueName: "count"))
-        var maxPages: Int?
-
-        @Option(
-            help: ArgumentHelp(
-                "Fetch at most this many items in this run (the page that reaches it is kept whole).",
-                valueName: "count"))
-        var maxItems: Int?
-
-        @Option(
-            help: ArgumentHelp(
-                "Stop when this many pages in a row bring no item not already listed.",
-                valueName: "count"))
-        var stallLimit = 3
-
-        @Flag(help: "Start again at the first page (a new generation) instead of resuming.")
-        var refresh = false
-
-        @Flag(
-            help: ArgumentHelp(
-                "Walk the cached list with conditional requests and rewrite only the pages that changed.",
-                discussion: "The summary counts the pages unchanged, changed, new and removed."))
-        var revalidate = false
-
-        @Flag(help: "Cache pages the server marked Cache-Control: no-store (sensitive data) all the same.")
-        var keepNoStore = false
-
-        @Option(
-            help: ArgumentHelp(
-                "The name items are filed under (default: the URL's last path component and its origin, as "
-                    + "posts@https://api.example.com); lists that name one type share its items.", valueName: "name"))
-        var itemType: String?
+        @OptionGroup var options: SyncOptions
 
         @OptionGroup var origins: OriginOptions
 
@@ -114,12 +83,18 @@ extension SlippersCommand {
         func validate() throws {
             _ = try parsedURL()
             _ = try parsedHeaders()
-            if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
-            if let maxItems, maxItems < 1 { throw ValidationError("--max-items must be 1 or more.") }
-            if stallLimit < 1 { throw ValidationError("--stall-limit must be 1 or more.") }
-            if revalidate, refresh { throw ValidationError("--revalidate and --refresh cannot be used together.") }
+            try options.validate()
             try shape.validate(posted: posted)
         }
+
+        // The run's options, by their names in the command.
+        var maxPages: Int? { options.maxPages }
+        var maxItems: Int? { options.maxItems }
+        var stallLimit: Int { options.stallLimit }
+        var refresh: Bool { options.refresh }
+        var revalidate: Bool { options.revalidate }
+        var keepNoStore: Bool { options.keepNoStore }
+        var itemType: String? { options.itemType }
 
         func run() async throws {
             try await ErrorReport.reportingAsync { print(try await perform()) }
@@ -185,7 +160,7 @@ extension SlippersCommand {
                 storage: storage, plan: plan, concurrency: concurrency, notice: notice,
                 drawsProgress: drawsProgress)
             guard let cache = storage as? PostgresCache else {
-                let progress = try await self.walk(walk, source: plan.source) { try await $0() }
+                let progress = try await self.walk(walk, source: plan.source)
                 return try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
             }
             // On PostgreSQL the list's lease holder walks it; workers waiting for the lease fetch
@@ -194,39 +169,23 @@ extension SlippersCommand {
             let list = SharedList(
                 collection: key,
                 fingerprint: Self.fingerprint(url: url, style: plan.collection.style, headers: headers))
-            let shared = SharedPageSource(base: plan.source, cache: cache, list: list)
-            let fetchedAhead = Mutex(0)
-            let source = plan.source
-            let refresh = self.refresh
-            let progress = try await self.walk(walk, source: shared) { body in
-                try await cache.withListLease(
-                    key,
-                    onWait: { StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)") },
-                    whileWaiting: { leaseTaken in
-                        let pages = await cache.fetchPagesAhead(
-                            of: list, source: source, concurrency: concurrency.maximum, until: leaseTaken)
-                        fetchedAhead.withLock { $0 += pages }
-                    }
-                ) {
-                    // The list may have been started (or started again) meanwhile with another style than
-                    // the one this walk was planned from: its committed pages are not this walk's to continue.
-                    let plannedFrom = plan.resumesStoredStyle ? plan.stored?.style : plan.collection.style
-                    if !refresh, let now = try await cache.collection(key), now.generation > 0, !now.endReached,
-                        now.style != plannedFrom
-                    {
-                        throw CommandFailure.pagedOtherwiseMeanwhile(collection: key)
-                    }
-                    return try await cache.walkingSharedList(list, refresh: refresh, body)
-                }
+            // A list started meanwhile with another style than this walk's is not this walk's to continue.
+            let onWait: @Sendable () -> Void = {
+                StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)")
             }
-            var line = try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
-            let fetchedByOthers = shared.pagesFetchedByOthers
-            if fetchedByOthers > 0 {
-                line += " (\(Formatting.count(fetchedByOthers, "page")) fetched by other workers)"
+            let synced = try await cache.syncingSharedList(
+                list, source: plan.source,
+                plannedStyle: plan.resumesStoredStyle ? plan.stored?.style : plan.collection.style,
+                refresh: refresh, concurrency: concurrency.maximum, onWait: onWait
+            ) { shared in
+                try await self.walk(walk, source: shared)
             }
-            let ahead = fetchedAhead.withLock { $0 }
-            if ahead > 0 {
-                line += " (\(Formatting.count(ahead, "page")) fetched ahead for another worker)"
+            var line = try await summary(synced.result, of: walk, retries: requestRetries.withLock { $0 })
+            if synced.pagesFetchedByOthers > 0 {
+                line += " (\(Formatting.count(synced.pagesFetchedByOthers, "page")) fetched by other workers)"
+            }
+            if synced.pagesFetchedAhead > 0 {
+                line += " (\(Formatting.count(synced.pagesFetchedAhead, "page")) fetched ahead for another worker)"
             }
             return line
         }
@@ -248,11 +207,10 @@ extension SlippersCommand {
             var drawsProgress: Bool
         }
 
-        /// Walks the list from `source` into the storage, inside `around` (a lease, on PostgreSQL).
-        private func walk<Source: PageSource>(
-            _ walk: Walk, source: Source,
-            around: (() async throws -> CollectionSync<Source>.Progress) async throws -> CollectionSync<Source>.Progress
-        ) async throws -> CollectionSync<Source>.Progress where Source.Item == RawItem {
+        /// Walks the list from `source` into the storage.
+        private func walk<Source: PageSource>(_ walk: Walk, source: Source) async throws
+            -> CollectionSync<Source>.Progress where Source.Item == RawItem
+        {
             let plan = walk.plan
             let itemsBefore = refresh ? 0 : plan.stored?.itemCount ?? 0
             let pagesBefore = refresh ? 0 : plan.stored?.currentPageCount ?? 0
@@ -270,17 +228,15 @@ extension SlippersCommand {
             let limits = CollectionSync<Source>.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
             do {
                 let progress = try await repeatedPageTold(plan) {
-                    try await around {
-                        try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
-                            progress in
-                            let seconds = start.duration(to: clock.now).timeInterval
-                            bar?.draw(
-                                ProgressBar.Figures(
-                                    pages: pagesBefore + progress.pagesFetched,
-                                    items: itemsBefore + progress.itemsFetched,
-                                    total: progress.total,
-                                    itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
-                        }
+                    try await sync.run(limits: limits, refresh: refresh, retryBudget: retrying.pageBudget) {
+                        progress in
+                        let seconds = start.duration(to: clock.now).timeInterval
+                        bar?.draw(
+                            ProgressBar.Figures(
+                                pages: pagesBefore + progress.pagesFetched,
+                                items: itemsBefore + progress.itemsFetched,
+                                total: progress.total,
+                                itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
                     }
                 }
                 bar?.finish()

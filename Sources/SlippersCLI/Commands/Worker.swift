@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
-import Logging
 import Slippers
 import SlippersNetworking
 import SlippersPostgres
-import Synchronization
 
 extension SlippersCommand {
     /// Takes lists from the queue of a PostgreSQL cache and syncs them, under a lease it renews.
@@ -76,16 +74,59 @@ extension SlippersCommand {
             StandardError.write(
                 "worker \(name) on \(cache.locationDescription): \(Formatting.count(concurrency, "list")) at once, "
                     + "lease \(lease)s")
-            let context = WorkerContext(
-                cache: cache, logger: logging.logger, name: name, headers: headers, database: database.resolvedPath(),
-                lease: .seconds(lease), poll: .seconds(poll), untilEmpty: untilEmpty)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<concurrency { group.addTask { try await context.takeLists() } }
-                try await group.waitForAll()
+            var worker = FleetWorker(cache: cache, name: name)
+            worker.lease = .seconds(lease)
+            worker.poll = .seconds(poll)
+            worker.concurrency = concurrency
+            worker.untilEmpty = untilEmpty
+            worker.describe = { Self.reason($0) }
+            worker.onEvent = { Self.report($0, worker: name) }
+            let (database, logging) = (self.database, self.logging)
+            try await worker.run { job in
+                var origin: Origin?
+                if let url = URL(string: job.request.url) { origin = Origin(url) }
+                let command = SlippersCommand.Sync(
+                    request: job.request, database: database, logging: logging,
+                    headers: origin.flatMap { headers[$0] } ?? [])
+                try command.validateEveryGroup()
+                return try await command.perform(drawsProgress: false, in: job.cache) { key in
+                    await job.recordCollection(key)
+                }
             }
         }
 
-        /// The `--header` arguments of each origin, from --origin-header and the header file.
+        /// Tells what the worker did: a list's summary on stdout, the rest on stderr.
+        private static func report(_ event: FleetWorker.Event, worker name: String) {
+            switch event {
+            case .unreachable(let reason, let wait):
+                StandardError.write(
+                    "worker \(name): cannot reach the queue: \(reason); trying again in "
+                        + "\(Formatting.age(wait.timeInterval))")
+            case .reachableAgain:
+                StandardError.write("worker \(name): the queue is reachable again")
+            case .takenOver(let id):
+                StandardError.write(
+                    "#\(id) taken again (a worker's lease ran out, or the cache was unreachable); "
+                        + "resuming it from its committed pages")
+            case .synced(let id, let summary):
+                print("#\(id) \(summary)")
+            case .failed(let id, let reason):
+                StandardError.write("#\(id) failed: \(reason)")
+            case .leaseLost(let id):
+                StandardError.write("#\(id): its lease ran out and another worker took it; left to that worker")
+            case .requeued(let id, let reason):
+                StandardError.write("#\(id): cannot reach the cache (\(reason)); it goes back to the queue")
+            case .notRecorded(let id, let reason):
+                StandardError.write("#\(id): could not record how it ended (\(reason)); its lease runs out")
+            }
+        }
+
+        /// An error's one line, without the `slippers: ` prefix.
+        static func reason(_ error: any Error) -> String {
+            String(ErrorReport.line(for: error).dropFirst("slippers: ".count))
+        }
+
+        /// The headers of each origin, as `--header` takes them, from --origin-header and the header file.
         func headersByOrigin(fileContents: String?) throws -> [Origin: [String]] {
             var lines = originHeaders
             for line in (fileContents ?? "").split(whereSeparator: \.isNewline) {
@@ -103,134 +144,9 @@ extension SlippersCommand {
                         "A worker's header is 'ORIGIN=Name: value', such as 'https://api.example.com=Authorization: Bearer …'."
                     )
                 }
-                headers[origin, default: []] += ["--header", String(line[line.index(after: separator)...])]
+                headers[origin, default: []].append(String(line[line.index(after: separator)...]))
             }
             return headers
         }
-    }
-}
-
-/// What each of a worker's loops shares.
-private struct WorkerContext: Sendable {
-    let cache: PostgresCache
-    let logger: Logger
-    let name: String
-    let headers: [Origin: [String]]
-    let database: String
-    let lease: Duration
-    let poll: Duration
-    let untilEmpty: Bool
-
-    /// Takes lists until the queue is empty (with --until-empty) or the worker is stopped.
-    ///
-    /// The lists this loop takes are synced on a cache of its own, opened on its first list and
-    /// kept: one connection, whose statements PostgreSQL has planned already, list after list.
-    func takeLists() async throws {
-        var syncing: PostgresCache?
-        do {
-            try await takeLists(syncingOn: &syncing)
-        } catch {
-            try? await syncing?.close()
-            throw error
-        }
-        try? await syncing?.close()
-    }
-
-    private func takeLists(syncingOn syncing: inout PostgresCache?) async throws {
-        var failures = 0
-        while !Task.isCancelled {
-            let claim: QueueClaim?
-            do {
-                claim = try await cache.claim(worker: name, lease: lease)
-                if failures > 0 { StandardError.write("worker \(name): the queue is reachable again") }
-                failures = 0
-            } catch {
-                failures += 1
-                let wait = min(30.0, 0.5 * pow(2.0, Double(min(failures, 8) - 1)))
-                StandardError.write(
-                    "worker \(name): cannot reach the queue: \(Self.reason(error)); trying again in "
-                        + "\(Formatting.age(wait))")
-                try await Task.sleep(for: .seconds(wait))
-                continue
-            }
-            guard let claim else {
-                if untilEmpty, (try? await cache.hasUnfinishedLists()) == false { return }
-                try await Task.sleep(for: poll)
-                continue
-            }
-            if syncing == nil { syncing = try? await PostgresCache.open(cache.location, logger: logger) }
-            await sync(claim, in: syncing)
-        }
-    }
-
-    /// Syncs one list under its lease, renewed every third of it, and records how it ended.
-    ///
-    /// - parameter syncing: The cache the list is synced on; `nil` opens one for this list.
-    private func sync(_ claim: QueueClaim, in syncing: PostgresCache?) async {
-        var arguments = [claim.url] + claim.options + ["--db", database]
-        if let url = URL(string: claim.url), let origin = Origin(url) { arguments += headers[origin] ?? [] }
-        let command: SlippersCommand.Sync
-        do {
-            command = try SlippersCommand.Sync.parse(arguments)
-        } catch {
-            await finish(claim, result: nil, error: "its options are not sync's: \(error)")
-            return
-        }
-        if claim.isTakeover {
-            StandardError.write(
-                "#\(claim.id) taken again (a worker's lease ran out, or the cache was unreachable); "
-                    + "resuming it from its committed pages")
-        }
-        let (cache, id, name) = (self.cache, claim.id, self.name)
-        let running = Task {
-            try await command.perform(drawsProgress: false, in: syncing) { key in
-                try? await cache.recordCollection(key, of: id)
-            }
-        }
-        let lost = Mutex(false)
-        let lease = self.lease
-        let heartbeat = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: lease / 3)
-                guard !Task.isCancelled else { return }
-                if (try? await cache.renewLease(of: id, worker: name, lease: lease)) == false {
-                    lost.withLock { $0 = true }
-                    running.cancel()
-                    return
-                }
-            }
-        }
-        defer { heartbeat.cancel() }
-        do {
-            let line = try await running.value
-            await finish(claim, result: line, error: nil)
-            print("#\(id) \(line)")
-        } catch {
-            if lost.withLock({ $0 }) {
-                StandardError.write("#\(id): its lease ran out and another worker took it; left to that worker")
-            } else if error is PostgresCacheError {
-                let reason = Self.reason(error)
-                StandardError.write("#\(id): cannot reach the cache (\(reason)); it goes back to the queue")
-                try? await cache.requeue(id, worker: name, reason: reason)
-            } else {
-                let reason = Self.reason(error)
-                StandardError.write("#\(id) failed: \(reason)")
-                await finish(claim, result: nil, error: reason)
-            }
-        }
-    }
-
-    private func finish(_ claim: QueueClaim, result: String?, error: String?) async {
-        do {
-            try await cache.finish(claim.id, worker: name, result: result, error: error)
-        } catch {
-            StandardError.write(
-                "#\(claim.id): could not record how it ended (\(Self.reason(error))); its lease runs out")
-        }
-    }
-
-    /// An error's one line, without the `slippers: ` prefix.
-    static func reason(_ error: any Error) -> String {
-        String(ErrorReport.line(for: error).dropFirst("slippers: ".count))
     }
 }

@@ -17,4 +17,11 @@ struct LoggingOptions: ParsableArguments {
 
     /// A logger that discards everything, for the commands that do not take `--verbose`.
     static let silent = Logger(label: "slippers", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// The options without `--verbose`, for a command built from values rather than parsed.
+    static var quiet: LoggingOptions {
+        var options = LoggingOptions()
+        options.verbose = false
+        return options
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Slippers
 import SlippersNetworking
 
 /// The options of the lists asked for by POST: a GraphQL connection (`--graphql`) or a cursor
@@ -86,9 +87,6 @@ struct PostedStyleOptions: ParsableArguments {
             "Where --page-size goes in the --post-body, such as page_size or size.", valueName: "path"))
     var pageSizePath: String?
 
-    /// The page size sent as `first` when neither --page-size nor the variables give one.
-    static let defaultGraphQLPageSize = 50
-
     /// Whether the list is asked for by POST.
     var isPosted: Bool { graphQL != nil || postBody != nil }
 
@@ -158,33 +156,23 @@ struct PostedStyleOptions: ParsableArguments {
         pageSize: Int?, itemsPath: String?, idField: String?, connectionPath found: String? = nil,
         items: PaginationStyle.GraphQLConnection.Items = .edges
     ) throws -> PaginationStyle? {
-        if let graphQL, graphQLPaging != .cursor, let connection {
-            let variables = try variables.map { try Self.text(of: $0, option: "--variables") } ?? "{}"
-            let size = sizeVariable ?? "limit"
-            let givesSize = (try? Self.jsonObject(variables, "--variables"))?[size] != nil
-            return .graphQLOffset(
-                query: try Self.text(of: graphQL, option: "--graphql"), variables: variables,
-                operationName: operationName, listPath: connection, paging: graphQLPaging, sizeVariable: size,
-                pageSize: pageSize ?? (givesSize ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
-        }
-        if let graphQL {
-            let variables = try variables.map { try Self.text(of: $0, option: "--variables") } ?? "{}"
-            // Connections mostly require `first`: unless the variables give it, pages of the default size are asked for.
-            let givesFirst = (try? Self.jsonObject(variables, "--variables"))?["first"] != nil
-            return .graphQL(
-                query: try Self.text(of: graphQL, option: "--graphql"), variables: variables,
-                operationName: operationName, connectionPath: connection ?? found ?? "", items: items,
-                pageSize: pageSize ?? (givesFirst ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
-        }
-        if let postBody, let cursorPath {
-            let next: PaginationStyle.BodyCursor.NextCursor =
-                nextCursorFromItem.map { .lastItem(keyPath: $0) } ?? .response(keyPath: nextCursorPath ?? "next_cursor")
-            return .bodyCursor(
-                body: try Self.text(of: postBody, option: "--post-body"), cursorPath: cursorPath, nextCursor: next,
-                pageSizePath: pageSizePath, pageSize: pageSize, itemsKeyPath: itemsPath ?? "results",
-                idField: idField ?? "id")
-        }
-        return nil
+        var style = SyncRequest.Style()
+        style.graphQL = try graphQL.map { try Self.text(of: $0, option: "--graphql") }
+        style.variables = try variables.map { try Self.text(of: $0, option: "--variables") }
+        style.postBody = try postBody.map { try Self.text(of: $0, option: "--post-body") }
+        style.connection = connection
+        style.operationName = operationName
+        style.offsetVariable = offsetVariable
+        style.pageVariable = pageVariable
+        style.sizeVariable = sizeVariable
+        style.cursorPath = cursorPath
+        style.nextCursorPath = nextCursorPath
+        style.nextCursorFromItem = nextCursorFromItem
+        style.pageSizePath = pageSizePath
+        style.pageSize = pageSize
+        style.itemsPath = itemsPath
+        style.idField = idField
+        return style.postedStyle(connectionPath: found, items: items)
     }
 
     /// An option's text, or the file it names with `@`.

@@ -8,21 +8,21 @@ struct RetryOptions: ParsableArguments {
         help: ArgumentHelp(
             "How many times one request is tried again after a transient failure.",
             valueName: "count"))
-    var retries = 4
+    var retries = RetryOptions.defaults.retries
 
     @Option(
         help: ArgumentHelp(
             "The wait before the first retry of a request, in seconds; it doubles with each retry, "
                 + "up to 10 s, with full jitter.",
             valueName: "seconds"))
-    var retryDelay = 0.5
+    var retryDelay = RetryOptions.defaults.retryDelay
 
     @Option(
         help: ArgumentHelp(
             "How long sync keeps fetching a failing page again, in seconds, once its request's own "
                 + "retries are spent; the time starts afresh for every page.",
             valueName: "seconds"))
-    var retryFor = 300.0
+    var retryFor = RetryOptions.defaults.retryFor
 
     func validate() throws {
         if retries < 0 { throw ValidationError("--retries must be 0 or more.") }

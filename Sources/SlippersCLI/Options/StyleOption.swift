@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlippersKit
 import SlippersNetworking
 
 /// The pagination styles `sync --style` can force, instead of detecting one.
@@ -75,15 +76,6 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
     /// The style this option forces: its way of asking for pages with the usual parameters,
     /// total and end signal.
     var template: PaginationStyle {
-        switch self {
-        case .page: PaginationStyle.pageNumber()
-        case .offset: PaginationStyle.offset()
-        case .cursor: PaginationStyle.cursor()
-        case .next: PaginationStyle.nextURL()
-        case .link: PaginationStyle.linkHeader()
-        case .after: PaginationStyle.afterLastItem()
-        case .range: PaginationStyle.range()
-        case .none: PaginationStyle.singlePage()
-        }
+        PaginationStyle.named(rawValue) ?? PaginationStyle.pageNumber()
     }
 }

@@ -18,9 +18,6 @@ enum CommandFailure: Error, Equatable {
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
     case needsPostgres(command: String)
-    /// While this worker waited for a list's lease, another one started it (or started it again)
-    /// asking for its pages otherwise (another page size or style): resuming it this way would mix the two.
-    case pagedOtherwiseMeanwhile(collection: String)
     /// Page 2 repeated page 1 of a list whose first response said that it pages: the style is wrong.
     case pageRepeatedDespiteHints(collection: String, hints: [String])
 }
@@ -46,10 +43,6 @@ extension CommandFailure: CustomStringConvertible {
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
-        case .pagedOtherwiseMeanwhile(let collection):
-            "\"\(CredentialQuery.masking(collection).shortenedForErrors)\" was started meanwhile by another worker "
-                + "asking for its pages otherwise (another page size or style); run again to resume it as that "
-                + "worker paged it, or add --refresh to start it again your way"
         case .pageRepeatedDespiteHints(let collection, let hints):
             "Page 2 of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" repeated page 1, yet its first "
                 + "response pages (\(hints.prefix(3).joined(separator: ", "))): say how to ask for the next page with "

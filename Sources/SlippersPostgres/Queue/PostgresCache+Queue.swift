@@ -5,22 +5,32 @@ import Slippers
 extension PostgresCache {
     /// Adds lists to the queue, or makes them pending again when they are there already.
     ///
-    /// - parameter urls: The URLs of the lists' first pages.
-    /// - parameter options: Their sync options, as `slippers sync` arguments (never headers: a
-    ///   credential is given to each worker, not stored).
-    /// - returns: The lists' numbers, in the order of `urls`.
+    /// A list is queued once per request: the same request enqueued again makes its list pending
+    /// again, unless a worker holds it.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// var request = SyncRequest(url: "https://api.example.com/posts")
+    /// request.style.pageSize = 100
+    /// let ids = try await cache.enqueue([request])
+    /// ```
+    ///
+    /// - parameter requests: The lists and how to sync them (never headers: a credential is given
+    ///   to each worker, not stored).
+    /// - returns: The lists' numbers, in the order of `requests`.
     @discardableResult
-    public func enqueue(_ urls: [String], options: [String] = [], now: Date = Date()) async throws -> [Int64] {
-        let encoded = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+    public func enqueue(_ requests: [SyncRequest], now: Date = Date()) async throws -> [Int64] {
         let stamp = now.timeIntervalSince1970
+        let encoded = try requests.map { ($0.url, try $0.encoded()) }
         return try await mappingErrors {
             var ids: [Int64] = []
-            for url in urls {
+            for (url, request) in encoded {
                 let rows = try await client.rows(
                     """
-                    INSERT INTO queue (url, options, enqueued_at, updated_at)
-                    VALUES (\(url), \(encoded), \(stamp), \(stamp))
-                    ON CONFLICT (url, options) DO UPDATE SET
+                    INSERT INTO queue (url, request, enqueued_at, updated_at)
+                    VALUES (\(url), \(request), \(stamp), \(stamp))
+                    ON CONFLICT (md5(request)) DO UPDATE SET
                         state = CASE WHEN queue.state = 'running' THEN queue.state ELSE 'pending' END,
                         updated_at = excluded.updated_at
                     RETURNING id
@@ -42,26 +52,36 @@ extension PostgresCache {
     public func claim(worker: String, lease: Duration, now: Date = Date()) async throws -> QueueClaim? {
         let stamp = now.timeIntervalSince1970
         let until = stamp + lease.timeInterval
-        return try await mappingErrors {
-            let rows = try await client.rows(
-                """
-                UPDATE queue SET state = 'running', worker = \(worker), lease_until = \(until),
-                    attempts = attempts + 1, updated_at = \(stamp)
-                WHERE id = (
-                    SELECT id FROM queue
-                    WHERE state = 'pending' OR (state = 'running' AND lease_until < \(stamp))
-                    ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
-                RETURNING id, url, options, attempts
-                """)
-            for row in rows {
-                let (id, url, options, attempts) = (
-                    try row["id"].decode(Int64.self), try row["url"].decode(String.self),
-                    try row["options"].decode(String.self), try row["attempts"].decode(Int.self)
-                )
-                let decoded = (try? JSONDecoder().decode([String].self, from: Data(options.utf8))) ?? []
-                return QueueClaim(id: id, url: url, options: decoded, isTakeover: attempts > 1)
+        while true {
+            let taken: (id: Int64, request: String, attempts: Int)? = try await mappingErrors {
+                let rows = try await client.rows(
+                    """
+                    UPDATE queue SET state = 'running', worker = \(worker), lease_until = \(until),
+                        attempts = attempts + 1, updated_at = \(stamp)
+                    WHERE id = (
+                        SELECT id FROM queue
+                        WHERE state = 'pending' OR (state = 'running' AND lease_until < \(stamp))
+                        ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                    RETURNING id, request, attempts
+                    """)
+                for row in rows {
+                    return (
+                        id: try row["id"].decode(Int64.self), request: try row["request"].decode(String.self),
+                        attempts: try row["attempts"].decode(Int.self)
+                    )
+                }
+                return nil
             }
-            return nil
+            guard let taken else { return nil }
+            do {
+                let request = try SyncRequest(encoded: taken.request)
+                return QueueClaim(id: taken.id, request: request, isTakeover: taken.attempts > 1)
+            } catch {
+                // Written by another program: the list ends failed, and the next one is taken.
+                try await finish(
+                    taken.id, worker: worker, result: nil, error: "its request is not one this release reads: \(error)",
+                    now: now)
+            }
         }
     }
 
@@ -134,17 +154,18 @@ extension PostgresCache {
             try await client.withConnection { [self] connection in
                 try await PostgresRows.all(
                     """
-                    SELECT q.id, q.url, q.options, q.state, q.worker, q.lease_until, q.attempts, q.collection_key,
+                    SELECT q.id, q.url, q.request, q.state, q.worker, q.lease_until, q.attempts, q.collection_key,
                         q.last_result, q.last_error, q.enqueued_at,
                         (SELECT count(*) FROM pages p JOIN collections c ON c.id = p.collection_id
                             WHERE c.key = q.collection_key) AS pages
                     FROM queue q ORDER BY q.id
                     """, on: connection, logger: logger
                 ).map { row in
-                    let options = try row["options"].decode(String.self)
+                    let request = try row["request"].decode(String.self)
+                    let url = try row["url"].decode(String.self)
                     return QueuedList(
-                        id: try row["id"].decode(Int64.self), url: try row["url"].decode(String.self),
-                        options: (try? JSONDecoder().decode([String].self, from: Data(options.utf8))) ?? [],
+                        id: try row["id"].decode(Int64.self), url: url,
+                        request: (try? SyncRequest(encoded: request)) ?? SyncRequest(url: url),
                         state: QueuedList.State(rawValue: try row["state"].decode(String.self)) ?? .pending,
                         worker: try row["worker"].decode(String?.self),
                         leaseUntil: try row["lease_until"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),

@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 
 /// A list in the fleet's queue, as `slippers queue` shows it.
 public struct QueuedList: Hashable, Sendable, Codable {
@@ -18,8 +19,8 @@ public struct QueuedList: Hashable, Sendable, Codable {
     public var id: Int64
     /// The URL of the list's first page.
     public var url: String
-    /// Its sync options, as `slippers sync` arguments; never headers.
-    public var options: [String]
+    /// How it is synced; never headers.
+    public var request: SyncRequest
     /// Where it stands.
     public var state: State
     /// The worker that holds it or last held it (`host:pid`).
@@ -40,7 +41,7 @@ public struct QueuedList: Hashable, Sendable, Codable {
     public var enqueuedAt: Date
 
     private enum CodingKeys: String, CodingKey {
-        case id, url, options, state, worker, attempts, pages
+        case id, url, request, state, worker, attempts, pages
         case leaseUntil = "lease_until"
         case collectionKey = "collection_key"
         case lastResult = "last_result"
@@ -53,10 +54,8 @@ public struct QueuedList: Hashable, Sendable, Codable {
 public struct QueueClaim: Hashable, Sendable {
     /// The list's number in the queue.
     public var id: Int64
-    /// The URL of the list's first page.
-    public var url: String
-    /// Its sync options, as `slippers sync` arguments.
-    public var options: [String]
+    /// How to sync it: its URL, style, limits and network settings.
+    public var request: SyncRequest
     /// Whether an earlier worker had taken it (its lease ran out): the sync resumes its committed prefix.
     public var isTakeover: Bool
 }

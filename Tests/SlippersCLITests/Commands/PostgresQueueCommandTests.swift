@@ -15,7 +15,7 @@ struct PostgresQueueCommandTests {
             let (server, fixture, name, database) = (scene.server, scene.fixture, scene.name, scene.database)
             let lists = (1...4).map { fixture.url(query: ["list": String($0)]) }
             let enqueued = try await BuiltBinary.slippers.run(
-                ["enqueue"] + database + lists + ["--", "--concurrency", "1"])
+                ["enqueue"] + database + lists + ["--concurrency", "1"])
             #expect(enqueued.status == 0, "\(enqueued.stderr)")
             #expect(enqueued.stdout.split(separator: "\n").count == 4)
 

@@ -15,7 +15,7 @@ struct PostgresQueueFaultTests {
             let (server, fixture, database) = (scene.server, scene.fixture, scene.database)
             let lists = (1...6).map { fixture.url(query: ["list": String($0)]) }
             let enqueued = try await BuiltBinary.slippers.run(
-                ["enqueue"] + database + lists + ["--", "--concurrency", "1"])
+                ["enqueue"] + database + lists + ["--concurrency", "1"])
             #expect(enqueued.status == 0, "\(enqueued.stderr)")
             let outputs = try (0..<2).map { _ in try TemporaryDirectory() }
             let workers = try outputs.map { output in
@@ -58,7 +58,7 @@ struct PostgresQueueFaultTests {
             // Nothing listens there: the list cannot be reached.
             let unreachable = "http://127.0.0.1:9/nothing"
             let enqueued = try await BuiltBinary.slippers.run(
-                ["enqueue"] + database + [unreachable, fixture.url()] + ["--", "--retry-for", "0"])
+                ["enqueue"] + database + [unreachable, fixture.url()] + ["--retry-for", "0"])
             #expect(enqueued.status == 0, "\(enqueued.stderr)")
             let worker = try await BuiltBinary.slippers.run(
                 ["worker", "--until-empty", "--poll", "0.2"] + database)
@@ -75,6 +75,35 @@ struct PostgresQueueFaultTests {
     }
 }
 
+/// `enqueue` takes `sync`'s options anywhere on its line, and a worker syncs each list as they say.
+@Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(4)))
+struct EnqueueOptionsTests {
+    @Test func optionsAndTheDatabaseGoAnywhereAndTheWorkerSyncsTheListsAsTheySay() async throws {
+        try await FleetScene.with(itemCount: 120, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let first = fixture.url(query: ["list": "1"])
+            let second = fixture.url(query: ["list": "2"])
+            let enqueued = try await BuiltBinary.slippers.run(
+                ["enqueue", "--max-pages", "1", first] + database + ["--style", "page", second, "--concurrency", "2"])
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            #expect(enqueued.stdout == "queued #1 \(first)\nqueued #2 \(second)\n")
+            let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
+            let rows = try #require(try parsedJSON(queue.stdout) as? [[String: Any]])
+            let requests = rows.compactMap { $0["request"] as? [String: Any] }
+            #expect(requests.count == 2)
+            #expect(requests.allSatisfy { ($0["limits"] as? [String: Any])?["max_pages"] as? Int == 1 }, "\(rows)")
+            #expect(requests.allSatisfy { ($0["style"] as? [String: Any])?["name"] as? String == "page" })
+            let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(worker.status == 0, "\(worker.stderr)")
+            #expect(worker.stdout.contains("#1 synced 50 items in 1 page"), "\(worker.stdout)")
+            #expect(worker.stdout.contains("stopped after --max-pages 1"), "\(worker.stdout)")
+            let invalid = try await BuiltBinary.slippers.run(["enqueue", first, "--max-pages", "0"] + database)
+            #expect(invalid.status == 64)
+            #expect(invalid.stderr.contains("--max-pages must be 1 or more"), "\(invalid.stderr)")
+        }
+    }
+}
+
 /// What `enqueue` refuses before it stores anything.
 @Suite struct EnqueueRefusalTests {
     @Test func aCredentialInAListsQueryOrAHeaderIsNeverQueued() async throws {
@@ -85,7 +114,7 @@ struct PostgresQueueFaultTests {
         #expect(token.stderr.contains("access_token=***"))
         #expect(!token.stderr.contains("s3cret"))
         let header = try await BuiltBinary.slippers.run(
-            ["enqueue"] + database + ["https://api.example.com/posts", "--", "--header", "Authorization: Bearer x"])
+            ["enqueue"] + database + ["https://api.example.com/posts", "--header", "Authorization: Bearer x"])
         #expect(header.status == 64)
         #expect(header.stderr.contains("Headers are never queued"))
         let file = try await BuiltBinary.slippers.run(["enqueue", "--db", "x.sqlite", "https://api.example.com/posts"])

@@ -1,0 +1,99 @@
+import Foundation
+import Slippers
+import SlippersNetworking
+
+extension StyleOverrides {
+    /// The overrides a queued request's style gives, as `slippers sync` takes them from its options:
+    /// for a server app that plans a ``SyncRequest`` with ``SyncPlan``.
+    ///
+    /// For example, in a fleet worker's sync:
+    ///
+    /// ```swift
+    /// let plan = try await SyncPlan.make(
+    ///     storage: job.cache, client: client, url: url, overrides: StyleOverrides(job.request.style),
+    ///     itemType: job.request.itemType, refresh: job.request.refresh)
+    /// ```
+    ///
+    /// A style name that is none of `sync --style`'s is left to detection.
+    public init(_ style: SyncRequest.Style) {
+        let posted = style.postedStyle()
+        let isPosted = style.graphQL != nil || style.postBody != nil
+        self.init(
+            style: posted ?? style.name.flatMap(PaginationStyle.named), itemsPath: isPosted ? nil : style.itemsPath,
+            idField: style.idField, pageSize: style.pageSize, pageParameter: style.pageParameter,
+            pageSizeParameter: style.pageSizeParameter,
+            cursorPath: isPosted ? nil : style.cursorPath ?? style.nextCursorPath,
+            cursorParameter: style.cursorParameter, totalPath: style.totalPath)
+    }
+}
+
+extension PaginationStyle {
+    /// The style `sync --style NAME` forces: its way of asking for pages with the usual
+    /// parameters, total and end signal; `nil` for a name that is none of `page`, `offset`,
+    /// `cursor`, `next`, `link`, `after`, `range` and `none`.
+    public static func named(_ name: String) -> PaginationStyle? {
+        switch name {
+        case "page": .pageNumber()
+        case "offset": .offset()
+        case "cursor": .cursor()
+        case "next": .nextURL()
+        case "link": .linkHeader()
+        case "after": .afterLastItem()
+        case "range": .range()
+        case "none": .singlePage()
+        default: nil
+        }
+    }
+}
+
+extension SyncRequest.Style {
+    /// The style of a list asked for by POST: a GraphQL connection or list (``graphQL``), or a
+    /// cursor in a JSON body (``postBody`` with ``cursorPath``); `nil` for a list asked for by GET.
+    ///
+    /// - parameter found: The connection found in the first response, when ``connection`` is not given.
+    /// - parameter items: How a GraphQL connection gives its items.
+    public func postedStyle(
+        connectionPath found: String? = nil, items: PaginationStyle.GraphQLConnection.Items = .edges
+    ) -> PaginationStyle? {
+        if let graphQL, graphQLPaging != .cursor, let connection {
+            let variables = self.variables ?? "{}"
+            let size = sizeVariable ?? "limit"
+            let givesSize = Self.jsonObject(variables)?[size] != nil
+            return .graphQLOffset(
+                query: graphQL, variables: variables, operationName: operationName, listPath: connection,
+                paging: graphQLPaging, sizeVariable: size,
+                pageSize: pageSize ?? (givesSize ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
+        }
+        if let graphQL {
+            let variables = self.variables ?? "{}"
+            // Connections mostly require `first`: unless the variables give it, pages of the default size are asked for.
+            let givesFirst = Self.jsonObject(variables)?["first"] != nil
+            return .graphQL(
+                query: graphQL, variables: variables, operationName: operationName,
+                connectionPath: connection ?? found ?? "", items: items,
+                pageSize: pageSize ?? (givesFirst ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
+        }
+        if let postBody, let cursorPath {
+            let next: PaginationStyle.BodyCursor.NextCursor =
+                nextCursorFromItem.map { .lastItem(keyPath: $0) } ?? .response(keyPath: nextCursorPath ?? "next_cursor")
+            return .bodyCursor(
+                body: postBody, cursorPath: cursorPath, nextCursor: next, pageSizePath: pageSizePath,
+                pageSize: pageSize, itemsKeyPath: itemsPath ?? "results", idField: idField ?? "id")
+        }
+        return nil
+    }
+
+    /// How a GraphQL list is paged: a Relay cursor, or an offset or page number in a variable.
+    public var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
+        if let offsetVariable { return .offset(variable: offsetVariable) }
+        if let pageVariable { return .page(variable: pageVariable, firstPage: 1) }
+        return .cursor
+    }
+
+    /// The page size asked for as `first` (or the size variable) when neither the style nor the variables give one.
+    public static var defaultGraphQLPageSize: Int { 50 }
+
+    private static func jsonObject(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import Slippers
+import Synchronization
+
+/// A worker of the fleet: takes lists from a PostgreSQL cache's queue and syncs them, each under
+/// a lease it renews, until the queue is empty (when asked) or the task is cancelled.
+///
+/// A list is taken with `FOR UPDATE SKIP LOCKED` (see ``PostgresCache/claim(worker:lease:now:)``),
+/// so that workers on any number of machines never take the same one. While a list syncs, its
+/// lease is renewed every third of ``lease``; a worker that dies keeps the list until its lease
+/// runs out, then another takes it over and resumes it from its committed pages. A list whose
+/// sync throws ends failed with the reason; one whose sync lost the database goes back to the
+/// queue. When PostgreSQL cannot be reached, the worker tries again with exponential backoff, up
+/// to 30 s.
+///
+/// The sync itself is the caller's: a closure that builds the list's page source (HTTP, with the
+/// worker's credentials) and syncs it into ``Job/cache``, such as with
+/// ``PostgresCache/syncingSharedList(_:source:plannedStyle:refresh:concurrency:onWait:_:)``.
+///
+/// For example:
+///
+/// ```swift
+/// var worker = FleetWorker(cache: cache, name: "sync-1")
+/// worker.untilEmpty = true
+/// try await worker.run { job in
+///     let summary = try await mySync(job.request, into: job.cache)
+///     return summary
+/// }
+/// ```
+public struct FleetWorker: Sendable {
+    /// A list the worker took, and what its sync needs.
+    public struct Job: Sendable {
+        /// The list's number in the queue.
+        public let id: Int64
+        /// How to sync it.
+        public let request: SyncRequest
+        /// Whether an earlier worker had taken it and its lease ran out: the sync resumes its committed pages.
+        public let isTakeover: Bool
+        /// The cache to sync it into: one per loop of the worker, kept list after list.
+        public let cache: PostgresCache
+        private let queue: PostgresCache
+
+        init(claim: QueueClaim, cache: PostgresCache, queue: PostgresCache) {
+            id = claim.id
+            request = claim.request
+            isTakeover = claim.isTakeover
+            self.cache = cache
+            self.queue = queue
+        }
+
+        /// Records the collection the list is filed under, once the sync has planned it, for
+        /// ``PostgresCache/queuedLists()`` to count its pages.
+        public func recordCollection(_ key: String) async {
+            try? await queue.recordCollection(key, of: id)
+        }
+    }
+
+    /// What the worker did, for its log.
+    public enum Event: Sendable, Hashable {
+        /// The queue could not be reached; the worker tries again after the wait.
+        case unreachable(reason: String, retryingIn: Duration)
+        /// The queue is reachable again.
+        case reachableAgain
+        /// A list was taken over from a worker whose lease ran out; it resumes from its committed pages.
+        case takenOver(id: Int64)
+        /// A list was synced; its sync's summary.
+        case synced(id: Int64, summary: String)
+        /// A list's sync failed; it ends failed with the reason.
+        case failed(id: Int64, reason: String)
+        /// The list's lease ran out and another worker took it: it is left to that worker.
+        case leaseLost(id: Int64)
+        /// The list's sync lost the database; it goes back to the queue.
+        case requeued(id: Int64, reason: String)
+        /// How a list ended could not be recorded; its lease runs out and another worker takes it.
+        case notRecorded(id: Int64, reason: String)
+    }
+
+    /// The queue's cache.
+    public let cache: PostgresCache
+    /// The worker's name in the queue, such as `host:pid`.
+    public let name: String
+    /// How long a list stays this worker's without a renewal (at least 3 s).
+    public var lease: Duration = .seconds(30)
+    /// The wait between two looks at an empty queue.
+    public var poll: Duration = .seconds(1)
+    /// How many lists the worker syncs at once.
+    public var concurrency = 1
+    /// Whether ``run(_:)`` returns once no list is pending or held by a worker.
+    public var untilEmpty = false
+    /// An error's one line, for the queue's `last_error` and the events.
+    public var describe: @Sendable (any Error) -> String = { "\($0)" }
+    /// Called with what the worker does, from any of its loops.
+    public var onEvent: @Sendable (Event) -> Void = { _ in }
+
+    /// Creates a worker of the queue in `cache`.
+    public init(cache: PostgresCache, name: String) {
+        self.cache = cache
+        self.name = name
+    }
+
+    /// Takes and syncs lists until the queue is empty (with ``untilEmpty``) or the task is cancelled.
+    ///
+    /// - parameter sync: Syncs a list into ``Job/cache`` and returns its summary line; what it
+    ///   throws is the list's failure (a ``PostgresCacheError`` gives the list back to the queue).
+    ///   It is cancelled when the list's lease is lost.
+    public func run(_ sync: @escaping @Sendable (Job) async throws -> String) async throws {
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, concurrency) { group.addTask { try await loop(sync) } }
+                try await group.waitForAll()
+            }
+        } catch is CancellationError {
+            return
+        }
+    }
+
+    /// One loop: the lists it takes are synced on a cache of its own, opened on its first list and
+    /// kept, whose statements PostgreSQL has planned already.
+    private func loop(_ sync: @escaping @Sendable (Job) async throws -> String) async throws {
+        var syncing: PostgresCache?
+        do {
+            try await takeLists(syncingOn: &syncing, sync)
+        } catch {
+            try? await syncing?.close()
+            throw error
+        }
+        try? await syncing?.close()
+    }
+
+    private func takeLists(
+        syncingOn syncing: inout PostgresCache?, _ sync: @escaping @Sendable (Job) async throws -> String
+    ) async throws {
+        var failures = 0
+        while !Task.isCancelled {
+            let claim: QueueClaim?
+            do {
+                claim = try await cache.claim(worker: name, lease: lease)
+                if failures > 0 { onEvent(.reachableAgain) }
+                failures = 0
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                let wait = Duration.seconds(min(30.0, 0.5 * pow(2.0, Double(min(failures, 8) - 1))))
+                onEvent(.unreachable(reason: describe(error), retryingIn: wait))
+                try await Task.sleep(for: wait)
+                continue
+            }
+            guard let claim else {
+                if untilEmpty, (try? await cache.hasUnfinishedLists()) == false { return }
+                try await Task.sleep(for: poll)
+                continue
+            }
+            if syncing == nil { syncing = try? await PostgresCache.open(cache.location, logger: cache.logger) }
+            await run(Job(claim: claim, cache: syncing ?? cache, queue: cache), sync)
+        }
+    }
+
+    /// Syncs one list under its lease, renewed every third of it, and records how it ended.
+    private func run(_ job: Job, _ sync: @escaping @Sendable (Job) async throws -> String) async {
+        do {
+            try job.request.checkSupported()
+        } catch {
+            let reason = describe(error)
+            onEvent(.failed(id: job.id, reason: reason))
+            await finish(job.id, result: nil, error: reason)
+            return
+        }
+        if job.isTakeover { onEvent(.takenOver(id: job.id)) }
+        let (cache, name, lease) = (self.cache, self.name, self.lease)
+        let running = Task { try await sync(job) }
+        let lost = Mutex(false)
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 3)
+                guard !Task.isCancelled else { return }
+                if (try? await cache.renewLease(of: job.id, worker: name, lease: lease)) == false {
+                    lost.withLock { $0 = true }
+                    running.cancel()
+                    return
+                }
+            }
+        }
+        defer { heartbeat.cancel() }
+        do {
+            let summary = try await withTaskCancellationHandler {
+                try await running.value
+            } onCancel: {
+                running.cancel()
+            }
+            await finish(job.id, result: summary, error: nil)
+            onEvent(.synced(id: job.id, summary: summary))
+        } catch {
+            if lost.withLock({ $0 }) {
+                onEvent(.leaseLost(id: job.id))
+            } else if error is PostgresCacheError || error is CancellationError {
+                // The database was lost, or the worker was stopped: another worker, or this one, resumes it.
+                let reason = describe(error)
+                onEvent(.requeued(id: job.id, reason: reason))
+                try? await cache.requeue(job.id, worker: name, reason: reason)
+            } else {
+                let reason = describe(error)
+                onEvent(.failed(id: job.id, reason: reason))
+                await finish(job.id, result: nil, error: reason)
+            }
+        }
+    }
+
+    private func finish(_ id: Int64, result: String?, error: String?) async {
+        do {
+            try await cache.finish(id, worker: name, result: result, error: error)
+        } catch {
+            onEvent(.notRecorded(id: id, reason: describe(error)))
+        }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Slippers
+import SlippersPostgres
+import SlippersStore
+import SlippersTestSupport
+import Testing
+
+/// The fleet in the library, on a real PostgreSQL server the test starts: requests through the
+/// queue, workers that never share a list, a dead worker's list taken over from its committed
+/// pages, requests this release does not run, and the lease and fetch-ahead protocol of a list.
+@Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
+struct FleetWorkerTests {
+    @Test func aRequestRoundTripsThroughTheQueueAndIsQueuedOnce() async throws {
+        try await withCache { cache, _, _ in
+            var request = SyncRequest(url: "https://api.example.com/posts?sort=id")
+            request.style.name = "page"
+            request.style.pageSize = 100
+            request.style.graphQL = "query { posts { id } }"
+            request.limits = SyncRequest.Limits(maxPages: 3, maxItems: 250, stallLimit: 5)
+            request.itemType = "Post"
+            request.keepsNoStorePages = true
+            request.network = SyncRequest.Network(
+                connectTimeout: 2, maxBodySize: 1 << 20, allowedOrigins: ["https://cdn.example.com"], retries: 1,
+                retryFor: 0, concurrency: 2)
+            request.schedule = SyncRequest.Schedule(every: 3_600)
+            request.incremental = SyncRequest.Incremental(
+                field: "updated_at", sinceParameter: "since", lookback: 60, initialValue: "2026-01-01")
+            let other = SyncRequest(url: "https://api.example.com/posts?sort=id")
+            let ids = try await cache.enqueue([request, other])
+            #expect(ids.count == 2 && ids[0] != ids[1])
+            #expect(try await cache.enqueue([request]) == [ids[0]])
+            let listed = try await cache.queuedLists()
+            #expect(listed.map(\.request) == [request, other])
+            let claim = try #require(try await cache.claim(worker: "w", lease: .seconds(30)))
+            #expect(claim.id == ids[0])
+            #expect(claim.request == request)
+            #expect(!claim.isTakeover)
+        }
+    }
+
+    @Test func twoWorkersNeverTakeTheSameList() async throws {
+        try await withCache { cache, location, _ in
+            let requests = (1...24).map { SyncRequest(url: "https://api.example.com/list/\($0)") }
+            let ids = try await cache.enqueue(requests)
+            let second = try await PostgresCache.open(location)
+            defer { Task { try? await second.close() } }
+            let taken = Locked<[String: [Int64]]>([:])
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (name, queue) in [("a", cache), ("b", second)] {
+                    var worker = FleetWorker(cache: queue, name: name)
+                    worker.concurrency = 3
+                    worker.untilEmpty = true
+                    worker.poll = .milliseconds(20)
+                    let configured = worker
+                    group.addTask {
+                        try await configured.run { job in
+                            taken.withLock { $0[name, default: []].append(job.id) }
+                            try await Task.sleep(for: .milliseconds(10))
+                            return "synced \(job.request.url)"
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let byWorker = taken.withLock { $0 }
+            let all = byWorker.values.flatMap { $0 }
+            #expect(all.sorted() == ids.sorted())
+            #expect(Set(all).count == all.count)
+            let lists = try await cache.queuedLists()
+            #expect(lists.allSatisfy { $0.state == .done && $0.lastResult == "synced \($0.url)" })
+        }
+    }
+
+    @Test func aDeadWorkersListIsTakenOverAfterItsLeaseAndResumedFromItsCommittedPages() async throws {
+        try await withCache { cache, _, _ in
+            let request = SyncRequest(url: "https://api.example.com/numbers")
+            _ = try await cache.enqueue([request])
+            let collection = CollectionDescriptor(key: request.url, itemType: "Number")
+            // A worker takes the list, commits three pages and dies: its lease is never renewed.
+            let dead = try #require(try await cache.claim(worker: "dead", lease: .seconds(1)))
+            let source = NumberedSource(pageCount: 8)
+            let first = CollectionSync(storage: cache, source: source, collection: collection)
+            #expect(try await first.run(maxPages: 3).pagesFetched == 3)
+            // Its last renewal: the lease runs out now.
+            #expect(try await cache.renewLease(of: dead.id, worker: "dead", lease: .zero))
+
+            let events = Locked<[FleetWorker.Event]>([])
+            let resumed = Locked<CollectionSync<NumberedSource>.Progress?>(nil)
+            var worker = FleetWorker(cache: cache, name: "alive")
+            worker.untilEmpty = true
+            worker.poll = .milliseconds(50)
+            worker.onEvent = { event in events.withLock { $0.append(event) } }
+            let again = NumberedSource(pageCount: 8)
+            try await worker.run { job in
+                #expect(job.isTakeover)
+                await job.recordCollection(collection.key)
+                let progress = try await CollectionSync(storage: job.cache, source: again, collection: collection)
+                    .run()
+                resumed.withLock { $0 = progress }
+                return "synced \(progress.pagesFetched) pages"
+            }
+            let progress = try #require(resumed.withLock { $0 })
+            #expect(progress.startIndex == 3)
+            #expect(progress.endReached)
+            #expect(again.pagesFetched == [4, 5, 6, 7, 8])
+            #expect(events.withLock { $0 }.contains(.takenOver(id: dead.id)))
+            #expect(events.withLock { $0 }.contains(.synced(id: dead.id, summary: "synced 5 pages")))
+            let list = try #require(try await cache.queuedLists().first)
+            #expect(list.state == .done)
+            #expect(list.attempts == 2)
+            #expect(list.pages == 8)
+            #expect(try await cache.collection(collection.key)?.itemCount == 40)
+        }
+    }
+
+    @Test func aRequestWithAScheduleOrIncrementalSettingsEndsFailedWithItsReason() async throws {
+        try await withCache { cache, _, _ in
+            var scheduled = SyncRequest(url: "https://api.example.com/scheduled")
+            scheduled.schedule = SyncRequest.Schedule(every: 60)
+            var incremental = SyncRequest(url: "https://api.example.com/incremental")
+            incremental.incremental = SyncRequest.Incremental(field: "updated_at", sinceParameter: "since")
+            let plain = SyncRequest(url: "https://api.example.com/plain")
+            _ = try await cache.enqueue([scheduled, incremental, plain])
+            var worker = FleetWorker(cache: cache, name: "w")
+            worker.untilEmpty = true
+            worker.poll = .milliseconds(20)
+            let synced = Locked<[String]>([])
+            try await worker.run { job in
+                synced.withLock { $0.append(job.request.url) }
+                return "synced"
+            }
+            #expect(synced.withLock { $0 } == [plain.url])
+            let lists = try await cache.queuedLists()
+            #expect(lists.map(\.state) == [.failed, .failed, .done])
+            #expect(lists[0].lastError?.contains("a schedule (every 60.0 s)") == true, "\(lists[0].lastError ?? "")")
+            #expect(lists[1].lastError?.contains("incremental settings") == true)
+        }
+    }
+
+    @Test func aQueueOfSyncArgumentsIsConvertedToRequestsWhenTheCacheIsOpened() async throws {
+        try await withCache { cache, location, server in
+            try await cache.close()
+            let database = location.database
+            // The queue as migration 0005 left it: sync arguments, no requests.
+            try await server.psql(
+                """
+                SET search_path TO slippers;
+                DROP INDEX queue_by_request;
+                ALTER TABLE queue DROP COLUMN request;
+                ALTER TABLE queue ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE queue ADD UNIQUE (url, options);
+                DELETE FROM schema_migrations WHERE identifier >= '0006';
+                INSERT INTO queue (url, options, enqueued_at, updated_at) VALUES
+                    ('https://api.example.com/a', '["--style","page","--page-size=100","--max-pages","3","--refresh","--allow-origin","https://cdn.example.com","--max-body-size","2MB"]', 1, 1),
+                    ('https://api.example.com/b', '[]', 2, 2),
+                    ('https://api.example.com/c', '["--frobnicate","1"]', 3, 3),
+                    ('https://api.example.com/b', '["--verbose"]', 4, 4);
+                """, database: database)
+            let opened = try await PostgresCache.open(location)
+            defer { Task { try? await opened.close() } }
+            #expect(try await opened.appliedMigrations() == PostgresCache.knownMigrations)
+            let lists = try await opened.queuedLists()
+            // The last row is the second one queued again: its list goes once.
+            #expect(
+                lists.map(\.url) == [
+                    "https://api.example.com/a", "https://api.example.com/b", "https://api.example.com/c",
+                ])
+            var expected = SyncRequest(url: "https://api.example.com/a")
+            expected.style.name = "page"
+            expected.style.pageSize = 100
+            expected.limits.maxPages = 3
+            expected.refresh = true
+            expected.network.allowedOrigins = ["https://cdn.example.com"]
+            expected.network.maxBodySize = 2 << 20
+            #expect(lists[0].request == expected)
+            #expect(lists[0].state == .pending)
+            #expect(lists[1].request == SyncRequest(url: "https://api.example.com/b"))
+            #expect(lists[2].state == .failed)
+            #expect(lists[2].lastError?.contains("--frobnicate is not a sync option") == true, "\(lists[2])")
+            let columns = try await server.psql(
+                "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns "
+                    + "WHERE table_schema = 'slippers' AND table_name = 'queue' AND column_name IN ('options', 'request')",
+                database: database)
+            #expect(columns == "request")
+        }
+    }
+
+    @Test func listSyncedByTwoWorkersAtOnceIsWalkedByOneAndEachPageFetchedOnce() async throws {
+        try await withCache { cache, location, _ in
+            let collection = CollectionDescriptor(key: "https://api.example.com/shared", itemType: "Number")
+            let list = SharedList(collection: collection.key, fingerprint: "same")
+            let second = try await PostgresCache.open(location)
+            defer { Task { try? await second.close() } }
+            let sources = [
+                NumberedSource(pageCount: 30, delay: .milliseconds(20)),
+                NumberedSource(pageCount: 30, delay: .milliseconds(20)),
+            ]
+            let waited = Locked(0)
+            let synced = try await withThrowingTaskGroup(
+                of: PostgresCache.SharedSync<CollectionSync<SharedPageSource<NumberedSource>>.Progress>.self
+            ) { group in
+                for (index, storage) in [cache, second].enumerated() {
+                    group.addTask {
+                        // The second starts once the first holds the lease.
+                        if index == 1 { try await Task.sleep(for: .milliseconds(150)) }
+                        return try await storage.syncingSharedList(
+                            list, source: sources[index], plannedStyle: nil, refresh: false, concurrency: 2,
+                            onWait: { waited.withLock { $0 += 1 } }
+                        ) { shared in
+                            var sync = CollectionSync(storage: storage, source: shared, collection: collection)
+                            sync.concurrency = AdaptiveConcurrency(maximum: 1)
+                            return try await sync.run()
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(waited.withLock { $0 } == 1)
+            let fetched = sources.flatMap(\.pagesFetched)
+            #expect(Set(fetched).count == fetched.count, "\(sources.map(\.pagesFetched))")
+            #expect(Set(fetched) == Set(1...30))
+            #expect(synced.map(\.pagesFetchedAhead).reduce(0, +) == synced.map(\.pagesFetchedByOthers).reduce(0, +))
+            #expect(synced.contains { $0.result.pagesFetched == 0 && $0.result.endReached })
+            #expect(try await cache.collection(collection.key)?.itemCount == 150)
+        }
+    }
+
+    @Test func aListStartedMeanwhileWithAnotherStyleIsNotContinued() async throws {
+        try await withCache { cache, _, _ in
+            let collection = CollectionDescriptor(key: "https://api.example.com/styled", itemType: "Number")
+            var started = collection
+            started.style = #"{"kind":"offset"}"#
+            _ = try await CollectionSync(storage: cache, source: NumberedSource(pageCount: 4), collection: started)
+                .run(maxPages: 1)
+            let list = SharedList(collection: collection.key, fingerprint: "mine")
+            await #expect(throws: FleetError.pagedOtherwiseMeanwhile(collection: collection.key)) {
+                try await cache.syncingSharedList(
+                    list, source: NumberedSource(pageCount: 4), plannedStyle: #"{"kind":"page"}"#, refresh: false,
+                    concurrency: 1
+                ) { _ in 0 }
+            }
+        }
+    }
+
+    /// Runs `body` with a cache on a new database of a server started for the test.
+    private func withCache(
+        _ body: (PostgresCache, PostgresLocation, PostgresServer) async throws -> Void
+    ) async throws {
+        try await PostgresServer.with { server in
+            let database = try await server.makeDatabase()
+            let location = try PostgresLocation(server.url(database: database))
+            let cache = try await PostgresCache.open(location)
+            do {
+                try await body(cache, location, server)
+            } catch {
+                try? await cache.close()
+                throw error
+            }
+            try? await cache.close()
+        }
+    }
+}
