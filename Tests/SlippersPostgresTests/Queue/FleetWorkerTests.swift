@@ -1,6 +1,7 @@
 import Foundation
 import Slippers
 import SlippersPostgres
+import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
 import Testing
