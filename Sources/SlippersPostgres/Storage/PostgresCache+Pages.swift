@@ -40,9 +40,10 @@ extension PostgresCache {
         }
     }
 
-    /// Writes a page with one call of `save_page` (migration 0005): the collection's row (made
-    /// and locked), where the list stands, the items, the page with its membership, the ids
-    /// earlier pages list, and the collection's new state with its head, in one statement.
+    /// Writes a page with one call of `save_page` (migration 0005), prepared once per connection:
+    /// the collection's row (made and locked), where the list stands, the items in one upsert, the
+    /// page with its membership in one more, the ids earlier pages list, and the collection's new
+    /// state with its head, in one statement and its one transaction.
     private static func writePage(
         _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date,
         _ connection: PostgresConnection, logger: Logger
@@ -54,20 +55,20 @@ extension PostgresCache {
             let key = item.key.postgresText
             if latest.updateValue(item.json, forKey: key) == nil { keys.append(key) }
         }
-        let jsons = keys.map { ByteBuffer(bytes: latest[$0] ?? Data()) }
         let caching = page.caching
-        let vary = caching.vary.isEmpty ? nil : caching.vary.joined(separator: ",")
-        guard
-            let head = try await PostgresRows.first(
-                """
-                SELECT * FROM save_page(\(collection.key), \(collection.itemType), \(collection.style),
-                    \(now.timeIntervalSince1970), \(index), \(keys)::text[], \(jsons)::bytea[], \(page.token?.rawValue),
-                    \(page.nextToken?.rawValue), \(page.total), \(page.validators.etag), \(page.validators.lastModified),
-                    \(PageDigest.of(page.items)), \(caching.lifetime(now: now)), \(caching.cacheControl.noCache),
-                    \(caching.cacheControl.staleWhileRevalidate), \(caching.cacheControl.staleIfError), \(vary),
-                    \(caching.varyKey))
-                """, on: connection, logger: logger)
-        else { throw CacheError.collectionNotFound(key: collection.key) }
+        let statement = SavePageStatement(
+            key: collection.key, itemType: collection.itemType, style: collection.style,
+            now: now.timeIntervalSince1970, index: index, keys: keys,
+            jsons: keys.map { ByteBuffer(bytes: latest[$0] ?? Data()) }, token: page.token?.rawValue,
+            nextToken: page.nextToken?.rawValue, total: page.total, etag: page.validators.etag,
+            lastModified: page.validators.lastModified, digest: PageDigest.of(page.items),
+            lifetime: caching.lifetime(now: now), noCache: caching.cacheControl.noCache,
+            staleWhileRevalidate: caching.cacheControl.staleWhileRevalidate,
+            staleIfError: caching.cacheControl.staleIfError,
+            vary: caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","), varyKey: caching.varyKey)
+        var head: PostgresRandomAccessRow?
+        for try await row in try await connection.execute(statement, logger: logger) where head == nil { head = row }
+        guard let head else { throw CacheError.collectionNotFound(key: collection.key) }
         let currentPageCount = (try head["last_current_index"].decode(Int?.self)).map { $0 + 1 } ?? 0
         var saved = try PostgresRows.collectionHead(head, currentPageCount: currentPageCount)
         saved.repeatedItemCount = page.items.count - keys.count + (try head["listed"].decode(Int.self))
