@@ -62,12 +62,17 @@ let package = Package(
             swiftSettings: swift6
         ),
         // What a cache backend stores and the storage-generic sync over it: no database of its own.
-        .target(name: "SlippersStorage", dependencies: ["Slippers"], swiftSettings: swift6),
+        .target(
+            name: "SlippersStorage",
+            // Crypto: the HMAC-SHA-256 of the fingerprints of header values both backends store.
+            dependencies: ["Slippers", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swift6
+        ),
         .target(
             name: "SlippersStore",
             dependencies: [
                 "Slippers", "SlippersStorage", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import Slippers
 import SlippersStorage
 import Synchronization
 
@@ -38,6 +39,8 @@ public final class PostgresCache: Sendable {
     let logger: Logger
     /// The connections holding this process's list leases, by collection key, while they are held.
     let leaseConnections = Mutex<[String: PostgresConnection]>([:])
+    /// The key of the cache's fingerprints of header values (migration 0008), read once at opening.
+    let headerFingerprintKey: HeaderFingerprintKey?
 
     /// The comment that marks a schema as made by Slippers.
     static let marker = "Slippers cache"
@@ -45,9 +48,13 @@ public final class PostgresCache: Sendable {
     /// The migrations this binary applies, in order.
     public static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
 
-    private init(location: PostgresLocation, client: PostgresConnections, logger: Logger) {
+    private init(
+        location: PostgresLocation, client: PostgresConnections, headerFingerprintKey: HeaderFingerprintKey?,
+        logger: Logger
+    ) {
         self.location = location
         self.client = client
+        self.headerFingerprintKey = headerFingerprintKey
         self.logger = logger
     }
 
@@ -74,8 +81,10 @@ public final class PostgresCache: Sendable {
         } catch {
             throw PostgresCacheError.cannotConnect(location: location.description, reason: Self.reason(error))
         }
+        let headerFingerprintKey: HeaderFingerprintKey?
         do {
             try await migrate(connection, location: location, logger: logger)
+            headerFingerprintKey = try await Self.headerFingerprintKey(connection, location: location, logger: logger)
         } catch {
             try? await connection.close()
             throw Self.mapped(error, location: location)
@@ -85,7 +94,7 @@ public final class PostgresCache: Sendable {
             location: location,
             client: PostgresConnections(
                 configuration: configuration, quotedSchema: location.quotedSchema, logger: logger),
-            logger: logger)
+            headerFingerprintKey: headerFingerprintKey, logger: logger)
     }
 
     /// The migrations applied to the schema, in order.
@@ -169,6 +178,30 @@ public final class PostgresCache: Sendable {
                 logger.info("migrated", metadata: ["migration": "\(migration.identifier)", "schema": "\(schema)"])
             }
         }
+    }
+
+    private static func headerFingerprintKey(
+        _ connection: PostgresConnection, location: PostgresLocation, logger: Logger
+    ) async throws -> HeaderFingerprintKey? {
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT value FROM \(location.quotedSchema).settings WHERE name = '"
+                    + HeaderFingerprintKey.settingName + "'"),
+            logger: logger)
+        for try await value in rows.decode(String.self) { return HeaderFingerprintKey(hex: value) }
+        return nil
+    }
+
+    /// The stored form of a source's digest of header values: its HMAC-SHA-256 under the cache's key.
+    func headerFingerprint(_ digest: String?) -> String? {
+        headerFingerprintKey?.fingerprint(digest) ?? digest
+    }
+
+    /// `page` as the cache stores it: its header digest keyed (``headerFingerprint(_:)``).
+    func storable(_ page: Page<RawItem>) -> Page<RawItem> {
+        var page = page
+        page.caching.varyKey = headerFingerprint(page.caching.varyKey)
+        return page
     }
 
     private static func appliedMigrations(

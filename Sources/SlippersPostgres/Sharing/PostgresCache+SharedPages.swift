@@ -47,7 +47,7 @@ extension PostgresCache {
         -> (first: SharedPageClaim, alsoMine: Set<PageToken>)
     {
         let logger = self.logger
-        let key = list.sharingKey
+        let key = sharingKey(of: list)
         return try await mappingErrors {
             guard let connection = leaseConnections.withLock({ $0[list.collection] }) else {
                 return try await client.withConnection { connection in
@@ -107,7 +107,7 @@ extension PostgresCache {
     /// - parameter pages: Each page's index and token, in the order to claim them.
     /// - returns: The token claimed, or `nil` when every one of them is claimed or committed already.
     func claimAhead(_ list: SharedList, pages: [(index: Int, token: PageToken)]) async throws -> PageToken? {
-        let (key, collection) = (list.sharingKey, list.collection)
+        let (key, collection) = (sharingKey(of: list), list.collection)
         let tokens = pages.map(\.token.rawValue)
         let indexes = pages.map { Int64($0.index) }
         return try await mappingErrors {
@@ -136,7 +136,7 @@ extension PostgresCache {
     /// Stages a page this worker claimed and fetched; `false` when the claim was lost meanwhile
     /// (the lease holder took it over), and the page is dropped.
     func stage(_ page: Page<RawItem>, of list: SharedList, token: PageToken) async throws -> Bool {
-        let key = list.sharingKey
+        let key = sharingKey(of: list)
         let bytes = ByteBuffer(bytes: try StagedPage.encoded(page))
         return try await mappingErrors {
             try await client.withConnection { [logger] connection in
@@ -153,7 +153,7 @@ extension PostgresCache {
 
     /// Gives up this session's claim on a page it could not fetch, for the lease holder to fetch.
     func releaseClaim(_ list: SharedList, token: PageToken) async throws {
-        let key = list.sharingKey
+        let key = sharingKey(of: list)
         try await mappingErrors {
             try await client.rows(
                 """
@@ -167,7 +167,7 @@ extension PostgresCache {
     /// Clears what the list's earlier walks left: everything when `everything` (a refresh), else
     /// the pages taken or staged longer than ``stagedPageLimit`` ago.
     func clearSharedPages(_ list: SharedList, everything: Bool) async throws {
-        let key = list.sharingKey
+        let key = sharingKey(of: list)
         let limit = Self.stagedPageLimit
         try await mappingErrors {
             try await client.rows(
@@ -184,7 +184,7 @@ extension PostgresCache {
     /// a list stopped before its end (`--max-pages`) stay for the next lease holder; live
     /// workers' claims stay for their workers.
     func clearSharedPagesAfterWalk(_ list: SharedList) async throws {
-        let (key, collection) = (list.sharingKey, list.collection)
+        let (key, collection) = (sharingKey(of: list), list.collection)
         try await mappingErrors {
             try await client.rows(
                 """
@@ -239,7 +239,7 @@ extension PostgresCache {
         _ list: SharedList, refresh: Bool, _ body: () async throws -> Result
     ) async throws -> Result {
         try await clearSharedPages(list, everything: refresh)
-        let key = list.sharingKey
+        let key = sharingKey(of: list)
         try await mappingErrors {
             try await client.rows(
                 """

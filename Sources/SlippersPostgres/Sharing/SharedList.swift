@@ -16,7 +16,12 @@ public struct SharedList: Hashable, Sendable {
         self.collection = collection
         self.fingerprint = fingerprint
     }
+}
 
-    /// The key its shared pages are filed under.
-    var sharingKey: String { collection + "#" + fingerprint }
+extension PostgresCache {
+    /// The key a list's shared pages are filed under: its collection and its fingerprint keyed
+    /// by the cache (``headerFingerprint(_:)``), since a fingerprint covers header values.
+    func sharingKey(of list: SharedList) -> String {
+        list.collection + "#" + (headerFingerprint(list.fingerprint) ?? list.fingerprint)
+    }
 }

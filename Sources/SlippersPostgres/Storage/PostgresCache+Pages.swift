@@ -24,7 +24,8 @@ extension PostgresCache {
         return try await mappingErrors {
             do {
                 return try await client.withConnection { connection in
-                    try await Self.writePage(page, at: index, in: collection, now: Date(), connection, logger: logger)
+                    try await Self.writePage(
+                        self.storable(page), at: index, in: collection, now: Date(), connection, logger: logger)
                 }
             } catch let error as PSQLError {
                 // The function's own errors, raised with our SQLSTATEs: the store's errors.
@@ -65,7 +66,8 @@ extension PostgresCache {
             lifetime: caching.lifetime(now: now), noCache: caching.cacheControl.noCache,
             staleWhileRevalidate: caching.cacheControl.staleWhileRevalidate,
             staleIfError: caching.cacheControl.staleIfError,
-            vary: caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","), varyKey: caching.varyKey)
+            vary: caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","),
+            varyKey: caching.varyKey)
         var head: PostgresRandomAccessRow?
         for try await row in try await connection.execute(statement, logger: logger) where head == nil { head = row }
         guard let head else { throw CacheError.collectionNotFound(key: collection.key) }

@@ -1,23 +1,24 @@
 import Crypto
 import Foundation
 
-/// The key of a cache file's fingerprints of request header values: 32 random bytes its
-/// migration made, in its `settings` table.
+/// The key of a cache's fingerprints of request header values: 32 random bytes its migration
+/// made, in its `settings` table (a file's, or a PostgreSQL schema's).
 ///
 /// A page whose response varied on request headers (`Vary: Authorization`) is stored with the
 /// HMAC-SHA-256, under this key, of its source's digest of the values
-/// (`PageSource.varyKey(for:)`), never with the values. The stored fingerprint tells whether a
-/// later request sends the same values; without this file's key it cannot be compared with
-/// another file's fingerprints or with digests of guessed credentials. The key is in the file:
-/// whoever holds the whole file holds the key, as they hold its items.
-struct HeaderFingerprintKey: Sendable {
+/// (`PageSource.varyKey(for:)`), never with the values; so is the fingerprint of the headers a
+/// fleet's shared list is asked with. A stored fingerprint tells whether a later request sends
+/// the same values; without this cache's key it cannot be compared with another cache's
+/// fingerprints or with digests of guessed credentials. The key is in the cache: whoever holds
+/// the whole cache holds the key, as they hold its items.
+package struct HeaderFingerprintKey: Sendable {
     /// The name of the key's row in `settings`.
-    static let settingName = "header_fingerprint_key"
+    package static let settingName = "header_fingerprint_key"
 
     private let key: SymmetricKey
 
     /// The key written as 64 hexadecimal digits, or `nil` for anything else.
-    init?(hex: String) {
+    package init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.count == 64 else { return nil }
         var bytes: [UInt8] = []
@@ -32,7 +33,7 @@ struct HeaderFingerprintKey: Sendable {
     }
 
     /// The stored fingerprint of a source's digest of header values; `nil` for `nil`.
-    func fingerprint(_ digest: String?) -> String? {
+    package func fingerprint(_ digest: String?) -> String? {
         guard let digest else { return nil }
         let code = HMAC<SHA256>.authenticationCode(for: Data(digest.utf8), using: key)
         return code.map { String(format: "%02x", $0) }.joined()
