@@ -142,7 +142,11 @@ public final class RateLimiter: Sendable {
                     let reset = now + resetIn
                     // A reset already past belongs to a window that is over.
                     if reset > now {
-                        if let current = budget.resetAt, current > now, budget.remaining != nil {
+                        // Within a window, resets given in whole seconds differ by less than one;
+                        // a reset a second or more later is the next window's.
+                        if let current = budget.resetAt, current > now, budget.remaining != nil,
+                            reset < current + .seconds(1)
+                        {
                             budget.remaining = min(budget.remaining ?? remaining, remaining)
                             budget.resetAt = max(current, reset)
                         } else {

@@ -53,22 +53,25 @@ import Testing
         }
     }
 
-    @Test(arguments: [RateLimitedList.Style.gitHub, .ietf])
-    func thirtyPagesThroughABudgetOfTenPerTwoSecondsSpendAtMostOneRefusal(style: RateLimitedList.Style) async throws {
+    @Test(arguments: [RateLimitedList.Style.gitHub, .ietf], [10, 20])
+    func threeWindowsOfPagesThroughABudgetPerTwoSecondsSpendAtMostOneRefusal(
+        style: RateLimitedList.Style, limit: Int
+    ) async throws {
         try await withFixtureServer { server in
-            let list = RateLimitedList(style, limit: 10, window: 2, pages: 30)
+            let pages = 3 * limit
+            let list = RateLimitedList(style, limit: limit, window: 2, pages: pages)
             list.install(on: server)
             let reports = Reports()
             let client = limitedClient(for: server, reports: reports)
             let started = ContinuousClock.now
-            let firsts = try await fetchAll(client, server, pages: 30, width: 4)
+            let firsts = try await fetchAll(client, server, pages: pages, width: 4)
             let elapsed = started.duration(to: .now)
-            #expect(firsts == (0..<30).map { $0 * 10 + 1 })
+            #expect(firsts == (0..<pages).map { $0 * 10 + 1 })
             #expect(list.refused <= 1, "\(list.refused) refused")
-            #expect(list.served == 30)
+            #expect(list.served == pages)
             #expect(reports.retries.withLock { $0 } == 0)
-            // Three windows of ten: two resets at most 2 s apart, plus a second a reset
-            // in whole seconds may add, is the budget's floor; the bound is generous.
+            // Three windows: two resets 2 s apart are the budget's floor, and a reset in whole
+            // seconds may add up to a second to each wait; the bound is generous.
             #expect(elapsed < .seconds(12), "\(elapsed)")
             let announced = reports.waits.withLock { $0.filter(\.startsWait) }
             #expect((1...3).contains(announced.count), "\(announced.map(\.delay))")
