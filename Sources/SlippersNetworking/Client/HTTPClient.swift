@@ -24,6 +24,10 @@ import Slippers
 /// origin the request started at (or a trusted one), and a redirect to an
 /// origin that is not allowed fails with ``NetworkError/Kind/originRefused(_:)``.
 ///
+/// The client keeps each origin's rate limit (``rateLimiter``): it reads the budget of every
+/// answer, paces requests so the budget lasts, and waits for the reset when a `429` or `403`
+/// says the budget is spent, instead of failing; ``onRateLimitWait`` reports each wait.
+///
 /// The client logs to its ``logger``: every exchange and redirect at `debug`
 /// (method, URL, status, elapsed time, request headers), retries and
 /// credential renewals at `info`. Credentials never reach the log: the

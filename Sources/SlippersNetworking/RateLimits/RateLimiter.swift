@@ -234,11 +234,12 @@ public final class RateLimiter: Sendable {
         return .go
     }
 
-    /// The wait to announce for a hold ending at `until`, unless one ending within a second of it was announced.
+    /// The wait to announce for a hold ending at `until`, unless a wait still under way, ending
+    /// within a second of it, was announced.
     private static func announcement(
         until: ContinuousClock.Instant, now: ContinuousClock.Instant, budget: inout OriginState
     ) -> Wait? {
-        if let announced = budget.announcedUntil, until <= announced + .seconds(1) { return nil }
+        if let announced = budget.announcedUntil, announced > now, until <= announced + .seconds(1) { return nil }
         budget.announcedUntil = until
         let delay = now.duration(to: until)
         return Wait(
