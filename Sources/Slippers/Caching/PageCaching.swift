@@ -82,8 +82,9 @@ public struct PageCaching: Hashable, Sendable, Codable {
 }
 
 /// HTTP dates (RFC 9110 § 5.6.7): the IMF-fixdate form, and the two obsolete forms.
-enum HTTPDate {
-    static func parse(_ text: String) -> Date? {
+package enum HTTPDate {
+    /// The date of an HTTP date field, or `nil` when the text is not one.
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let date = parseIMFFixdate(trimmed) { return date }
         for format in formats {

@@ -143,6 +143,7 @@ extension SlippersCommand {
                 requestRetries.withLock { $0 += 1 }
                 notice?.requestRetry(event)
             }
+            client.onRateLimitWait = { notice?.rateLimitWait($0) }
             client.logger = logging.logger
             let concurrency = concurrent.controller()
             client = client.reportingThrottles(to: concurrency)

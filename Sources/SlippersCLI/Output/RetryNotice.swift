@@ -45,6 +45,19 @@ final class RetryNotice: Sendable {
                 + "until \(Self.clockTime(until)) (--retry-for \(retryFor.components.seconds))")
     }
 
+    /// Requests wait for a rate limit: one line when the wait starts, none for other requests refused during it.
+    ///
+    /// The host names the limit and no credential: `rate limit of api.example.com spent: waiting until
+    /// 14:03:07 (in 42 s)`, in local time.
+    func rateLimitWait(_ wait: HTTPClient.RateLimitWait) {
+        guard wait.startsWait else { return }
+        let host = wait.origin.host.contains(":") ? "[\(wait.origin.host)]" : wait.origin.host
+        let isDefaultPort = wait.origin.port == (wait.origin.isSecure ? 443 : 80)
+        let name = isDefaultPort ? host : "\(host):\(wait.origin.port)"
+        let seconds = Int(wait.delay.timeInterval.rounded(.up))
+        write("rate limit of \(name) spent: waiting until \(Self.clockTime(wait.until)) (in \(seconds) s)")
+    }
+
     private func write(_ message: String) {
         let line = "slippers: " + message.split(whereSeparator: \.isNewline).joined(separator: " ")
         // On a terminal, \r and ESC [2K clear the progress bar's line first.

@@ -19,7 +19,9 @@ extension HTTPClient {
         public var transport: any HTTPTransport
         /// How failed requests are retried: ``RetryPolicy/default`` (5 attempts) unless set.
         public var retryPolicy: RetryPolicy
-        /// How the client waits between attempts: `Task.sleep` unless set (tests set another).
+        /// What keeps requests within each origin's rate-limit budget: a new ``RateLimiter`` unless set.
+        public var rateLimiter: RateLimiter
+        /// How the client waits between attempts and for rate limits: `Task.sleep` unless set (tests set another).
         public var sleep: @Sendable (Duration) async throws -> Void
 
         // MARK: - Credentials and origins
@@ -44,6 +46,7 @@ extension HTTPClient {
             authenticator: (any HTTPAuthenticator)? = nil,
             originPolicy: OriginPolicy = .sameOrigin,
             maxRedirects: Int = 20,
+            rateLimiter: RateLimiter = RateLimiter(),
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
             logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
@@ -52,6 +55,7 @@ extension HTTPClient {
             self.authenticator = authenticator
             self.originPolicy = originPolicy
             self.maxRedirects = max(0, maxRedirects)
+            self.rateLimiter = rateLimiter
             self.sleep = sleep
             self.logger = logger
         }
@@ -71,6 +75,7 @@ extension HTTPClient {
         self.authenticator = options.authenticator
         self.originPolicy = options.originPolicy
         self.maxRedirects = options.maxRedirects
+        self.rateLimiter = options.rateLimiter
         self.sleep = options.sleep
         self.logger = options.logger
     }
@@ -79,6 +84,6 @@ extension HTTPClient {
     public var options: Options {
         Options(
             transport: transport, retryPolicy: retryPolicy, authenticator: authenticator, originPolicy: originPolicy,
-            maxRedirects: maxRedirects, sleep: sleep, logger: logger)
+            maxRedirects: maxRedirects, rateLimiter: rateLimiter, sleep: sleep, logger: logger)
     }
 }

@@ -1,11 +1,12 @@
 import Slippers
 
 extension HTTPClient {
-    /// The same client, reporting each `429 Too Many Requests` and `503 Service Unavailable` it retries to `concurrency`.
+    /// The same client, reporting each `429 Too Many Requests` and `503 Service Unavailable` it retries,
+    /// and each request a rate limit refused, to `concurrency`.
     ///
     /// The controller halves its limit and holds new requests back for the
     /// answer's `Retry-After`, so that a sync sharing it slows down for the
-    /// server. The client's own retry callback, if any, is still called first.
+    /// server. The client's own callbacks, if any, are still called first.
     ///
     /// For example:
     ///
@@ -23,6 +24,11 @@ extension HTTPClient {
             if case .http(let status, _) = event.error.kind, status == 429 || status == 503 {
                 concurrency.recordThrottle(retryAfter: event.error.retryAfter)
             }
+        }
+        let previousWait = onRateLimitWait
+        client.onRateLimitWait = { wait in
+            previousWait?(wait)
+            if wait.refusedStatus != nil { concurrency.recordThrottle(retryAfter: wait.delay) }
         }
         return client
     }

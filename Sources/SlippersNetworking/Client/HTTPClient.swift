@@ -24,6 +24,10 @@ import Slippers
 /// origin the request started at (or a trusted one), and a redirect to an
 /// origin that is not allowed fails with ``NetworkError/Kind/originRefused(_:)``.
 ///
+/// The client keeps each origin's rate limit (``rateLimiter``): it reads the budget of every
+/// answer, paces requests so the budget lasts, and waits for the reset when a `429` or `403`
+/// says the budget is spent, instead of failing; ``onRateLimitWait`` reports each wait.
+///
 /// The client logs to its ``logger``: every exchange and redirect at `debug`
 /// (method, URL, status, elapsed time, request headers), retries and
 /// credential renewals at `info`. Credentials never reach the log: the
@@ -44,6 +48,10 @@ public struct HTTPClient: Sendable {
     public var maxRedirects: Int
     /// Called before each retry with the attempt that failed, its error and the wait; for counting and logging.
     public var onRetry: (@Sendable (RetryEvent) -> Void)?
+    /// What keeps requests within each origin's rate-limit budget; shared by copies of the client.
+    public var rateLimiter: RateLimiter
+    /// Called when requests wait for a rate limit: once per refused request, and once per wait for a spent budget.
+    public var onRateLimitWait: (@Sendable (RateLimitWait) -> Void)?
     /// How the client waits between attempts; `Task.sleep` unless a test replaces it.
     public var sleep: @Sendable (Duration) async throws -> Void
     /// Where the client reports its exchanges, redirects, retries and credential renewals; discards them unless given.
@@ -57,6 +65,30 @@ public struct HTTPClient: Sendable {
         public var error: NetworkError
         /// How long the client waits before the next attempt.
         public var delay: Duration
+    }
+
+    /// A wait for a server's rate limit.
+    ///
+    /// For example, one line per wait:
+    ///
+    /// ```swift
+    /// client.onRateLimitWait = { wait in
+    ///     if wait.startsWait { print("rate limit of \(wait.origin.host) spent: waiting until \(wait.until)") }
+    /// }
+    /// ```
+    public struct RateLimitWait: Sendable {
+        /// The origin whose budget is spent.
+        public var origin: Origin
+        /// When requests to the origin go again.
+        public var until: Date
+        /// How long the wait is.
+        public var delay: Duration
+        /// The status of the answer that refused a request (`429` or `403`); `nil` when the
+        /// budget the answers announced is spent and no request was refused.
+        public var refusedStatus: Int?
+        /// Whether this starts a wait no earlier event reported (`false` for another request
+        /// refused during a wait already reported): what to tell people once.
+        public var startsWait: Bool
     }
 
     /// Loads a resource: calls its endpoint (or its stub) and parses the response.
@@ -141,6 +173,9 @@ public struct HTTPClient: Sendable {
         var attempt = 0
         var refreshedCredentials = false
         var widenedAccept = false
+        var unnamedRefusals = 0
+        var rateLimitWaited = Duration.zero
+        var waitedUntil: ContinuousClock.Instant?
         while true {
             attempt += 1
             try Task.checkCancellation()
@@ -150,7 +185,43 @@ public struct HTTPClient: Sendable {
                 request.setValue(JSONMediaTypes.family, forHTTPHeaderField: "Accept")
             }
             do {
-                let (response, hadCredentials) = try await exchange(request, home: home, through: transport)
+                let (response, hadCredentials) = try await exchange(
+                    request, home: home, through: transport, waitedUntil: waitedUntil)
+                let limits = RateLimitHeaders(response)
+                if isRepeatable, limits.isRefusal(status: response.statusCode),
+                    let origin = (response.url ?? request.url).flatMap(Origin.init)
+                {
+                    // A refusal that names no wait to come counts as an attempt, so that a server
+                    // answering `Retry-After: 0` for ever ends the retries.
+                    let named = limits.refusalWait ?? .zero
+                    if named <= .zero {
+                        unnamedRefusals += 1
+                        guard unnamedRefusals < retryPolicy.maxAttempts else {
+                            throw NetworkError(response: response, method: request.httpMethod)
+                        }
+                    }
+                    let wait = max(named, retryPolicy.baseDelay)
+                    rateLimitWaited += wait
+                    guard rateLimitWaited <= rateLimiter.maxWait else {
+                        throw NetworkError(
+                            .rateLimited(wait: wait), url: response.url ?? request.url, method: request.httpMethod)
+                    }
+                    let (until, announcement) = rateLimiter.block(origin, for: wait, spent: limits.isSpent)
+                    logger.info(
+                        "waiting for the rate limit",
+                        metadata: [
+                            "origin": "\(origin)", "status": "\(response.statusCode)",
+                            "delay_ms": "\(wait.milliseconds)",
+                        ])
+                    onRateLimitWait?(
+                        RateLimitWait(
+                            origin: origin, until: announcement?.until ?? Date().addingTimeInterval(wait.timeInterval),
+                            delay: wait, refusedStatus: response.statusCode, startsWait: announcement != nil))
+                    try await sleep(wait)
+                    waitedUntil = until
+                    attempt -= 1
+                    continue
+                }
                 if response.statusCode == 406, asksJSONOnly, !widenedAccept, isRepeatable {
                     // A server that serves a JSON media type of its own (JSON:API, HAL) is asked for the family.
                     widenedAccept = true
@@ -174,7 +245,9 @@ public struct HTTPClient: Sendable {
                 }
                 return try read(response)
             } catch let error as NetworkError {
-                guard isRepeatable, let wait = retryPolicy.delay(afterAttempt: attempt, error: error) else {
+                guard isRepeatable, unnamedRefusals < retryPolicy.maxAttempts,
+                    let wait = retryPolicy.delay(afterAttempt: attempt, error: error)
+                else {
                     throw error
                 }
                 logger.info(
@@ -193,7 +266,8 @@ public struct HTTPClient: Sendable {
     ///
     /// - returns: The final response, and whether it was sent with credentials.
     private func exchange(
-        _ request: URLRequest, home: Origin?, through transport: any HTTPTransport
+        _ request: URLRequest, home: Origin?, through transport: any HTTPTransport,
+        waitedUntil: ContinuousClock.Instant?
     ) async throws -> (NetworkResponse, hadCredentials: Bool) {
         guard let firstURL = request.url, let home = home ?? Origin(firstURL) else {
             throw NetworkError(.invalidURL(request.url.map(NetworkError.redacting) ?? "(none)"))
@@ -215,9 +289,9 @@ public struct HTTPClient: Sendable {
                 if let authenticator { prepared = try await authenticator.authorize(current) }
                 hadCredentials = true
             }
-            let started = ContinuousClock.now
-            let response = try await transport.send(prepared)
-            logExchange(prepared, response, elapsed: started.duration(to: .now), hop: redirects)
+            let response = try await paced(
+                prepared, to: Origin(url), through: transport, hop: redirects,
+                waitedUntil: redirects == 0 ? waitedUntil : nil)
             guard Self.redirectStatuses.contains(response.statusCode) else { return (response, hadCredentials) }
             guard let location = response.header("Location") else {
                 throw NetworkError(
@@ -243,6 +317,42 @@ public struct HTTPClient: Sendable {
                 ])
             current = Self.redirected(current, to: next, status: response.statusCode)
         }
+    }
+
+    /// Sends one request within its origin's rate-limit budget, and records the budget its answer gives.
+    private func paced(
+        _ request: URLRequest, to origin: Origin?, through transport: any HTTPTransport, hop: Int,
+        waitedUntil: ContinuousClock.Instant?
+    ) async throws -> NetworkResponse {
+        guard let origin else {
+            let started = ContinuousClock.now
+            let response = try await transport.send(request)
+            logExchange(request, response, elapsed: started.duration(to: .now), hop: hop)
+            return response
+        }
+        let onRateLimitWait = self.onRateLimitWait
+        let logger = self.logger
+        try await rateLimiter.acquire(
+            origin, url: request.url, method: request.httpMethod, waitedUntil: waitedUntil, sleep: sleep
+        ) { wait in
+            logger.info(
+                "waiting for the rate limit",
+                metadata: ["origin": "\(origin)", "delay_ms": "\(wait.delay.milliseconds)"])
+            onRateLimitWait?(
+                RateLimitWait(
+                    origin: origin, until: wait.until, delay: wait.delay, refusedStatus: nil, startsWait: true))
+        }
+        let started = ContinuousClock.now
+        let response: NetworkResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            rateLimiter.release(origin)
+            throw error
+        }
+        logExchange(request, response, elapsed: started.duration(to: .now), hop: hop)
+        rateLimiter.record(origin, RateLimitHeaders(response))
+        return response
     }
 
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

@@ -66,6 +66,9 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
         case graphQL(message: String, path: String?, errorCount: Int)
         /// The JSON body or GraphQL variables of a posted style are not a JSON object.
         case invalidRequestBody(reason: String)
+        /// The server's rate limit is spent for longer than the client waits
+        /// (``RateLimiter/maxWait``, an hour by default): the wait it asks for. Not transient.
+        case rateLimited(wait: Duration)
 
         /// Why following redirects failed.
         public enum RedirectFailure: Sendable, Equatable {
@@ -191,6 +194,9 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
             return "GraphQL error\(at): \(Self.oneLine(message.shortenedForErrors))\(others)\(suffix)"
         case .invalidRequestBody(let reason):
             return "The request body is invalid\(suffix): \(Self.oneLine(reason))"
+        case .rateLimited(let wait):
+            return "The server's rate limit is spent for \(Self.roughDuration(wait)) more\(suffix), longer than "
+                + "the client waits for it; try again after it resets"
         }
     }
 }
@@ -293,6 +299,14 @@ extension NetworkError {
             }
         }
         return components.string ?? url.absoluteString
+    }
+
+    /// A duration for people: `42 s`, `12 min`, `2.5 h`.
+    static func roughDuration(_ duration: Duration) -> String {
+        let seconds = duration.timeInterval
+        if seconds >= 3600 { return String(format: "%.1f h", seconds / 3600) }
+        if seconds >= 60 { return "\(Int((seconds / 60).rounded(.up))) min" }
+        return "\(Int(seconds.rounded(.up))) s"
     }
 
     /// A byte count for people: `64 MB`, `1.5 GB`, `512 bytes` (powers of 1024, as `--max-body-size` reads them).

@@ -18,6 +18,9 @@ import Slippers
 /// wait when it is longer; one longer than ``maxRetryAfter`` ends the retries.
 /// Other `4xx` answers, a complete body that is not the expected JSON and a
 /// refused origin are never retried, and cancelling the task stops the waiting at once.
+/// A `429` or `403` that a rate limit explains (a `Retry-After`, or a spent budget) is not a
+/// retry: the client waits for the limit (see ``RateLimiter``) and uses none of the attempts,
+/// unless the server names no wait to come.
 ///
 /// The defaults: 5 attempts, waits of at most 0.5 s, 1 s, 2 s and 4 s
 /// (at most 7.5 s in all before jitter), `Retry-After` up to 60 s.

@@ -20,8 +20,8 @@ import Testing
 
     @Test func tooManyRequestsAndUnavailableHalveTheLimitAndPauseForRetryAfter() async throws {
         let transport = ScriptedTransport(
-            StubResponse(statusCode: 429, headers: ["Retry-After": "3"]),
-            StubResponse(statusCode: 503),
+            StubResponse(statusCode: 429),
+            StubResponse(statusCode: 503, headers: ["Retry-After": "3"]),
             StubResponse(statusCode: 200, body: Data("{}".utf8)))
         let concurrency = AdaptiveConcurrency(maximum: 8)
         let retries = SleepRecorder()
@@ -36,6 +36,24 @@ import Testing
         #expect(try #require(concurrency.pause()) > .seconds(2))
         // The client's own callback is still called, once per retry.
         #expect(counted.withLock { $0 } == 2)
+    }
+
+    @Test func aRequestARateLimitRefusedIsAThrottleButNotARetry() async throws {
+        let transport = ScriptedTransport(
+            StubResponse(statusCode: 429, headers: ["Retry-After": "3"]),
+            StubResponse(statusCode: 200, body: Data("{}".utf8)))
+        let concurrency = AdaptiveConcurrency(maximum: 8)
+        let sleeps = SleepRecorder()
+        let counted = Mutex(0)
+        var client = client(transport, sleeps: sleeps)
+        client.onRetry = { _ in counted.withLock { $0 += 1 } }
+        let response = try await client.reportingThrottles(to: concurrency).send(
+            URLRequest(url: URL(string: "https://api.test/items")!))
+        #expect(response.statusCode == 200)
+        #expect(concurrency.snapshot.throttles == 1)
+        #expect(try #require(concurrency.pause()) > .seconds(2))
+        #expect(counted.withLock { $0 } == 0)
+        #expect(sleeps.recorded == [.seconds(3)])
     }
 
     @Test func otherFailuresAreNotThrottles() async throws {
