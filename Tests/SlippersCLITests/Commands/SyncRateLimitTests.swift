@@ -1,4 +1,5 @@
 import Foundation
+import LocalAPI
 import SlippersFixtures
 import SlippersTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LocalAPI
 import Slippers
 import SlippersFixtures
 import SlippersNetworking

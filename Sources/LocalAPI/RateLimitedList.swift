@@ -1,5 +1,4 @@
 import Foundation
-import SlippersFixtures
 import Synchronization
 
 /// A list of numbered pages behind a rate limit of `limit` requests per `window` seconds, scripted on a fixture server.
@@ -7,16 +6,20 @@ import Synchronization
 /// Windows are aligned on multiples of `window` in epoch seconds, so that a reset given in whole
 /// seconds is exact. ``Style/gitHub`` answers with `X-RateLimit-*` and refuses with `403` and
 /// remaining 0; ``Style/ietf`` with `RateLimit`/`RateLimit-Policy` and refuses with `429` and `Retry-After`.
-final class RateLimitedList: Sendable {
-    enum Style: Sendable {
-        case gitHub, ietf
+public final class RateLimitedList: Sendable {
+    /// How the server says its budget and refuses a request past it.
+    public enum Style: Sendable {
+        /// `X-RateLimit-Limit/Remaining/Reset`, and `403` with remaining 0 when spent, as GitHub does.
+        case gitHub
+        /// The IETF `RateLimit` and `RateLimit-Policy` fields, and `429` with `Retry-After` when spent.
+        case ietf
     }
 
-    let style: Style
-    let limit: Int
-    let window: Int
-    let pages: Int
-    let pageSize = 10
+    public let style: Style
+    public let limit: Int
+    public let window: Int
+    public let pages: Int
+    public let pageSize = 10
 
     private struct State {
         var windowIndex = -1
@@ -29,7 +32,7 @@ final class RateLimitedList: Sendable {
 
     private let state = Mutex(State())
 
-    init(_ style: Style, limit: Int, window: Int, pages: Int) {
+    public init(_ style: Style, limit: Int, window: Int, pages: Int) {
         self.style = style
         self.limit = limit
         self.window = window
@@ -37,16 +40,16 @@ final class RateLimitedList: Sendable {
     }
 
     /// The requests refused for the budget.
-    var refused: Int { state.withLock { $0.refused } }
+    public var refused: Int { state.withLock { $0.refused } }
     /// The requests answered with a page.
-    var served: Int { state.withLock { $0.served } }
+    public var served: Int { state.withLock { $0.served } }
     /// The windows whose budget was spent and after which requests came again: the waits for a reset.
-    var waitedWindows: Int { state.withLock { $0.waitedWindows } }
+    public var waitedWindows: Int { state.withLock { $0.waitedWindows } }
     /// When each request arrived, refused or not.
-    var arrivals: [Date] { state.withLock { $0.arrivals } }
+    public var arrivals: [Date] { state.withLock { $0.arrivals } }
 
     /// Scripts the list at `path` on `server`: `?page=N`, `results`, `next` and `count`.
-    func install(on server: FixtureServer, path: String = "/items") {
+    public func install(on server: FixtureServer, path: String = "/items") {
         let base = server.url(path: path).absoluteString
         server.script(path) { [self] request in respond(page: Int(request.query["page"] ?? "1") ?? 1, base: base) }
     }
