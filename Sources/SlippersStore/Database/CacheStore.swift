@@ -122,14 +122,16 @@ public final class CacheStore: Sendable {
                 try Self.migrate(pool, path: path)
                 reader = pool
                 writer = pool
-                headerFingerprintKey = try Self.headerFingerprintKey(in: pool)
+                // Read on the writer's connection: a reader's would be the pool's last to close, and a
+                // read-only connection cannot checkpoint the log as the last one closing does.
+                headerFingerprintKey = try pool.writeWithoutTransaction(Self.headerFingerprintKey)
             case .readOnly:
                 let queue = try Self.retryingWhileBusy(path: path) {
                     try DatabaseQueue(path: openPath, configuration: configuration)
                 }
                 reader = queue
                 writer = nil
-                headerFingerprintKey = try Self.headerFingerprintKey(in: queue)
+                headerFingerprintKey = try queue.read(Self.headerFingerprintKey)
             }
         } catch let error as DatabaseError {
             throw DatabaseFile.classify(error, path: path)
@@ -163,17 +165,15 @@ public final class CacheStore: Sendable {
         try Schema.migrator.migrate(queue)
         reader = queue
         writer = queue
-        headerFingerprintKey = try Self.headerFingerprintKey(in: queue)
+        headerFingerprintKey = try queue.read(Self.headerFingerprintKey)
     }
 
     /// The file's key of header fingerprints, read once at opening.
-    private static func headerFingerprintKey(in reader: any DatabaseReader) throws -> HeaderFingerprintKey? {
-        try reader.read { db in
-            guard try db.tableExists("settings") else { return nil }
-            return try String.fetchOne(
-                db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [HeaderFingerprintKey.settingName]
-            ).flatMap(HeaderFingerprintKey.init(hex:))
-        }
+    private static func headerFingerprintKey(_ db: Database) throws -> HeaderFingerprintKey? {
+        guard try db.tableExists("settings") else { return nil }
+        return try String.fetchOne(
+            db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [HeaderFingerprintKey.settingName]
+        ).flatMap(HeaderFingerprintKey.init(hex:))
     }
 
     /// The stored fingerprint of a page source's digest of request header values
