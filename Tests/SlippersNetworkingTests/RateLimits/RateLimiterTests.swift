@@ -75,7 +75,10 @@ import Testing
             // seconds may add up to a second to each wait; the bound is generous.
             #expect(elapsed < .seconds(12), "\(elapsed)")
             let announced = reports.waits.withLock { $0.filter(\.startsWait) }
-            #expect((1...3).contains(announced.count), "\(announced.map(\.delay))")
+            // A budget spent before its window ends is waited for, and announced once; on a slow
+            // machine a window may end before its budget is spent, with nothing to wait for.
+            #expect(announced.count <= 3, "\(announced.map(\.delay))")
+            #expect(list.waitedWindows == 0 || !announced.isEmpty, "\(list.waitedWindows) windows waited for")
             #expect(announced.allSatisfy { $0.delay <= .seconds(3) })
         }
     }
