@@ -65,7 +65,8 @@ import Testing
         let url = fixture.url()
         #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
         var writes = Self.servers[index].writes
-        writes.answerDelay = .milliseconds(400)
+        // Held long enough that a kill lands before the answer, however loaded the machine.
+        writes.answerDelay = moment == .whileTheServerHoldsTheAnswer ? .seconds(3) : .milliseconds(400)
         server.setWrites(writes)
         let queued = try await BuiltBinary.slippers.run(["edit", url] + edit + db)
         #expect(queued.status == 0, "\(queued.stderr)")
