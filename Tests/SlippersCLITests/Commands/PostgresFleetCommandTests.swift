@@ -108,8 +108,8 @@ struct PostgresFleetCommandTests {
 
     @Test func pagesFetchedAheadForARunStoppedByMaxPagesAreCommittedByTheNextNotFetchedAgain() async throws {
         let itemCount = 1_000
-        // The first run's ten pages take 3 s: time for the second process to start and wait on a loaded machine.
-        try await FleetScene.with(itemCount: itemCount, pageSize: 50, delay: .milliseconds(300)) { scene in
+        // The first run's ten pages take 5 s: time for the second process to start and wait on a loaded machine.
+        try await FleetScene.with(itemCount: itemCount, pageSize: 50, delay: .milliseconds(500)) { scene in
             let (server, fixture, name, database) = (scene.server, scene.fixture, scene.name, scene.database)
             let url = fixture.url()
             let firstOutput = try TemporaryDirectory()
