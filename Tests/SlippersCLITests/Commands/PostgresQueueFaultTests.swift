@@ -129,6 +129,20 @@ struct EnqueueOptionsTests {
             let invalid = try await BuiltBinary.slippers.run(["enqueue", "--every", "0m", list] + database)
             #expect(invalid.status == 64)
             #expect(invalid.stderr.contains("--every must be more than 0"), "\(invalid.stderr)")
+            // Lists due every second are taken again once due; the one due in 15 minutes is not.
+            let often = fixture.url(query: ["list": "2"])
+            let fresh = fixture.url(query: ["list": "3"])
+            let second = try await BuiltBinary.slippers.run(
+                ["enqueue", "--every", "1s", often] + database + ["--every", "1s", "--refresh", fresh])
+            #expect(second.status == 0, "\(second.stderr)")
+            let first = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(first.stdout.contains("#2 synced 60 items"), "\(first.stdout)")
+            try await Task.sleep(for: .milliseconds(1_200))
+            let again = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("#2 synced 60 items"), "\(again.stdout)")
+            #expect(again.stdout.contains("#3 synced 60 items"), "\(again.stdout)")
+            #expect(!again.stdout.contains("#1 "), "\(again.stdout)")
         }
     }
 }
