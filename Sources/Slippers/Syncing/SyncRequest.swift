@@ -19,9 +19,9 @@ import Foundation
 /// try await cache.enqueue([request])
 /// ```
 ///
-/// ``schedule`` and ``incremental`` are reserved for lists that come due again and lists synced
-/// from where they were last seen: they are stored and carried through the queue, and a worker
-/// of this release fails a request that sets them.
+/// A request with a ``schedule`` comes due again after each run (`slippers enqueue --every`).
+/// ``incremental`` is reserved for lists synced from where they were last seen: it is stored and
+/// carried through the queue, and a worker of this release fails a request that sets it.
 public struct SyncRequest: Hashable, Sendable, Codable {
     /// The URL of the list's first page (http or https).
     public var url: String
@@ -39,7 +39,7 @@ public struct SyncRequest: Hashable, Sendable, Codable {
     public var keepsNoStorePages: Bool
     /// The requests' deadlines, retries, origins and concurrency.
     public var network: Network
-    /// Reserved: when the list comes due again. A worker of this release fails a request that sets it.
+    /// When the list comes due again after each run; `nil` for a list synced once.
     public var schedule: Schedule?
     /// Reserved: how the list is synced from where it was last seen. A worker of this release fails
     /// a request that sets it.
@@ -193,7 +193,9 @@ extension SyncRequest {
         }
     }
 
-    /// Reserved: when a list comes due again, as River's periodic jobs do, without a cron beside the fleet.
+    /// When a list comes due again, as River's periodic jobs do, without a cron beside the fleet:
+    /// a worker syncs it, then it waits `every` seconds (±10 %, so that lists enqueued together
+    /// drift apart) before a worker takes it again; a run that failed backs off instead.
     public struct Schedule: Hashable, Sendable, Codable {
         /// Seconds between two syncs of the list.
         public var every: Double

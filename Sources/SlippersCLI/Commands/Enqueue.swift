@@ -13,7 +13,13 @@ extension SlippersCommand {
                 (for example --style page --page-size 100), anywhere on the line; a worker syncs \
                 the list as `sync` would. Headers are never queued: give credentials to the workers \
                 (worker --origin-header or --header-file). A list already queued with the same \
-                options is made pending again unless a worker holds it.
+                options is made pending again, due now, unless a worker holds it.
+
+                With --every, the lists are synced again and again: after each run a list waits \
+                that long (±10 % at random, so that lists queued together drift apart) before a \
+                worker takes it again, and its next run resumes or revalidates what the cache \
+                holds, as `sync` run again would. A run that fails makes it wait 30 s, doubled \
+                with each failure in a row (at most --every and 1 h), rather than try again at once.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -35,11 +41,20 @@ extension SlippersCommand {
 
         @OptionGroup var concurrent: ConcurrencyOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "Sync the lists again this long after each run, such as 90s, 15m, 1h or 2d (±10 %).",
+                valueName: "duration"))
+        var every: Age?
+
         /// Taken only to be refused: a header is a credential, never queued.
         @Option(name: .customLong("header"), help: .hidden)
         var headers: [String] = []
 
         func validate() throws {
+            if let every, !(every.seconds > 0) {
+                throw ValidationError("--every must be more than 0, such as 90s, 15m, 1h or 2d.")
+            }
             if !headers.isEmpty {
                 throw ValidationError("Headers are never queued: give them to the workers with --origin-header.")
             }
@@ -59,9 +74,11 @@ extension SlippersCommand {
         /// The lists' requests, in the order of their URLs.
         func requests() throws -> [SyncRequest] {
             try urls.map { url in
-                try SyncRequest(
+                var request = try SyncRequest(
                     url: url, shape: shape, posted: posted, options: options, network: network, origins: origins,
                     retrying: retrying, concurrent: concurrent)
+                request.schedule = every.map { SyncRequest.Schedule(every: $0.seconds) }
+                return request
             }
         }
 

@@ -18,7 +18,10 @@ extension SlippersCommand {
                 failed with its reason and the worker goes on with the others; `slippers enqueue` \
                 makes it pending again. When PostgreSQL cannot be reached, the worker says so in one \
                 line and tries again with exponential backoff (up to 30 s); a list it could not \
-                finish for that reason goes back to the queue.
+                finish for that reason goes back to the queue. A list enqueued with --every goes \
+                back to pending after each run, due again that long after (±10 %); when its run \
+                failed, it is due after a backoff instead (30 s, doubled with each failure in a row, \
+                at most --every and 1 h).
 
                 Credentials are given per origin, never stored: --origin-header \
                 'https://api.example.com=Authorization: Bearer TOKEN' (repeatable), or \
@@ -31,7 +34,7 @@ extension SlippersCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var logging: LoggingOptions
 
-        @Flag(help: "Exit once no list is pending or held by a worker (default: wait for new lists).")
+        @Flag(help: "Exit once no list is due or held by a worker; lists due later do not count (default: wait).")
         var untilEmpty = false
 
         @Option(help: ArgumentHelp("How many lists this worker syncs at once.", valueName: "count"))

@@ -9,7 +9,7 @@ public struct FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
         private let name: String
 
-        /// The request sets what this release does not run (a schedule, incremental settings).
+        /// The request sets what this release does not run (incremental settings).
         public static let unsupportedRequest = Code(name: "unsupportedRequest")
         /// A queued list's stored `sync` options could not be made a ``SyncRequest``.
         public static let unconvertibleOptions = Code(name: "unconvertibleOptions")

@@ -4,7 +4,7 @@ import Slippers
 import Synchronization
 
 /// A worker of the fleet: takes lists from a PostgreSQL cache's queue and syncs them, each under
-/// a lease it renews, until the queue is empty (when asked) or the task is cancelled.
+/// a lease it renews, until nothing is due (when asked) or the task is cancelled.
 ///
 /// A list is taken with `FOR UPDATE SKIP LOCKED` (see ``PostgresCache/claim(worker:lease:now:)``),
 /// so that workers on any number of machines never take the same one. While a list syncs, its
@@ -13,6 +13,11 @@ import Synchronization
 /// sync throws ends failed with the reason; one whose sync lost the database goes back to the
 /// queue. When PostgreSQL cannot be reached, the worker tries again with exponential backoff, up
 /// to 30 s.
+///
+/// A list whose request has a ``SyncRequest/schedule`` goes back to pending after each run, due
+/// again `every` seconds later (±10 %), or after a backoff when its run failed (see
+/// ``PostgresCache/finish(_:worker:result:error:schedule:now:)``); its next run is the same sync
+/// of a list the cache holds, which resumes or revalidates it as its request says.
 ///
 /// The sync itself is the caller's: a closure that builds the list's page source (HTTP, with the
 /// worker's credentials) and syncs it into ``Job/cache``, such as with
@@ -66,7 +71,7 @@ public struct FleetWorker: Sendable {
         case takenOver(id: Int64)
         /// A list was synced; its sync's summary.
         case synced(id: Int64, summary: String)
-        /// A list's sync failed; it ends failed with the reason.
+        /// A list's sync failed; it ends failed with the reason (a scheduled list backs off and is due again later).
         case failed(id: Int64, reason: String)
         /// The list's lease ran out and another worker took it: it is left to that worker.
         case leaseLost(id: Int64)
@@ -86,7 +91,8 @@ public struct FleetWorker: Sendable {
     public var poll: Duration = .seconds(1)
     /// How many lists the worker syncs at once.
     public var concurrency = 1
-    /// Whether ``run(_:)`` returns once no list is pending or held by a worker.
+    /// Whether ``run(_:)`` returns once no list is due or held by a worker: scheduled lists that
+    /// come due later do not keep it running.
     public var untilEmpty = false
     /// An error's one line, for the queue's `last_error` and the events.
     public var describe: @Sendable (any Error) -> String = { "\($0)" }
@@ -99,7 +105,7 @@ public struct FleetWorker: Sendable {
         self.name = name
     }
 
-    /// Takes and syncs lists until the queue is empty (with ``untilEmpty``) or the task is cancelled.
+    /// Takes and syncs lists until nothing is due (with ``untilEmpty``) or the task is cancelled.
     ///
     /// - parameter sync: Syncs a list into ``Job/cache`` and returns its summary line; what it
     ///   throws is the list's failure (a ``PostgresCacheError`` gives the list back to the queue).
@@ -148,7 +154,7 @@ public struct FleetWorker: Sendable {
                 continue
             }
             guard let claim else {
-                if untilEmpty, (try? await cache.hasUnfinishedLists()) == false { return }
+                if untilEmpty, (try? await cache.hasListsDueOrRunning()) == false { return }
                 try await Task.sleep(for: poll)
                 continue
             }
@@ -189,7 +195,7 @@ public struct FleetWorker: Sendable {
             } onCancel: {
                 running.cancel()
             }
-            await finish(job.id, result: summary, error: nil)
+            await finish(job.id, result: summary, error: nil, schedule: job.request.schedule)
             onEvent(.synced(id: job.id, summary: summary))
         } catch {
             if lost.withLock({ $0 }) {
@@ -202,14 +208,16 @@ public struct FleetWorker: Sendable {
             } else {
                 let reason = describe(error)
                 onEvent(.failed(id: job.id, reason: reason))
-                await finish(job.id, result: nil, error: reason)
+                await finish(job.id, result: nil, error: reason, schedule: job.request.schedule)
             }
         }
     }
 
-    private func finish(_ id: Int64, result: String?, error: String?) async {
+    private func finish(
+        _ id: Int64, result: String?, error: String?, schedule: SyncRequest.Schedule? = nil
+    ) async {
         do {
-            try await cache.finish(id, worker: name, result: result, error: error)
+            try await cache.finish(id, worker: name, result: result, error: error, schedule: schedule)
         } catch {
             onEvent(.notRecorded(id: id, reason: describe(error)))
         }

@@ -6,7 +6,9 @@ extension PostgresCache {
     /// Adds lists to the queue, or makes them pending again when they are there already.
     ///
     /// A list is queued once per request: the same request enqueued again makes its list pending
-    /// again, unless a worker holds it.
+    /// again and due now, its failures in a row forgotten, unless a worker holds it. A request
+    /// with a ``SyncRequest/schedule`` comes due again after each run (see
+    /// ``finish(_:worker:result:error:schedule:now:)``).
     ///
     /// For example:
     ///
@@ -32,6 +34,8 @@ extension PostgresCache {
                     VALUES (\(url), \(request), \(stamp), \(stamp))
                     ON CONFLICT (md5(request)) DO UPDATE SET
                         state = CASE WHEN queue.state = 'running' THEN queue.state ELSE 'pending' END,
+                        due_at = CASE WHEN queue.state = 'running' THEN queue.due_at ELSE NULL END,
+                        failures = CASE WHEN queue.state = 'running' THEN queue.failures ELSE 0 END,
                         updated_at = excluded.updated_at
                     RETURNING id
                     """)
@@ -41,7 +45,9 @@ extension PostgresCache {
         }
     }
 
-    /// Takes the oldest list no live worker holds: a pending one, or a running one whose lease ran out.
+    /// Takes the list due longest ago that no live worker holds: a pending one that is due (its
+    /// `due_at` is not after `now`; an unscheduled list is due since it was enqueued), or a running
+    /// one whose lease ran out.
     ///
     /// One statement, `FOR UPDATE SKIP LOCKED` as job queues on PostgreSQL do: workers claiming
     /// together never take the same list, and never wait for one another.
@@ -60,8 +66,9 @@ extension PostgresCache {
                         attempts = attempts + 1, updated_at = \(stamp)
                     WHERE id = (
                         SELECT id FROM queue
-                        WHERE state = 'pending' OR (state = 'running' AND lease_until < \(stamp))
-                        ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1)
+                        WHERE (state = 'pending' AND (due_at IS NULL OR due_at <= \(stamp)))
+                            OR (state = 'running' AND lease_until < \(stamp))
+                        ORDER BY COALESCE(due_at, enqueued_at), id FOR UPDATE SKIP LOCKED LIMIT 1)
                     RETURNING id, request, attempts
                     """)
                 for row in rows {
@@ -109,16 +116,57 @@ extension PostgresCache {
         }
     }
 
-    /// Ends the worker's hold on a list: `done` with its summary, or `failed` with its error.
+    /// Ends the worker's hold on a list: `done` with its summary, or `failed` with its error; a
+    /// scheduled list goes back to pending instead, due again later.
+    ///
+    /// With a `schedule`, a run that succeeded makes the list due at
+    /// ``SyncRequest/Schedule/nextRun(after:spread:)`` (`every` from `now`, ±10 %), and one that
+    /// failed makes it due after ``SyncRequest/Schedule/backoff(afterFailures:)`` (30 s, doubled
+    /// with each failure in a row, at most `every` and 1 h), its error kept in `last_error`: a
+    /// list whose server keeps failing waits longer and longer rather than spinning.
+    ///
+    /// - parameter schedule: The list's schedule; `nil` to end it done or failed.
     public func finish(
-        _ id: Int64, worker: String, result: String?, error: String?, now: Date = Date()
+        _ id: Int64, worker: String, result: String?, error: String?, schedule: SyncRequest.Schedule? = nil,
+        now: Date = Date()
     ) async throws {
-        let state = error == nil ? "done" : "failed"
+        let stamp = now.timeIntervalSince1970
+        guard let schedule else {
+            let state = error == nil ? "done" : "failed"
+            try await mappingErrors {
+                try await client.rows(
+                    """
+                    UPDATE queue SET state = \(state), lease_until = NULL, last_result = \(result),
+                        last_error = \(error), due_at = NULL,
+                        failures = CASE WHEN \(error == nil) THEN 0 ELSE failures + 1 END, updated_at = \(stamp)
+                    WHERE id = \(id) AND worker = \(worker)
+                    """)
+            }
+            return
+        }
+        guard error != nil else {
+            let due = schedule.nextRun(after: now).timeIntervalSince1970
+            try await mappingErrors {
+                try await client.rows(
+                    """
+                    UPDATE queue SET state = 'pending', lease_until = NULL, last_result = \(result),
+                        last_error = NULL, due_at = \(due), failures = 0, updated_at = \(stamp)
+                    WHERE id = \(id) AND worker = \(worker)
+                    """)
+            }
+            return
+        }
+        // The backoff of the failure this makes: failures (before it) doublings of the first wait.
+        let (every, first, longest) = (
+            max(0, schedule.every), SyncRequest.Schedule.firstBackoff, SyncRequest.Schedule.longestBackoff
+        )
         try await mappingErrors {
             try await client.rows(
                 """
-                UPDATE queue SET state = \(state), lease_until = NULL, last_result = \(result),
-                    last_error = \(error), updated_at = \(now.timeIntervalSince1970)
+                UPDATE queue SET state = 'pending', lease_until = NULL, last_result = \(result),
+                    last_error = \(error), failures = failures + 1,
+                    due_at = \(stamp) + LEAST(\(every), \(longest), \(first) * power(2, LEAST(failures, 39))),
+                    updated_at = \(stamp)
                 WHERE id = \(id) AND worker = \(worker)
                 """)
         }
@@ -138,10 +186,16 @@ extension PostgresCache {
         }
     }
 
-    /// Whether any list is pending or held by a worker.
-    public func hasUnfinishedLists() async throws -> Bool {
-        try await mappingErrors {
-            let rows = try await client.rows("SELECT count(*) FROM queue WHERE state IN ('pending', 'running')")
+    /// Whether any list is due at `now` or held by a worker: a scheduled list that comes due
+    /// later does not count, so that a worker asked to stop once the queue is empty stops.
+    public func hasListsDueOrRunning(now: Date = Date()) async throws -> Bool {
+        let stamp = now.timeIntervalSince1970
+        return try await mappingErrors {
+            let rows = try await client.rows(
+                """
+                SELECT count(*) FROM queue
+                WHERE state = 'running' OR (state = 'pending' AND (due_at IS NULL OR due_at <= \(stamp)))
+                """)
             var count = 0
             for row in rows { count = try row["count"].decode(Int.self) }
             return count > 0
@@ -155,7 +209,7 @@ extension PostgresCache {
                 try await PostgresRows.all(
                     """
                     SELECT q.id, q.url, q.request, q.state, q.worker, q.lease_until, q.attempts, q.collection_key,
-                        q.last_result, q.last_error, q.enqueued_at,
+                        q.last_result, q.last_error, q.enqueued_at, q.due_at, q.failures,
                         (SELECT count(*) FROM pages p JOIN collections c ON c.id = p.collection_id
                             WHERE c.key = q.collection_key) AS pages
                     FROM queue q ORDER BY q.id
@@ -163,9 +217,9 @@ extension PostgresCache {
                 ).map { row in
                     let request = try row["request"].decode(String.self)
                     let url = try row["url"].decode(String.self)
+                    let decoded = (try? SyncRequest(encoded: request)) ?? SyncRequest(url: url)
                     return QueuedList(
-                        id: try row["id"].decode(Int64.self), url: url,
-                        request: (try? SyncRequest(encoded: request)) ?? SyncRequest(url: url),
+                        id: try row["id"].decode(Int64.self), url: url, request: decoded,
                         state: QueuedList.State(rawValue: try row["state"].decode(String.self)) ?? .pending,
                         worker: try row["worker"].decode(String?.self),
                         leaseUntil: try row["lease_until"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
@@ -174,7 +228,9 @@ extension PostgresCache {
                         pages: try row["pages"].decode(Int.self),
                         lastResult: try row["last_result"].decode(String?.self),
                         lastError: try row["last_error"].decode(String?.self),
-                        enqueuedAt: Date(timeIntervalSince1970: try row["enqueued_at"].decode(Double.self)))
+                        enqueuedAt: Date(timeIntervalSince1970: try row["enqueued_at"].decode(Double.self)),
+                        dueAt: try row["due_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
+                        every: decoded.schedule?.every, failures: try row["failures"].decode(Int.self))
                 }
             }
         }

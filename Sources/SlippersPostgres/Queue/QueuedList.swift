@@ -5,7 +5,7 @@ import Slippers
 public struct QueuedList: Hashable, Sendable, Codable {
     /// Where a queued list stands.
     public enum State: String, Hashable, Sendable, Codable {
-        /// Waiting for a worker.
+        /// Waiting for a worker, from ``QueuedList/dueAt`` on.
         case pending
         /// A worker holds it until ``QueuedList/leaseUntil``; past that, another worker takes it over.
         case running
@@ -39,6 +39,14 @@ public struct QueuedList: Hashable, Sendable, Codable {
     public var lastError: String?
     /// When it was enqueued.
     public var enqueuedAt: Date
+    /// When a pending list may be taken next; `nil` for now. A scheduled list's next run, or the
+    /// end of its backoff after a failure.
+    public var dueAt: Date?
+    /// Seconds between two runs of a scheduled list (its request's ``SyncRequest/schedule``); `nil`
+    /// for a list synced once.
+    public var every: Double?
+    /// How many of its runs failed in a row.
+    public var failures: Int
 
     private enum CodingKeys: String, CodingKey {
         case id, url, request, state, worker, attempts, pages
@@ -47,6 +55,8 @@ public struct QueuedList: Hashable, Sendable, Codable {
         case lastResult = "last_result"
         case lastError = "last_error"
         case enqueuedAt = "enqueued_at"
+        case dueAt = "due_at"
+        case every, failures
     }
 }
 

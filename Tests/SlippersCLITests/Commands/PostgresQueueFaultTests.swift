@@ -102,6 +102,49 @@ struct EnqueueOptionsTests {
             #expect(invalid.stderr.contains("--max-pages must be 1 or more"), "\(invalid.stderr)")
         }
     }
+
+    @Test func aListEnqueuedEveryFifteenMinutesIsSyncedThenDueAgainAndTheQueueSaysWhen() async throws {
+        try await FleetScene.with(itemCount: 60, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let list = fixture.url(query: ["list": "1"])
+            let enqueued = try await BuiltBinary.slippers.run(["enqueue", "--every", "15m", list] + database)
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let before = try await BuiltBinary.slippers.run(["queue"] + database)
+            #expect(before.stdout.contains("due"), "\(before.stdout)")
+            #expect(before.stdout.contains(" now "), "\(before.stdout)")
+            #expect(before.stdout.contains(" 15m "), "\(before.stdout)")
+            // The worker syncs the list once and stops: nothing else is due now.
+            let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(worker.status == 0, "\(worker.stderr)")
+            #expect(worker.stdout.contains("#1 synced 60 items in 2 pages"), "\(worker.stdout)")
+            let after = try await BuiltBinary.slippers.run(["queue"] + database)
+            #expect(
+                ["in 14m", "in 15m", "in 16m", "in 13m"].contains { after.stdout.contains($0) }, "\(after.stdout)")
+            let json = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
+            let rows = try #require(try parsedJSON(json.stdout) as? [[String: Any]])
+            #expect(rows.count == 1)
+            #expect(rows.first?["state"] as? String == "pending", "\(rows)")
+            #expect(rows.first?["every"] as? Double == 900, "\(rows)")
+            #expect(rows.first?["due_at"] is String, "\(rows)")
+            let invalid = try await BuiltBinary.slippers.run(["enqueue", "--every", "0m", list] + database)
+            #expect(invalid.status == 64)
+            #expect(invalid.stderr.contains("--every must be more than 0"), "\(invalid.stderr)")
+            // Lists due every second are taken again once due; the one due in 15 minutes is not.
+            let often = fixture.url(query: ["list": "2"])
+            let fresh = fixture.url(query: ["list": "3"])
+            let second = try await BuiltBinary.slippers.run(
+                ["enqueue", "--every", "1s", often] + database + ["--every", "1s", "--refresh", fresh])
+            #expect(second.status == 0, "\(second.stderr)")
+            let first = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(first.stdout.contains("#2 synced 60 items"), "\(first.stdout)")
+            try await Task.sleep(for: .milliseconds(1_200))
+            let again = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("#2 synced 60 items"), "\(again.stdout)")
+            #expect(again.stdout.contains("#3 synced 60 items"), "\(again.stdout)")
+            #expect(!again.stdout.contains("#1 "), "\(again.stdout)")
+        }
+    }
 }
 
 /// What `enqueue` refuses before it stores anything.

@@ -8,7 +8,8 @@ import Testing
 
 /// The fleet in the library, on a real PostgreSQL server the test starts: requests through the
 /// queue, workers that never share a list, a dead worker's list taken over from its committed
-/// pages, requests this release does not run, and the lease and fetch-ahead protocol of a list.
+/// pages, requests this release does not run, scheduled lists that come due again or back off, and
+/// the lease and fetch-ahead protocol of a list.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
 struct FleetWorkerTests {
     @Test func aRequestRoundTripsThroughTheQueueAndIsQueuedOnce() async throws {
@@ -114,12 +115,13 @@ struct FleetWorkerTests {
         }
     }
 
-    @Test func aRequestWithAScheduleOrIncrementalSettingsEndsFailedWithItsReason() async throws {
+    @Test func aRequestWithIncrementalSettingsEndsFailedWithItsReasonAndAScheduledOneIsSynced() async throws {
         try await withCache { cache, _, _ in
             var scheduled = SyncRequest(url: "https://api.example.com/scheduled")
             scheduled.schedule = SyncRequest.Schedule(every: 60)
             var incremental = SyncRequest(url: "https://api.example.com/incremental")
             incremental.incremental = SyncRequest.Incremental(field: "updated_at", sinceParameter: "since")
+            incremental.schedule = SyncRequest.Schedule(every: 60)
             let plain = SyncRequest(url: "https://api.example.com/plain")
             _ = try await cache.enqueue([scheduled, incremental, plain])
             var worker = FleetWorker(cache: cache, name: "w")
@@ -130,12 +132,128 @@ struct FleetWorkerTests {
                 synced.withLock { $0.append(job.request.url) }
                 return "synced"
             }
-            #expect(synced.withLock { $0 } == [plain.url])
+            #expect(synced.withLock { $0 } == [scheduled.url, plain.url])
             let lists = try await cache.queuedLists()
-            #expect(lists.map(\.state) == [.failed, .failed, .done])
-            #expect(lists[0].lastError?.contains("a schedule (every 60.0 s)") == true, "\(lists[0].lastError ?? "")")
+            // The scheduled list is due again later; an unsupported request ends failed, schedule or not.
+            #expect(lists.map(\.state) == [.pending, .failed, .done])
             #expect(lists[1].lastError?.contains("incremental settings") == true)
+            #expect(lists[0].every == 60 && lists[2].every == nil)
         }
+    }
+
+    @Test func aScheduledListIsSyncedThenDueAgainAfterItsIntervalAndNotTakenBefore() async throws {
+        try await withCache { cache, _, _ in
+            var request = SyncRequest(url: "https://api.example.com/every")
+            request.schedule = SyncRequest.Schedule(every: 2)
+            let plain = SyncRequest(url: "https://api.example.com/once")
+            let ids = try await cache.enqueue([request, plain])
+            var worker = FleetWorker(cache: cache, name: "w")
+            worker.untilEmpty = true
+            worker.poll = .milliseconds(20)
+            let synced = Locked<[Int64]>([])
+            let started = Date()
+            // Nothing is due once both ran: the worker stops, though the scheduled list comes due in 2 s.
+            try await worker.run { job in
+                synced.withLock { $0.append(job.id) }
+                return "synced"
+            }
+            let finished = Date()
+            #expect(synced.withLock { $0 } == ids)
+            #expect(finished.timeIntervalSince(started) < 1.8)
+            var lists = try await cache.queuedLists()
+            #expect(lists.map(\.state) == [.pending, .done])
+            #expect(lists[1].dueAt == nil)
+            let due = try #require(lists[0].dueAt)
+            #expect(due >= started.addingTimeInterval(2 * 0.9) && due <= finished.addingTimeInterval(2 * 1.1))
+            #expect(lists[0].lastResult == "synced" && lists[0].failures == 0)
+            #expect(try await !cache.hasListsDueOrRunning())
+            // Not taken before it is due, taken once it is.
+            #expect(
+                try await cache.claim(worker: "early", lease: .seconds(30), now: due.addingTimeInterval(-0.1)) == nil)
+            try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow) + 0.05))
+            try await worker.run { job in
+                synced.withLock { $0.append(job.id) }
+                return "synced again"
+            }
+            #expect(synced.withLock { $0 } == ids + [ids[0]])
+            lists = try await cache.queuedLists()
+            #expect(lists[0].state == .pending && lists[0].attempts == 2 && lists[0].lastResult == "synced again")
+            #expect(try #require(lists[0].dueAt) > due)
+        }
+    }
+
+    @Test func aScheduledListWhoseServerKeepsFailingBacksOffRatherThanSpinning() async throws {
+        try await withCache { cache, _, _ in
+            var request = SyncRequest(url: "https://api.example.com/failing")
+            request.schedule = SyncRequest.Schedule(every: 3_600)
+            let id = try #require(try await cache.enqueue([request]).first)
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            var now = start
+            var waits: [TimeInterval] = []
+            for failure in 1...8 {
+                let claim = try #require(try await cache.claim(worker: "w", lease: .seconds(30), now: now))
+                #expect(claim.id == id)
+                try await cache.finish(
+                    id, worker: "w", result: nil, error: "HTTP 503", schedule: request.schedule, now: now)
+                let list = try #require(try await cache.queuedLists().first)
+                #expect(list.state == .pending && list.failures == failure && list.attempts == failure)
+                #expect(list.lastError == "HTTP 503")
+                let due = try #require(list.dueAt)
+                waits.append(due.timeIntervalSince(now))
+                #expect(abs(due.timeIntervalSince(now) - request.schedule!.backoff(afterFailures: failure)) < 0.001)
+                // Not taken again before its backoff ends.
+                #expect(try await cache.claim(worker: "w", lease: .seconds(30), now: due.addingTimeInterval(-1)) == nil)
+                now = due
+            }
+            #expect(waits == [30, 60, 120, 240, 480, 960, 1_920, 3_600])
+            // A run that succeeds forgets the failures and waits its interval again.
+            _ = try #require(try await cache.claim(worker: "w", lease: .seconds(30), now: now))
+            try await cache.finish(id, worker: "w", result: "ok", error: nil, schedule: request.schedule, now: now)
+            let list = try #require(try await cache.queuedLists().first)
+            #expect(list.failures == 0 && list.lastError == nil && list.state == .pending)
+            let interval = try #require(list.dueAt).timeIntervalSince(now)
+            #expect(interval >= 3_600 * 0.9 && interval <= 3_600 * 1.1)
+            // Enqueued again: due now.
+            _ = try await cache.enqueue([request])
+            #expect(try await cache.queuedLists().first?.dueAt == nil)
+        }
+    }
+
+    @Test func aFailingScheduledListUnderAWorkerIsDueAgainAfterItsBackoffNotAtOnce() async throws {
+        try await withCache { cache, _, _ in
+            var request = SyncRequest(url: "https://api.example.com/down")
+            request.schedule = SyncRequest.Schedule(every: 1)
+            _ = try await cache.enqueue([request])
+            var worker = FleetWorker(cache: cache, name: "w")
+            worker.untilEmpty = true
+            worker.poll = .milliseconds(20)
+            let runs = Locked(0)
+            struct Down: Error {}
+            try await worker.run { _ in
+                runs.withLock { $0 += 1 }
+                throw Down()
+            }
+            #expect(runs.withLock { $0 } == 1)
+            let list = try #require(try await cache.queuedLists().first)
+            #expect(list.state == .pending && list.failures == 1 && list.lastError != nil)
+            // The backoff is capped at the list's interval.
+            #expect(try #require(list.dueAt).timeIntervalSinceNow > 0.5)
+        }
+    }
+
+    @Test func aScheduleComesDueWithinItsJitterAndBacksOffUpToItsCaps() {
+        let schedule = SyncRequest.Schedule(every: 900)
+        let finished = Date(timeIntervalSince1970: 0)
+        #expect(schedule.nextRun(after: finished, spread: -1).timeIntervalSince1970 == 810)
+        #expect(schedule.nextRun(after: finished, spread: 1).timeIntervalSince1970 == 990)
+        #expect(schedule.nextRun(after: finished, spread: 0).timeIntervalSince1970 == 900)
+        for _ in 0..<100 {
+            let next = schedule.nextRun(after: finished).timeIntervalSince1970
+            #expect(next >= 810 && next <= 990)
+        }
+        #expect((1...7).map { schedule.backoff(afterFailures: $0) } == [30, 60, 120, 240, 480, 900, 900])
+        let daily = SyncRequest.Schedule(every: 86_400)
+        #expect(daily.backoff(afterFailures: 100) == 3_600)
     }
 
     @Test func aQueueOfSyncArgumentsIsConvertedToRequestsWhenTheCacheIsOpened() async throws {
