@@ -231,6 +231,8 @@ let package = Package(
                 "Slippers", "SlippersStorage", "SlippersStore", "SlippersPostgres", "SlippersTestSupport",
                 // A server app's worker: HTTP pages from the local API, planned as SlippersKit plans them.
                 "SlippersKit", "LocalAPI",
+                // Workers sharing an origin's rate-limit budget through the cache.
+                "SlippersNetworking",
             ],
             swiftSettings: swift6
         ),

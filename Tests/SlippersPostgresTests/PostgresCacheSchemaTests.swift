@@ -25,7 +25,9 @@ struct PostgresCacheSchemaTests {
             let tables = try await server.psql(
                 "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables "
                     + "WHERE table_schema = 'slippers'", database: database)
-            #expect(tables == "collections,items,page_items,pages,queue,schema_migrations,settings,shared_pages")
+            #expect(
+                tables
+                    == "collections,items,page_items,pages,queue,rate_budgets,schema_migrations,settings,shared_pages")
             let applied = try await server.psql("SELECT count(*) FROM slippers.schema_migrations", database: database)
             #expect(applied == String(PostgresCache.knownMigrations.count))
             // Opened again, nothing is applied twice.

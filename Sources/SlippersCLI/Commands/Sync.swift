@@ -134,7 +134,13 @@ extension SlippersCommand {
                 configuration: configuration,
                 options: HTTPClient.Options(
                     transport: network.transport(), retryPolicy: retrying.requestPolicy,
-                    originPolicy: try origins.policy()))
+                    originPolicy: try origins.policy(),
+                    // Every worker on a PostgreSQL cache shares each origin's budget through it.
+                    rateLimiter: RateLimiter(
+                        store: (storage as? PostgresCache).map {
+                            PostgresRateBudgets(cache: $0, logger: logging.logger)
+                        }
+                    )))
             // Without --verbose, whose log says as much, each retry is one line on stderr.
             let notice =
                 logging.verbose

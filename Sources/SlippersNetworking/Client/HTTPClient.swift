@@ -351,7 +351,9 @@ public struct HTTPClient: Sendable {
             throw error
         }
         logExchange(request, response, elapsed: started.duration(to: .now), hop: hop)
-        rateLimiter.record(origin, RateLimitHeaders(response))
+        let limits = RateLimitHeaders(response)
+        rateLimiter.record(origin, limits)
+        await rateLimiter.share(origin, limits)
         return response
     }
 

@@ -18,6 +18,10 @@ import Synchronization
 /// A wait longer than ``maxWait`` is not waited: the request fails with
 /// ``NetworkError/Kind/rateLimited(wait:)``. Cancelling the task ends any wait at once.
 ///
+/// With a ``store``, the limiters of several processes share each origin's budget: before a
+/// request goes, the limiter takes one request of the shared budget, and waits for the reset the
+/// store names when it is spent; every answer's budget is shared with the store.
+///
 /// For example, a client that waits at most ten minutes for a budget:
 ///
 /// ```swift
@@ -27,6 +31,8 @@ import Synchronization
 public final class RateLimiter: Sendable {
     /// The longest wait for a budget; a longer one fails the request.
     public let maxWait: Duration
+    /// Where the limiters of other processes share each origin's budget with this one, if anywhere.
+    public let store: (any RateBudgetStore)?
 
     /// The budget of one origin as last seen.
     public struct Budget: Sendable, Equatable {
@@ -36,6 +42,16 @@ public final class RateLimiter: Sendable {
         public var remaining: Int?
         /// When the budget is whole again, when the server said.
         public var reset: Date?
+        /// The length of the budget's window, when the server said.
+        public var window: Duration?
+
+        /// Creates a budget from what a server said of it.
+        public init(limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil, window: Duration? = nil) {
+            self.limit = limit
+            self.remaining = remaining
+            self.reset = reset
+            self.window = window
+        }
     }
 
     /// A wait for a spent budget: until when, and how long from now.
@@ -81,9 +97,11 @@ public final class RateLimiter: Sendable {
     /// Time added to a reset before the next request, so that it arrives after the server's window turned.
     static let margin = Duration.milliseconds(50)
 
-    /// Creates a limiter that waits at most `maxWait` (an hour unless given) for a budget.
-    public init(maxWait: Duration = .seconds(3600)) {
+    /// Creates a limiter that waits at most `maxWait` (an hour unless given) for a budget, and
+    /// shares each origin's budget through `store` when one is given.
+    public init(maxWait: Duration = .seconds(3600), store: (any RateBudgetStore)? = nil) {
         self.maxWait = maxWait
+        self.store = store
     }
 
     /// The budget last seen for an origin, or `nil` when no answer of it carried one.
@@ -93,7 +111,8 @@ public final class RateLimiter: Sendable {
             let now = ContinuousClock.now
             return Budget(
                 limit: origin.limit, remaining: origin.remaining,
-                reset: origin.resetAt.map { Date().addingTimeInterval(now.duration(to: $0).timeInterval) })
+                reset: origin.resetAt.map { Date().addingTimeInterval(now.duration(to: $0).timeInterval) },
+                window: origin.window)
         }
     }
 
@@ -116,7 +135,22 @@ public final class RateLimiter: Sendable {
             let now = waited.map { max($0, clock) } ?? clock
             switch state.withLock({ decide(origin, now: now, state: &$0) }) {
             case .go:
-                return
+                guard let store, let reset = await store.reserve(for: origin, now: Date()) else { return }
+                // The shared budget is spent: the request is not in flight while it waits for the reset.
+                release(origin)
+                let start = ContinuousClock.now
+                let until = start + .seconds(max(0, reset.timeIntervalSinceNow)) + Self.margin
+                let delay = start.duration(to: until)
+                if delay > maxWait { throw NetworkError(.rateLimited(wait: delay), url: url, method: method) }
+                if let wait = state.withLock({ state in
+                    var budget = state.origins[origin] ?? OriginState()
+                    defer { state.origins[origin] = budget }
+                    return Self.announcement(until: until, now: start, budget: &budget)
+                }) {
+                    announce(wait)
+                }
+                try await sleep(delay)
+                waited = max(waited ?? until, until)
             case .sleep(let until, let wait):
                 if let wait { announce(wait) }
                 try await sleep(clock.duration(to: until))
@@ -162,6 +196,16 @@ public final class RateLimiter: Sendable {
             state.origins[origin] = budget
             state.changed()
         }
+    }
+
+    /// Shares the budget an answer gave with the ``store``, when there is one and the answer gave one.
+    func share(_ origin: Origin, _ headers: RateLimitHeaders) async {
+        guard let store, headers.limit != nil || headers.remaining != nil else { return }
+        let now = Date()
+        let budget = Budget(
+            limit: headers.limit, remaining: headers.remaining,
+            reset: headers.resetIn.map { now.addingTimeInterval($0.timeInterval) }, window: headers.window)
+        await store.record(budget, for: origin, now: now)
     }
 
     /// Counts a request that got no answer out of flight.

@@ -269,6 +269,7 @@ struct FleetWorkerTests {
                 ALTER TABLE queue ADD COLUMN options TEXT NOT NULL DEFAULT '[]';
                 ALTER TABLE queue ADD UNIQUE (url, options);
                 DROP TABLE settings;
+                DROP TABLE rate_budgets;
                 DELETE FROM schema_migrations WHERE identifier >= '0006';
                 INSERT INTO queue (url, options, enqueued_at, updated_at) VALUES
                     ('https://api.example.com/a', '["--style","page","--page-size=100","--max-pages","3","--refresh","--allow-origin","https://cdn.example.com","--max-body-size","2MB"]', 1, 1),
