@@ -192,18 +192,6 @@ public final class PostgresCache: Sendable {
         return nil
     }
 
-    /// The stored form of a source's digest of header values: its HMAC-SHA-256 under the cache's key.
-    func headerFingerprint(_ digest: String?) -> String? {
-        headerFingerprintKey?.fingerprint(digest) ?? digest
-    }
-
-    /// `page` as the cache stores it: its header digest keyed (``headerFingerprint(_:)``).
-    func storable(_ page: Page<RawItem>) -> Page<RawItem> {
-        var page = page
-        page.caching.varyKey = headerFingerprint(page.caching.varyKey)
-        return page
-    }
-
     private static func appliedMigrations(
         _ connection: PostgresConnection, location: PostgresLocation, logger: Logger
     ) async throws -> [String] {

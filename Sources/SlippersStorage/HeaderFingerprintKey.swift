@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Slippers
 
 /// The key of a cache's fingerprints of request header values: 32 random bytes its migration
 /// made, in its `settings` table (a file's, or a PostgreSQL schema's).
@@ -35,7 +36,16 @@ package struct HeaderFingerprintKey: Sendable {
     /// The stored fingerprint of a source's digest of header values; `nil` for `nil`.
     package func fingerprint(_ digest: String?) -> String? {
         guard let digest else { return nil }
-        let code = HMAC<SHA256>.authenticationCode(for: Data(digest.utf8), using: key)
-        return code.map { String(format: "%02x", $0) }.joined()
+        return Array(HMAC<SHA256>.authenticationCode(for: Data(digest.utf8), using: key)).hexDigits
+    }
+}
+
+extension Page where Item == RawItem {
+    /// The page as a cache stores it: its source's digest of header values
+    /// (``PageCaching/varyKey``) replaced by its fingerprint under `key`, or by none without a key.
+    package func keyingHeaderDigest(with key: HeaderFingerprintKey?) -> Page<RawItem> {
+        var page = self
+        page.caching.varyKey = key?.fingerprint(caching.varyKey)
+        return page
     }
 }

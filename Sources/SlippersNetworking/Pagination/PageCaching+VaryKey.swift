@@ -23,6 +23,6 @@ extension PageCaching {
             hash.update(data: Data((requestHeader(name) ?? "").utf8))
             hash.update(data: Data([1]))
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return Array(hash.finalize()).hexDigits
     }
 }

@@ -20,8 +20,8 @@ public struct SharedList: Hashable, Sendable {
 
 extension PostgresCache {
     /// The key a list's shared pages are filed under: its collection and its fingerprint keyed
-    /// by the cache (``headerFingerprint(_:)``), since a fingerprint covers header values.
+    /// by the cache's key, since a fingerprint covers header values.
     func sharingKey(of list: SharedList) -> String {
-        list.collection + "#" + (headerFingerprint(list.fingerprint) ?? list.fingerprint)
+        list.collection + "#" + (headerFingerprintKey?.fingerprint(list.fingerprint) ?? list.fingerprint)
     }
 }

@@ -25,7 +25,8 @@ extension PostgresCache {
             do {
                 return try await client.withConnection { connection in
                     try await Self.writePage(
-                        self.storable(page), at: index, in: collection, now: Date(), connection, logger: logger)
+                        page.keyingHeaderDigest(with: self.headerFingerprintKey), at: index, in: collection,
+                        now: Date(), connection, logger: logger)
                 }
             } catch let error as PSQLError {
                 // The function's own errors, raised with our SQLSTATEs: the store's errors.

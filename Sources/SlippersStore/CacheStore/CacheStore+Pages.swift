@@ -43,7 +43,10 @@ extension CacheStore {
     ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
         let head = try write { db in
-            try Self.writePage(storable(page), at: index, in: collection, comparingDigest: false, now: now, db).head
+            try Self.writePage(
+                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
+                now: now, db
+            ).head
         }
         keepBudgetIfDue(now: now)
         return head
@@ -70,7 +73,9 @@ extension CacheStore {
     ) throws -> PageSave {
         precondition(index >= 0, "page index must not be negative")
         let save = try write { db in
-            try Self.writePage(storable(page), at: index, in: collection, comparingDigest: true, now: now, db)
+            try Self.writePage(
+                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: true,
+                now: now, db)
         }
         logRevalidation(of: index, in: collection.key, outcome: save.outcome.rawValue)
         keepBudgetIfDue(now: now)

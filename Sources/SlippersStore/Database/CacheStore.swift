@@ -176,19 +176,6 @@ public final class CacheStore: Sendable {
         ).flatMap(HeaderFingerprintKey.init(hex:))
     }
 
-    /// The stored fingerprint of a page source's digest of request header values
-    /// (``PageCaching/varyKey``): its HMAC-SHA-256 under the file's key.
-    func headerFingerprint(_ digest: String?) -> String? {
-        headerFingerprintKey?.fingerprint(digest)
-    }
-
-    /// `page` as the file stores it: its header digest keyed (``headerFingerprint(_:)``).
-    func storable(_ page: Page<RawItem>) -> Page<RawItem> {
-        var page = page
-        page.caching.varyKey = headerFingerprint(page.caching.varyKey)
-        return page
-    }
-
     /// Runs `updates` in one write transaction.
     ///
     /// A write that finds the file locked waits (``busyTimeout``) and is tried

@@ -116,7 +116,7 @@ extension CachedPager {
     /// The source's fingerprint for the headers `names` as the file stores it, computed once per set of names.
     private func sourceVaryKey(for names: [String]) -> String? {
         if let known = sourceVaryKeys[names] { return known }
-        let key = store.headerFingerprint(source.varyKey(for: names))
+        let key = store.headerFingerprintKey?.fingerprint(source.varyKey(for: names))
         sourceVaryKeys[names] = .some(key)
         return key
     }
