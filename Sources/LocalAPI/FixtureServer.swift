@@ -195,6 +195,7 @@ public final class FixtureServer: Sendable {
         var faults: [(fault: Fault, count: Int)] = []
         var requests: [ReceivedRequest] = []
         var isHeld = false
+        var holdFromRequest: Int?
         var heldResponses: [CheckedContinuation<Void, Never>] = []
         var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var scripts: [String: @Sendable (ReceivedRequest) -> ScriptedResponse] = [:]
@@ -258,6 +259,7 @@ public final class FixtureServer: Sendable {
                 state.listener = nil
                 state.heldResponses = []
                 state.isHeld = false
+                state.holdFromRequest = nil
             }
             return (state.listener, state.heldResponses)
         }
@@ -398,11 +400,20 @@ public final class FixtureServer: Sendable {
         state.withLock { $0.isHeld = true }
     }
 
+    /// Holds every answer from the `count`-th request on (counted as ``requestCount`` is), until
+    /// ``release()``; the requests before it are answered.
+    public func hold(fromRequest count: Int) {
+        state.withLock { state in
+            if state.requests.count >= count { state.isHeld = true } else { state.holdFromRequest = count }
+        }
+    }
+
     /// Sends the held answers and stops holding.
     public func release() {
         let held = state.withLock { state in
             defer {
                 state.isHeld = false
+                state.holdFromRequest = nil
                 state.heldResponses = []
             }
             return state.heldResponses
@@ -445,6 +456,10 @@ public final class FixtureServer: Sendable {
         let (fault, due) = state.withLock { state in
             state.requests.append(request)
             let count = state.requests.count
+            if let threshold = state.holdFromRequest, count >= threshold {
+                state.isHeld = true
+                state.holdFromRequest = nil
+            }
             let due = state.requestWaiters.filter { $0.count <= count }.map(\.continuation)
             state.requestWaiters.removeAll { $0.count <= count }
             var fault = state.faults.first?.fault

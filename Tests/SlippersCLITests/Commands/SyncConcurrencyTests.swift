@@ -12,8 +12,10 @@ import Testing
         let itemCount = 1_500
         let pageSize = 30
         try await RunningFixture.with(itemCount: itemCount, pageSize: pageSize) { fixture in
-            // Slow answers, so that the kill lands in the middle of the list.
+            // Slow answers, and none from the request the kill waits for on, so that the kill lands in
+            // the middle of the list however slow the machine is.
             fixture.server.inject(.delay(.milliseconds(30)), count: 10_000)
+            fixture.server.hold(fromRequest: killAfterRequests)
             let directory = try TemporaryDirectory()
             let path = directory.path()
             let url = fixture.url(.page, query: ["per_page": String(pageSize)])
@@ -29,6 +31,7 @@ import Testing
             let committed = killed?.currentPageCount ?? 0
             #expect(killed?.endReached != true)
             let requestsOfFirstRun = fixture.server.requestCount
+            fixture.server.release()
 
             let second = try await BuiltBinary.slippers.run(["sync", url, "--db", path, "--concurrency", "4"])
             #expect(second.status == 0, "\(second.stderr)")
