@@ -109,7 +109,11 @@ struct FixtureHandler: Sendable {
             return Self.answer(respond(received), fault: fault)
         }
 
-        let (configuration, catalog, port) = server.state.withLock { ($0.configuration, $0.catalog, $0.port) }
+        // A list's URL with a trailing slash is the list, as Django routes them.
+        let listPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let listRoute = FixtureServer.Route(rawValue: listPath)
+        let (configuration, catalog, port) = server.snapshot(
+            changingTheList: request.method == .GET && listRoute != nil)
         if let token = configuration.requiredBearerToken, recorded["Authorization"] != "Bearer \(token)" {
             return Answer(
                 status: 401, headers: ["Content-Type": "application/json"],
@@ -141,9 +145,7 @@ struct FixtureHandler: Sendable {
                     body: Data(rendered.body.utf8)),
                 fault: fault)
         }
-        // A list's URL with a trailing slash is the list, as Django routes them.
-        let listPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let route = FixtureServer.Route(rawValue: listPath) else {
+        guard let route = listRoute else {
             return Answer(status: 404, body: Data(#"{"error":"no such route"}"#.utf8))
         }
         let page = FixturePage(

@@ -30,7 +30,8 @@ import Synchronization
 /// `If-Modified-Since`, both, or no validator at all (``Configuration/validators``,
 /// ``setValidators(_:)``); ``setResponseHeaders(_:)`` adds `Cache-Control`,
 /// `Expires` or `Vary`. A test can change the list while the server runs
-/// (``insertAtTop(count:)``, ``update(id:title:)``, ``remove(id:)``), inject faults
+/// (``insertAtTop(count:)``, ``update(id:title:)``, ``remove(id:)``, or on every request with
+/// ``setChurn(_:)``), inject faults
 /// (``inject(_:count:)``), hold answers until it releases them
 /// (``hold()``, ``release()``), script paths of its own (``script(_:_:)``),
 /// make requests fail at random (``injectRandomly(_:seed:)``), and look at
@@ -201,6 +202,9 @@ public final class FixtureServer: Sendable {
         var scripts: [String: @Sendable (ReceivedRequest) -> ScriptedResponse] = [:]
         var randomFaults: [(Fault, Double)] = []
         var random = SplitMix64(seed: 0)
+        /// How the list changes on every request for one of its pages, if it does.
+        var churn: Churn?
+        var churnRandom = SplitMix64(seed: 0)
         /// When each content (by its ETag) was first served: its `Last-Modified`.
         var firstServed: [String: Int] = [:]
         /// The answers of the writes applied, by `Idempotency-Key`: a key seen again gets the same answer.

@@ -321,6 +321,15 @@ extension SlippersCommand {
             if progress.repeatedItems > 0 {
                 line += " (\(Formatting.count(progress.repeatedItems, "repeated id")) stored once)"
             }
+            if progress.listMoved {
+                line += " (the list changed while it was read"
+                if progress.pagesRefetched > 0 {
+                    line +=
+                        "; read \(Formatting.count(progress.pagesRefetched, "page")) again and found "
+                        + "\(Formatting.count(progress.itemsRecovered, "item")) not cached"
+                }
+                line += ")"
+            }
             line += " of \(key) into \(path)"
             if progress.endedOnARepeatedFirstPage {
                 line +=

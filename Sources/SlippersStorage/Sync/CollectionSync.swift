@@ -44,6 +44,17 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         /// How many times a failing page was fetched again under the run's `RetryBudget`.
         public var pageRetries = 0
 
+        /// Whether the list changed while this run read it: a page listed ids an earlier page had
+        /// listed, or the announced total changed between pages (or since the run it resumed).
+        public var listMoved = false
+        /// The pages fetched again, after the walk reached the end of a list that moved under it, to
+        /// find the items it may have missed (see ``CollectionSync/run(limits:refresh:retryBudget:onPage:)``).
+        public var pagesRefetched = 0
+        /// The items those pages listed that no cached page did; they were added to the cached pages.
+        public var itemsRecovered = 0
+        /// Whether a move was seen that may have hidden items from the walk: the reason to read the list again.
+        var mayHaveMissedItems = false
+
         /// Whether the run ended the list at its first page because the second page listed
         /// exactly the first page's items (see ``CollectionSync/repeatedSecondPage``).
         public var endedOnARepeatedFirstPage = false
@@ -152,6 +163,26 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// `AddressablePageSource` that names the pages' tokens, up to
     /// ``concurrency``'s limit of pages are in flight at once; see ``concurrency``.
     ///
+    /// A list can change while it is read: on a page-number or offset list, an
+    /// item removed above the walk's position moves the items after it up, and
+    /// one of them slips onto a page already read. The walk notices a list that
+    /// moved — a page lists ids an earlier page listed, or the announced total
+    /// changed between pages or since the run it resumes — and, when the move
+    /// may have hidden items (the total changed with no id repeated at the
+    /// page boundary, or any move while pages were read out of order), reads
+    /// the list once more from its first page, one page after another, adding
+    /// to the cached pages the items none of them lists; where that read sees
+    /// the list move up across a page boundary, it reads the page before the
+    /// boundary again at once. A list that only moved down (new items at its
+    /// top) and now holds fewer items than it announces is read again from
+    /// its first page until a page whose items are all cached. The progress says what it cost
+    /// (``Progress/pagesRefetched``, ``Progress/itemsRecovered``). So every
+    /// item on the server from the walk's first request to its last is cached,
+    /// except when removals above the walk are exactly balanced by insertions
+    /// below it between two pages (neither a total nor the ids tell), or when
+    /// an item moves up by more than a page between two requests. Items removed
+    /// meanwhile stay cached until the list is fetched again.
+    ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
     /// - parameter retryBudget: How long a failing page is tried again; `RetryBudget.none` to fail at once.
@@ -170,8 +201,16 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         // Open while it runs: a budget kept meanwhile (here or by another process) never evicts it.
         await storage.syncWillStart(collection.key)
         do {
-            let progress = try await runPages(
+            var progress = try await runPages(
                 limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+            if progress.listMoved, progress.endReached, progress.pagesFetched > 0 {
+                let cached = try await storage.collection(collection.key)
+                let short = cached.map { $0.isIncomplete } ?? false
+                if progress.mayHaveMissedItems || short {
+                    try await catchUp(&progress, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                    onPage(progress)
+                }
+            }
             await storage.syncDidEnd(collection.key)
             return progress
         } catch {
@@ -220,6 +259,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             var restarts = 0
             // The page being read, not yet counted in the progress.
             var reading = (pages: 0, items: 0)
+            // What the last saved page said of the list: its ids and its total (a resumed run starts
+            // from the total the cache holds).
+            var lastSaved: (keys: Set<ItemKey>, total: Int?) = ([], index > 0 ? cached?.total : nil)
+            // Whether pages were asked for ahead of the one read: the server may have answered them out of order.
+            let readsAhead = addressable != nil && concurrency.maximum > 1
 
             func updatePageCount(total: Int?, pages: Int?) {
                 if let pages, inFlight.addressable != nil {
@@ -271,6 +315,26 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
                     }
                 }
+            }
+
+            // Records what a saved page says of a list that moves: an id an earlier page listed
+            // (the list moved down), a total that changed (items came or went).
+            func noteMoves(
+                of page: Page<RawItem>, after last: inout (keys: Set<ItemKey>, total: Int?), repeated: Int,
+                readsAhead: Bool
+            ) {
+                let keys = Set(page.items.map(\.key))
+                let repeatedOnThePage = page.items.count - keys.count
+                let movedDown = repeated > repeatedOnThePage
+                let totalChanged = page.total != nil && last.total != nil && page.total != last.total
+                if movedDown || totalChanged {
+                    progress.listMoved = true
+                    // Read in order, a list that moved down at this page's boundary hid nothing there;
+                    // read out of order, any move may have.
+                    let overlaps = !keys.isDisjoint(with: last.keys)
+                    if readsAhead || (totalChanged && !overlaps) { progress.mayHaveMissedItems = true }
+                }
+                last = (keys, page.total ?? last.total)
             }
 
             walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
@@ -384,6 +448,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         continue walk
                     }
                     index += 1
+                    noteMoves(of: saved, after: &lastSaved, repeated: head.repeatedItemCount, readsAhead: readsAhead)
                     progress.pagesFetched += 1
                     progress.itemsFetched += saved.items.count - head.repeatedItemCount
                     progress.repeatedItems += head.repeatedItemCount

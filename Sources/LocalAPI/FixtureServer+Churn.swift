@@ -1,0 +1,60 @@
+extension FixtureServer {
+    /// How the list changes on every request for a page of it, as a busy server's list does while it is read.
+    ///
+    /// Each `GET` of a list route first inserts ``insertsPerRequest`` new items at the top, removes
+    /// ``deletesPerRequest`` items at random positions and edits the title of ``editsPerRequest``
+    /// others, then answers from the list as it now stands. The positions come from a generator
+    /// seeded with ``seed``: the same seed and the same order of requests change the list the same way.
+    public struct Churn: Sendable, Hashable {
+        /// The items inserted at the top per request.
+        public var insertsPerRequest: Int
+        /// The items removed per request, at random positions.
+        public var deletesPerRequest: Int
+        /// The items whose title changes per request, at random positions.
+        public var editsPerRequest: Int
+        /// The seed of the positions chosen.
+        public var seed: UInt64
+
+        /// Creates a churn; one insert, one delete and one edit per request unless told.
+        public init(insertsPerRequest: Int = 1, deletesPerRequest: Int = 1, editsPerRequest: Int = 1, seed: UInt64) {
+            self.insertsPerRequest = max(0, insertsPerRequest)
+            self.deletesPerRequest = max(0, deletesPerRequest)
+            self.editsPerRequest = max(0, editsPerRequest)
+            self.seed = seed
+        }
+    }
+
+    /// Changes the list on every request for one of its pages from now on; `nil` holds it still.
+    public func setChurn(_ churn: Churn?) {
+        state.withLock { state in
+            state.churn = churn
+            state.churnRandom = SplitMix64(seed: churn?.seed ?? 0)
+        }
+    }
+
+    /// The ids of the list as it stands, from the top.
+    public var listedIDs: [Int] {
+        let catalog = state.withLock { $0.catalog }
+        return (0..<catalog.count).map(catalog.id(at:))
+    }
+
+    /// What an answer is rendered from, taken in one step with the change a request for a list's
+    /// page makes when the list churns.
+    func snapshot(changingTheList: Bool) -> (Configuration, FixtureCatalog, UInt16) {
+        state.withLock { state in
+            if changingTheList, let churn = state.churn {
+                state.catalog.insertAtTop(count: churn.insertsPerRequest)
+                for _ in 0..<churn.deletesPerRequest where state.catalog.count > 0 {
+                    let position = Int.random(in: 0..<state.catalog.count, using: &state.churnRandom)
+                    _ = state.catalog.remove(id: state.catalog.id(at: position))
+                }
+                for _ in 0..<churn.editsPerRequest where state.catalog.count > 0 {
+                    let position = Int.random(in: 0..<state.catalog.count, using: &state.churnRandom)
+                    let id = state.catalog.id(at: position)
+                    _ = state.catalog.update(id: id, title: "Item \(id), edited at version \(state.catalog.version)")
+                }
+            }
+            return (state.configuration, state.catalog, state.port)
+        }
+    }
+}
