@@ -57,6 +57,31 @@ public protocol CacheStorage: Sendable {
     /// Tells the backend's log that the page at `index` failed and is fetched again after `wait`.
     func pageWillBeRetried(at index: Int, in key: String, error: any Error, wait: Duration)
 
+    // MARK: The head of a list whose new items come first
+
+    /// Whether the list's new items come first: `nil` until ``setNewestFirst(_:for:)`` records it.
+    func newestFirst(_ key: String) async throws -> Bool?
+
+    /// Records whether the list's new items come first.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    func setNewestFirst(_ newestFirst: Bool, for key: String) async throws
+
+    /// How many of `items` a page of the list's current generation lists with the same JSON.
+    func unchangedCount(of items: [RawItem], in key: String) async throws -> Int
+
+    /// Merges the first items of a list, as its server now sends them, into the cached list, in one transaction.
+    ///
+    /// The items no page of the current generation lists go at the top of
+    /// the list, in their order, before the first page's items; the others are
+    /// updated where they stand (an item with a pending local write keeps it,
+    /// as a saved page keeps it). No new generation starts and no page is
+    /// removed. `total`, when given, becomes the list's announced total.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)`` when the list has no cached first page, or the
+    ///   backend's error.
+    func mergeHead(_ items: [RawItem], total: Int?, in collection: CollectionDescriptor) async throws -> HeadMerge
+
     // MARK: Inspection
 
     /// Every collection with its statistics, ordered by key.
