@@ -57,6 +57,12 @@ public protocol CacheStorage: Sendable {
     /// Tells the backend's log that the page at `index` failed and is fetched again after `wait`.
     func pageWillBeRetried(at index: Int, in key: String, error: any Error, wait: Duration)
 
+    /// The watermark of a collection synced incrementally, or `nil` when it has none.
+    func watermark(of key: String) async throws -> SyncWatermark?
+
+    /// Stores the watermark of a collection synced incrementally, replacing the one it had; `nil` removes it.
+    func saveWatermark(_ watermark: SyncWatermark?, of key: String) async throws
+
     // MARK: Inspection
 
     /// Every collection with its statistics, ordered by key.
