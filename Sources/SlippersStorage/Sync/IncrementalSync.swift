@@ -189,7 +189,8 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             greatest = Self.greatest(greatest, item, field: settings.field)
         }
         // The ids the list does not hold yet join its end, as one more page.
-        let listed = cached.currentPageCount
+        let current = try await storage.collection(key) ?? cached
+        let listed = current.currentPageCount
         var fresh: [RawItem] = []
         let unlisted = try await storage.unlistedCount(of: Set(returned.map(\.key)), before: listed, in: key)
         if unlisted == returned.count {
@@ -200,10 +201,10 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             }
         }
         if !fresh.isEmpty {
-            let page = Page(items: fresh, total: cached.total.map { _ in cached.itemCount + fresh.count })
+            let page = Page(items: fresh, total: current.total.map { _ in current.itemCount + fresh.count })
             _ = try await storage.savePage(
                 page, at: listed,
-                in: CollectionDescriptor(key: key, itemType: cached.itemType, style: cached.style))
+                in: CollectionDescriptor(key: key, itemType: current.itemType, style: current.style))
         }
         outcome.newItems = fresh.count
         outcome.updatedItems = returned.count - fresh.count
