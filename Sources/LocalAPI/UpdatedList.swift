@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Items are ``FixtureItem``s with two more members, `updated_at` (an ISO 8601 time in UTC) and
 /// `version` (from 1, one more with each edit). Item *i* was last updated at ``baseTime`` + *i*
-/// seconds until ``edit(_:at:)`` changes it; ``add(_:at:)`` appends new ids. The list is asked for
+/// minutes until ``edit(_:at:)`` changes it; ``add(_:at:)`` appends new ids. The list is asked for
 /// by page, Django REST framework's way:
 ///
 /// | parameter | meaning |
@@ -27,8 +27,8 @@ public final class UpdatedList: Sendable {
     /// The page size when a request gives none.
     public let pageSize: Int
 
-    /// When item 0 would have been updated: item *i* was at this time + *i* seconds (2025-01-01T00:00:00Z).
-    public static let baseTime = Date(timeIntervalSince1970: 1_735_689_600)
+    /// When item 0 would have been updated: item *i* was at this time + *i* minutes (2020-01-01T00:00:00Z).
+    public static let baseTime = Date(timeIntervalSince1970: 1_577_836_800)
     /// A time after every item's first update, for changes: 2026-01-01T00:00:00Z.
     public static let changeTime = Date(timeIntervalSince1970: 1_767_225_600)
 
@@ -40,6 +40,8 @@ public final class UpdatedList: Sendable {
     private struct State {
         var count: Int
         var changes: [Int: Change] = [:]
+        var servedPages = 0
+        var servedBytes = 0
     }
 
     private let state: Mutex<State>
@@ -52,6 +54,14 @@ public final class UpdatedList: Sendable {
 
     /// The number of items.
     public var count: Int { state.withLock { $0.count } }
+
+    /// The pages answered since the list was made or ``resetServed()``, and the bytes of their bodies.
+    public var served: (pages: Int, bytes: Int) { state.withLock { ($0.servedPages, $0.servedBytes) } }
+
+    /// Counts the pages and bytes ``served`` from zero again.
+    public func resetServed() {
+        state.withLock { state in (state.servedPages, state.servedBytes) = (0, 0) }
+    }
 
     /// Edits items: each gets one more version, a title that says it, and `updated_at` = `date`.
     public func edit(_ ids: [Int], at date: Date) {
@@ -97,7 +107,7 @@ public final class UpdatedList: Sendable {
         guard id >= 1, id <= state.count else { return nil }
         let change = state.changes[id]
         let version = change?.version ?? 1
-        let updatedAt = change?.updatedAt ?? baseTime.addingTimeInterval(Double(id))
+        let updatedAt = change?.updatedAt ?? baseTime.addingTimeInterval(Double(id) * 60)
         let title = version > 1 ? "Edited item \(id), version \(version)" : nil
         return FixtureItem.json(id: id, title: title).dropLast()
             + #","updated_at":"\#(text(of: updatedAt))","version":\#(version)}"#
@@ -135,13 +145,18 @@ public final class UpdatedList: Sendable {
             components?.percentEncodedQuery = query
             next = "\"\(components?.string ?? base)\""
         }
-        return .json(#"{"count":\#(ids),"next":\#(next),"previous":null,"results":[\#(items.joined(separator: ","))]}"#)
+        let body = #"{"count":\#(ids),"next":\#(next),"previous":null,"results":[\#(items.joined(separator: ","))]}"#
+        state.withLock { state in
+            state.servedPages += 1
+            state.servedBytes += body.utf8.count
+        }
+        return .json(body)
     }
 
     /// The ids of the items updated at or after `since`, in order.
     private static func ids(since: Date, state: State) -> [Int] {
-        // Unchanged items were updated at baseTime + id: the newest ones, from `first` on.
-        let first = max(1, Int((since.timeIntervalSince(baseTime)).rounded(.up)))
+        // Unchanged items were updated at baseTime + id minutes: the newest ones, from `first` on.
+        let first = max(1, Int((since.timeIntervalSince(baseTime) / 60).rounded(.up)))
         var ids = first <= state.count ? (first...state.count).filter { state.changes[$0] == nil } : []
         ids += state.changes.filter { $0.value.updatedAt >= since }.map(\.key)
         return ids.sorted()
