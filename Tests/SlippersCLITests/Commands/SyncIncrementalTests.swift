@@ -211,4 +211,28 @@ struct SyncIncrementalTests {
             }
         }
     }
+
+    @Test(.enabled(if: PostgresServer.isAvailable))
+    func aWorkerRunsAnEnqueuedIncrementalListAsSyncDoes() async throws {
+        try await PostgresServer.with { postgres in
+            try await Self.withList(count: 120, pageSize: 50) { server, list, url in
+                let db = ["--db", postgres.url(database: try await postgres.makeDatabase())]
+                list.edit([5], at: UpdatedList.changeTime)
+                for round in 0..<2 {
+                    if round == 1 {
+                        list.edit([60], at: UpdatedList.changeTime.addingTimeInterval(60))
+                        list.add(1, at: UpdatedList.changeTime.addingTimeInterval(60))
+                        server.resetRequests()
+                    }
+                    // A list queued again with the same options is pending again.
+                    let enqueued = try await BuiltBinary.slippers.run(["enqueue", url] + db + Self.incremental)
+                    #expect(enqueued.status == 0, "\(enqueued.stderr)")
+                    let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.1"] + db)
+                    #expect(worker.status == 0, "\(worker.stderr)")
+                }
+                #expect(server.requests.map { $0.query["updated_since"] } == [Self.text(-300)])
+                try await Self.expectExportEqualsTheServer(list, url: url, db: db)
+            }
+        }
+    }
 }
