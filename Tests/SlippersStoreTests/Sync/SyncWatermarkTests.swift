@@ -1,4 +1,5 @@
 import Foundation
+import Slippers
 import SlippersStorage
 import SlippersStore
 import SlippersTestSupport
@@ -39,5 +40,18 @@ import Testing
         #expect(try store.watermark(of: "b")?.value == "3")
         try store.saveWatermark(nil, of: "a")
         #expect(try store.watermark(of: "a") == nil)
+    }
+
+    @Test func anEvictedListForgetsItsWatermark() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CacheStore(path: directory.path())
+        let list = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+        let item = RawItem(key: .integer(1), json: Data(#"{"id":1,"updated_at":"2026-01-01T00:00:00Z"}"#.utf8))
+        try store.savePage(Page(items: [item]), at: 0, in: list)
+        try store.saveWatermark(SyncWatermark(field: "updated_at", value: "2026-01-01T00:00:00Z"), of: list.key)
+        try store.saveWatermark(SyncWatermark(field: "updated_at", value: "x"), of: "GET /other")
+        _ = try store.evict(collection: list.key)
+        #expect(try store.watermark(of: list.key) == nil)
+        #expect(try store.watermark(of: "GET /other")?.value == "x")
     }
 }
