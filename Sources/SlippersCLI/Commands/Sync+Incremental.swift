@@ -85,6 +85,11 @@ extension SlippersCommand.Sync {
             return "synced the changes since \(outcome.since ?? "") of \(key) into \(location) in \(pages): "
                 + "\(outcome.newItems) new, \(outcome.updatedItems) updated — "
                 + "\(Formatting.count(cachedItems, "item")) cached; \(watermark)"
+        case (.changes, false) where outcome.listMovedWhileRead:
+            return "synced the changes since \(outcome.since ?? "") of \(key) into \(location) in \(pages): "
+                + "\(outcome.newItems) new, \(outcome.updatedItems) updated — "
+                + "\(Formatting.count(cachedItems, "item")) cached; the changes moved while read, so the "
+                + "\(watermark) is kept: run again to catch up"
         case (.changes, false):
             return "synced \(Formatting.count(progress.itemsFetched, "item")) changed since \(outcome.since ?? "") "
                 + "in \(pages) of \(key) into \(location) — stopped before the end; run again to continue "

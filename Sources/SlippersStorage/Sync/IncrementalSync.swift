@@ -75,9 +75,13 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         public var updatedItems = 0
         /// The watermark after the run: moved when the run completed, the old one otherwise.
         public var watermark: String?
+        /// Whether the list of changes ended announcing more items than the run found: items changed
+        /// while it was read, on pages it had passed. What it found is merged, and the watermark
+        /// stays, so that the next run asks for the same window again.
+        public var listMovedWhileRead = false
 
         /// Whether the run walked every page it asked for, merged them, and moved the watermark.
-        public var isComplete: Bool { progress.endReached }
+        public var isComplete: Bool { progress.endReached && !listMovedWhileRead }
     }
 
     /// Where the pages go.
@@ -182,6 +186,8 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             limits: limits, retryBudget: retryBudget, onPage: onPage)
         var outcome = Outcome(phase: .changes, progress: progress, since: since, watermark: value)
         guard progress.endReached else { return outcome }
+        // Items that joined the list of changes on pages already read shift it, and the run ends short of its total.
+        outcome.listMovedWhileRead = try await storage.collection(changesKey)?.isIncomplete == true
         var greatest: String? = value
         var returned: [RawItem] = []
         try await storage.forEachItem(in: changesKey) { item in
@@ -208,8 +214,8 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         }
         outcome.newItems = fresh.count
         outcome.updatedItems = returned.count - fresh.count
-        outcome.watermark = greatest
-        try await storage.saveWatermark(SyncWatermark(field: settings.field, value: greatest), of: key)
+        if !outcome.listMovedWhileRead { outcome.watermark = greatest }
+        try await storage.saveWatermark(SyncWatermark(field: settings.field, value: outcome.watermark), of: key)
         try await removeChanges()
         return outcome
     }

@@ -162,6 +162,45 @@ struct SyncIncrementalTests {
         }
     }
 
+    @Test func changesThatMoveWhileReadAreMergedAndKeepTheWatermarkSoTheNextRunCatchesUp() async throws {
+        try await Self.withList(count: 300, pageSize: 20) { server, list, url in
+            let directory = try TemporaryDirectory()
+            let path = directory.path()
+            let db = ["--db", path]
+            list.edit([300], at: UpdatedList.changeTime)
+            let first = try await BuiltBinary.slippers.run(["sync", url] + db + Self.incremental)
+            #expect(first.status == 0, "\(first.stderr)")
+
+            // 41 changes, 3 pages; item 10 changes while page 2 is asked for, and joins page 1, already read.
+            list.edit(Array(stride(from: 100, through: 300, by: 5)), at: UpdatedList.changeTime.addingTimeInterval(60))
+            server.resetRequests()
+            server.hold(fromRequest: 2)
+            let output = try TemporaryDirectory()
+            let moving = try BuiltBinary.slippers.start(
+                ["sync", url] + db + Self.incremental, outputDirectory: output.url)
+            await server.waitForRequests(2)
+            list.edit([10], at: UpdatedList.changeTime.addingTimeInterval(120))
+            server.release()
+            await BuiltBinary.waitForExit(of: moving)
+            let told = try String(contentsOf: output.url.appendingPathComponent("stdout"), encoding: .utf8)
+            #expect(moving.terminationStatus == 0)
+            #expect(told.contains("0 new, 41 updated"), "\(told)")
+            #expect(
+                told.contains("the changes moved while read, so the watermark updated_at = \(Self.text(0)) is kept"))
+            let store = try CacheStore(path: path, mode: .readOnly)
+            let key = try #require(try store.collections().map(\.key).first { !$0.hasSuffix("#changes") })
+            #expect(try store.watermark(of: key) == SyncWatermark(field: "updated_at", value: Self.text(0)))
+
+            server.resetRequests()
+            let again = try await BuiltBinary.slippers.run(["sync", url] + db + Self.incremental)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("0 new, 42 updated"), "\(again.stdout)")
+            #expect(again.stdout.contains("watermark updated_at = \(Self.text(120))"))
+            #expect(server.requests.allSatisfy { $0.query["updated_since"] == Self.text(-300) })
+            try await Self.expectExportEqualsTheServer(list, url: url, db: db)
+        }
+    }
+
     @Test func anInitialValueMakesTheFirstRunAskOnlyForWhatChangedSinceIt() async throws {
         try await Self.withList(count: 200, pageSize: 50) { server, list, url in
             let directory = try TemporaryDirectory()
