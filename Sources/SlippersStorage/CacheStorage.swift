@@ -82,6 +82,14 @@ public protocol CacheStorage: Sendable {
     ///   backend's error.
     func mergeHead(_ items: [RawItem], total: Int?, in collection: CollectionDescriptor) async throws -> HeadMerge
 
+    // MARK: Incremental sync
+
+    /// The watermark of a collection synced incrementally, or `nil` when it has none.
+    func watermark(of key: String) async throws -> SyncWatermark?
+
+    /// Stores the watermark of a collection synced incrementally, replacing the one it had; `nil` removes it.
+    func saveWatermark(_ watermark: SyncWatermark?, of key: String) async throws
+
     // MARK: Inspection
 
     /// Every collection with its statistics, ordered by key.

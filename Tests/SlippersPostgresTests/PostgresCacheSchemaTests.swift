@@ -27,7 +27,8 @@ struct PostgresCacheSchemaTests {
                     + "WHERE table_schema = 'slippers'", database: database)
             #expect(
                 tables
-                    == "collections,items,page_items,pages,queue,rate_budgets,schema_migrations,settings,shared_pages")
+                    == "collections,items,page_items,pages,queue,rate_budgets,schema_migrations,settings,shared_pages,"
+                    + "watermarks")
             let applied = try await server.psql("SELECT count(*) FROM slippers.schema_migrations", database: database)
             #expect(applied == String(PostgresCache.knownMigrations.count))
             // Opened again, nothing is applied twice.

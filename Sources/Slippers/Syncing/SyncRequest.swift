@@ -20,8 +20,8 @@ import Foundation
 /// ```
 ///
 /// A request with a ``schedule`` comes due again after each run (`slippers enqueue --every`).
-/// ``incremental`` is reserved for lists synced from where they were last seen: it is stored and
-/// carried through the queue, and a worker of this release fails a request that sets it.
+/// A request with ``incremental`` settings is synced from where it was last seen
+/// (`slippers sync --incremental`): a worker runs it as `sync` would.
 public struct SyncRequest: Hashable, Sendable, Codable {
     /// The URL of the list's first page (http or https).
     public var url: String
@@ -41,8 +41,7 @@ public struct SyncRequest: Hashable, Sendable, Codable {
     public var network: Network
     /// When the list comes due again after each run; `nil` for a list synced once.
     public var schedule: Schedule?
-    /// Reserved: how the list is synced from where it was last seen. A worker of this release fails
-    /// a request that sets it.
+    /// How the list is synced from where it was last seen; `nil` for a list walked whole.
     public var incremental: Incremental?
 
     /// Creates a request for the list at `url`, everything else detected or left to its default.
@@ -206,14 +205,14 @@ extension SyncRequest {
         }
     }
 
-    /// Reserved: a list synced from where it was last seen, as dlt's `incremental` does: the
-    /// greatest value of a field, sent back in a query parameter.
+    /// A list synced from where it was last seen, as dlt's `incremental` does: the greatest value
+    /// of a field among its items, sent back in a query parameter, less a lookback.
     public struct Incremental: Hashable, Sendable, Codable {
         /// The key path of the item member whose greatest value is kept, such as `updated_at`.
         public var field: String
         /// The query parameter the kept value is sent in, such as `since`.
         public var sinceParameter: String
-        /// Seconds subtracted from the kept value, for items written late.
+        /// Seconds subtracted from the kept value, for items written late; 300 (5 minutes) when `nil`.
         public var lookback: Double?
         /// The value sent before any is kept.
         public var initialValue: String?

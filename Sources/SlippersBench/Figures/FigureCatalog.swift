@@ -17,6 +17,7 @@ enum FigureCatalog {
         RevalidationFigures.notModified,
         FreshnessFigures.relaunch,
         SyncFigures.sync,
+        IncrementalFigures.incremental,
         NetworkSpeedFigures.networkSpeed,
         WriteFigures.writes,
         FleetFigures.fleet,

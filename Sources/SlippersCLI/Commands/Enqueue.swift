@@ -33,6 +33,8 @@ extension SlippersCommand {
 
         @OptionGroup var options: SyncOptions
 
+        @OptionGroup(title: "Incremental sync") var incremental: IncrementalOptions
+
         @OptionGroup var network: NetworkOptions
 
         @OptionGroup var origins: OriginOptions
@@ -76,7 +78,7 @@ extension SlippersCommand {
             try urls.map { url in
                 var request = try SyncRequest(
                     url: url, shape: shape, posted: posted, options: options, network: network, origins: origins,
-                    retrying: retrying, concurrent: concurrent)
+                    retrying: retrying, concurrent: concurrent, incremental: incremental)
                 request.schedule = every.map { SyncRequest.Schedule(every: $0.seconds) }
                 return request
             }

@@ -16,6 +16,7 @@ extension SlippersCommand.Sync {
         shape = ListShapeOptions(request.style)
         posted = PostedStyleOptions(request.style)
         options = SyncOptions(request)
+        incremental = IncrementalOptions(request.incremental)
         network = NetworkOptions(request.network)
         origins = OriginOptions(request.network)
         retrying = RetryOptions(request.network)
@@ -29,6 +30,7 @@ extension SlippersCommand.Sync {
         try origins.validate()
         try retrying.validate()
         try concurrent.validate()
+        try incremental.validate()
         try validate()
     }
 }
@@ -39,7 +41,8 @@ extension SyncRequest {
     /// A `@FILE` value (`--graphql`, `--variables`, `--post-body`) is read now: the request holds its text.
     init(
         url: String, shape: ListShapeOptions, posted: PostedStyleOptions, options: SyncOptions,
-        network: NetworkOptions, origins: OriginOptions, retrying: RetryOptions, concurrent: ConcurrencyOptions
+        network: NetworkOptions, origins: OriginOptions, retrying: RetryOptions, concurrent: ConcurrencyOptions,
+        incremental: IncrementalOptions = IncrementalOptions()
     ) throws {
         var style = Style()
         style.name = shape.style?.rawValue
@@ -78,7 +81,8 @@ extension SyncRequest {
                 retries: retrying.retries == defaults.retries ? nil : retrying.retries,
                 retryDelay: retrying.retryDelay == defaults.retryDelay ? nil : retrying.retryDelay,
                 retryFor: retrying.retryFor == defaults.retryFor ? nil : retrying.retryFor,
-                concurrency: concurrency))
+                concurrency: concurrency),
+            incremental: incremental.request)
     }
 }
 

@@ -74,6 +74,8 @@ extension SlippersCommand {
 
         @OptionGroup var options: SyncOptions
 
+        @OptionGroup(title: "Incremental sync") var incremental: IncrementalOptions
+
         @OptionGroup var origins: OriginOptions
 
         @OptionGroup var retrying: RetryOptions
@@ -84,6 +86,9 @@ extension SlippersCommand {
             _ = try parsedURL()
             _ = try parsedHeaders()
             try options.validate()
+            if incremental.field != nil, revalidate {
+                throw ValidationError("--incremental and --revalidate cannot be used together.")
+            }
             try shape.validate(posted: posted)
         }
 
@@ -163,6 +168,11 @@ extension SlippersCommand {
 
             await onPlanned(plan.collection.key)
             if revalidate { return try await runRevalidation(plan, in: storage) }
+            if let settings = incremental.request {
+                return try await runIncremental(
+                    plan, settings: settings, in: storage, concurrency: concurrency, notice: notice,
+                    drawsProgress: drawsProgress, retries: { requestRetries.withLock { $0 } })
+            }
             let walk = Walk(
                 storage: storage, plan: plan, concurrency: concurrency, notice: notice,
                 drawsProgress: drawsProgress)

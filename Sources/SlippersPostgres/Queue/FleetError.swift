@@ -9,8 +9,6 @@ public struct FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable {
         private let name: String
 
-        /// The request sets what this release does not run (incremental settings).
-        public static let unsupportedRequest = Code(name: "unsupportedRequest")
         /// A queued list's stored `sync` options could not be made a ``SyncRequest``.
         public static let unconvertibleOptions = Code(name: "unconvertibleOptions")
         /// The list was started meanwhile by a worker asking for its pages otherwise.
@@ -21,11 +19,6 @@ public struct FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     /// The failure's one line.
     public let description: String
-
-    /// The request sets `what`, which this release does not run.
-    public static func unsupportedRequest(_ what: String) -> FleetError {
-        FleetError(code: .unsupportedRequest, description: "The list's request sets \(what)")
-    }
 
     /// A queued list's stored `sync` options could not be made a request, for `reason`.
     public static func unconvertibleOptions(_ options: [String], reason: String) -> FleetError {

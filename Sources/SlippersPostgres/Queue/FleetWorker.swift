@@ -165,14 +165,6 @@ public struct FleetWorker: Sendable {
 
     /// Syncs one list under its lease, renewed every third of it, and records how it ended.
     private func run(_ job: Job, _ sync: @escaping @Sendable (Job) async throws -> String) async {
-        do {
-            try job.request.checkSupported()
-        } catch {
-            let reason = describe(error)
-            onEvent(.failed(id: job.id, reason: reason))
-            await finish(job.id, result: nil, error: reason)
-            return
-        }
         if job.isTakeover { onEvent(.takenOver(id: job.id)) }
         let (cache, name, lease) = (self.cache, self.name, self.lease)
         let running = Task { try await sync(job) }

@@ -1,19 +1,6 @@
 import Foundation
 import Slippers
 
-extension SyncRequest {
-    /// Throws when the request sets what this release does not run yet: ``SyncRequest/incremental``
-    /// settings. ``FleetWorker`` fails such a list with the reason.
-    ///
-    /// - throws: ``FleetError/unsupportedRequest(_:)``.
-    public func checkSupported() throws {
-        if incremental != nil {
-            throw FleetError.unsupportedRequest(
-                "incremental settings, which this release does not run: enqueue it without them")
-        }
-    }
-}
-
 extension SyncRequest.Schedule {
     /// How far a scheduled list's next run moves, as a share of ``every``, either way at random:
     /// 0.1, so that lists enqueued together do not stay in step and hit their servers together.

@@ -126,6 +126,10 @@ extension PostgresCache {
                     "SELECT count(*) AS pages FROM pages WHERE collection_id = ANY(\(ids))", on: connection,
                     logger: logger)
                 report.pages = try pages?["pages"].decode(Int.self) ?? 0
+                // A list removed forgets its watermark: an incremental sync of it walks it whole again.
+                _ = try await PostgresRows.all(
+                    "DELETE FROM watermarks WHERE collection_key IN (SELECT key FROM collections WHERE id = ANY(\(ids)))",
+                    on: connection, logger: logger)
                 report.collections = try await PostgresRows.all(
                     "DELETE FROM collections WHERE id = ANY(\(ids)) RETURNING id", on: connection, logger: logger
                 ).count

@@ -123,6 +123,10 @@ extension CacheStore {
         for id in ids {
             report.pages +=
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM pages WHERE collection_id = ?", arguments: [id]) ?? 0
+            // A list removed forgets its watermark: an incremental sync of it walks it whole again.
+            try db.execute(
+                sql: "DELETE FROM watermarks WHERE collection_key = (SELECT key FROM collections WHERE id = ?)",
+                arguments: [id])
             try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
             report.collections += db.changesCount
         }

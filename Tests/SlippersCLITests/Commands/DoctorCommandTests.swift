@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0006_header_fingerprint_key (6 of 6 migrations applied)
+                schema     0007_watermarks (7 of 7 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
@@ -28,7 +28,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0006_header_fingerprint_key")
+        #expect(diagnosis["schema_version"] as? String == "0007_watermarks")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {

@@ -115,7 +115,7 @@ struct FleetWorkerTests {
         }
     }
 
-    @Test func aRequestWithIncrementalSettingsEndsFailedWithItsReasonAndAScheduledOneIsSynced() async throws {
+    @Test func aRequestWithIncrementalSettingsIsSyncedAsAnyOtherAndAScheduledOneComesDueAgain() async throws {
         try await withCache { cache, _, _ in
             var scheduled = SyncRequest(url: "https://api.example.com/scheduled")
             scheduled.schedule = SyncRequest.Schedule(every: 60)
@@ -132,12 +132,12 @@ struct FleetWorkerTests {
                 synced.withLock { $0.append(job.request.url) }
                 return "synced"
             }
-            #expect(synced.withLock { $0 } == [scheduled.url, plain.url])
+            #expect(synced.withLock { $0 } == [scheduled.url, incremental.url, plain.url])
             let lists = try await cache.queuedLists()
-            // The scheduled list is due again later; an unsupported request ends failed, schedule or not.
-            #expect(lists.map(\.state) == [.pending, .failed, .done])
-            #expect(lists[1].lastError?.contains("incremental settings") == true)
-            #expect(lists[0].every == 60 && lists[2].every == nil)
+            // The scheduled lists are due again later, incremental or not; the plain one is done.
+            #expect(lists.map(\.state) == [.pending, .pending, .done])
+            #expect(lists[1].request.incremental?.field == "updated_at")
+            #expect(lists[0].every == 60 && lists[1].every == 60 && lists[2].every == nil)
         }
     }
 
@@ -270,6 +270,7 @@ struct FleetWorkerTests {
                 ALTER TABLE queue ADD UNIQUE (url, options);
                 DROP TABLE settings;
                 DROP TABLE rate_budgets;
+                DROP TABLE watermarks;
                 DELETE FROM schema_migrations WHERE identifier >= '0006';
                 INSERT INTO queue (url, options, enqueued_at, updated_at) VALUES
                     ('https://api.example.com/a', '["--style","page","--page-size=100","--max-pages","3","--refresh","--allow-origin","https://cdn.example.com","--max-body-size","2MB"]', 1, 1),

@@ -15,7 +15,7 @@ import Testing
         #expect((permissions as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")[.posixPermissions]
         #expect((wal as? NSNumber)?.intValue == 0o600)
-        #expect(try store.stats().schemaVersion == "0006_header_fingerprint_key")
+        #expect(try store.stats().schemaVersion == "0007_watermarks")
     }
 
     @Test func opensInWALModeWithABusyTimeout() throws {

@@ -31,7 +31,7 @@ import Testing
         #expect(
             tables == [
                 "collections", "grdb_migrations", "item_server_copies", "items", "open_lists", "outbox", "page_items",
-                "pages", "settings",
+                "pages", "settings", "watermarks",
             ])
     }
 

@@ -1,0 +1,259 @@
+import Foundation
+import Slippers
+
+/// Keeps a list current by asking only for the items changed since the last run, as dlt's
+/// `incremental` does: a watermark per list (the greatest value of a field such as `updated_at`),
+/// sent back in a parameter such as `updated_since`, less a lookback.
+///
+/// The first run walks the whole list into ``collection`` (or, with ``Settings/initialValue``, the
+/// list of items changed since that value) and takes the greatest value of ``Settings/field`` among
+/// its items as the watermark. Each later run asks ``source`` for the items changed since the
+/// watermark less ``Settings/lookback`` (which catches clock skew and late commits), walks those
+/// pages into a collection of their own (``changesKey``), and when they are all saved merges them by
+/// id: a known id gets the server's new JSON (saving a page writes it), a new id joins the end of
+/// the list. The watermark moves only then. A run killed midway leaves the old watermark and the
+/// value it asked from; the next run resumes that walk after its last saved page, so the window is
+/// never lost.
+///
+/// Items deleted on the server are not seen by an incremental run: a list that asks only for
+/// changes cannot say what left it. Sync it again from its first page to drop them.
+///
+/// For example:
+///
+/// ```swift
+/// let sync = IncrementalSync(
+///     storage: store, collection: posts, settings: .init(field: "updated_at")
+/// ) { since in
+///     source(url: since.map { "https://api.example.com/posts?updated_since=\($0)" } ?? allPosts)
+/// }
+/// let outcome = try await sync.run()
+/// print(outcome.newItems, outcome.updatedItems, outcome.watermark ?? "")
+/// ```
+public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item == RawItem {
+    /// Which field is the watermark, how far back each run asks, and what the first run asks from.
+    public struct Settings: Hashable, Sendable {
+        /// The key path of the item member whose greatest value is the watermark, such as
+        /// `updated_at` or `meta.modified` (dots separate members).
+        public var field: String
+        /// How far before the watermark each run asks from: a date less this duration, a number
+        /// less its seconds; ``defaultLookback`` unless set.
+        public var lookback: Duration
+        /// The value the first run asks from, instead of walking the whole list; sent as it is.
+        public var initialValue: String?
+
+        /// The lookback unless one is given: 5 minutes, for clocks that differ and writes committed late.
+        public static var defaultLookback: Duration { .seconds(300) }
+
+        /// Creates settings.
+        public init(field: String, lookback: Duration = Settings.defaultLookback, initialValue: String? = nil) {
+            self.field = field
+            self.lookback = lookback
+            self.initialValue = initialValue
+        }
+    }
+
+    /// What a run asked for.
+    public enum Phase: Hashable, Sendable {
+        /// The whole list (or the items changed since the initial value): the list had no watermark.
+        case wholeList
+        /// The items changed since the watermark less the lookback.
+        case changes
+    }
+
+    /// What a run did.
+    public struct Outcome: Sendable {
+        /// What the run asked for.
+        public var phase: Phase
+        /// The walk of the pages this run asked for: of the list, or of its changes.
+        public var progress: CollectionSync<Source>.Progress
+        /// The value the run asked from; `nil` when it walked the whole list.
+        public var since: String?
+        /// The items that joined the list: every item of a first run, the new ids of a later one.
+        public var newItems = 0
+        /// The items the list held that the run wrote again with the server's copy (the lookback
+        /// may bring some that did not change).
+        public var updatedItems = 0
+        /// The watermark after the run: moved when the run completed, the old one otherwise.
+        public var watermark: String?
+        /// Whether the list of changes ended announcing more items than the run found: items changed
+        /// while it was read, on pages it had passed. What it found is merged, and the watermark
+        /// stays, so that the next run asks for the same window again.
+        public var listMovedWhileRead = false
+
+        /// Whether the run walked every page it asked for, merged them, and moved the watermark.
+        public var isComplete: Bool { progress.endReached && !listMovedWhileRead }
+    }
+
+    /// Where the pages go.
+    public let storage: any CacheStorage
+    /// The collection the list is filed under.
+    public let collection: CollectionDescriptor
+    /// Which field is the watermark, the lookback and the initial value.
+    public let settings: Settings
+    /// The source of the list's pages: the whole list for `nil`, otherwise the items changed since the value.
+    public let source: @Sendable (_ since: String?) -> Source
+
+    /// Whether pages whose response said `Cache-Control: no-store` are saved all the same; see ``CollectionSync/keepsNoStorePages``.
+    public var keepsNoStorePages = false
+    /// How many pages are in flight at once; see ``CollectionSync/concurrency``.
+    public var concurrency: AdaptiveConcurrency?
+    /// Called when a failing page is fetched again; see ``CollectionSync/onPageRetry``.
+    public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
+    /// What a second page that repeats the first means on the first run; see ``CollectionSync/repeatedSecondPage``.
+    public var repeatedSecondPage = CollectionSync<Source>.RepeatedSecondPage.fails
+
+    /// Creates an incremental sync of `collection` in any backend.
+    public init(
+        storage: any CacheStorage, collection: CollectionDescriptor, settings: Settings,
+        source: @escaping @Sendable (_ since: String?) -> Source
+    ) {
+        self.storage = storage
+        self.collection = collection
+        self.settings = settings
+        self.source = source
+    }
+
+    /// The key of the collection a run's changes are walked into before they are merged: the list's key and `#changes`.
+    public var changesKey: String { collection.key + "#changes" }
+
+    /// Walks the whole list or its changes, merges what it brought, and moves the watermark when it completes.
+    ///
+    /// - parameter limits: The most pages and items this run fetches; a run stopped by them is not
+    ///   complete, keeps the old watermark and continues on the next run.
+    /// - parameter refresh: Forget the watermark and walk the whole list again from its first page.
+    /// - parameter retryBudget: How long a failing page is tried again.
+    /// - parameter onPage: Called after each saved page.
+    /// - returns: What the run did.
+    /// - throws: What ``CollectionSync/run(limits:refresh:retryBudget:onPage:)`` throws.
+    ///   Pages saved before the error stay saved, and the watermark does not move.
+    public func run(
+        limits: CollectionSync<Source>.Limits = CollectionSync<Source>.Limits(), refresh: Bool = false,
+        retryBudget: RetryBudget = .none, onPage: (CollectionSync<Source>.Progress) -> Void = { _ in }
+    ) async throws -> Outcome {
+        let key = collection.key
+        var stored = try await storage.watermark(of: key).flatMap { $0.field == settings.field ? $0 : nil }
+        if refresh {
+            stored = nil
+            try await storage.saveWatermark(nil, of: key)
+            try await removeChanges()
+        }
+        let cached = try await storage.collection(key)
+        if let stored, let value = stored.value, let cached, cached.endReached {
+            return try await runChanges(
+                after: value, pendingSince: stored.pendingSince, in: cached, limits: limits,
+                retryBudget: retryBudget, onPage: onPage)
+        }
+        // No watermark, or a list not walked to its end: the whole list (or what changed since the initial value).
+        var since: String?
+        if let stored, stored.value == nil {
+            since = stored.pendingSince
+        } else if cached == nil || refresh {
+            since = settings.initialValue
+        }
+        if stored?.value != nil || stored?.pendingSince != since {
+            try await storage.saveWatermark(SyncWatermark(field: settings.field, pendingSince: since), of: key)
+        }
+        let progress = try await collectionSync(of: source(since), into: collection, repeatedSecondPage).run(
+            limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+        var outcome = Outcome(phase: .wholeList, progress: progress, since: since, newItems: progress.itemsFetched)
+        guard progress.endReached else { return outcome }
+        var greatest: String?
+        try await storage.forEachItem(in: key) { item in
+            greatest = Self.greatest(greatest, item, field: settings.field)
+        }
+        outcome.watermark = greatest ?? since
+        try await storage.saveWatermark(SyncWatermark(field: settings.field, value: outcome.watermark), of: key)
+        return outcome
+    }
+
+    /// Walks the items changed since `value` less the lookback (or since `pendingSince`, for a run
+    /// that resumes) and merges them into the list.
+    private func runChanges(
+        after value: String, pendingSince: String?, in cached: CollectionInfo,
+        limits: CollectionSync<Source>.Limits, retryBudget: RetryBudget,
+        onPage: (CollectionSync<Source>.Progress) -> Void
+    ) async throws -> Outcome {
+        let key = collection.key
+        let since = pendingSince ?? SyncWatermark.lowering(value, by: settings.lookback)
+        if pendingSince == nil {
+            // A walk of an earlier run that completed is gone before this one starts.
+            try await removeChanges()
+            try await storage.saveWatermark(
+                SyncWatermark(field: settings.field, value: value, pendingSince: since), of: key)
+        }
+        let changes = CollectionDescriptor(key: changesKey, itemType: cached.itemType, style: cached.style)
+        let progress = try await collectionSync(of: source(since), into: changes, .fails).run(
+            limits: limits, retryBudget: retryBudget, onPage: onPage)
+        var outcome = Outcome(phase: .changes, progress: progress, since: since, watermark: value)
+        guard progress.endReached else { return outcome }
+        // Items that joined the list of changes on pages already read shift it, and the run ends short of its total.
+        outcome.listMovedWhileRead = try await storage.collection(changesKey)?.isIncomplete == true
+        var greatest: String? = value
+        var returned: [RawItem] = []
+        try await storage.forEachItem(in: changesKey) { item in
+            returned.append(item)
+            greatest = Self.greatest(greatest, item, field: settings.field)
+        }
+        // The ids the list does not hold yet join its end, as one more page.
+        let current = try await storage.collection(key) ?? cached
+        let listed = current.currentPageCount
+        var fresh: [RawItem] = []
+        let unlisted = try await storage.unlistedCount(of: Set(returned.map(\.key)), before: listed, in: key)
+        if unlisted == returned.count {
+            fresh = returned
+        } else if unlisted > 0 {
+            for item in returned {
+                if try await storage.unlistedCount(of: [item.key], before: listed, in: key) == 1 { fresh.append(item) }
+            }
+        }
+        if !fresh.isEmpty {
+            let page = Page(items: fresh, total: current.total.map { _ in current.itemCount + fresh.count })
+            _ = try await storage.savePage(
+                page, at: listed,
+                in: CollectionDescriptor(key: key, itemType: current.itemType, style: current.style))
+        }
+        outcome.newItems = fresh.count
+        outcome.updatedItems = returned.count - fresh.count
+        if !outcome.listMovedWhileRead { outcome.watermark = greatest }
+        try await storage.saveWatermark(SyncWatermark(field: settings.field, value: outcome.watermark), of: key)
+        try await removeChanges()
+        return outcome
+    }
+
+    /// Removes the collection of a run's changes, if there is one; the items it alone lists go with it.
+    private func removeChanges() async throws {
+        guard try await storage.collection(changesKey) != nil else { return }
+        _ = try await storage.evict(collection: changesKey)
+    }
+
+    private func collectionSync(
+        of source: Source, into collection: CollectionDescriptor,
+        _ repeatedSecondPage: CollectionSync<Source>.RepeatedSecondPage
+    ) -> CollectionSync<Source> {
+        var sync = CollectionSync(storage: storage, source: source, collection: collection)
+        sync.keepsNoStorePages = keepsNoStorePages
+        sync.concurrency = concurrency
+        sync.onPageRetry = onPageRetry
+        sync.repeatedSecondPage = repeatedSecondPage
+        return sync
+    }
+
+    /// The greater of `current` and the item's value of `field`.
+    static func greatest(_ current: String?, _ item: RawItem, field: String) -> String? {
+        guard let value = value(of: field, in: item.json) else { return current }
+        return current.map { SyncWatermark.greater($0, value) } ?? value
+    }
+
+    /// The value of the member at a key path of an item's JSON, as text: a string as it is, a number in decimal.
+    static func value(of field: String, in json: Data) -> String? {
+        var value: Any? = try? JSONSerialization.jsonObject(with: json)
+        for member in field.split(separator: ".") {
+            value = (value as? [String: Any])?[String(member)]
+        }
+        switch value {
+        case let text as String: return text
+        case let number as NSNumber: return number.stringValue
+        default: return nil
+        }
+    }
+}
