@@ -43,12 +43,17 @@ public struct SyncRequest: Hashable, Sendable, Codable {
     public var schedule: Schedule?
     /// How the list is synced from where it was last seen; `nil` for a list walked whole.
     public var incremental: Incremental?
+    /// `true` when the caller said the list's new items come first (`sync --newest-first`): a
+    /// complete list is then brought up to date from its first page; `nil` leaves it to what the
+    /// cache recorded or detects.
+    public var newestFirst: Bool?
 
     /// Creates a request for the list at `url`, everything else detected or left to its default.
     public init(
         url: String, style: Style = Style(), limits: Limits = Limits(), itemType: String? = nil,
         refresh: Bool = false, revalidate: Bool = false, keepsNoStorePages: Bool = false,
-        network: Network = Network(), schedule: Schedule? = nil, incremental: Incremental? = nil
+        network: Network = Network(), schedule: Schedule? = nil, incremental: Incremental? = nil,
+        newestFirst: Bool? = nil
     ) {
         self.url = url
         self.style = style
@@ -60,6 +65,7 @@ public struct SyncRequest: Hashable, Sendable, Codable {
         self.network = network
         self.schedule = schedule
         self.incremental = incremental
+        self.newestFirst = newestFirst
     }
 
     /// The request as the queue stores it: JSON with sorted keys, so that one request is one text.

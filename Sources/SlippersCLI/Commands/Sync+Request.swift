@@ -82,7 +82,7 @@ extension SyncRequest {
                 retryDelay: retrying.retryDelay == defaults.retryDelay ? nil : retrying.retryDelay,
                 retryFor: retrying.retryFor == defaults.retryFor ? nil : retrying.retryFor,
                 concurrency: concurrency),
-            incremental: incremental.request)
+            incremental: incremental.request, newestFirst: options.newestFirst ? true : nil)
     }
 }
 
@@ -129,6 +129,7 @@ extension SyncOptions {
         stallLimit = request.limits.stallLimit ?? Self.defaultStallLimit
         refresh = request.refresh
         revalidate = request.revalidate
+        newestFirst = request.newestFirst ?? false
         keepNoStore = request.keepsNoStorePages
         itemType = request.itemType
     }

@@ -129,7 +129,7 @@ extension SlippersCommand {
             }
         }
 
-        private func perform(
+        func perform(
             in storage: any CacheStorage, drawsProgress: Bool, onPlanned: (String) async -> Void
         ) async throws -> String {
             let url = try parsedURL()
@@ -168,6 +168,11 @@ extension SlippersCommand {
 
             await onPlanned(plan.collection.key)
             if revalidate { return try await runRevalidation(plan, in: storage) }
+            if let line = try await refreshedHead(
+                plan, in: storage, drawsProgress: drawsProgress, retries: { requestRetries.withLock { $0 } })
+            {
+                return line
+            }
             if let settings = incremental.request {
                 return try await runIncremental(
                     plan, settings: settings, in: storage, concurrency: concurrency, notice: notice,
@@ -178,6 +183,7 @@ extension SlippersCommand {
                 drawsProgress: drawsProgress)
             guard let cache = storage as? PostgresCache else {
                 let progress = try await self.walk(walk, source: plan.source)
+                try await recordNewestFirst(plan.collection.key, in: storage)
                 return try await summary(progress, of: walk, retries: requestRetries.withLock { $0 })
             }
             // On PostgreSQL the list's lease holder walks it; workers waiting for the lease fetch
@@ -197,6 +203,7 @@ extension SlippersCommand {
             ) { shared in
                 try await self.walk(walk, source: shared)
             }
+            try await recordNewestFirst(key, in: storage)
             var line = try await summary(synced.result, of: walk, retries: requestRetries.withLock { $0 })
             if synced.pagesFetchedByOthers > 0 {
                 line += " (\(Formatting.count(synced.pagesFetchedByOthers, "page")) fetched by other workers)"

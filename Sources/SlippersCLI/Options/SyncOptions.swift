@@ -27,6 +27,16 @@ struct SyncOptions: ParsableArguments {
             discussion: "The summary counts the pages unchanged, changed, new and removed."))
     var revalidate = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Say that the list's new items come first (newest first); recorded with the list.",
+            discussion: """
+                A complete list whose new items come first is brought up to date by reading from its \
+                first page until a page whose items are all cached unchanged: one new item costs two \
+                requests. A list whose first page's ids decrease is taken for one without the flag.
+                """))
+    var newestFirst = false
+
     @Flag(help: "Cache pages the server marked Cache-Control: no-store (sensitive data) all the same.")
     var keepNoStore = false
 

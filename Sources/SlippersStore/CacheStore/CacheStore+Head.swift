@@ -55,7 +55,8 @@ extension CacheStore {
             var row = try CollectionRow.fetch(key: collection.key, in: db)
             guard
                 let firstPage = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = 0 AND generation = ?"),
+                    db.cachedStatement(
+                        sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = 0 AND generation = ?"),
                     arguments: [row.id, row.generation])
             else { throw CacheError.collectionNotFound(key: collection.key) }
             let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)

@@ -1,0 +1,110 @@
+import Foundation
+import LocalAPI
+import SlippersTestSupport
+import Testing
+
+/// `sync` of a complete list whose new items come first: read from the first page until a page
+/// of items the cache holds unchanged.
+@Suite struct SyncHeadTests {
+    @Test func oneNewItemOnAListOfTwoThousandCostsAtMostThreeRequests() async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.drf)
+            let first = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(first.status == 0, "\(first.stderr)")
+            fixture.server.insertAtTop(count: 1)
+            fixture.server.resetRequests()
+            let again = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path(), "--newest-first"])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(fixture.server.requestCount <= 3)
+            #expect(
+                again.stdout.contains("up to date from its first page: 1 new, 0 changed in 2 requests"),
+                "\(again.stdout)")
+            #expect(again.stdout.contains("2001 items cached"), "\(again.stdout)")
+            let ids = try exportedIDs(try await export(url, directory))
+            #expect(ids.first == 2_001)
+            #expect(ids == fixture.server.listedIDs)
+
+            // The list is recorded as newest first: a plain sync does the same.
+            fixture.server.insertAtTop(count: 3)
+            fixture.server.update(id: 2_001, title: "changed")
+            fixture.server.resetRequests()
+            let third = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(third.stdout.contains("3 new, 1 changed"), "\(third.stdout)")
+            #expect(fixture.server.requestCount <= 3)
+            #expect(try exportedIDs(try await export(url, directory)) == fixture.server.listedIDs)
+        }
+    }
+
+    @Test func aListWithoutChangeCostsOneRequest() async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.drf)
+            _ = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path(), "--newest-first"])
+            fixture.server.resetRequests()
+            let again = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("0 new, 0 changed in 1 request — 2000 items cached"), "\(again.stdout)")
+            #expect(fixture.server.requestCount == 1)
+        }
+    }
+
+    @Test func removedItemsLeaveTheListThroughARevalidation() async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.drf)
+            _ = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path(), "--newest-first"])
+            fixture.server.insertAtTop(count: 1)
+            fixture.server.remove(id: 1_000)
+            let again = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(
+                again.stdout.contains("the server announces 2000 items and the cache held 2001, so it was revalidated"),
+                "\(again.stdout)")
+            #expect(try exportedIDs(try await export(url, directory)) == fixture.server.listedIDs)
+        }
+    }
+
+    @Test func aListWhoseFirstPageIdsDecreaseIsTakenForNewestFirst() async throws {
+        try await RunningFixture.with(itemCount: 200, pageSize: 50) { fixture in
+            // 60 items above the first 200: the first page lists ids 260 down to 211.
+            fixture.server.insertAtTop(count: 60)
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.drf)
+            _ = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            fixture.server.insertAtTop(count: 1)
+            let again = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(again.stdout.contains("up to date from its first page: 1 new"), "\(again.stdout)")
+            #expect(try exportedIDs(try await export(url, directory)) == fixture.server.listedIDs)
+        }
+    }
+
+    @Test func onPostgreSQLOneNewItemCostsAtMostThreeRequestsAndRemovalsWalkTheListAgain() async throws {
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+                let database = server.url(database: try await server.makeDatabase())
+                let url = fixture.url(.drf)
+                _ = try await BuiltBinary.slippers.run(["sync", url, "--db", database, "--newest-first"])
+                fixture.server.insertAtTop(count: 1)
+                fixture.server.resetRequests()
+                let again = try await BuiltBinary.slippers.run(["sync", url, "--db", database])
+                #expect(again.status == 0, "\(again.stderr)")
+                #expect(again.stdout.contains("1 new, 0 changed"), "\(again.stdout)")
+                #expect(fixture.server.requestCount <= 3)
+                let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", database])
+                #expect(try exportedIDs(export.stdout) == fixture.server.listedIDs)
+
+                fixture.server.remove(id: 1_000)
+                let third = try await BuiltBinary.slippers.run(["sync", url, "--db", database])
+                #expect(third.status == 0, "\(third.stderr)")
+                #expect(third.stdout.contains("so it was walked again"), "\(third.stdout)")
+                let after = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", database])
+                #expect(try exportedIDs(after.stdout) == fixture.server.listedIDs)
+            }
+        }
+    }
+
+    private func export(_ url: String, _ directory: TemporaryDirectory) async throws -> String {
+        try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", directory.path()]).stdout
+    }
+}
