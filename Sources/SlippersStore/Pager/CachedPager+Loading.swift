@@ -35,8 +35,65 @@ extension CachedPager {
     /// replaced, and an id is never published twice.
     /// With ``CachePolicy/cacheOnly`` only the mark happens.
     ///
+    /// A complete list whose new items come first (`CacheStore.newestFirst(_:)`,
+    /// recorded by `slippers sync --newest-first` or ``CacheStore/setNewestFirst(_:for:)``)
+    /// is refreshed from its head instead: pages are read from the first until
+    /// one whose items are all cached unchanged, the new items join the top of
+    /// the list and changed ones are updated (`CollectionSync.refreshHead`), and
+    /// the window is read again at its size. One new item costs two requests;
+    /// no item is published twice. When the server then announces another
+    /// total than the cache holds (items were removed), the list is refreshed
+    /// as above.
+    ///
     /// - throws: The load's error, also recorded in ``State/refresh``.
     public func refresh() async throws {
+        if policy.usesNetwork, try refreshesFromTheHead() {
+            clearBackoff()
+            if let error = await runFirstPageLoad({ pager in try await pager.refreshHead() }) { throw error }
+            return
+        }
+        try await refreshEveryPage()
+    }
+
+    /// Whether ``refresh()`` reads the list's head: a complete list, shown, whose new items come first.
+    private func refreshesFromTheHead() throws -> Bool {
+        guard policy.readsCache, windowHead != nil, try store.collectionHead(collection.key)?.endReached == true
+        else { return false }
+        return try store.newestFirst(collection.key) == true
+    }
+
+    /// Reads the list's head into the cache and shows the window again; refreshes every page when
+    /// the server's total then differs from the cache's.
+    private func refreshHead() async throws {
+        state.refresh = .loading
+        publish()
+        let found: CollectionSync<Source>.HeadRefresh
+        do {
+            found = try await CollectionSync(storage: store, source: source, collection: collection).refreshHead()
+        } catch {
+            if error is CancellationError {
+                state.refresh = .idle
+            } else {
+                state.refresh = .failed(error)
+                startBackoff()
+            }
+            publish()
+            throw error
+        }
+        guard !found.totalDiffers else {
+            try store.invalidate(collection.key, now: clock())
+            verifiedThisSession = []
+            try await revalidateFirstPage()
+            return
+        }
+        state.refresh = .idle
+        state.append = .idle
+        try readWindow(pageCount: max(windowPages.count, 1))
+        try publishWindow(origin: .network)
+    }
+
+    /// Marks every page unverified and revalidates the first page: ``refresh()`` of a list not read from its head.
+    private func refreshEveryPage() async throws {
         if try store.collectionHead(collection.key) != nil {
             try store.invalidate(collection.key, now: clock())
             verifiedThisSession = []
