@@ -51,6 +51,9 @@ extension SlippersCommand.Sync {
             outcome, field: settings.field, key: key, location: storage.locationDescription,
             cachedItems: cached?.itemCount ?? 0)
         let told = retries == 0 ? line : line + " (\(Formatting.count(retries, "retry", plural: "retries")))"
+        if outcome.isComplete, outcome.watermark == nil, let cached, cached.itemCount > 0 {
+            throw CommandFailure.noWatermarkField(collection: key, field: settings.field, items: cached.itemCount)
+        }
         // A whole list that ended short of what its server announced is not an exact copy.
         if outcome.phase == .wholeList, outcome.isComplete, let cached, cached.isIncomplete {
             throw IncompleteList(

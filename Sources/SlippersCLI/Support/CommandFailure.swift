@@ -20,6 +20,8 @@ enum CommandFailure: Error, Equatable {
     case needsPostgres(command: String)
     /// Page 2 repeated page 1 of a list whose first response said that it pages: the style is wrong.
     case pageRepeatedDespiteHints(collection: String, hints: [String])
+    /// An incremental sync walked a list whose items have no member at the watermark's field.
+    case noWatermarkField(collection: String, field: String, items: Int)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -48,6 +50,9 @@ extension CommandFailure: CustomStringConvertible {
                 + "response pages (\(hints.prefix(3).joined(separator: ", "))): say how to ask for the next page with "
                 + "--page-param NAME, --cursor-path PATH --cursor-param NAME, or --style offset (slippers detect URL "
                 + "shows what was seen), with --refresh"
+        case .noWatermarkField(let collection, let field, let items):
+            "None of the \(items) items of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" has a "
+                + "member \(field): give --incremental the member that says when an item changed, such as updated_at"
         }
     }
 }

@@ -150,11 +150,14 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         } else if cached == nil || refresh {
             since = settings.initialValue
         }
+        // A list walked whole that gave no watermark (no item had the field) is walked whole again.
+        let walksAgain =
+            refresh || (cached?.endReached == true && stored != nil && stored?.value == nil && since == nil)
         if stored?.value != nil || stored?.pendingSince != since {
             try await storage.saveWatermark(SyncWatermark(field: settings.field, pendingSince: since), of: key)
         }
         let progress = try await collectionSync(of: source(since), into: collection, repeatedSecondPage).run(
-            limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+            limits: limits, refresh: walksAgain, retryBudget: retryBudget, onPage: onPage)
         var outcome = Outcome(phase: .wholeList, progress: progress, since: since, newItems: progress.itemsFetched)
         guard progress.endReached else { return outcome }
         var greatest: String?

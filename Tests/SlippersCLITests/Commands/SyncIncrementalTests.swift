@@ -218,6 +218,24 @@ struct SyncIncrementalTests {
         }
     }
 
+    @Test func aFieldNoItemHasFailsAndAListWithoutWatermarkIsWalkedAgain() async throws {
+        try await Self.withList(count: 60, pageSize: 50) { server, _, url in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let typo = ["--incremental", "updatedAt", "--since-param", "updated_since"]
+            let first = try await BuiltBinary.slippers.run(["sync", url] + db + typo)
+            #expect(first.status == 1)
+            #expect(first.stderr.contains("None of the 60 items"), "\(first.stderr)")
+            #expect(first.stderr.contains("has a member updatedAt"))
+            // Without a watermark, the next run cannot ask for changes: it walks the list again.
+            server.resetRequests()
+            let again = try await BuiltBinary.slippers.run(["sync", url] + db + typo)
+            #expect(again.status == 1)
+            #expect(server.requestCount == 2)
+            #expect(server.requests.allSatisfy { $0.query["updated_since"] == nil })
+        }
+    }
+
     @Test func incrementalOptionsAreCheckedTogether() async throws {
         let noParameter = try await BuiltBinary.slippers.run(["sync", "http://127.0.0.1:1/a", "--incremental", "x"])
         #expect(noParameter.status == 64)
