@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0007_watermarks (7 of 7 migrations applied)
+                schema     0008_newest_first (8 of 8 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
@@ -28,7 +28,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0007_watermarks")
+        #expect(diagnosis["schema_version"] as? String == "0008_newest_first")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {
