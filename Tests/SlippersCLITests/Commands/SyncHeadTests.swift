@@ -108,3 +108,29 @@ import Testing
         try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", directory.path()]).stdout
     }
 }
+
+/// A scheduled list whose new items come first: each re-run reads its head only.
+@Suite struct ScheduledHeadTests {
+    @Test func aWorkersReRunOfANewestFirstListCostsTwoRequestsForOneNewItem() async throws {
+        try await FleetScene.with(itemCount: 2_000, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let url = fixture.url(.drf)
+            let enqueued = try await BuiltBinary.slippers.run(
+                ["enqueue", "--every", "1s", "--newest-first", url] + database)
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let first = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(first.stdout.contains("#1 synced 2000 items in 40 pages"), "\(first.stdout)")
+            fixture.server.insertAtTop(count: 1)
+            try await Task.sleep(for: .milliseconds(1_200))
+            fixture.server.resetRequests()
+            let again = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(
+                again.stdout.contains("up to date from its first page: 1 new, 0 changed in 2 requests"),
+                "\(again.stdout)")
+            #expect(fixture.server.requestCount == 2)
+            let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
+            #expect(try exportedIDs(export.stdout) == fixture.server.listedIDs)
+        }
+    }
+}
