@@ -18,6 +18,8 @@ enum FigureCatalog {
         FreshnessFigures.relaunch,
         SyncFigures.sync,
         IncrementalFigures.incremental,
+        LiveListFigures.headRefresh,
+        LiveListFigures.pacedRun,
         NetworkSpeedFigures.networkSpeed,
         WriteFigures.writes,
         FleetFigures.fleet,
