@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Windows are aligned on multiples of `window` in epoch seconds, so that a reset given in whole
 /// seconds is exact. ``Style/gitHub`` answers with `X-RateLimit-*` and refuses with `403` and
-/// remaining 0; ``Style/ietf`` with `RateLimit`/`RateLimit-Policy` and refuses with `429` and `Retry-After`.
+/// remaining 0; ``Style/ietf`` with `RateLimit`/`RateLimit-Policy` and refuses with `429` and `Retry-After`;
+/// ``Style/retryAfterDate`` says nothing of its budget and refuses with `429` and `Retry-After` as an HTTP date.
 public final class RateLimitedList: Sendable {
     /// How the server says its budget and refuses a request past it.
     public enum Style: Sendable {
@@ -13,6 +14,9 @@ public final class RateLimitedList: Sendable {
         case gitHub
         /// The IETF `RateLimit` and `RateLimit-Policy` fields, and `429` with `Retry-After` when spent.
         case ietf
+        /// No budget fields; `429` with `Retry-After` as an HTTP date (the window's end) when spent, as
+        /// servers behind a proxy that counts requests do.
+        case retryAfterDate
     }
 
     public let style: Style
@@ -87,9 +91,12 @@ public final class RateLimitedList: Sendable {
                 "RateLimit": #""default";r=\#(remaining);t=\#(resetIn)"#,
                 "RateLimit-Policy": #""default";q=\#(limit);w=\#(window)"#,
             ]
+        case .retryAfterDate:
+            headers = [:]
         }
         if spent {
             if style == .ietf { headers["Retry-After"] = "\(resetIn)" }
+            if style == .retryAfterDate { headers["Retry-After"] = Self.httpDate(windowEnd) }
             let status = style == .gitHub ? 403 : 429
             return FixtureServer.ScriptedResponse(
                 status: status, headers: headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
@@ -101,5 +108,14 @@ public final class RateLimitedList: Sendable {
         return .json(
             #"{"count": \#(pages * pageSize), "next": \#(next), "results": [\#(items.joined(separator: ", "))]}"#,
             headers: headers)
+    }
+
+    /// `seconds` since 1970 as an HTTP date (IMF-fixdate), such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ seconds: Double) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 }

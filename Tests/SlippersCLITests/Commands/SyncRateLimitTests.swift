@@ -28,4 +28,24 @@ import Testing
             #expect(outcome.stderrLines.count == waitLines.count, "\(outcome.stderr)")
         }
     }
+
+    @Test func aServerThatSaysOnlyRetryAfterAsADateIsWaitedForUntilThatDate() async throws {
+        try await RunningFixture.with { fixture in
+            // Nothing says the budget before it is spent: each window's first refusal says until when.
+            let list = RateLimitedList(.retryAfterDate, limit: 4, window: 2, pages: 12)
+            list.install(on: fixture.server)
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(path: "/items").absoluteString
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", url, "--retry-delay", "0.2", "--concurrency", "1", "--db", directory.path(),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("120 items"), "\(outcome.stdout)")
+            // One refusal per spent window at most: never a second one before the date.
+            #expect(list.refused <= list.waitedWindows + 1, "\(list.refused) refused, \(list.waitedWindows) windows")
+            #expect(list.waitedWindows >= 1)
+            let waitLines = outcome.stderrLines.filter { $0.hasPrefix("slippers: rate limit of 127.0.0.1:") }
+            #expect(!waitLines.isEmpty, "\(outcome.stderr)")
+        }
+    }
 }
