@@ -33,7 +33,7 @@ struct ColdStartProbe: ParsableCommand {
     @Option(help: "The collection key.")
     var key: String
 
-    @Flag(help: "Publish the first cache snapshot through a cache-only CachedPager instead of Repository.page.")
+    @Flag(help: "Publish the first cache snapshot through a cache-only Pager instead of Repository.page.")
     var throughPager = false
 
     func run() throws {
@@ -45,7 +45,7 @@ struct ColdStartProbe: ParsableCommand {
         if throughPager {
             let key = key
             items = try Blocking.run {
-                let pager = CachedPager<BenchItem, NotModifiedSource>(
+                let pager = Pager<BenchItem>(
                     store: store, source: NotModifiedSource(),
                     collection: CollectionDescriptor(key: key, of: BenchItem.self),
                     configuration: PagerConfiguration(policy: .cacheOnly))

@@ -9,7 +9,7 @@ import Testing
 
 /// The per-page freshness model against the fixture API on 127.0.0.1: the request log proves the counts.
 @Suite struct FreshnessHTTPTests {
-    typealias HTTPPager = CachedPager<FixtureItem, HTTPPageSource>
+    typealias HTTPPager = Pager<FixtureItem>
 
     let directory: TemporaryDirectory
     let store: CacheStore
@@ -104,7 +104,7 @@ import Testing
         // Page 1 at once, then pages 2 and 3 as they came up; page 4 waits for the window.
         #expect(server.requests.map { $0.query["page"] } == ["1", "2", "3"])
         if validators != .none { #expect(server.requests.allSatisfy { $0.isConditional }) }
-        #expect(state.pageOrigins == [.network, .network, .network, .cache])
+        #expect(state.pageProvenances == [.network, .network, .network, .cache])
     }
 
     @Test func anInsertAtTheTopLosesNoItemAndDuplicatesNoneWhileScrolling() async throws {
@@ -143,7 +143,7 @@ import Testing
         await young.start()
         await scroll(young, toPages: 3)
         #expect(server.requestCount == 0)
-        #expect(await young.state.pageOrigins == [.fresh, .fresh, .fresh])
+        #expect(await young.state.pageProvenances == [.fresh, .fresh, .fresh])
 
         let old = pager(clock: { Date().addingTimeInterval(90) })
         await old.start()
@@ -225,7 +225,7 @@ import Testing
         await pager.start()
         await scroll(pager, toPages: 3)
         #expect(await pager.state.items.map(\.id.rawValue) == Array(1...30))
-        #expect(await pager.state.pageOrigins == [.network, .network, .network])
+        #expect(await pager.state.pageProvenances == [.network, .network, .network])
         #expect(try store.collection(source.collectionKey) == nil)
         #expect(try store.stats().items == 0)
         await self.pager().start()
@@ -258,14 +258,14 @@ import Testing
         #expect(server.requestCount == 0)
 
         let german = try source(headers: ["Accept-Language": "de"])
-        let other = CachedPager<FixtureItem, HTTPPageSource>(
+        let other = Pager<FixtureItem>(
             store: store, source: german,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         let recorder = Recorder(await other.states())
         await other.start()
         // The French page was never shown, and it was not used to revalidate: a full request.
-        #expect(await recorder.values.allSatisfy { $0.origin != .cache || $0.items.isEmpty })
+        #expect(await recorder.values.allSatisfy { $0.provenance != .cache || $0.items.isEmpty })
         #expect(server.requestCount == 1)
         #expect(server.requests.first?.isConditional == false)
         #expect(server.requests.first?.headers["Accept-Language"] == "de")
@@ -323,8 +323,8 @@ import Testing
         server.update(id: 15, title: "old shape")
         try await seed(pages: 3)
         server.update(id: 15, title: "new shape")
-        func pager(_ policy: CachePolicy) -> CachedPager<Strict, HTTPPageSource> {
-            CachedPager(
+        func pager(_ policy: CachePolicy) -> Pager<Strict> {
+            Pager(
                 store: store, source: source,
                 collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"),
                 configuration: PagerConfiguration(policy: policy))

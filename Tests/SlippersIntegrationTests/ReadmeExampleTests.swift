@@ -58,7 +58,7 @@ import Testing
 
         #expect(posts.items.count >= 100)
         #expect(posts.refreshError == nil)
-        #expect(posts.pageOrigins.first == .network)
+        #expect(posts.pageProvenances.first == .network)
         #expect(posts.items.first?.title.isEmpty == false)
         await server.stop()
     }
@@ -70,15 +70,15 @@ import Testing
         let url = try #require(URL(string: "\(server.baseURL.absoluteString)/page"))
 
         let cache = try CacheStore(path: directory.path("cache.sqlite"))
-        let pager = try await ListPager<Post>.detecting(url: url, store: cache)
+        let pager = try await Pager<Post>.detecting(url: url, store: cache)
         let recorder = Recorder(await pager.states())
         await pager.start()  // cached pages at once, then the network
         await pager.loadNextPageIfNeeded()  // page 2, resumable across runs
 
         await recorder.wait { $0.items.count == 100 }
         let state = await pager.state
-        #expect(state.origin == .network)
-        #expect(state.pageOrigins == [.network, .network])
+        #expect(state.provenance == .network)
+        #expect(state.pageProvenances == [.network, .network])
         await server.stop()
     }
 

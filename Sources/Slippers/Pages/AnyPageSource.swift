@@ -1,7 +1,7 @@
 /// A ``PageSource`` of any concrete type, so that the type of a source need not appear in the type that holds it.
 ///
-/// For example, a pager of posts is a `CachedPager<Post, AnyPageSource<RawItem>>`
-/// whether its pages come from HTTP, an array or a stub:
+/// For example, a pager holds its source so: a `Pager<Post>` is one type whether its
+/// pages come from HTTP, an array or a stub:
 ///
 /// ```swift
 /// let source = AnyPageSource(posts.pageSource(pageSize: 20))

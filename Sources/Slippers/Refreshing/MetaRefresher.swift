@@ -8,7 +8,7 @@ import Synchronization
 /// some fail; the failures are then thrown together as a ``Failure``.
 ///
 /// Members may be synchronous (``Refreshable``), asynchronous
-/// (``AsyncRefreshable``, such as a `CachedPager` or a list model) or both
+/// (``AsyncRefreshable``, such as a `Pager` or a list model) or both
 /// (such as another `MetaRefresher`): the asynchronous `refresh()` waits for
 /// all of them, using each member's asynchronous refresh where it has one.
 ///

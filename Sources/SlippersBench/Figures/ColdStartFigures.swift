@@ -9,7 +9,7 @@ import Foundation
 /// between a file whose pages the kernel still caches (the app relaunched) and
 /// one whose cached pages were dropped first (after a reboot, or a long time).
 /// Each kernel-cached round also runs the probe through a cache-only
-/// `CachedPager`, whose first snapshot is its window: the first cached page.
+/// `Pager`, whose first snapshot is its window: the first cached page.
 enum ColdStartFigures {
     static let coldStart = FigureGroup(
         id: "cold-start",
@@ -78,7 +78,7 @@ enum ColdStartFigures {
                 milliseconds: "cold start: open a cache of \(size), first page decoded; \(droppedLabel)",
                 measured: milliseconds(dropped, \.firstPageMicroseconds), target: .valueAtMost(50)),
             Figure(
-                milliseconds: "cold start through CachedPager (cache-only): open a cache of \(size), first snapshot "
+                milliseconds: "cold start through Pager (cache-only): open a cache of \(size), first snapshot "
                     + "(its window: the first page) decoded; file cached by the kernel",
                 measured: milliseconds(throughPager, \.firstPageMicroseconds), target: .valueAtMost(50)),
             Figure(

@@ -42,7 +42,7 @@ enum FreshnessFigures {
         let clock = ContinuousClock()
         let relaunchStart = clock.now
         let shown = try Blocking.run {
-            let pager = CachedPager<FixtureItem, HTTPPageSource>(
+            let pager = Pager<FixtureItem>(
                 store: store, source: source,
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self))
             await pager.start()

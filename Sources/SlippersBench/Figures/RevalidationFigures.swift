@@ -41,7 +41,7 @@ enum RevalidationFigures {
         let pagerRefreshes = 3
         let pagerStart = clock.now
         try Blocking.run {
-            let pager = CachedPager<BenchItem, NotModifiedSource>(
+            let pager = Pager<BenchItem>(
                 store: store, source: NotModifiedSource(),
                 collection: CollectionDescriptor(key: key, of: BenchItem.self))
             await pager.start()
@@ -52,16 +52,16 @@ enum RevalidationFigures {
         return [
             Figure(
                 name:
-                    "revalidate through CachedPager as 304 (start + \(pagerRefreshes - 1) refreshes, first page each): "
+                    "revalidate through Pager as 304 (start + \(pagerRefreshes - 1) refreshes, first page each): "
                     + "item rows rewritten",
                 unit: .rows, value: Double(afterPager.itemWrites - after.itemWrites), baseline: nil,
                 baselineValue: nil, target: .valueAtMost(0)),
             Figure(
-                name: "revalidate through CachedPager as 304: page rows updated",
+                name: "revalidate through Pager as 304: page rows updated",
                 unit: .rows, value: Double(afterPager.pageUpdates - after.pageUpdates), baseline: nil,
                 baselineValue: nil, target: .information),
             Figure(
-                name: "revalidate through CachedPager as 304: time for the \(pagerRefreshes) revalidations, "
+                name: "revalidate through Pager as 304: time for the \(pagerRefreshes) revalidations, "
                     + "each publishing the window (the first of \(pageCount) pages)",
                 unit: .milliseconds, value: pagerElapsed.milliseconds, baseline: nil, baselineValue: nil,
                 target: .information),

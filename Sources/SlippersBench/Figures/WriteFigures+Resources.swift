@@ -45,7 +45,7 @@ extension WriteFigures {
             var following: [Task<Void, Never>] = []
             defer { for task in following { task.cancel() } }
             for _ in 0..<pagers {
-                let pager = CachedPager<BenchItem, NotModifiedSource>(
+                let pager = Pager<BenchItem>(
                     store: store, source: NotModifiedSource(), collection: collection,
                     configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()

@@ -12,7 +12,7 @@ import SlippersStore
 
 /// Offline writes: how soon an open list shows a change, and how fast the outbox is sent.
 ///
-/// Write to visible: a `CachedPager` following the cache (`followCache()`) over a cached
+/// Write to visible: a `Pager` following the cache (`followCache()`) over a cached
 /// list; each round queues a merge patch of an item of its window and times until a
 /// snapshot shows it. Once through the pager's own store (GRDB's observation of its
 /// commits), once through another connection to the file, as another process writes
@@ -82,7 +82,7 @@ enum WriteFigures {
         let (store, collection) = try generatedList(at: path)
         let writer = throughAnotherConnection ? try CacheStore(path: path) : store
         return try Blocking.run {
-            let pager = CachedPager<BenchItem, NotModifiedSource>(
+            let pager = Pager<BenchItem>(
                 store: store, source: NotModifiedSource(), collection: collection,
                 configuration: PagerConfiguration(policy: .cacheOnly))
             await pager.start()

@@ -112,12 +112,12 @@ struct DemoStory {
     }
 
     /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
-    private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy) throws -> ListPager<FixtureItem> {
-        try ListPager(http: plan.source.base, store: store, configuration: PagerConfiguration(policy: policy))
+    private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy) throws -> Pager<FixtureItem> {
+        try Pager(http: plan.source.base, store: store, configuration: PagerConfiguration(policy: policy))
     }
 
     /// Shows the pager's pages one after the other, as a list scrolled to its end would.
-    private static func scrollToTheEnd(_ pager: ListPager<FixtureItem>) async {
+    private static func scrollToTheEnd(_ pager: Pager<FixtureItem>) async {
         var loads = 0
         while await !pager.state.endReached, loads < 1000 {
             let shown = await pager.state.pages.count

@@ -4,7 +4,7 @@ extension PagedList {
     /// A list of the HTTP API at `url`, cached in `store`: one line from a URL to a list on screen.
     ///
     /// With a `style`, the pager is made at once and its collection derives from the URL and
-    /// the style (see ``CachedPager/init(http:store:itemType:configuration:)``).
+    /// the style (see ``Pager/init(http:store:itemType:configuration:)``).
     /// Without one, the first ``load()`` finds the style stored with the list's collection
     /// (no request: it works offline), or detects it from the first page, which is then
     /// not fetched again.
@@ -28,9 +28,9 @@ extension PagedList {
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         distanceFromEnd: Int = 5
     ) {
-        let made: @Sendable () throws -> ListPager<Item>? = {
+        let made: @Sendable () throws -> Pager<Item>? = {
             try style.map { style in
-                try ListPager<Item>(url: url, style: style, store: store, configuration: configuration)
+                try Pager<Item>(url: url, style: style, store: store, configuration: configuration)
             }
         }
         if let pager = try? made() {
@@ -39,7 +39,7 @@ extension PagedList {
             // Detected on the first load, or the error of making it kept for then.
             self.init(distanceFromEnd: distanceFromEnd) {
                 if let pager = try made() { return pager }
-                return try await ListPager<Item>.detecting(url: url, store: store, configuration: configuration)
+                return try await Pager<Item>.detecting(url: url, store: store, configuration: configuration)
             }
         }
         requests = (try? configuration.client(for: url)).map {

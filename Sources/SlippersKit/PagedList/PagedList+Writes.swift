@@ -170,7 +170,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     }
 
     /// Where the list's items are written: ``itemURLTemplate``, else the one stored for the collection, else the default.
-    private func itemURL(of pager: ListPager<Item>) throws -> ItemURLTemplate {
+    private func itemURL(of pager: Pager<Item>) throws -> ItemURLTemplate {
         guard
             let template = try ItemURLTemplate.forCollection(
                 pager.collection.key, in: pager.store, given: itemURLTemplate)

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A paged list for a view to observe: the items of a cached pager, its loads and their errors.
 ///
-/// An `@Observable` model on the main actor over a ``CachedPager``: SwiftUI
+/// An `@Observable` model on the main actor over a ``Pager``: SwiftUI
 /// redraws what reads ``items``, ``isRefreshing`` or ``appendError`` when they
 /// change, and an `@Observable` app model can hold one as a property. Rows
 /// report themselves with ``rowAppeared(_:)``, which asks for the next page
@@ -24,15 +24,15 @@ import Synchronization
 ///
 /// The list follows the cache while it is loaded: a change written through another
 /// list, a sync or refresh by another process (the `slippers` command line) or an
-/// eviction reaches ``items`` without a request (``CachedPager/followCache(pollingEvery:)``).
+/// eviction reaches ``items`` without a request (``Pager/followCache(pollingEvery:)``).
 ///
 /// UIKit and server code can read the pager's snapshots as an `AsyncSequence`
 /// instead: `await list.pager?.states()`.
 @MainActor
 @Observable
 public final class PagedList<Item: Decodable & Sendable & Identifiable> {
-    /// The latest snapshot of the pager: items, pages with their origins, loads.
-    public private(set) var state = ListPager<Item>.State()
+    /// The latest snapshot of the pager: items, pages with their provenances, loads.
+    public private(set) var state = Pager<Item>.State()
     /// Whether the list's source is being prepared (its style detected from the first page).
     private var isPreparing = false
     /// Why the list's source could not be prepared, if it could not.
@@ -40,9 +40,9 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// The pager, once the list's source is known (at once when its style is; after the first
     /// ``load()`` when it is detected).
-    @ObservationIgnored public private(set) var pager: ListPager<Item>?
-    @ObservationIgnored private let makePager: (@Sendable () async throws -> ListPager<Item>)?
-    @ObservationIgnored private var preparation: Task<ListPager<Item>?, Never>?
+    @ObservationIgnored public private(set) var pager: Pager<Item>?
+    @ObservationIgnored private let makePager: (@Sendable () async throws -> Pager<Item>)?
+    @ObservationIgnored private var preparation: Task<Pager<Item>?, Never>?
     @ObservationIgnored private let subscription = Subscription()
     @ObservationIgnored private let following = Subscription()
     /// Where the list's items are written (``update(_:baseVersion:_:)``, ``delete(_:baseVersion:)``):
@@ -70,7 +70,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     ///
     /// - parameter pager: The pager whose snapshots the list shows.
     /// - parameter distanceFromEnd: How many rows before the end of the list the next page is asked for.
-    public init(pager: ListPager<Item>, distanceFromEnd: Int = 5) {
+    public init(pager: Pager<Item>, distanceFromEnd: Int = 5) {
         self.pager = pager
         self.makePager = nil
         self.trigger = InfiniteListTrigger(distanceFromEnd: distanceFromEnd) {}
@@ -81,7 +81,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// - parameter distanceFromEnd: How many rows before the end of the list the next page is asked for.
     /// - parameter makePager: Makes the pager; what it throws is the list's ``refreshError``.
     public init(
-        distanceFromEnd: Int = 5, makePager: @escaping @Sendable () async throws -> ListPager<Item>
+        distanceFromEnd: Int = 5, makePager: @escaping @Sendable () async throws -> Pager<Item>
     ) {
         self.pager = nil
         self.makePager = makePager
@@ -98,9 +98,9 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// The items, in order, each id once.
     public var items: [Item] { state.items }
     /// Where each loaded page came from: the network in this session, the cache within its lifetime, or the cache unverified.
-    public var pageOrigins: [PageOrigin] { state.pageOrigins }
+    public var pageProvenances: [PageProvenance] { state.pageProvenances }
     /// Where the items came from, as a whole.
-    public var origin: ListPager<Item>.Origin { state.origin }
+    public var provenance: Pager<Item>.Provenance { state.provenance }
     /// Whether the first page is loading: the first load, a refresh, or the detection of the list's style.
     public var isRefreshing: Bool { isPreparing || state.refresh.isLoading }
     /// Whether a later page is loading.
@@ -152,7 +152,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         apply(await pager.state)
     }
 
-    /// Shows one more page (see ``CachedPager/loadNextPageIfNeeded()``).
+    /// Shows one more page (see ``Pager/loadNextPageIfNeeded()``).
     public func loadNextPage() async {
         guard let pager else { return }
         await pager.loadNextPageIfNeeded()
@@ -178,7 +178,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     // MARK: - Snapshots
 
-    private func preparedPager() async -> ListPager<Item>? {
+    private func preparedPager() async -> Pager<Item>? {
         if let pager {
             await subscribe(to: pager)
             return pager
@@ -187,7 +187,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         guard let makePager else { return nil }
         isPreparing = true
         preparationError = nil
-        let task = Task<ListPager<Item>?, Never> {
+        let task = Task<Pager<Item>?, Never> {
             do {
                 return try await makePager()
             } catch {
@@ -207,7 +207,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     }
 
     /// Starts feeding the list the pager's snapshots, once; returns when the feed is in place.
-    private func subscribe(to pager: ListPager<Item>) async {
+    private func subscribe(to pager: Pager<Item>) async {
         guard !isSubscribed else { return }
         isSubscribed = true
         let states = await pager.states()
@@ -222,7 +222,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         following.start(Task { await pager.followCache() })
     }
 
-    private func apply(_ state: ListPager<Item>.State) {
+    private func apply(_ state: Pager<Item>.State) {
         if state.items.map(\Item.id) != self.state.items.map(\Item.id) {
             var positions: [Item.ID: Int] = [:]
             for (index, item) in state.items.enumerated() where positions[item.id] == nil { positions[item.id] = index }

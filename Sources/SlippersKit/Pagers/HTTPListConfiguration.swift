@@ -1,7 +1,7 @@
 import Foundation
 
 /// How an app's list of an HTTP API sends its requests and keeps its pages: one value, with
-/// documented defaults, for ``ListPager``'s and ``PagedList``'s initialisers from a URL.
+/// documented defaults, for ``Pager``'s and ``PagedList``'s initialisers from a URL.
 ///
 /// For example, a list of the signed-in user's posts, with a bearer token:
 ///

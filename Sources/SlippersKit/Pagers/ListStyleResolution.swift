@@ -9,7 +9,7 @@ import SlippersStorage
 /// request), else detected from its first page, which is kept so it is not fetched twice.
 ///
 /// The one rule behind ``SyncPlan/make(store:client:url:headers:overrides:itemType:refresh:)``,
-/// ``ListPager``'s `detecting(url:…)` and ``PagedList``'s lists from a URL.
+/// ``Pager``'s `detecting(url:…)` and ``PagedList``'s lists from a URL.
 enum ListStyleResolution: Sendable {
     /// The cache holds the list: its collection (the partition left out of its key and item type) and style.
     case stored(CollectionInfo, PaginationStyle)

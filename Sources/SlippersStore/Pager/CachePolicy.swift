@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a ``CachedPager`` weighs the cache against the network.
+/// How a ``Pager`` weighs the cache against the network.
 ///
 /// Chosen per pager, and per call where a call takes one.
 public enum CachePolicy: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// Where a load of a ``CachedPager`` stands: the first page's (refresh) or a later page's (append).
+/// Where a load of a ``Pager`` stands: the first page's (refresh) or a later page's (append).
 public enum LoadState: Sendable {
     /// No load is running and the last one succeeded (or none ran).
     case idle

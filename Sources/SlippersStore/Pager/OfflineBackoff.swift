@@ -1,12 +1,12 @@
 import Foundation
 import Slippers
 
-/// How long a ``CachedPager`` waits before it asks the network again after a failed load.
+/// How long a ``Pager`` waits before it asks the network again after a failed load.
 ///
 /// After the n-th failure in a row the pager sends no request for
 /// `min(maximum, initial × 2^(n-1))` seconds: offline, scrolling grows the
 /// window through the cached pages without a request per row. A success
-/// resets the count; ``CachedPager/retry()`` and ``CachedPager/refresh()`` ask at once.
+/// resets the count; ``Pager/retry()`` and ``Pager/refresh()`` ask at once.
 public struct OfflineBackoff: Hashable, Sendable {
     /// The wait after the first failure, in seconds.
     public var initial: TimeInterval

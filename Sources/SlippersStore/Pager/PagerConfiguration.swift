@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a ``CachedPager`` weighs the cache and the network, how many pages it shows first, who its
+/// How a ``Pager`` weighs the cache and the network, how many pages it shows first, who its
 /// pages are for, and how it waits after a failure: one value, with documented defaults.
 ///
 /// For example, a pager that shows what the cache holds for up to a minute, and three pages at once:
@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// var configuration = PagerConfiguration(policy: .cacheFirst(maxAge: 60))
 /// configuration.initialWindow = 3
-/// let pager = CachedPager<Post, _>(store: cache, source: source, collection: posts, configuration: configuration)
+/// let pager = Pager<Post>(store: cache, source: source, collection: posts, configuration: configuration)
 /// ```
 public struct PagerConfiguration: Sendable {
     // MARK: - Cache and network
@@ -22,7 +22,7 @@ public struct PagerConfiguration: Sendable {
 
     // MARK: - Window
 
-    /// The number of cached pages ``CachedPager/start()`` publishes, at least 1; 1 unless set.
+    /// The number of cached pages ``Pager/start()`` publishes, at least 1; 1 unless set.
     /// Restore a scroll position with more.
     public var initialWindow: Int
 

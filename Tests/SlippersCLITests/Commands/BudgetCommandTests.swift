@@ -15,7 +15,7 @@ import Testing
 
             // The page-number list is open in this process.
             let store = try CacheStore(path: directory.path())
-            let pager = try await ListPager<FixtureItem>.detecting(
+            let pager = try await Pager<FixtureItem>.detecting(
                 url: fixture.server.url(.page), store: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))
             await pager.start()

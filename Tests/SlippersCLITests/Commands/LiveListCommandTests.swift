@@ -14,7 +14,7 @@ import Testing
             #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
 
             let store = try CacheStore(path: directory.path())
-            let pager = try await ListPager<FixtureItem>.detecting(
+            let pager = try await Pager<FixtureItem>.detecting(
                 url: fixture.server.url(.page), store: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))
             await pager.start()

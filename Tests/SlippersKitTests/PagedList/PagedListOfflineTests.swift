@@ -95,8 +95,8 @@ import Testing
         #expect(offline.refreshError != nil)
         await scrollToTheEnd(offline)
         #expect(offline.items.map(\.id.rawValue) == Array(1...100))
-        #expect(offline.pageOrigins.count == 10)
-        #expect(offline.pageOrigins.allSatisfy { $0 == .cache }, "\(offline.pageOrigins)")
+        #expect(offline.pageProvenances.count == 10)
+        #expect(offline.pageProvenances.allSatisfy { $0 == .cache }, "\(offline.pageProvenances)")
         // The first failure starts a backoff that outlasts the scroll, however slow: no request after it.
         #expect(server.requestCount == 1, "\(server.requests.map(\.query))")
         await server.stop()
@@ -105,7 +105,7 @@ import Testing
     @Test func thePagersDisplayedRowsRevealThemToo() async throws {
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
-        let pager = try ListPager<FixtureItem>(
+        let pager = try Pager<FixtureItem>(
             url: server.url(.page), style: style, store: store, configuration: offlineConfiguration(client))
         await pager.start()
         var row = 0

@@ -19,7 +19,7 @@ import Testing
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
         #expect(list.items.map(\.id.rawValue) == Array(1...10))
-        #expect(list.pageOrigins == [.network])
+        #expect(list.pageProvenances == [.network])
         #expect(list.refreshError == nil)
         #expect(fixture.firstPageRequests() == 1)
 
@@ -33,7 +33,7 @@ import Testing
         list.rowAppeared(list.items[19])
         await waitUntil { list.endReached }
         #expect(list.items.map(\.id.rawValue) == Array(1...25))
-        #expect(list.pageOrigins == [.network, .network, .network])
+        #expect(list.pageProvenances == [.network, .network, .network])
         #expect(changes.count > 0)
         await fixture.server.stop()
     }
@@ -54,8 +54,8 @@ import Testing
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.items.map(\.id.rawValue) == Array(1...10))
-        #expect(offline.pageOrigins == [.cache])
-        #expect(offline.origin == .cache)
+        #expect(offline.pageProvenances == [.cache])
+        #expect(offline.provenance == .cache)
         #expect(offline.refreshError != nil)
     }
 

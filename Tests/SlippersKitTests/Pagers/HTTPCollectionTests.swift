@@ -18,10 +18,10 @@ import Testing
         #expect(right.styledCollectionKey.hasPrefix(right.collectionKey + " [style "))
         #expect(try right.collection().style == right.style.storedText())
 
-        let good = try ListPager<FixtureItem>(http: right, store: fixture.store)
+        let good = try Pager<FixtureItem>(http: right, store: fixture.store)
         await good.start()
         #expect(await good.state.items.count == 10)
-        let bad = try ListPager<FixtureItem>(http: wrong, store: fixture.store)
+        let bad = try Pager<FixtureItem>(http: wrong, store: fixture.store)
         await bad.start()
         #expect(await bad.state.items.isEmpty)
         #expect(await bad.state.refresh.error != nil)
@@ -39,7 +39,7 @@ import Testing
         try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
         fixture.server.resetRequests()
 
-        let pager = try ListPager<FixtureItem>(
+        let pager = try Pager<FixtureItem>(
             http: plan.source.base, store: fixture.store, configuration: PagerConfiguration(policy: .cacheOnly))
         #expect(pager.collection.key == plan.collection.key)
         await pager.start()
@@ -50,7 +50,7 @@ import Testing
 
     @Test func aDetectingPagerUsesTheDetectedFirstPageInsteadOfFetchingItAgain() async throws {
         let fixture = try await Fixture()
-        let pager = try await ListPager<FixtureItem>.detecting(
+        let pager = try await Pager<FixtureItem>.detecting(
             url: fixture.server.url(.page), store: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client))
         await pager.start()
@@ -62,7 +62,7 @@ import Testing
 
         // Stored with its style: a pager made later for the URL finds it with no request.
         fixture.server.resetRequests()
-        let again = try await ListPager<FixtureItem>.detecting(
+        let again = try await Pager<FixtureItem>.detecting(
             url: fixture.server.url(.page), store: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(policy: .cacheOnly)))
         #expect(again.collection == pager.collection)
@@ -73,7 +73,7 @@ import Testing
     @Test func aPartitionedListIsRebuiltOfflineFromItsOwnStoredStyle() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
-        let online = try await ListPager<FixtureItem>.detecting(
+        let online = try await Pager<FixtureItem>.detecting(
             url: url, store: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
         )
@@ -81,7 +81,7 @@ import Testing
         #expect(online.collection.key.hasSuffix(" [partition: user 7]"))
         await fixture.server.stop()
 
-        let offline = try await ListPager<FixtureItem>.detecting(
+        let offline = try await Pager<FixtureItem>.detecting(
             url: url, store: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
         )
@@ -90,7 +90,7 @@ import Testing
         #expect(await offline.state.items.map(\.id.rawValue) == Array(1...10))
         // Another partition has nothing cached: it would have to ask the network.
         await #expect(throws: (any Error).self) {
-            try await ListPager<FixtureItem>.detecting(
+            try await Pager<FixtureItem>.detecting(
                 url: url, store: fixture.store,
                 configuration: HTTPListConfiguration(
                     client: fixture.client, pager: PagerConfiguration(partition: "user 8")))

@@ -41,7 +41,7 @@ import Testing
     @Test func pagersFindTheirListsStyledAndPartitioned() async throws {
         let url = try #require(URL(string: base + "/page"))
         for partition in [nil, "user 7"] as [String?] {
-            let pager = try ListPager<FixtureItem>(
+            let pager = try Pager<FixtureItem>(
                 url: url, style: style, store: store,
                 configuration: HTTPListConfiguration(
                     pager: PagerConfiguration(policy: .cacheOnly, partition: partition)))

@@ -125,7 +125,7 @@ import Testing
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.items.map(\.id.rawValue) == Array(1...10))
-        #expect(offline.origin == .cache)
+        #expect(offline.provenance == .cache)
     }
 }
 

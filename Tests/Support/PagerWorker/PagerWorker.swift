@@ -3,7 +3,7 @@ import Slippers
 import SlippersStorage
 import SlippersStore
 
-/// Pages a list through a `CachedPager` in its own process: the child of the pager's resume test.
+/// Pages a list through a `Pager` in its own process: the child of the pager's resume test.
 ///
 /// Usage: `PagerWorker DB ITEMS PAGE_SIZE LOADS`. The source serves the ids
 /// `1…ITEMS` in pages; the worker starts a cache-first pager and asks for the
@@ -36,7 +36,7 @@ struct PagerWorker {
         let items = (1...count).map { Item(id: ID($0)) }
         let source = LoggingSource(base: items.pageSource(pageSize: size).encodingItems())
         let store = try CacheStore(path: arguments[1])
-        let pager = CachedPager<Item, LoggingSource>(
+        let pager = Pager<Item>(
             store: store, source: source, collection: CollectionDescriptor(key: "items", of: Item.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await pager.start()

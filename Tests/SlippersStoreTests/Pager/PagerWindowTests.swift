@@ -8,10 +8,10 @@ import Testing
 @testable import SlippersStore
 
 private typealias Post = ScriptedSource.Post
-private typealias PostPager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = Pager<Post>
 
 /// The pager's window: a prefix of the cached pages, grown one page at a time.
-@Suite struct CachedPagerWindowTests {
+@Suite struct PagerWindowTests {
     let directory: TemporaryDirectory
     let store: CacheStore
     let key = "GET /posts"
@@ -47,8 +47,8 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let pager = pager(source, policy: .cacheOnly)
         let recorder = Recorder(await pager.states())
         await pager.start()
-        await recorder.wait { $0.origin == .cache }
-        let first = try #require(await recorder.values.first { $0.origin == .cache })
+        await recorder.wait { $0.provenance == .cache }
+        let first = try #require(await recorder.values.first { $0.provenance == .cache })
         #expect(first.items.map(\.id.rawValue) == Array(1...5))
         #expect(first.pages.map(\.index) == [0])
         #expect(first.total == 200)
@@ -78,11 +78,11 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await pager.start()
         // The first page was revalidated: one conditional request, answered 304.
         #expect(source.requests.count == 1)
-        #expect(await pager.state.origin == .network)
+        #expect(await pager.state.provenance == .network)
         for _ in 0..<3 { await pager.loadNextPageIfNeeded() }
         #expect(await ids(pager) == Array(1...20))
         #expect(source.requests.count == 1)
-        #expect(await pager.state.origin == .network)
+        #expect(await pager.state.provenance == .network)
 
         // The page after the cached ones comes from the network.
         await pager.loadNextPageIfNeeded()
@@ -97,7 +97,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await pager.start()
         await pager.loadNextPageIfNeeded()
         #expect(await ids(pager) == Array(1...10))
-        #expect(await pager.state.origin == .cache)
+        #expect(await pager.state.provenance == .cache)
         await pager.loadNextPageIfNeeded()
         #expect(await ids(pager) == Array(1...10))
         #expect(await !pager.state.endReached)

@@ -8,10 +8,10 @@ import Testing
 @testable import SlippersStore
 
 private typealias Post = ScriptedSource.Post
-private typealias PostPager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = Pager<Post>
 
 /// The pager's per-page freshness model: lazy revalidation, offline growth and backoff, lifetimes, origins.
-@Suite struct CachedPagerFreshnessTests {
+@Suite struct PagerFreshnessTests {
     let directory: TemporaryDirectory
     let store: CacheStore
     let key = "GET /posts"
@@ -55,7 +55,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == [100] + Array(1...25))
         #expect(state.pages.count == 5)
-        #expect(state.pageOrigins == [.network, .cache, .cache, .cache, .cache])
+        #expect(state.pageProvenances == [.network, .cache, .cache, .cache, .cache])
         #expect(state.append.error is ScriptedSource.Failure)
         #expect(state.nextRetryAt != nil)
         // The first page, then one failed request: the backoff holds every later row.
@@ -64,7 +64,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         source.setOffline(false)
         await pager.retry()
         #expect(await pager.state.append.error == nil)
-        #expect(await pager.state.pageOrigins.prefix(2) == [.network, .network])
+        #expect(await pager.state.pageProvenances.prefix(2) == [.network, .network])
         #expect(source.requests.count == 3)
     }
 
@@ -108,16 +108,16 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         try await pager.refresh()
         var state = await pager.state
         #expect(state.pages.map(\.isUnverified) == [false, true, true])
-        #expect(state.pageOrigins == [.network, .cache, .cache])
+        #expect(state.pageProvenances == [.network, .cache, .cache])
         #expect(state.settledPageCount == 1)
         #expect(try store.pages(in: key).map(\.isUnverified) == [false, true, true])
 
         await pager.loadNextPageIfNeeded()
-        #expect(await pager.state.pageOrigins == [.network, .network, .cache])
+        #expect(await pager.state.pageProvenances == [.network, .network, .cache])
         await pager.loadNextPageIfNeeded()
         state = await pager.state
         #expect(state.items.first { $0.id.rawValue == 12 }?.title == "edited")
-        #expect(state.pageOrigins == [.network, .network, .network])
+        #expect(state.pageProvenances == [.network, .network, .network])
         #expect(state.items.map(\.id.rawValue) == Array(1...15))
         // One conditional request per page, each sent when its page came up.
         let revalidations = source.requests.dropFirst(sent)
@@ -153,7 +153,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         #expect(await ids(pager) == Array(1...50))
         #expect(try store.collection(key)?.generation == 1)
         #expect(
-            await pager.state.pageOrigins == [.network] + Array(repeating: .cache, count: 4)
+            await pager.state.pageProvenances == [.network] + Array(repeating: .cache, count: 4)
                 + Array(repeating: .network, count: 5))
     }
 
@@ -167,13 +167,13 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await young.start()
         await young.loadNextPageIfNeeded()
         #expect(source.requests.count == 2)
-        #expect(await young.state.pageOrigins == [.fresh, .fresh])
+        #expect(await young.state.pageProvenances == [.fresh, .fresh])
 
         let old = pager(source, clock: TestClock(offset: 120))
         await old.start()
         await old.loadNextPageIfNeeded()
         #expect(source.requests.count == 4)
-        #expect(await old.state.pageOrigins == [.network, .network])
+        #expect(await old.state.pageProvenances == [.network, .network])
     }
 
     @Test func noCacheForcesARevalidationEvenWhenTheCacheIsYoung() async throws {
@@ -214,10 +214,10 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
             await source.hold()
             let start = Task { await pager.start() }
             await source.waitForHeldRequest()
-            #expect(await pager.state.origin == (showsCacheFirst ? .cache : .none))
+            #expect(await pager.state.provenance == (showsCacheFirst ? .cache : .none))
             await source.release()
             await start.value
-            #expect(await recorder.values.last?.origin == .network)
+            #expect(await recorder.values.last?.provenance == .network)
         }
     }
 
@@ -251,7 +251,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         #expect(state.items.map(\.id.rawValue) == Array(1...10))
         #expect(state.append.error == nil)
         #expect(state.nextRetryAt != nil)
-        #expect(state.pageOrigins == [.network, .cache])
+        #expect(state.pageProvenances == [.network, .cache])
     }
 
     // MARK: Origins and drift
@@ -263,8 +263,8 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await pager.start()
         await pager.loadNextPageIfNeeded()
         let state = await pager.state
-        #expect(state.origin == .network)
-        #expect(state.pageOrigins == [.network, .cache])
+        #expect(state.provenance == .network)
+        #expect(state.pageProvenances == [.network, .cache])
         #expect(source.requests.count == 4)
     }
 
@@ -283,7 +283,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         try store.savePage(page([3, 4], next: 3, body: false), at: 1, in: posts)
         try store.savePage(page([5, 6], next: nil, body: true), at: 2, in: posts)
 
-        let offline = CachedPager<Strict, ScriptedSource>(
+        let offline = Pager<Strict>(
             store: store, source: ScriptedSource(ids: [], pageSize: 2),
             collection: CollectionDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheOnly))
@@ -297,7 +297,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
 
         let source = ScriptedSource(ids: Array(1...6), pageSize: 2)
         source.setExtraJSON(#","body":"new""#)
-        let online = CachedPager<Strict, ScriptedSource>(
+        let online = Pager<Strict>(
             store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await online.start()
@@ -327,7 +327,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         clock.advance(by: 1)
         try await pager.refresh()
         await pager.loadNextPageIfNeeded()
-        #expect(await pager.state.pageOrigins == [.network, .network])
+        #expect(await pager.state.pageProvenances == [.network, .network])
         #expect(await pager.state.locallyEditedKeys == [.integer(7)])
         // The server changed page 2: its copy of 7 replaces the edit.
         source.edit(6, title: "theirs")

@@ -7,10 +7,10 @@ import Testing
 @testable import SlippersStore
 
 private typealias Post = ScriptedSource.Post
-private typealias PostPager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = Pager<Post>
 
 /// `refresh()` of a complete list whose new items come first: read from its head.
-@Suite struct CachedPagerHeadTests {
+@Suite struct PagerHeadTests {
     let directory: TemporaryDirectory
     let store: CacheStore
     let key = "GET /posts"

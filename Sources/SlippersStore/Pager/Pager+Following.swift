@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 
 /// A pager that follows the cache: what other lists, syncs and processes write reaches its snapshots.
-extension CachedPager {
+extension Pager {
     /// Follows the cache until the calling task is cancelled: after every change of the file
     /// (a local write through another list, a page saved by a sync or by another process, an
     /// eviction) the window is read again from the cache, and a snapshot is published when
@@ -56,13 +56,13 @@ extension CachedPager {
             // The collection was evicted: nothing of it is cached any more.
             state.items = []
             state.pages = []
-            state.pageOrigins = []
+            state.pageProvenances = []
             state.endReached = false
             decodedItems = [:]
             publish()
             return true
         }
-        try? publishWindow(origin: state.origin)
+        try? publishWindow(provenance: state.provenance)
         return true
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SlippersStorage
 
-extension CachedPager where Source == AnyPageSource<RawItem> {
+extension Pager {
     /// A pager of an HTTP list paged with a known style: its collection's key and stored style derive from the source.
     ///
     /// The collection is the one the cache holds for this URL and style (under the
@@ -35,7 +35,7 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
     /// For example:
     ///
     /// ```swift
-    /// let pager = try ListPager<Post>(url: postsURL, style: .linkHeader(pageSize: 100), store: cache)
+    /// let pager = try Pager<Post>(url: postsURL, style: .linkHeader(pageSize: 100), store: cache)
     /// ```
     ///
     /// - parameter url: The URL of the list's first page.
@@ -71,12 +71,12 @@ extension CachedPager where Source == AnyPageSource<RawItem> {
         url: URL,
         store: CacheStore,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
-    ) async throws -> ListPager<Item> {
+    ) async throws -> Pager<Item> {
         let (source, collection) = try await HTTPList.resolve(
             url: url, client: try configuration.client(for: url), headers: configuration.headers,
             stub: configuration.stub, store: store, itemType: configuration.itemType,
             partition: configuration.pager.partition)
-        return ListPager<Item>(store: store, source: source, collection: collection, configuration: configuration.pager)
+        return Pager<Item>(store: store, source: source, collection: collection, configuration: configuration.pager)
     }
 }
 

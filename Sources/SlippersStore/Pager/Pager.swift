@@ -5,8 +5,8 @@ import SlippersStorage
 /// A pager over a `PageSource` and the cache: cached pages at once, then the network.
 ///
 /// The pager publishes ``State`` snapshots as an `AsyncSequence`: first what
-/// the store holds for the collection (origin `.cache`, with its age), then
-/// what the network answers (origin `.network`). A failed network load keeps
+/// the store holds for the collection (provenance `.cache`, with its age), then
+/// what the network answers (provenance `.network`). A failed network load keeps
 /// the cached items published and records the error in the refresh or append
 /// state: the pager is offline-first.
 ///
@@ -25,15 +25,15 @@ import SlippersStorage
 ///
 /// ```swift
 /// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
-/// let pager = ListPager<Post>(store: store, source: source, collection: posts)
-/// Task { for await state in await pager.states() { render(state.items, state.origin) } }
+/// let pager = Pager<Post>(store: store, source: source, collection: posts)
+/// Task { for await state in await pager.states() { render(state.items, state.provenance) } }
 /// await pager.start()
 /// await pager.loadNextPageIfNeeded()
 /// try await pager.refresh()
 /// ```
 ///
-/// The source's type is part of the pager's; ``ListPager`` erases it, so a
-/// pager of posts has one type whatever feeds it.
+/// The source's type is not part of the pager's: a pager of posts is a
+/// `Pager<Post>` whatever feeds it (HTTP, an array, a stub).
 ///
 /// Loads are coalesced: concurrent calls of ``loadNextPageIfNeeded()`` share
 /// one request, as do concurrent refreshes. Cancelling the task that awaits a
@@ -44,8 +44,7 @@ import SlippersStorage
 /// or duplicates when the first page changes, and a scroll asks only for the pages
 /// it reaches. To fetch a whole list ahead, run a `CollectionSync` with
 /// `CollectionSync.concurrency`; the pager then reads its pages from the cache.
-public actor CachedPager<Item: Decodable & Sendable, Source: PageSource>: AsyncRefreshable
-where Source.Item == RawItem {
+public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// The collection the pager reads and writes; its key and item type carry the partition, if any.
     public nonisolated let collection: CollectionDescriptor
     /// How the pager weighs the cache against the network.
@@ -53,7 +52,7 @@ where Source.Item == RawItem {
 
     /// The cache the pager reads and writes.
     public nonisolated let store: CacheStore
-    let source: Source
+    let source: AnyPageSource<RawItem>
     let clock: @Sendable () -> Date
 
     /// The latest snapshot.
@@ -119,7 +118,7 @@ where Source.Item == RawItem {
     /// For example:
     ///
     /// ```swift
-    /// let pager = CachedPager<Post, _>(
+    /// let pager = Pager<Post>(
     ///     store: cache, source: source, collection: CollectionDescriptor(key: "GET /posts", of: Post.self),
     ///     configuration: .init(policy: .cacheFirst(maxAge: 60)))
     /// ```
@@ -132,12 +131,12 @@ where Source.Item == RawItem {
     ///   defaults of ``PagerConfiguration`` unless given.
     public init(
         store: CacheStore,
-        source: Source,
+        source: some PageSource<RawItem>,
         collection: CollectionDescriptor,
         configuration: PagerConfiguration = PagerConfiguration()
     ) {
         self.store = store
-        self.source = source
+        self.source = AnyPageSource(source)
         // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
         self.collection = collection.partitioned(configuration.partition)
         self.partition = configuration.partition
@@ -173,22 +172,5 @@ where Source.Item == RawItem {
 
     private func unsubscribe(_ id: Int) {
         subscribers[id] = nil
-    }
-}
-
-/// A pager whose source's type is erased: `ListPager<Post>` whatever feeds it (HTTP, an array, a stub).
-public typealias ListPager<Item: Decodable & Sendable> = CachedPager<Item, AnyPageSource<RawItem>>
-
-extension CachedPager where Source == AnyPageSource<RawItem> {
-    /// Creates a pager of `Item`s for a collection, fed by any source of raw items.
-    ///
-    /// The parameters are those of ``init(store:source:collection:configuration:)``.
-    public init(
-        store: CacheStore,
-        source: any PageSource<RawItem>,
-        collection: CollectionDescriptor,
-        configuration: PagerConfiguration = PagerConfiguration()
-    ) {
-        self.init(store: store, source: AnyPageSource(source), collection: collection, configuration: configuration)
     }
 }

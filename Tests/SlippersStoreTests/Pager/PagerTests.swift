@@ -6,9 +6,9 @@ import SlippersTestSupport
 import Testing
 
 private typealias Post = ScriptedSource.Post
-private typealias PostPager = CachedPager<Post, ScriptedSource>
+private typealias PostPager = Pager<Post>
 
-@Suite struct CachedPagerTests {
+@Suite struct PagerTests {
     let directory: TemporaryDirectory
     let store: CacheStore
     let key = "GET /posts"
@@ -44,16 +44,16 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
 
         // The request is sent and held at the server: the cached pages must already be out.
         await source.waitForHeldRequest()
-        await recorder.wait { $0.origin == .cache }
-        let cached = try #require(await recorder.values.first { $0.origin == .cache })
+        await recorder.wait { $0.provenance == .cache }
+        let cached = try #require(await recorder.values.first { $0.provenance == .cache })
         #expect(cached.items.map(\.id.rawValue) == Array(1...10))
         #expect(cached.age != nil)
-        #expect(await !recorder.values.contains { $0.origin == .network })
+        #expect(await !recorder.values.contains { $0.provenance == .network })
 
         await source.release()
         await start.value
-        await recorder.wait { $0.origin == .network }
-        let origins = await recorder.values.map(\.origin)
+        await recorder.wait { $0.provenance == .network }
+        let origins = await recorder.values.map(\.provenance)
         #expect(origins.firstIndex(of: .cache)! < origins.firstIndex(of: .network)!)
         let fresh = await pager.state
         // The new first page pushed 5 onto page 2, not fetched yet: 5 stays shown, then the stale page 2's 6…10.
@@ -70,7 +70,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await pager.start()
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == Array(1...5))
-        #expect(state.origin == .cache)
+        #expect(state.provenance == .cache)
         #expect(state.refresh.error is ScriptedSource.Failure)
         #expect(state.append.error == nil)
 
@@ -89,7 +89,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         await pager.start()
         #expect(source.requests.last?.validators?.etag != nil)
         let state = await pager.state
-        #expect(state.origin == .network)
+        #expect(state.provenance == .network)
         #expect(state.items.count == 5)
         #expect(!state.isStale)
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == before)
@@ -130,7 +130,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let posts = ScriptedSource(ids: Array(1...5), pageSize: 5)
         let comments = ScriptedSource(ids: Array(100...104), pageSize: 5)
         let first = pager(posts)
-        let second = CachedPager<Post, ScriptedSource>(
+        let second = Pager<Post>(
             store: store, source: comments, collection: CollectionDescriptor(key: "GET /comments", of: Post.self))
         let group = MetaRefresher()
         group.add(first)
@@ -229,14 +229,14 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let pager = pager(source, policy: .networkFirst)
         let recorder = Recorder(await pager.states())
         await pager.start()
-        #expect(await !recorder.values.contains { $0.origin == .cache })
-        #expect(await pager.state.origin == .network)
+        #expect(await !recorder.values.contains { $0.provenance == .cache })
+        #expect(await pager.state.provenance == .network)
 
         source.failNext(1)
         let failing = self.pager(source, policy: .networkFirst)
         await failing.start()
         let state = await failing.state
-        #expect(state.origin == .cache)
+        #expect(state.provenance == .cache)
         #expect(state.items.count == 5)
         #expect(state.refresh.error is ScriptedSource.Failure)
     }
@@ -259,7 +259,7 @@ private typealias PostPager = CachedPager<Post, ScriptedSource>
         let pager = pager(source, policy: .networkOnly)
         let recorder = Recorder(await pager.states())
         await pager.start()
-        #expect(await !recorder.values.contains { $0.origin == .cache })
+        #expect(await !recorder.values.contains { $0.provenance == .cache })
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == Array(1...5))
         #expect(state.pages.count == 1)

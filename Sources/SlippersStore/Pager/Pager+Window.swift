@@ -6,7 +6,7 @@ import SlippersStorage
 ///
 /// The window is read through each page's key and published from memory, so
 /// a snapshot costs what the window holds, never what the whole cache holds.
-extension CachedPager {
+extension Pager {
     /// Reads the first `pageCount` cached pages into the window (fewer when fewer are cached).
     func readWindow(pageCount: Int) throws {
         let window = try store.window(collection.key, pages: 0..<pageCount)
@@ -152,13 +152,13 @@ extension CachedPager {
 
     /// Publishes the window after its last page was appended, adding that page alone when everything
     /// before it is published as it is: growing a long window costs its new page, not the whole window.
-    func publishAppendedPage(origin: Origin) throws {
+    func publishAppendedPage(provenance: Provenance) throws {
         let count = windowPages.count
         guard let through = publishedThrough, through == count - 1, let page = windowPages.last,
             page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isStale,
             leftovers.isEmpty || leftoversAfter < through
         else {
-            try publishWindow(origin: origin)
+            try publishWindow(provenance: provenance)
             return
         }
         let now = clock()
@@ -174,11 +174,11 @@ extension CachedPager {
             undecodable[page.info.index] = false
         }
         state.pages.append(page.info)
-        state.pageOrigins.append(pageOrigin(page.info, at: now))
+        state.pageProvenances.append(pageOrigin(page.info, at: now))
         if undecodable[page.info.index] != nil { state.undecodablePages.append(page.info.index) }
         if state.settledPageCount == through, !needsNetwork(page.info, at: now) { state.settledPageCount += 1 }
         if servable { state.locallyEditedKeys.formUnion(page.editedKeys) }
-        state.origin = origin
+        state.provenance = provenance
         publishedThrough = count
         publishHead()
     }
@@ -187,7 +187,7 @@ extension CachedPager {
     ///
     /// A page whose items no longer decode is left out, not the whole window:
     /// its index is in ``State/undecodablePages``.
-    func publishWindow(origin: Origin) throws {
+    func publishWindow(provenance: Provenance) throws {
         guard windowHead != nil else {
             publish()
             return
@@ -233,18 +233,18 @@ extension CachedPager {
         publishedThrough = pages.count == windowPages.count ? pages.count : nil
         state.items = decoded
         state.pages = pages.map(\.info)
-        state.pageOrigins = pages.map { pageOrigin($0.info, at: now) }
+        state.pageProvenances = pages.map { pageOrigin($0.info, at: now) }
         state.undecodablePages = pages.map(\.info.index).filter { undecodable[$0] != nil }
         state.locallyEditedKeys = pages.reduce(into: Set<ItemKey>()) { keys, page in
             if !page.editedKeys.isEmpty, isServable(page.info) { keys.formUnion(page.editedKeys) }
         }
         state.settledPageCount = pages.prefix { !needsNetwork($0.info, at: now) }.count
-        state.origin = origin
+        state.provenance = provenance
         publishHead()
     }
 
     /// Where a page of the window came from.
-    private func pageOrigin(_ page: PageInfo, at now: Date) -> PageOrigin {
+    private func pageOrigin(_ page: PageInfo, at now: Date) -> PageProvenance {
         if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return .network }
         if page.isWithinLifetime(at: now, maxAge: policyMaxAge) { return .fresh }
         return .cache

@@ -8,8 +8,8 @@ import SlippersTestSupport
 import Testing
 
 /// The cached pager over the HTTP page source, against the fixture API on 127.0.0.1.
-@Suite struct CachedPagerHTTPTests {
-    typealias HTTPPager = CachedPager<FixtureItem, HTTPPageSource>
+@Suite struct PagerHTTPTests {
+    typealias HTTPPager = Pager<FixtureItem>
 
     let directory: TemporaryDirectory
     let store: CacheStore
@@ -51,15 +51,15 @@ import Testing
         server.hold()
         let start = Task { await pager.start() }
         await server.waitForRequests(1)
-        await recorder.wait { $0.origin == .cache }
-        #expect(await !recorder.values.contains { $0.origin == .network })
+        await recorder.wait { $0.provenance == .cache }
+        #expect(await !recorder.values.contains { $0.provenance == .network })
         // The window: the first cached page only, though two are cached.
-        let cached = try #require(await recorder.values.first { $0.origin == .cache })
+        let cached = try #require(await recorder.values.first { $0.provenance == .cache })
         #expect(cached.items.map(\.id.rawValue) == Array(1...10))
 
         server.release()
         await start.value
-        let origins = await recorder.values.map(\.origin)
+        let origins = await recorder.values.map(\.provenance)
         let cacheIndex = try #require(origins.firstIndex(of: .cache))
         let networkIndex = try #require(origins.firstIndex(of: .network))
         #expect(cacheIndex < networkIndex)
@@ -80,7 +80,7 @@ import Testing
         await pager.start()
         let state = await pager.state
         #expect(state.items.count == 10)
-        #expect(state.origin == .cache)
+        #expect(state.provenance == .cache)
         let error = try #require(state.refresh.error as? NetworkError)
         #expect(error.kind == .transport(.cannotConnect))
         // Offline, the window still grows through the cached pages.

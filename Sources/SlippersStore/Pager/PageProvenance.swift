@@ -1,5 +1,5 @@
-/// Where one page of a ``CachedPager``'s window came from, and how far it can be trusted.
-public enum PageOrigin: String, Hashable, Sendable, CaseIterable {
+/// Where one page of a ``Pager``'s window came from, and how far it can be trusted.
+public enum PageProvenance: String, Hashable, Sendable, CaseIterable {
     /// The network delivered the page, or confirmed it (`304`, or the same items by digest), in this session.
     case network
     /// The page was read from the cache within its freshness lifetime (`Cache-Control: max-age`,
@@ -10,7 +10,7 @@ public enum PageOrigin: String, Hashable, Sendable, CaseIterable {
     case cache
 }
 
-extension PageOrigin: CustomStringConvertible {
-    /// The origin's name, as in `network`: what a log line or `print(state.pageOrigins)` shows.
+extension PageProvenance: CustomStringConvertible {
+    /// The provenance's name, as in `network`: what a log line or `print(state.pageProvenances)` shows.
     public var description: String { rawValue }
 }

@@ -2,9 +2,9 @@ import Foundation
 import Slippers
 import SlippersStorage
 
-extension CachedPager {
-    /// Where the published items came from: the network or the cache (each page's own is in ``State/pageOrigins``).
-    public enum Origin: Hashable, Sendable {
+extension Pager {
+    /// Where the published items came from: the network or the cache (each page's own is in ``State/pageProvenances``).
+    public enum Provenance: Hashable, Sendable {
         /// Nothing is published yet.
         case none
         /// The items were read from the cache; the network has not confirmed them in this session.
@@ -29,14 +29,14 @@ extension CachedPager {
         public var pages: [PageInfo] = []
         /// Where each of the window's pages came from, in the order of ``pages``:
         /// confirmed by the network in this session, fresh by its lifetime, or unverified from the cache.
-        public var pageOrigins: [PageOrigin] = []
+        public var pageProvenances: [PageProvenance] = []
         /// The indices of the window's pages whose cached items no longer decode as `Item`:
         /// their items are left out (the page is refetched when the network allows).
         public var undecodablePages: [Int] = []
         /// The keys of the published items edited locally since a fetched page last brought them:
         /// no server has confirmed them.
         public var locallyEditedKeys: Set<ItemKey> = []
-        /// When the pager will ask the network again after a failure, unless ``CachedPager/retry()`` is called.
+        /// When the pager will ask the network again after a failure, unless ``Pager/retry()`` is called.
         public var nextRetryAt: Date?
         /// The number of pages at the start of the window that need no request: the others are
         /// stale, unverified or expired, and are revalidated one by one as the window grows.
@@ -50,7 +50,7 @@ extension CachedPager {
         /// The state of the loads of the second page and later.
         public var append: LoadState = .idle
         /// Where the items came from.
-        public var origin: Origin = .none
+        public var provenance: Provenance = .none
         /// Whether the collection is invalidated, or the window shows pages of an older generation
         /// or pages a refresh marked unverified and not revalidated yet.
         public var isStale = false
@@ -89,10 +89,10 @@ extension CachedPager {
     }
 }
 
-extension CachedPager.State: Equatable where Item: Equatable {}
+extension Pager.State: Equatable where Item: Equatable {}
 
-extension CachedPager.Origin: CustomStringConvertible {
-    /// The origin's name, as in `network`.
+extension Pager.Provenance: CustomStringConvertible {
+    /// The provenance's name, as in `network`.
     public var description: String {
         switch self {
         case .none: "none"

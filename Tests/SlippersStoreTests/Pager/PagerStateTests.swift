@@ -3,8 +3,8 @@ import Slippers
 import SlippersStore
 import Testing
 
-@Suite struct CachedPagerStateTests {
-    private typealias State = CachedPager<ScriptedSource.Post, ScriptedSource>.State
+@Suite struct PagerStateTests {
+    private typealias State = Pager<ScriptedSource.Post>.State
 
     private func state(items: Int, total: Int?, endReached: Bool) throws -> State {
         var state = State()

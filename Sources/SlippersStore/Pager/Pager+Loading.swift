@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 import SlippersStorage
 
-extension CachedPager {
+extension Pager {
     /// Publishes the first cached pages and loads the first page as the policy says.
     ///
     /// With ``CachePolicy/cacheThenNetwork`` the window of cached pages (the
@@ -67,7 +67,7 @@ extension CachedPager {
     private func refreshHead() async throws {
         state.refresh = .loading
         publish()
-        let found: CollectionSync<Source>.HeadRefresh
+        let found: CollectionSync<AnyPageSource<RawItem>>.HeadRefresh
         do {
             found = try await CollectionSync(storage: store, source: source, collection: collection).refreshHead()
         } catch {
@@ -89,7 +89,7 @@ extension CachedPager {
         state.refresh = .idle
         state.append = .idle
         try readWindow(pageCount: max(windowPages.count, 1))
-        try publishWindow(origin: .network)
+        try publishWindow(provenance: .network)
     }
 
     /// Marks every page unverified and revalidates the first page: ``refresh()`` of a list not read from its head.
@@ -99,7 +99,7 @@ extension CachedPager {
             verifiedThisSession = []
             if windowHead != nil {
                 try readWindow(pageCount: windowPages.count)
-                try publishWindow(origin: state.origin)
+                try publishWindow(provenance: state.provenance)
             }
             state.isStale = true
             publish()
@@ -137,7 +137,7 @@ extension CachedPager {
     ///    (conditionally when a copy is cached), saved unless unchanged, and the
     ///    window grows by it.
     /// 4. Otherwise — offline, in a backoff, or cache-only — the window grows by
-    ///    the cached page after it, whatever its generation or age, marked by its origin.
+    ///    the cached page after it, whatever its generation or age, marked by its provenance.
     ///
     /// A failed request is recorded in ``State/append`` and starts a backoff
     /// (``State/nextRetryAt``): until it ends or ``retry()`` is called, no
@@ -170,7 +170,7 @@ extension CachedPager {
     // MARK: - First page
 
     /// Runs a first-page load, or waits for the one that runs, and returns its error.
-    private func runFirstPageLoad(_ work: @escaping @Sendable (isolated CachedPager) async throws -> Void) async
+    private func runFirstPageLoad(_ work: @escaping @Sendable (isolated Pager) async throws -> Void) async
         -> (any Error)?
     {
         if let refreshTask {
@@ -198,24 +198,24 @@ extension CachedPager {
         let mayAsk = policy.usesNetwork && !isBackingOff(at: now)
         switch policy {
         case .cacheOnly:
-            try publishWindow(origin: .cache)
+            try publishWindow(provenance: .cache)
         case .cacheFirst(let maxAge):
             guard let first else {
                 if mayAsk { try await revalidateFirstPage() }
                 return
             }
             if !needsNetwork(first, at: now) || !mayAsk {
-                try publishWindow(origin: .cache)
+                try publishWindow(provenance: .cache)
                 return
             }
             // Past its lifetime, a page is shown while it is revalidated only within
             // stale-while-revalidate when the server set one (RFC 5861).
             let showsStale = Self.isWithin(first.staleWhileRevalidate, pastExpiryOf: first, maxAge: maxAge, at: now)
-            if showsStale { try publishWindow(origin: .cache) }
+            if showsStale { try publishWindow(provenance: .cache) }
             do {
                 try await revalidateFirstPage()
             } catch {
-                if !showsStale { try publishWindow(origin: .cache) }
+                if !showsStale { try publishWindow(provenance: .cache) }
                 if isWithinStaleIfError(first, at: now) {
                     // Within stale-if-error the cached page stands in for the answer: not a failure.
                     state.refresh = .idle
@@ -225,18 +225,18 @@ extension CachedPager {
                 throw error
             }
         case .cacheThenNetwork:
-            if first != nil { try publishWindow(origin: .cache) }
+            if first != nil { try publishWindow(provenance: .cache) }
             if let first, first.isWithinLifetime(at: now), isServable(first) { return }
             if mayAsk { try await revalidateFirstPage() }
         case .networkFirst:
             guard mayAsk else {
-                if first != nil { try publishWindow(origin: .cache) }
+                if first != nil { try publishWindow(provenance: .cache) }
                 return
             }
             do {
                 try await revalidateFirstPage()
             } catch {
-                if first != nil, state.origin == .none { try publishWindow(origin: .cache) }
+                if first != nil, state.provenance == .none { try publishWindow(provenance: .cache) }
                 throw error
             }
         case .networkOnly:
@@ -275,7 +275,7 @@ extension CachedPager {
                 state.refresh = .idle
                 state.append = .idle
                 clearBackoff()
-                try publishWindow(origin: .network)
+                try publishWindow(provenance: .network)
                 return
             case .page(let page):
                 isEphemeral = false
@@ -293,7 +293,7 @@ extension CachedPager {
             clearBackoff()
             // The window keeps its size: its pages of the old generation stay shown until replaced.
             try readWindow(pageCount: max(windowPages.count, 1))
-            try publishWindow(origin: .network)
+            try publishWindow(provenance: .network)
         } catch {
             // A cancelled load is not a failure: the state goes back to where it was.
             if error is CancellationError {
@@ -397,7 +397,7 @@ extension CachedPager {
                     holdInMemory(page, at: index, now: now)
                     state.append = .idle
                     clearBackoff()
-                    try publishWindow(origin: state.origin == .none ? .network : state.origin)
+                    try publishWindow(provenance: state.provenance == .none ? .network : state.provenance)
                     return
                 }
                 let save = try store.savePageIfChanged(page, at: index, in: collection, now: now)
@@ -412,7 +412,7 @@ extension CachedPager {
             state.append = .idle
             clearBackoff()
             try placeSavedPage(at: index)
-            try publishAppendedPage(origin: state.origin == .none ? .network : state.origin)
+            try publishAppendedPage(provenance: state.provenance == .none ? .network : state.provenance)
         } catch is CancellationError {
             state.append = .idle
             publish()
@@ -473,7 +473,7 @@ extension CachedPager {
             holdInMemory(page, at: windowPages.count, now: clock())
             state.append = .idle
             clearBackoff()
-            try publishAppendedPage(origin: .network)
+            try publishAppendedPage(provenance: .network)
         } catch is CancellationError {
             state.append = .idle
             publish()
@@ -511,7 +511,7 @@ extension CachedPager {
     private func growWindowFromCache() {
         do {
             try appendCachedPageToWindow()
-            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
+            try publishAppendedPage(provenance: state.provenance == .network ? .network : .cache)
         } catch {
             state.append = .failed(error)
             publish()
@@ -522,7 +522,7 @@ extension CachedPager {
     private func growWindow(with window: CachedWindow) {
         do {
             try appendToWindow(window)
-            try publishAppendedPage(origin: state.origin == .network ? .network : .cache)
+            try publishAppendedPage(provenance: state.provenance == .network ? .network : .cache)
         } catch {
             state.append = .failed(error)
             publish()

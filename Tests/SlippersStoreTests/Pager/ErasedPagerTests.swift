@@ -8,7 +8,7 @@ import Testing
 private typealias Post = ScriptedSource.Post
 
 /// The pager's clean surface: a source of any type, a collection described by value, snapshots that compare.
-@Suite struct ListPagerTests {
+@Suite struct ErasedPagerTests {
     let directory: TemporaryDirectory
     let store: CacheStore
     let posts = CollectionDescriptor(key: "GET /posts", of: Post.self)
@@ -20,10 +20,10 @@ private typealias Post = ScriptedSource.Post
 
     @Test func aPagerOfAnySourceHasOneType() async throws {
         let scripted = ScriptedSource(ids: Array(1...7), pageSize: 5)
-        var pagers: [ListPager<Post>] = []
-        pagers.append(ListPager(store: store, source: scripted, collection: posts))
+        var pagers: [Pager<Post>] = []
+        pagers.append(Pager(store: store, source: scripted, collection: posts))
         pagers.append(
-            ListPager(
+            Pager(
                 store: store, source: AnyPageSource(scripted),
                 collection: CollectionDescriptor(key: "other", of: Post.self)))
         for pager in pagers {
@@ -35,13 +35,13 @@ private typealias Post = ScriptedSource.Post
     }
 
     @Test func snapshotsCompareByValue() async throws {
-        let pager = ListPager<Post>(
+        let pager = Pager<Post>(
             store: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
             configuration: PagerConfiguration(clock: { Date(timeIntervalSince1970: 1_000_000) }))
         await pager.start()
         let first = await pager.state
         #expect(first == first)
-        #expect(first != ListPager<Post>.State())
+        #expect(first != Pager<Post>.State())
         var edited = first
         edited.refresh = .failed(ScriptedSource.Failure())
         #expect(edited != first)
@@ -51,7 +51,7 @@ private typealias Post = ScriptedSource.Post
 
     @Test func anInMemoryCacheWorksAsAFileDoesAndIsGoneWithTheStore() async throws {
         let memory = try CacheStore.inMemory()
-        let pager = ListPager<Post>(
+        let pager = Pager<Post>(
             store: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
         await pager.start()
         await pager.loadNextPageIfNeeded()
@@ -61,12 +61,12 @@ private typealias Post = ScriptedSource.Post
     }
 
     @Test func originsPrintAsTheirNames() {
-        #expect("\([PageOrigin.network, .fresh, .cache])" == "[network, fresh, cache]")
-        #expect("\(ListPager<Post>.Origin.network)" == "network")
+        #expect("\([PageProvenance.network, .fresh, .cache])" == "[network, fresh, cache]")
+        #expect("\(Pager<Post>.Provenance.network)" == "network")
     }
 
     @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
-        let pager = ListPager<Post>(
+        let pager = Pager<Post>(
             store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
             configuration: PagerConfiguration(partition: "user 7"))
         #expect(pager.collection.key == "GET /posts [partition: user 7]")
