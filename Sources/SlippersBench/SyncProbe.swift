@@ -70,7 +70,7 @@ struct SyncProbe: ParsableCommand {
         )
         var outcome = try Blocking.run {
             let store = try CacheStore(path: path)
-            let client = HTTPClient(configuration: server).reportingThrottles(to: concurrency)
+            let client = APIClient(configuration: server).reportingThrottles(to: concurrency)
             switch probeStyle {
             case .page, .cursor:
                 let style: PaginationStyle =

@@ -17,10 +17,10 @@ import Testing
         store = try CacheStore(path: directory.path())
     }
 
-    private func client(for server: FixtureServer, retryPolicy: RetryPolicy = .none) throws -> HTTPClient {
-        HTTPClient(
+    private func client(for server: FixtureServer, retryPolicy: RetryPolicy = .none) throws -> APIClient {
+        APIClient(
             configuration: try #require(ServerConfiguration(baseURL: server.baseURL)),
-            options: HTTPClient.Options(retryPolicy: retryPolicy))
+            options: APIClient.Options(retryPolicy: retryPolicy))
     }
 
     @discardableResult

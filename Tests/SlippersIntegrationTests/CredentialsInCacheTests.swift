@@ -35,7 +35,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try CacheStore(path: directory.path())
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
-        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
+        let client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
         let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(secret)\(query)"))
         return (server, directory, store, HTTPPageSource(client: client, url: url, style: .nextURL()))
     }
@@ -63,7 +63,7 @@ import Testing
             .json(#"{"results": [{"id": 1}], "next": null}"#, headers: ["Vary": "Authorization"])
         }
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
-        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
+        let client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
         let url = try #require(URL(string: "\(server.baseURL)/mine"))
         let source = HTTPPageSource(
             client: client, url: url, style: .nextURL(), headers: ["Authorization": "Bearer \(Self.secret)"])

@@ -22,7 +22,7 @@ import Testing
         server = FixtureServer(configuration: .init(itemCount: 45, pageSize: 10))
         try await server.start()
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
-        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
+        let client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
         source = HTTPPageSource(
             client: client, url: server.url(.page),
             style: .pageNumber(firstPage: 1, pageSize: 10, itemsKeyPath: "results"))

@@ -87,7 +87,7 @@ import Testing
             url: "https://api.example.com/posts", style: .pageNumber(pageSize: 50, itemsKeyPath: "results"),
             in: try .inMemory(),
             configuration: HTTPListConfiguration(
-                client: HTTPClient(configuration: ServerConfiguration(host: "api.example.com").stubbing()),
+                client: APIClient(configuration: ServerConfiguration(host: "api.example.com").stubbing()),
                 stub: .pages([#"{"results": [{"id": 1, "title": "Hello", "created_at": "2026-01-02T03:04:05Z"}]}"#])))
         await preview.load()
         #expect(preview.items.map(\.title) == ["Hello"])

@@ -26,7 +26,7 @@ enum FreshnessFigures {
             preconditionFailure("the fixture server's URL is always a server configuration")
         }
         let source = HTTPPageSource(
-            client: HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none)),
+            client: APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none)),
             url: server.url(.page),
             style: .pageNumber(firstPage: 1, pageSize: pageSize, itemsKeyPath: "results"))
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")

@@ -25,7 +25,7 @@ enum IncrementalFigures {
         let path = try context.makeDirectory("incremental").appendingPathComponent("cache.sqlite").path
         let store = try CacheStore(path: path)
         guard let configuration = ServerConfiguration(baseURL: url) else { throw IncrementalFigureError.noHost }
-        let client = HTTPClient(configuration: configuration)
+        let client = APIClient(configuration: configuration)
         func run() throws -> IncrementalSync<PrimedPageSource>.Outcome {
             try Blocking.run {
                 let plan = try await SyncPlan.make(storage: store, client: client, url: url)

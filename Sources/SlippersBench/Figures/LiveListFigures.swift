@@ -19,7 +19,7 @@ enum LiveListFigures {
         defer { Blocking.runIgnoringErrors { await server.stop() } }
         let url = server.url(.drf)
         guard let configuration = ServerConfiguration(baseURL: url) else { throw LiveListFigureError.noHost }
-        let client = HTTPClient(configuration: configuration)
+        let client = APIClient(configuration: configuration)
         func synced(_ directory: URL) throws -> (CacheStore, SyncPlan) {
             let store = try CacheStore(path: directory.appendingPathComponent("cache.sqlite").path)
             let plan = try Blocking.run {
@@ -90,7 +90,7 @@ enum LiveListFigures {
         list.install(on: server)
         let url = server.url(path: "/items")
         guard let configuration = ServerConfiguration(baseURL: url) else { throw LiveListFigureError.noHost }
-        let client = HTTPClient(configuration: configuration)
+        let client = APIClient(configuration: configuration)
         let path = try context.makeDirectory("paced-run").appendingPathComponent("cache.sqlite").path
         let store = try CacheStore(path: path)
         let clock = ContinuousClock()

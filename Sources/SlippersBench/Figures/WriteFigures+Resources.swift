@@ -22,7 +22,7 @@ extension WriteFigures {
         let path = newCachePath("outbox-memory-\(writes).sqlite", in: directory)
         guard let base = ServerConfiguration(baseURL: server.baseURL) else { throw ServerError.noHost }
         try Blocking.run {
-            try await queuedOutbox(of: writes, at: path, from: server, through: HTTPClient(configuration: base)).close()
+            try await queuedOutbox(of: writes, at: path, from: server, through: APIClient(configuration: base)).close()
         }
         let child = try ChildProcess.run(
             executable, ["push-probe", "--url", server.baseURL.absoluteString, "--path", path], in: directory)

@@ -150,7 +150,7 @@ enum WriteFigures {
         guard let base = ServerConfiguration(baseURL: server.baseURL),
             let template = ItemURLTemplate(listURL: server.url(.page))
         else { throw ServerError.noHost }
-        let client = HTTPClient(configuration: base)
+        let client = APIClient(configuration: base)
         return try Blocking.run {
             let store = try await queuedOutbox(of: writes, at: path, from: server, through: client)
             let clock = ContinuousClock()
@@ -184,7 +184,7 @@ enum WriteFigures {
 
     /// A new cache at `path` (a ``newCachePath(_:in:)``) holding the fixture's page-number list,
     /// with a title change of each of its first `writes` items queued.
-    static func queuedOutbox(of writes: Int, at path: String, from server: FixtureServer, through client: HTTPClient)
+    static func queuedOutbox(of writes: Int, at path: String, from server: FixtureServer, through client: APIClient)
         async throws -> CacheStore
     {
         guard let template = ItemURLTemplate(listURL: server.url(.page)) else { throw ServerError.noHost }

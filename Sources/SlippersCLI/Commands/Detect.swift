@@ -52,9 +52,9 @@ extension SlippersCommand {
             try await ErrorReport.reportingAsync {
                 let url = try parsedURL()
                 guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
-                let client = HTTPClient(
+                let client = APIClient(
                     configuration: configuration,
-                    options: HTTPClient.Options(
+                    options: APIClient.Options(
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
                 let detection: PaginationStyle.Detection
@@ -80,7 +80,7 @@ extension SlippersCommand {
         }
 
         /// With `--graphql`: the query sent once, and the connection found in its response explained.
-        private func graphQLDetection(client: HTTPClient, url: URL) async throws -> PaginationStyle.Detection? {
+        private func graphQLDetection(client: APIClient, url: URL) async throws -> PaginationStyle.Detection? {
             guard var style = try posted.style(pageSize: shape.pageSize, itemsPath: nil, idField: shape.idField)
             else { return nil }
             if let totalPath = shape.totalPath { style.totalKeyPath = totalPath }

@@ -77,9 +77,9 @@ extension SlippersCommand {
                 let store = try database.openForWriting(logger: logging.logger)
                 var parsed: [String: String] = [:]
                 for header in headers.compactMap(HeaderArgument.init(argument:)) { parsed[header.name] = header.value }
-                var client = HTTPClient(
+                var client = APIClient(
                     configuration: ServerConfiguration(host: "localhost"),
-                    options: HTTPClient.Options(
+                    options: APIClient.Options(
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
                 client.logger = logging.logger

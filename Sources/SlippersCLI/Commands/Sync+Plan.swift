@@ -5,7 +5,7 @@ import SlippersStorage
 extension SlippersCommand.Sync {
     /// The plan of this sync: the library's, with a conflict of styles told in the command's words.
     static func plan(
-        storage: any CacheStorage, client: HTTPClient, url: URL, headers: [String: String], overrides: StyleOverrides,
+        storage: any CacheStorage, client: APIClient, url: URL, headers: [String: String], overrides: StyleOverrides,
         itemType: String?, refresh: Bool
     ) async throws -> SyncPlan {
         do {

@@ -135,9 +135,9 @@ extension SlippersCommand {
             let url = try parsedURL()
             guard let configuration = ServerConfiguration(baseURL: url) else { throw invalidURL() }
             let requestRetries = Mutex(0)
-            var client = HTTPClient(
+            var client = APIClient(
                 configuration: configuration,
-                options: HTTPClient.Options(
+                options: APIClient.Options(
                     transport: network.transport(), retryPolicy: retrying.requestPolicy,
                     originPolicy: try origins.policy(),
                     // Every worker on a PostgreSQL cache shares each origin's budget through it.

@@ -18,9 +18,9 @@ struct DemoStory {
     func tell() async throws {
         let started = clock.now
         let store = try CacheStore(path: path)
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: ServerConfiguration(scheme: "http", host: "127.0.0.1", port: server.port),
-            options: HTTPClient.Options(retryPolicy: .none))
+            options: APIClient.Options(retryPolicy: .none))
         let postsURL = server.url(.page)
         print("Slippers demo: a paginated JSON API on \(server.baseURL.absoluteString), a new cache at \(path)")
         print("")

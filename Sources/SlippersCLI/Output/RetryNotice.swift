@@ -25,7 +25,7 @@ final class RetryNotice: Sendable {
     }
 
     /// A request failed and is sent again after `event.delay`.
-    func requestRetry(_ event: HTTPClient.RetryEvent) {
+    func requestRetry(_ event: APIClient.RetryEvent) {
         write(
             "\(event.error); attempt \(event.attempt) of \(attemptsPerRequest), trying again in "
                 + Self.seconds(event.delay))
@@ -49,7 +49,7 @@ final class RetryNotice: Sendable {
     ///
     /// The host names the limit and no credential: `rate limit of api.example.com spent: waiting until
     /// 14:03:07 (in 42 s)`, in local time.
-    func rateLimitWait(_ wait: HTTPClient.RateLimitWait) {
+    func rateLimitWait(_ wait: APIClient.RateLimitWait) {
         guard wait.startsWait else { return }
         let host = wait.origin.host.contains(":") ? "[\(wait.origin.host)]" : wait.origin.host
         let isDefaultPort = wait.origin.port == (wait.origin.isSecure ? 443 : 80)

@@ -21,9 +21,9 @@ extension CacheStorage {
             let configuration = ServerConfiguration(baseURL: url)
         {
             // The client only names the list's collection; it sends nothing.
-            let client = HTTPClient(
+            let client = APIClient(
                 configuration: configuration,
-                options: HTTPClient.Options(transport: StubTransport(StubResponse(statusCode: 404))))
+                options: APIClient.Options(transport: StubTransport(StubResponse(statusCode: 404))))
             if let found = try await httpCollections(for: url, client: client).first { return found.collection.key }
         }
         let ofType = try await collections().filter { $0.itemType == typed || $0.itemType.hasPrefix(typed + "@") }

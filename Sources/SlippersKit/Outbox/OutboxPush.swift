@@ -46,7 +46,7 @@ import Foundation
 /// For example:
 ///
 /// ```swift
-/// let client = HTTPClient(configuration: ServerConfiguration(baseURL: URL(string: "https://api.example.com")!)!)
+/// let client = APIClient(configuration: ServerConfiguration(baseURL: URL(string: "https://api.example.com")!)!)
 /// let report = try await OutboxPush(store: cache, client: client, headers: ["Authorization": "Bearer …"]).run()
 /// print(report.acknowledged, report.failed, report.inDoubt, report.remaining)
 /// ```
@@ -98,7 +98,7 @@ public struct OutboxPush: Sendable {
     /// The cache whose outbox is sent.
     public var store: CacheStore
     /// The client that sends the writes, with its retries and origin policy.
-    public var client: HTTPClient
+    public var client: APIClient
     /// Headers for every write (credentials); never stored.
     public var headers: [String: String]
     /// What a conflict does; ``ConflictRule/serverWins`` unless set.
@@ -114,7 +114,7 @@ public struct OutboxPush: Sendable {
     public var insertMatch: (@Sendable (_ posted: Data, _ candidate: Data) -> Bool)?
 
     /// Creates a push of `store`'s outbox through `client`.
-    public init(store: CacheStore, client: HTTPClient, headers: [String: String] = [:]) {
+    public init(store: CacheStore, client: APIClient, headers: [String: String] = [:]) {
         self.store = store
         self.client = client
         self.headers = headers

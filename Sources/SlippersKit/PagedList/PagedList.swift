@@ -60,7 +60,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// The client and headers a list's requests go with.
     struct RequestContext: Sendable {
-        var client: HTTPClient
+        var client: APIClient
         var headers: [String: String]
     }
     @ObservationIgnored private let trigger: InfiniteListTrigger

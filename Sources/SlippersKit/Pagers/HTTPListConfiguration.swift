@@ -15,7 +15,7 @@ public struct HTTPListConfiguration: Sendable {
 
     /// The client that sends the requests; one for the URL's server, with the default retries,
     /// unless set. Its configuration's ``ServerConfiguration/shouldStub`` makes ``stub`` answer.
-    public var client: HTTPClient?
+    public var client: APIClient?
     /// Headers for every request, never stored nor part of the collection's key; none unless set.
     public var headers: [String: String]
     /// The canned pages answered while stubbing is on, for previews and tests; none unless set.
@@ -31,7 +31,7 @@ public struct HTTPListConfiguration: Sendable {
 
     /// Creates a configuration; what is not given keeps its default.
     public init(
-        client: HTTPClient? = nil,
+        client: APIClient? = nil,
         headers: [String: String] = [:],
         stub: PageStub? = nil,
         itemType: String? = nil,
@@ -47,8 +47,8 @@ public struct HTTPListConfiguration: Sendable {
     /// The client for the list at `url`: the configured one, else one for the URL's server.
     ///
     /// - throws: A `NetworkError` when the URL has no host.
-    func client(for url: URL) throws -> HTTPClient {
-        guard let client = client ?? ServerConfiguration(baseURL: url).map({ HTTPClient(configuration: $0) }) else {
+    func client(for url: URL) throws -> APIClient {
+        guard let client = client ?? ServerConfiguration(baseURL: url).map({ APIClient(configuration: $0) }) else {
             throw NetworkError(.invalidURL(NetworkError.redacting(url)))
         }
         return client

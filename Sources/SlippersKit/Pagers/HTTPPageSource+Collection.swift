@@ -45,7 +45,7 @@ extension CacheStore {
     ///   given (the partition left out), as a pager takes them.
     /// - throws: What reading the store throws.
     public func httpCollections(
-        for url: URL, client: HTTPClient, partition: String? = nil
+        for url: URL, client: APIClient, partition: String? = nil
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
         HTTPPageSource.lists(at: url, client: client, partition: partition, among: try collections())
     }
@@ -57,7 +57,7 @@ extension CacheStorage {
     ///
     /// - throws: What reading the storage throws.
     public func httpCollections(
-        for url: URL, client: HTTPClient, partition: String? = nil
+        for url: URL, client: APIClient, partition: String? = nil
     ) async throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
         HTTPPageSource.lists(at: url, client: client, partition: partition, among: try await collections())
     }
@@ -66,7 +66,7 @@ extension CacheStorage {
 extension HTTPPageSource {
     /// Those of `collections` that hold the list at `url`, with their styles, most recently refreshed first.
     static func lists(
-        at url: URL, client: HTTPClient, partition: String?, among collections: [CollectionInfo]
+        at url: URL, client: APIClient, partition: String?, among collections: [CollectionInfo]
     ) -> [(collection: CollectionInfo, style: PaginationStyle)] {
         var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
         for var collection in collections {

@@ -30,7 +30,7 @@ enum ListStyleResolution: Sendable {
     /// style is `posted`, given by the caller, and only the collection of that very query or
     /// body is its own; the lists of the URL asked for by GET are never.
     static func resolve(
-        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, storage: any CacheStorage,
+        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, storage: any CacheStorage,
         partition: String?, posted: PaginationStyle? = nil,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
     ) async throws -> ListStyleResolution {

@@ -104,7 +104,7 @@ enum HTTPList {
     /// collection when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
-        url: URL, client: HTTPClient, headers: [String: String], stub: PageStub?, store: CacheStore,
+        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, store: CacheStore,
         itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(

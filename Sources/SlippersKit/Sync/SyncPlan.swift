@@ -76,7 +76,7 @@ public struct SyncPlan: Sendable {
     ///   when the first page, needed to detect the style, cannot be fetched or read.
     public static func make(
         store: CacheStore,
-        client: HTTPClient,
+        client: APIClient,
         url: URL,
         headers: [String: String] = [:],
         overrides: StyleOverrides = StyleOverrides(),
@@ -92,7 +92,7 @@ public struct SyncPlan: Sendable {
     /// as ``make(store:client:url:headers:overrides:itemType:refresh:)`` does.
     public static func make(
         storage: any CacheStorage,
-        client: HTTPClient,
+        client: APIClient,
         url: URL,
         headers: [String: String] = [:],
         overrides: StyleOverrides = StyleOverrides(),

@@ -7,7 +7,7 @@ import Slippers
 
 /// Decorates requests with credentials, and renews them when the server answers `401`.
 ///
-/// ``HTTPClient`` calls ``authorize(_:)`` before every attempt. On a `401`
+/// ``APIClient`` calls ``authorize(_:)`` before every attempt. On a `401`
 /// it calls ``refresh()`` once and sends the request again, once; a second
 /// `401` is the caller's error.
 public protocol HTTPAuthenticator: Sendable {

@@ -46,11 +46,11 @@ public final class NetworkCall<Value: Sendable>: Sendable {
         var finish: @Sendable () -> Void
     }
 
-    private let client: HTTPClient
+    private let client: APIClient
     private let state: Mutex<State>
 
     /// Creates a call of a resource through a client; nothing is sent until ``fire()``.
-    public init(client: HTTPClient, resource: Resource<Value>) {
+    public init(client: APIClient, resource: Resource<Value>) {
         self.client = client
         self.state = Mutex(State(resource: resource))
     }

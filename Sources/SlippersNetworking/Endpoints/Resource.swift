@@ -7,7 +7,7 @@ import Slippers
 
 /// An endpoint and the way to turn its response into a value.
 ///
-/// Loading a resource with ``HTTPClient/load(_:)`` is `async throws -> A`.
+/// Loading a resource with ``APIClient/load(_:)`` is `async throws -> A`.
 ///
 /// For example:
 ///

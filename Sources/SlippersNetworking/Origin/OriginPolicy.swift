@@ -18,7 +18,7 @@ import Foundation
 /// For example, pages served from a CDN that needs no token:
 ///
 /// ```swift
-/// var client = HTTPClient(configuration: configuration)
+/// var client = APIClient(configuration: configuration)
 /// client.originPolicy = OriginPolicy(allowed: [Origin(parsing: "https://cdn.example.com")!])
 /// ```
 public struct OriginPolicy: Hashable, Sendable {

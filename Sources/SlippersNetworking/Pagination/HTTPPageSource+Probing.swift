@@ -69,7 +69,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting style.
     package static func probedDetecting(
-        client: HTTPClient, url: URL, headers: [String: String], stub: PageStub?,
+        client: APIClient, url: URL, headers: [String: String], stub: PageStub?,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (
         source: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?,

@@ -19,7 +19,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/missingStub(path:)`` when stubbing is on
     ///   and the source has no stub: a stubbed list never reaches the network.
-    public func sendingClient() throws -> HTTPClient {
+    public func sendingClient() throws -> APIClient {
         guard isStubbing else { return client }
         guard let stub else { throw NetworkError(.missingStub(path: url.path)) }
         var stubbed = client

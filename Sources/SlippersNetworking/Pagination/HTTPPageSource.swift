@@ -35,7 +35,7 @@ import Slippers
 /// ```
 public struct HTTPPageSource: PageSource {
     /// The client that sends the requests, with its retries and authentication.
-    public var client: HTTPClient
+    public var client: APIClient
     /// The URL of the first page, as the user gave it (its own query items are kept).
     public var url: URL
     /// How the API pages.
@@ -53,7 +53,7 @@ public struct HTTPPageSource: PageSource {
     /// do not apply to it, but its ``ServerConfiguration/shouldStub`` does: when it is on,
     /// pages come from the source's ``stub``, and a source without one fails with
     /// ``NetworkError/Kind/missingStub(path:)`` instead of reaching the network.
-    public init(client: HTTPClient, url: URL, style: PaginationStyle, headers: [String: String] = [:]) {
+    public init(client: APIClient, url: URL, style: PaginationStyle, headers: [String: String] = [:]) {
         self.client = client
         self.url = url
         self.style = style
@@ -66,7 +66,7 @@ public struct HTTPPageSource: PageSource {
     /// configuration or the endpoint): a list of one page. Give a source pages with ``stubbed(_:always:)``.
     ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidURL(_:)``.
-    public init(client: HTTPClient, endpoint: Endpoint, style: PaginationStyle) throws {
+    public init(client: APIClient, endpoint: Endpoint, style: PaginationStyle) throws {
         self.init(
             client: client,
             url: try client.configuration.url(path: endpoint.path, queryItems: endpoint.queryItems),
@@ -375,7 +375,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` when the first page cannot be fetched.
     public static func explaining(
-        client: HTTPClient, url: URL, headers: [String: String] = [:]
+        client: APIClient, url: URL, headers: [String: String] = [:]
     ) async throws -> PaginationStyle.Detection {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -395,7 +395,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
     public static func detecting(
-        client: HTTPClient, url: URL, headers: [String: String] = [:]
+        client: APIClient, url: URL, headers: [String: String] = [:]
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
         try await detecting(client: client, url: url, headers: headers, stub: nil)
     }
@@ -406,7 +406,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
     public static func detecting(
-        client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub?
+        client: APIClient, url: URL, headers: [String: String] = [:], stub: PageStub?
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
         let (source, firstPage) = try await detecting(
             client: client, url: url, headers: headers, stub: stub, adjusting: { $0 })
@@ -423,7 +423,7 @@ extension HTTPPageSource {
     ///
     /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting style.
     public static func detecting(
-        client: HTTPClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil,
+        client: APIClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?) {
         let detected = try await explainedDetecting(
@@ -433,7 +433,7 @@ extension HTTPPageSource {
 
     /// ``detecting(client:url:headers:stub:adjusting:)``, with the detection that chose the style before `adjust`.
     package static func explainedDetecting(
-        client: HTTPClient, url: URL, headers: [String: String], stub: PageStub?,
+        client: APIClient, url: URL, headers: [String: String], stub: PageStub?,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?, detection: PaginationStyle.Detection) {
         var prober = HTTPPageSource(client: client, url: url, style: .linkHeader(), headers: headers)

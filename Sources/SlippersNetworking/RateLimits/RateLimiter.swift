@@ -12,7 +12,7 @@ import Synchronization
 ///   (`time to reset / (remaining + 1)` apart), so the budget lasts until the reset.
 /// - With nothing left, the request waits for the reset. Requests still in flight count
 ///   against what is left until their answers come, so concurrent requests never overrun it.
-/// - After a refusal (``HTTPClient`` blocks the origin for the server's wait), every request
+/// - After a refusal (``APIClient`` blocks the origin for the server's wait), every request
 ///   to the origin waits until that time.
 ///
 /// A wait longer than ``maxWait`` is not waited: the request fails with
@@ -25,7 +25,7 @@ import Synchronization
 /// For example, a client that waits at most ten minutes for a budget:
 ///
 /// ```swift
-/// var options = HTTPClient.Options()
+/// var options = APIClient.Options()
 /// options.rateLimiter = RateLimiter(maxWait: .seconds(600))
 /// ```
 public final class RateLimiter: Sendable {

@@ -5,7 +5,7 @@ import Slippers
     import FoundationNetworking
 #endif
 
-/// How many times, and how long apart, ``HTTPClient`` tries a request again.
+/// How many times, and how long apart, ``APIClient`` tries a request again.
 ///
 /// Transient failures are retried: transport failures (a refused or dropped
 /// connection, a timeout, a body short of its `Content-Length`) except

@@ -15,7 +15,7 @@ import Slippers
 ///     let attempt = attempts.withLock { $0 += 1; return $0 }
 ///     return attempt <= 2 ? .json(#"{"error": "busy"}"#, statusCode: 503) : .json("[]")
 /// }
-/// let client = HTTPClient(configuration: configuration, options: .init(transport: transport))
+/// let client = APIClient(configuration: configuration, options: .init(transport: transport))
 /// let response = try await client.send(URLRequest(url: url))    // 200, on the third attempt
 /// ```
 public struct StubTransport: HTTPTransport {

@@ -28,7 +28,7 @@
     /// otherwise hold the body until a delayed ACK, about 40 ms a request.
     ///
     /// Redirects are not followed: a `3xx` answer comes back as a response with
-    /// its `Location` header, for ``HTTPClient`` to judge. Responses compressed
+    /// its `Location` header, for ``APIClient`` to judge. Responses compressed
     /// with gzip or deflate are decompressed.
     ///
     /// For example:
@@ -36,7 +36,7 @@
     /// ```swift
     /// let transport = AsyncHTTPClientTransport(
     ///     configuration: .init(idleTimeout: .seconds(10), maxBodySize: 8 << 20))
-    /// let client = HTTPClient(configuration: configuration, transport: transport)
+    /// let client = APIClient(configuration: configuration, transport: transport)
     /// ```
     ///
     /// A transport may be dropped at any time: its connections are closed in the
@@ -127,7 +127,7 @@
                     connect: TimeAmount(configuration.connectTimeout),
                     read: TimeAmount(configuration.idleTimeout)),
                 decompression: .enabled(limit: .size(configuration.maxBodySize)))
-            // HTTPClient retries transient failures itself, with its own backoff.
+            // APIClient retries transient failures itself, with its own backoff.
             clientConfiguration.connectionPool.retryConnectionEstablishment = false
             if let tls { clientConfiguration.tlsConfiguration = tls }
             #if os(Linux)

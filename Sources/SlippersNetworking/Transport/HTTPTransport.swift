@@ -7,7 +7,7 @@ import Slippers
 
 /// Sends one HTTP request and returns its response, whatever the status.
 ///
-/// This is the seam under ``HTTPClient``: ``AsyncHTTPClientTransport`` and
+/// This is the seam under ``APIClient``: ``AsyncHTTPClientTransport`` and
 /// ``URLSessionTransport`` talk to the network, ``StubTransport`` answers from
 /// memory. A transport does not retry, authenticate, judge statuses or follow
 /// redirects (a `3xx` is returned as a response); the client does.

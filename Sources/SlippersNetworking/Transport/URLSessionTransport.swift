@@ -11,7 +11,7 @@ import Synchronization
 /// The session does not cache responses and keeps no cookies, so that
 /// conditional requests and `304` answers are the caller's, not the cache's.
 /// It follows no redirect: a `3xx` answer comes back as a response with its
-/// `Location` header, for ``HTTPClient`` to judge. Cancelling the calling
+/// `Location` header, for ``APIClient`` to judge. Cancelling the calling
 /// task cancels the data task at once and throws `CancellationError`.
 ///
 /// On Linux, prefer ``AsyncHTTPClientTransport`` (the default there): the

@@ -99,7 +99,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// a run killed at any moment loses at most the pages it held. When the
     /// list's total says where it ends, no page past the end is asked for;
     /// otherwise at most `maximum - 1` requests past the end are sent. Report
-    /// the server's throttles to the same controller (for an `HTTPClient`, with
+    /// the server's throttles to the same controller (for an `APIClient`, with
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
 

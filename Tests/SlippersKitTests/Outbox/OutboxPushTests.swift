@@ -83,9 +83,9 @@ import Testing
     @Test func aWriteWhoseAnswerIsLostIsSentAgainWithItsKeyAndAppliedOnce() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        let retrying = HTTPClient(
+        let retrying = APIClient(
             configuration: fixture.client.configuration,
-            options: HTTPClient.Options(
+            options: APIClient.Options(
                 retryPolicy: RetryPolicy(
                     maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: 0.5)))
         let write = try fixture.store.queueWrite(
@@ -346,9 +346,9 @@ extension OutboxPushTests {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
         let key = try #require(try fixture.store.collections().first?.key)
-        let retrying = HTTPClient(
+        let retrying = APIClient(
             configuration: fixture.client.configuration,
-            options: HTTPClient.Options(
+            options: APIClient.Options(
                 retryPolicy: RetryPolicy(
                     maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: 0.5)))
         for (id, title) in [(-1, "made offline"), (-2, "")] {

@@ -26,7 +26,7 @@ import Testing
 
     /// A cache of 10 pages of 10 that went stale (no validators, max-age 1 s, as Datasette
     /// answers), and a server that fails from then on.
-    private func staleCacheOffline() async throws -> (FixtureServer, TemporaryDirectory, CacheStore, HTTPClient) {
+    private func staleCacheOffline() async throws -> (FixtureServer, TemporaryDirectory, CacheStore, APIClient) {
         let server = FixtureServer(
             configuration: {
                 var configuration = FixtureServer.Configuration(itemCount: 100, pageSize: 10)
@@ -39,7 +39,7 @@ import Testing
         let store = try CacheStore(path: directory.path())
         let client = try #require(
             ServerConfiguration(baseURL: server.baseURL).map {
-                HTTPClient(configuration: $0, options: HTTPClient.Options(retryPolicy: .none))
+                APIClient(configuration: $0, options: APIClient.Options(retryPolicy: .none))
             })
         let online = PagedList<FixtureItem>(
             url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
@@ -59,7 +59,7 @@ import Testing
     private let style = PaginationStyle.pageNumber(pageSize: 10, itemsKeyPath: "results")
 
     /// A list whose backoff after a failure (10 minutes) outlasts any scroll of these tests.
-    private func offlineConfiguration(_ client: HTTPClient) -> HTTPListConfiguration {
+    private func offlineConfiguration(_ client: APIClient) -> HTTPListConfiguration {
         HTTPListConfiguration(client: client, pager: PagerConfiguration(backoff: OfflineBackoff(initial: 600)))
     }
 
@@ -69,9 +69,9 @@ import Testing
         // A client that would try five times: with the cached rows shown, the first failure is told at once.
         let patient = try #require(
             ServerConfiguration(baseURL: server.baseURL).map {
-                HTTPClient(
+                APIClient(
                     configuration: $0,
-                    options: HTTPClient.Options(
+                    options: APIClient.Options(
                         retryPolicy: RetryPolicy(
                             maxAttempts: 5, baseDelay: .milliseconds(500), maxDelay: .seconds(4), jitter: 0)))
             })

@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aStubbedListPagesWithNoServerInAnInMemoryCache() async throws {
-        let client = HTTPClient(configuration: ServerConfiguration(host: "api.example.com", shouldStub: true))
+        let client = APIClient(configuration: ServerConfiguration(host: "api.example.com", shouldStub: true))
         let stub = PageStub.pages([
             #"{"results": [{"id": 1, "title": "One"}, {"id": 2, "title": "Two"}]}"#,
             #"{"results": [{"id": 3, "title": "Three"}]}"#,

@@ -57,9 +57,9 @@ import Testing
 
     @Test func aSyncFindsTheListItFiledUnderThePlainKeyWithNoRequest() async throws {
         let url = try #require(URL(string: base + "/offset"))
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: try #require(ServerConfiguration(baseURL: url)),
-            options: HTTPClient.Options(retryPolicy: .none))
+            options: APIClient.Options(retryPolicy: .none))
         let plan = try await SyncPlan.make(store: store, client: client, url: url)
         #expect(plan.collection.key == base + "/offset")
         #expect(plan.stored?.endReached == true)

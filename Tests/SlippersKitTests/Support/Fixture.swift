@@ -8,7 +8,7 @@ struct Fixture {
     let server: FixtureServer
     let directory: TemporaryDirectory
     let store: CacheStore
-    let client: HTTPClient
+    let client: APIClient
 
     init(itemCount: Int = 25, pageSize: Int = 10) async throws {
         server = FixtureServer(configuration: .init(itemCount: itemCount, pageSize: pageSize))
@@ -16,7 +16,7 @@ struct Fixture {
         directory = try TemporaryDirectory()
         store = try CacheStore(path: directory.path())
         guard let configuration = ServerConfiguration(baseURL: server.baseURL) else { throw FixtureError.noHost }
-        client = HTTPClient(configuration: configuration, options: HTTPClient.Options(retryPolicy: .none))
+        client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
     }
 
     /// The requests for the first page of `route` the server received.

@@ -10,7 +10,7 @@ import Testing
     static func plan(url: String) throws -> SyncPlan {
         let url = try #require(URL(string: url))
         let configuration = try #require(ServerConfiguration(baseURL: url))
-        let client = HTTPClient(configuration: configuration)
+        let client = APIClient(configuration: configuration)
         let base = HTTPPageSource(client: client, url: url, style: .pageNumber(firstPage: 1, pageSize: 10))
         return SyncPlan(
             source: PrimedPageSource(base: base, firstPage: nil),

@@ -17,9 +17,9 @@ import Testing
             if page == "0" { return StubResponse(statusCode: 500, body: Data("no page 0".utf8)) }
             return StubResponse(body: Data("page \(page)".utf8))
         }
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: ServerConfiguration(host: "api.test"),
-            options: HTTPClient.Options(transport: transport, retryPolicy: .none))
+            options: APIClient.Options(transport: transport, retryPolicy: .none))
         let resource = Resource<String>(endpoint: Endpoint(.get, "items")) { String(decoding: $0.body, as: UTF8.self) }
         return NetworkCall(client: client, resource: resource)
     }

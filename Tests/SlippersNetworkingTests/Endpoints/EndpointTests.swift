@@ -32,9 +32,9 @@ import Testing
     }
 
     @Test func resourcesMapTheirValues() async throws {
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: configuration,
-            options: HTTPClient.Options(transport: StubTransport(.json(#"{"id": 1, "title": "x"}"#))))
+            options: APIClient.Options(transport: StubTransport(.json(#"{"id": 1, "title": "x"}"#))))
         struct Post: Decodable, Sendable {
             var id: ID<Post>
             var title: String

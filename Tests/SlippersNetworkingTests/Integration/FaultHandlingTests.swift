@@ -8,7 +8,7 @@ import Testing
 @Suite struct FaultHandlingTests {
     private let configuration = FixtureServer.Configuration(itemCount: 30, pageSize: 10)
 
-    private func source(_ server: FixtureServer, _ client: HTTPClient, _ route: FixtureServer.Route = .offset)
+    private func source(_ server: FixtureServer, _ client: APIClient, _ route: FixtureServer.Route = .offset)
         -> HTTPPageSource
     {
         let styles: [FixtureServer.Route: PaginationStyle] = [
@@ -125,18 +125,18 @@ import Testing
         try await withFixtureServer(configuration) { server async throws in
             let impatient = AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(1)))
             server.inject(.delay(.seconds(4)))
-            let once = HTTPClient(
+            let once = APIClient(
                 configuration: ServerConfiguration(host: "127.0.0.1"),
-                options: HTTPClient.Options(transport: impatient, retryPolicy: .none))
+                options: APIClient.Options(transport: impatient, retryPolicy: .none))
             let error = await #expect(throws: NetworkError.self) { try await source(server, once).fetch(.first) }
             #expect(error?.kind == .transport(.timeout))
 
             // The retry must answer within the timeout even on a loaded machine (the whole suite on
             // two busy cores was seen to take more than 3 s): give it room.
             server.inject(.delay(.seconds(20)))
-            let retrying = HTTPClient(
+            let retrying = APIClient(
                 configuration: ServerConfiguration(host: "127.0.0.1"),
-                options: HTTPClient.Options(
+                options: APIClient.Options(
                     transport: AsyncHTTPClientTransport(configuration: .init(idleTimeout: .seconds(8))),
                     retryPolicy: quickRetries))
             let page = try #require(try await source(server, retrying).fetch(.first).page)
@@ -237,9 +237,9 @@ import Testing
     @Test func stubbingAnswersWithoutTheServerSeeingAnyRequest() async throws {
         try await withFixtureServer(configuration) { server async throws in
             let endpoint = Endpoint(.get, "offset").stubbed(.json(#"{"results": [{"id": 7}], "total": 1}"#))
-            let stubbed = HTTPClient(
+            let stubbed = APIClient(
                 configuration: try #require(ServerConfiguration(baseURL: server.baseURL)).stubbing(),
-                options: HTTPClient.Options(transport: loopbackTransport))
+                options: APIClient.Options(transport: loopbackTransport))
             let body = try await stubbed.load(Resource(data: endpoint))
             #expect(String(decoding: body, as: UTF8.self).contains(#""id": 7"#))
 

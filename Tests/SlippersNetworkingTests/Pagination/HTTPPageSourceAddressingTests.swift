@@ -7,8 +7,8 @@ import Testing
 @Suite struct HTTPPageSourceAddressingTests {
     private func source(_ style: PaginationStyle) -> HTTPPageSource {
         HTTPPageSource(
-            client: HTTPClient(
-                configuration: ServerConfiguration(host: "api.test"), options: HTTPClient.Options(retryPolicy: .none)),
+            client: APIClient(
+                configuration: ServerConfiguration(host: "api.test"), options: APIClient.Options(retryPolicy: .none)),
             url: URL(string: "https://api.test/items")!, style: style)
     }
 
@@ -25,9 +25,9 @@ import Testing
         let transport = ScriptedTransport(.json(#"{"results": [{"id": 1}, {"id": 2}], "total": 9}"#))
         let style = PaginationStyle.offset(limit: 2)
         let source = HTTPPageSource(
-            client: HTTPClient(
+            client: APIClient(
                 configuration: ServerConfiguration(host: "api.test"),
-                options: HTTPClient.Options(transport: transport, retryPolicy: .none)),
+                options: APIClient.Options(transport: transport, retryPolicy: .none)),
             url: URL(string: "https://api.test/items")!, style: style)
         let first = try #require(try await source.fetch(.first).page)
         #expect(first.nextToken == source.token(forPageAt: 1))

@@ -26,7 +26,7 @@ import Testing
         func origin(_ text: String) throws -> String {
             let url = try #require(URL(string: text))
             let source = HTTPPageSource(
-                client: HTTPClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
+                client: APIClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
                 style: .linkHeader())
             #expect(source.origin == Origin(url)?.description)
             return source.origin
@@ -44,7 +44,7 @@ import Testing
     @Test func theOriginMatchesTheOriginOfTheCollectionKey() throws {
         let url = try #require(URL(string: "http://127.0.0.1:8123/v1/posts?b=2&a=1&page=3"))
         let source = HTTPPageSource(
-            client: HTTPClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
+            client: APIClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
             style: .pageNumber(firstPage: 1, pageSize: nil))
         #expect(source.collectionKey.hasPrefix(source.origin + "/"))
         #expect(source.defaultItemType == "posts@" + source.origin)

@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func twoQueriesOfOneURLAreTwoListsAndTheKeyHoldsNoVariableValue() throws {
-        let client = HTTPClient(configuration: ServerConfiguration(host: "api.test"))
+        let client = APIClient(configuration: ServerConfiguration(host: "api.test"))
         let url = URL(string: "https://api.test/graphql")!
         func key(_ style: PaginationStyle) -> String {
             HTTPPageSource(client: client, url: url, style: style).collectionKey

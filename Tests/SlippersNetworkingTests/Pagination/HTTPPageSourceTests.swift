@@ -14,9 +14,9 @@ import Testing
         _ transport: ScriptedTransport
     ) -> HTTPPageSource {
         HTTPPageSource(
-            client: HTTPClient(
+            client: APIClient(
                 configuration: ServerConfiguration(host: "api.test"),
-                options: HTTPClient.Options(transport: transport, retryPolicy: .none)),
+                options: APIClient.Options(transport: transport, retryPolicy: .none)),
             url: URL(string: url)!, style: style, headers: ["X-Api-Key": "k"])
     }
 

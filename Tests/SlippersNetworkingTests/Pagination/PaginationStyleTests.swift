@@ -110,7 +110,7 @@ import Testing
 
     @Test func aSinglePageStyleAsksForTheURLAsItIsAndEndsThere() throws {
         let source = HTTPPageSource(
-            client: HTTPClient(configuration: ServerConfiguration(host: "x.test")),
+            client: APIClient(configuration: ServerConfiguration(host: "x.test")),
             url: URL(string: "https://x.test/posts?userId=1")!, style: .singlePage())
         #expect(try source.requestURL(for: nil).absoluteString == "https://x.test/posts?userId=1")
         #expect(throws: NetworkError.self) { try source.requestURL(for: PageToken(2)) }

@@ -14,14 +14,14 @@ import Testing
 @Suite struct RateLimiterTests {
     /// What a client reported: its waits for rate limits and its retries.
     final class Reports: Sendable {
-        let waits = Mutex<[HTTPClient.RateLimitWait]>([])
+        let waits = Mutex<[APIClient.RateLimitWait]>([])
         let retries = Mutex(0)
     }
 
     /// A client of the server whose waits and retries go to `reports`; `floor` is its backoff floor.
     private func limitedClient(
         for server: FixtureServer, floor: Duration = .milliseconds(300), reports: Reports
-    ) -> HTTPClient {
+    ) -> APIClient {
         var client = client(
             for: server, retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: floor, maxDelay: .seconds(1)))
         client.onRateLimitWait = { wait in reports.waits.withLock { $0.append(wait) } }
@@ -30,7 +30,7 @@ import Testing
     }
 
     /// Fetches pages 1…`pages` of the list, `width` at a time, and returns the ids in page order.
-    private func fetchAll(_ client: HTTPClient, _ server: FixtureServer, pages: Int, width: Int) async throws -> [Int] {
+    private func fetchAll(_ client: APIClient, _ server: FixtureServer, pages: Int, width: Int) async throws -> [Int] {
         try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             var next = 1
             var firsts: [Int: Int] = [:]

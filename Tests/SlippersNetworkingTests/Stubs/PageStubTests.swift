@@ -22,10 +22,10 @@ import Testing
         #"{"results": [{"id": 3}]}"#,
     ])
 
-    func client(stubbing: Bool) -> HTTPClient {
-        HTTPClient(
+    func client(stubbing: Bool) -> APIClient {
+        APIClient(
             configuration: ServerConfiguration(host: "api.example.com", shouldStub: stubbing),
-            options: HTTPClient.Options(transport: Unreachable(), retryPolicy: .none))
+            options: APIClient.Options(transport: Unreachable(), retryPolicy: .none))
     }
 
     @Test func theConfigurationsStubbingServesThePagesOfAList() async throws {

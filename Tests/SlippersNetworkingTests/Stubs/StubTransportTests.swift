@@ -18,7 +18,7 @@ import Testing
             return attempt <= 2 ? .json(#"{"error": "busy"}"#, statusCode: 503) : .json("[]")
         }
         let configuration = try #require(ServerConfiguration(baseURL: URL(string: "https://api.example.com")!))
-        let client = HTTPClient(configuration: configuration, options: .init(transport: transport, sleep: { _ in }))
+        let client = APIClient(configuration: configuration, options: .init(transport: transport, sleep: { _ in }))
         let response = try await client.send(URLRequest(url: URL(string: "https://api.example.com/posts")!))
         #expect(response.statusCode == 200)
         #expect(response.body == Data("[]".utf8))
@@ -46,7 +46,7 @@ import Testing
         let live = StubTransport(.json(#""live""#))
         let endpoint = Endpoint(.get, "a").stubbed(.json(#""stub""#))
         let configuration = ServerConfiguration(host: "x.test")
-        let client = HTTPClient(configuration: configuration, options: HTTPClient.Options(transport: live))
+        let client = APIClient(configuration: configuration, options: APIClient.Options(transport: live))
         #expect(try await client.load(Resource(data: endpoint)) == Data(#""live""#.utf8))
         var stubbing = client
         stubbing.configuration = configuration.stubbing()

@@ -12,7 +12,7 @@ import Synchronization
 let quickRetries = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20), jitter: 0.5)
 
 /// A transport for the integration tests: the default one on this platform, over real sockets.
-let loopbackTransport: any HTTPTransport = HTTPClient.defaultTransport
+let loopbackTransport: any HTTPTransport = APIClient.defaultTransport
 
 /// Foundation's URLSession, for the tests of its transport.
 let urlSessionTransport = URLSessionTransport(timeout: 20)
@@ -35,10 +35,10 @@ func withFixtureServer<T>(
 }
 
 /// A client of a fixture server over the platform's default transport.
-func client(for server: FixtureServer, retryPolicy: RetryPolicy = quickRetries) -> HTTPClient {
-    HTTPClient(
+func client(for server: FixtureServer, retryPolicy: RetryPolicy = quickRetries) -> APIClient {
+    APIClient(
         configuration: ServerConfiguration(baseURL: server.baseURL) ?? ServerConfiguration(host: "127.0.0.1"),
-        options: HTTPClient.Options(transport: loopbackTransport, retryPolicy: retryPolicy))
+        options: APIClient.Options(transport: loopbackTransport, retryPolicy: retryPolicy))
 }
 
 /// Fetches every page of a source from the first, following next tokens; stops after `maxPages`.

@@ -79,9 +79,9 @@ import Testing
                 return
             }
             defer { try? FileManager.default.removeItem(at: bodyFile) }
-            let client = HTTPClient(
+            let client = APIClient(
                 configuration: try #require(ServerConfiguration(baseURL: server.baseURL)),
-                options: HTTPClient.Options(transport: transport))
+                options: APIClient.Options(transport: transport))
             let response = try await client.response(for: endpoint)
             #expect(response.statusCode == 200)
             let received = try #require(server.requests.first)
@@ -141,7 +141,7 @@ import Testing
         #expect(defaults.deadline == .seconds(120))
         #expect(defaults.maxBodySize == 64 << 20)
         #if !canImport(Darwin)
-            #expect(HTTPClient.defaultTransport is AsyncHTTPClientTransport)
+            #expect(APIClient.defaultTransport is AsyncHTTPClientTransport)
         #endif
     }
 

@@ -27,8 +27,8 @@ import Testing
         let server = try await TLSFixtureServer.start(certificate: certificate)
         let transport = AsyncHTTPClientTransport(configuration: .init(certificateAuthorityFile: file))
         let retries = Mutex(0)
-        var client = HTTPClient(
-            configuration: ServerConfiguration(host: "127.0.0.1"), options: HTTPClient.Options(transport: transport))
+        var client = APIClient(
+            configuration: ServerConfiguration(host: "127.0.0.1"), options: APIClient.Options(transport: transport))
         client.onRetry = { _ in retries.withLock { $0 += 1 } }
         client.sleep = { _ in }
         do {

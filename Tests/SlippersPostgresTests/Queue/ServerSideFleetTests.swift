@@ -58,7 +58,7 @@ struct ServerSideFleetTests {
         guard let url = URL(string: job.request.url), let server = ServerConfiguration(baseURL: url) else {
             throw URLError(.badURL)
         }
-        let client = HTTPClient(configuration: server)
+        let client = APIClient(configuration: server)
         let plan = try await SyncPlan.make(
             storage: job.cache, client: client, url: url,
             overrides: StyleOverrides(job.request.style),

@@ -75,9 +75,9 @@ struct SharedRateBudgetTests {
                     let cache = try await PostgresCache.open(location)
                     let start = fixture.url(path: path)
                     group.addTask {
-                        let client = HTTPClient(
+                        let client = APIClient(
                             configuration: try #require(ServerConfiguration(baseURL: start)),
-                            options: HTTPClient.Options(rateLimiter: RateLimiter(store: Budgets(cache: cache))))
+                            options: APIClient.Options(rateLimiter: RateLimiter(store: Budgets(cache: cache))))
                         var next: URL? = start
                         var pages = 0
                         while let url = next {

@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite struct HTTPClientLoggingTests {
+@Suite struct APIClientLoggingTests {
     let handler = InMemoryLogHandler()
 
     var logger: Logger {
@@ -18,10 +18,10 @@ import Testing
         return logger
     }
 
-    func client(_ transport: ScriptedTransport, authenticator: (any HTTPAuthenticator)? = nil) -> HTTPClient {
-        HTTPClient(
+    func client(_ transport: ScriptedTransport, authenticator: (any HTTPAuthenticator)? = nil) -> APIClient {
+        APIClient(
             configuration: ServerConfiguration(host: "api.test"),
-            options: HTTPClient.Options(
+            options: APIClient.Options(
                 transport: transport, retryPolicy: quickRetries, authenticator: authenticator,
                 sleep: SleepRecorder().sleep, logger: logger))
     }
@@ -91,10 +91,10 @@ import Testing
 
     @Test func credentialHeadersAreRecognisedByName() {
         for name in ["Authorization", "proxy-authorization", "Cookie", "X-Api-Key", "X-Auth-Token", "Api-Secret"] {
-            #expect(HTTPClient.isCredential(header: name), "\(name)")
+            #expect(APIClient.isCredential(header: name), "\(name)")
         }
         for name in ["Accept", "Accept-Language", "If-None-Match", "User-Agent"] {
-            #expect(!HTTPClient.isCredential(header: name), "\(name)")
+            #expect(!APIClient.isCredential(header: name), "\(name)")
         }
     }
 }

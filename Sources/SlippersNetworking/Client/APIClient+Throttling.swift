@@ -1,6 +1,6 @@
 import Slippers
 
-extension HTTPClient {
+extension APIClient {
     /// The same client, reporting each `429 Too Many Requests` and `503 Service Unavailable` it retries,
     /// and each request a rate limit refused, to `concurrency`.
     ///
@@ -16,7 +16,7 @@ extension HTTPClient {
     /// var sync = CollectionSync(store: store, source: source, collection: posts)
     /// sync.concurrency = concurrency
     /// ```
-    public func reportingThrottles(to concurrency: AdaptiveConcurrency) -> HTTPClient {
+    public func reportingThrottles(to concurrency: AdaptiveConcurrency) -> APIClient {
         var client = self
         let previous = onRetry
         client.onRetry = { event in

@@ -11,7 +11,7 @@ import Slippers
 /// For example:
 ///
 /// ```swift
-/// let client = HTTPClient(configuration: ServerConfiguration(host: "api.example.com", apiRoute: "v1"))
+/// let client = APIClient(configuration: ServerConfiguration(host: "api.example.com", apiRoute: "v1"))
 /// let post = try await client.load(Resource<Post>(json: Endpoint(.get, "posts/1")))
 /// ```
 ///
@@ -33,7 +33,7 @@ import Slippers
 /// credential renewals at `info`. Credentials never reach the log: the
 /// values of `Authorization`, `Cookie` and key-like headers are replaced by
 /// `<redacted>`, and so are those of secret-looking query parameters.
-public struct HTTPClient: Sendable {
+public struct APIClient: Sendable {
     /// Where the API lives, and whether to stub it.
     public var configuration: ServerConfiguration
     /// What sends the requests.

@@ -5,7 +5,7 @@ import Logging
     import FoundationNetworking
 #endif
 
-extension HTTPClient {
+extension APIClient {
     /// Logs one request and its answer at `debug`: method, URL, status, elapsed time, redirect hop and headers.
     func logExchange(_ request: URLRequest, _ response: NetworkResponse, elapsed: Duration, hop: Int) {
         logger.debug(

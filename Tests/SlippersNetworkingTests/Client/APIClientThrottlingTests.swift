@@ -9,11 +9,11 @@ import Testing
 #endif
 
 /// A client that reports the `429`s and `503`s it retries to a concurrency controller.
-@Suite struct HTTPClientThrottlingTests {
-    private func client(_ transport: ScriptedTransport, sleeps: SleepRecorder) -> HTTPClient {
-        HTTPClient(
+@Suite struct APIClientThrottlingTests {
+    private func client(_ transport: ScriptedTransport, sleeps: SleepRecorder) -> APIClient {
+        APIClient(
             configuration: ServerConfiguration(host: "api.test"),
-            options: HTTPClient.Options(
+            options: APIClient.Options(
                 transport: transport, retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(1), jitter: 0),
                 sleep: sleeps.sleep))
     }

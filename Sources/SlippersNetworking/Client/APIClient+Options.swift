@@ -1,20 +1,20 @@
 import Logging
 
-extension HTTPClient {
+extension APIClient {
     /// How a client sends: its transport, retries, credentials, origin policy, redirects and
     /// log, each with a documented default; the server it talks to is its ``ServerConfiguration``.
     ///
     /// For example, a client that never retries and follows the list to a CDN without credentials:
     ///
     /// ```swift
-    /// var options = HTTPClient.Options(retryPolicy: .none)
+    /// var options = APIClient.Options(retryPolicy: .none)
     /// options.originPolicy = OriginPolicy(allowed: [Origin(parsing: "https://cdn.example.com")!])
-    /// let client = HTTPClient(configuration: ServerConfiguration(host: "api.example.com"), options: options)
+    /// let client = APIClient(configuration: ServerConfiguration(host: "api.example.com"), options: options)
     /// ```
     public struct Options: Sendable {
         // MARK: - Sending
 
-        /// What sends the requests: ``HTTPClient/defaultTransport`` unless set (async-http-client on
+        /// What sends the requests: ``APIClient/defaultTransport`` unless set (async-http-client on
         /// Linux, with its TLS trust in ``AsyncHTTPClientTransport/Configuration``).
         public var transport: any HTTPTransport
         /// How failed requests are retried: ``RetryPolicy/default`` (5 attempts) unless set.
@@ -41,7 +41,7 @@ extension HTTPClient {
 
         /// Creates options; what is not given keeps its default.
         public init(
-            transport: any HTTPTransport = HTTPClient.defaultTransport,
+            transport: any HTTPTransport = APIClient.defaultTransport,
             retryPolicy: RetryPolicy = .default,
             authenticator: (any HTTPAuthenticator)? = nil,
             originPolicy: OriginPolicy = .sameOrigin,
@@ -66,7 +66,7 @@ extension HTTPClient {
     /// For example:
     ///
     /// ```swift
-    /// let client = HTTPClient(configuration: ServerConfiguration(host: "api.example.com"))
+    /// let client = APIClient(configuration: ServerConfiguration(host: "api.example.com"))
     /// ```
     public init(configuration: ServerConfiguration, options: Options = Options()) {
         self.configuration = configuration

@@ -8,16 +8,16 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite struct HTTPClientTests {
+@Suite struct APIClientTests {
     private struct Post: Codable, Sendable, Equatable {
         var id: ID<Post>
         var title: String
     }
 
-    private func client(_ transport: ScriptedTransport, retry: RetryPolicy = quickRetries) -> HTTPClient {
-        HTTPClient(
+    private func client(_ transport: ScriptedTransport, retry: RetryPolicy = quickRetries) -> APIClient {
+        APIClient(
             configuration: ServerConfiguration(host: "api.test", apiRoute: "v1"),
-            options: HTTPClient.Options(transport: transport, retryPolicy: retry))
+            options: APIClient.Options(transport: transport, retryPolicy: retry))
     }
 
     @Test func aResourceIsLoadedAndParsed() async throws {
@@ -88,7 +88,7 @@ import Testing
     }
 }
 
-@Suite struct HTTPClientStreamingTests {
+@Suite struct APIClientStreamingTests {
     @Test func aFileBodyIsSentWholeOnEveryAttempt() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).bin")
         try Data(repeating: 7, count: 200_000).write(to: file)
@@ -108,18 +108,18 @@ import Testing
             }
             return StubResponse(statusCode: attempt == 1 ? 503 : 200)
         }
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: ServerConfiguration(host: "api.test"),
-            options: HTTPClient.Options(transport: transport, retryPolicy: quickRetries))
+            options: APIClient.Options(transport: transport, retryPolicy: quickRetries))
         _ = try await client.response(for: Endpoint(.put, "files/1", body: .file(file)))
         #expect(lengths.withLock { $0 } == [200_000, 200_000])
     }
 
     @Test func aPreparedRequestWithAStreamIsNotRetried() async throws {
         let transport = ScriptedTransport(StubResponse(statusCode: 503))
-        let client = HTTPClient(
+        let client = APIClient(
             configuration: ServerConfiguration(host: "api.test"),
-            options: HTTPClient.Options(transport: transport, retryPolicy: quickRetries))
+            options: APIClient.Options(transport: transport, retryPolicy: quickRetries))
         var request = URLRequest(url: URL(string: "https://api.test/files/1")!)
         request.httpBodyStream = InputStream(data: Data([1, 2, 3]))
         await #expect(throws: NetworkError.self) { try await client.send(request) }

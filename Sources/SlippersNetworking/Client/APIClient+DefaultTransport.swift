@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-extension HTTPClient {
+extension APIClient {
     /// The transport a client uses unless it is given one.
     ///
     /// On Linux it is ``AsyncHTTPClientTransport/shared``: its requests have
