@@ -19,7 +19,7 @@ struct ColdStartProbe: ParsableCommand {
 
     /// What the probe measured, from the start of the open.
     struct Outcome: Codable {
-        /// Until `CacheStore(path:)` returned: checks, connections, migrations.
+        /// Until `SQLiteCache(path:)` returned: checks, connections, migrations.
         var openMicroseconds: Double
         /// Until the first page's items were decoded (the open included).
         var firstPageMicroseconds: Double
@@ -39,7 +39,7 @@ struct ColdStartProbe: ParsableCommand {
     func run() throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let opened = clock.now
         let items: [BenchItem]
         if throughPager {

@@ -23,7 +23,7 @@ struct SyncProbe: ParsableCommand {
     struct Outcome: Codable {
         /// From the sync's start to its end.
         var wallMicroseconds: Double
-        /// The part of it spent in the store, saving pages (`CacheStore.savePage`).
+        /// The part of it spent in the store, saving pages (`SQLiteCache.savePage`).
         var storeMicroseconds: Double
         /// The mean time from a page's arrival to the request of the next (one page at a time, the
         /// client's own share of each page's time); negative when requests overlap.
@@ -69,7 +69,7 @@ struct SyncProbe: ParsableCommand {
             pageSize, path, AdaptiveConcurrency(maximum: concurrency), style
         )
         var outcome = try Blocking.run {
-            let store = try CacheStore(path: path)
+            let store = try SQLiteCache(path: path)
             let client = APIClient(configuration: server).reportingThrottles(to: concurrency)
             switch probeStyle {
             case .page, .cursor:
@@ -84,7 +84,7 @@ struct SyncProbe: ParsableCommand {
             case .detect:
                 // The clock starts before the first request, which detects the style.
                 let start = ContinuousClock.now
-                let plan = try await SyncPlan.make(store: store, client: client, url: url)
+                let plan = try await SyncPlan.make(storage: store, client: client, url: url)
                 var outcome = try await Self.sync(
                     TimedSource(plan.source), into: plan.collection, of: store, concurrency: concurrency)
                 outcome.wallMicroseconds = start.duration(to: .now).microseconds
@@ -97,10 +97,10 @@ struct SyncProbe: ParsableCommand {
 
     /// Syncs `source` into a new collection and times it.
     private static func sync<Source: AddressablePageSource>(
-        _ source: TimedSource<Source>, into collection: CollectionDescriptor, of store: CacheStore,
+        _ source: TimedSource<Source>, into collection: CollectionDescriptor, of store: SQLiteCache,
         concurrency: AdaptiveConcurrency
     ) async throws -> Outcome where Source.Item == RawItem {
-        var sync = CollectionSync(store: store, source: source, collection: collection)
+        var sync = CollectionSync(storage: store, source: source, collection: collection)
         sync.concurrency = concurrency
         let clock = ContinuousClock()
         let start = clock.now

@@ -4,14 +4,14 @@ import Slippers
 /// Where a cache keeps its collections, pages and items: the seam between the sync side
 /// (``CollectionSync``), the inspection commands and a database.
 ///
-/// Two backends implement it: `CacheStore`, an SQLite file through GRDB (the embedded
+/// Two backends implement it: `SQLiteCache`, an SQLite file through GRDB (the embedded
 /// default, for apps and the command line), and `PostgresCache` in the `SlippersPostgres`
 /// product, one PostgreSQL database for a fleet of workers. Both keep the same guarantees: a
 /// page is saved with the collection's resume point in one transaction, a collection's pages
 /// `0..<currentPageCount` are its committed prefix, and items are stored once per type and id.
 ///
 /// The pager, offline writes and the cache budget are the SQLite file's: they need
-/// `CacheStore` itself.
+/// `SQLiteCache` itself.
 ///
 /// ```swift
 /// func report(_ storage: some CacheStorage) async throws {
@@ -34,7 +34,7 @@ public protocol CacheStorage: Sendable {
     func collection(_ key: String) async throws -> CollectionInfo?
 
     /// Saves a fetched page, its items and the collection's resume point in one transaction;
-    /// see `CacheStore.savePage(_:at:in:now:)` for the rules both backends follow.
+    /// see `SQLiteCache.savePage(_:at:in:now:)` for the rules both backends follow.
     ///
     /// - throws: ``CacheError/pageOutOfOrder(collection:index:)`` when page `index - 1` is not
     ///   cached in the current generation, ``CacheError/itemTypeMismatch(collection:stored:requested:)``,

@@ -10,11 +10,11 @@ import Testing
 /// Syncs of several pages at once over HTTP, against the fixture API on 127.0.0.1.
 @Suite struct ConcurrentSyncHTTPTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     private func client(for server: FixtureServer, retryPolicy: RetryPolicy = .none) throws -> APIClient {
@@ -28,7 +28,7 @@ import Testing
         _ source: HTTPPageSource, concurrency: AdaptiveConcurrency
     ) async throws -> CollectionSync<HTTPPageSource>.Progress {
         var sync = CollectionSync(
-            store: store, source: source,
+            storage: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
         sync.concurrency = concurrency
         return try await sync.run(limits: .init())
@@ -99,7 +99,7 @@ import Testing
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"))
         // The first page comes through; the next three requests are refused with Retry-After: 1.
         var sync = CollectionSync(
-            store: store, source: source,
+            storage: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
         sync.concurrency = concurrency
         try await sync.run(limits: .init(maxPages: 1))

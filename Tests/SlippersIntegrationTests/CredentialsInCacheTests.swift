@@ -28,12 +28,12 @@ import Testing
     /// A running server with the list, a cache in a new directory, and a source of the list with the credential.
     private static func list(
         query: String = ""
-    ) async throws -> (FixtureServer, TemporaryDirectory, CacheStore, HTTPPageSource) {
+    ) async throws -> (FixtureServer, TemporaryDirectory, SQLiteCache, HTTPPageSource) {
         let server = FixtureServer()
         try await server.start()
         serveEchoingList(on: server, pages: 3)
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
         let client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
         let url = try #require(URL(string: "\(server.baseURL)/private?access_token=\(secret)\(query)"))
@@ -44,7 +44,7 @@ import Testing
         let (server, directory, store, source) = try await Self.list(query: "&sort_key=name")
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
 
-        let outcome = try await CollectionSync(store: store, source: source, collection: collection).run()
+        let outcome = try await CollectionSync(storage: store, source: source, collection: collection).run()
         await server.stop()
 
         #expect(outcome.endReached && outcome.itemsFetched == 30)
@@ -72,8 +72,8 @@ import Testing
         var directories: [TemporaryDirectory] = []
         for _ in 0..<2 {
             let directory = try TemporaryDirectory()
-            let store = try CacheStore(path: directory.path())
-            _ = try await CollectionSync(store: store, source: source, collection: collection).run()
+            let store = try SQLiteCache(path: directory.path())
+            _ = try await CollectionSync(storage: store, source: source, collection: collection).run()
             stored.append(try #require(try store.pages(in: collection.key).first?.varyKey))
             #expect(try directory.filesHolding(Self.secret).isEmpty)
             directories.append(directory)
@@ -91,9 +91,9 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
 
-        try await CollectionSync(store: store, source: source, collection: collection).run(maxPages: 1)
+        try await CollectionSync(storage: store, source: source, collection: collection).run(maxPages: 1)
         let resumed = HTTPPageSource(client: source.client, url: source.url, style: .nextURL())
-        let outcome = try await CollectionSync(store: store, source: resumed, collection: collection).run()
+        let outcome = try await CollectionSync(storage: store, source: resumed, collection: collection).run()
         await server.stop()
 
         #expect(outcome.resumed && outcome.endReached)

@@ -12,13 +12,13 @@ import Testing
     typealias HTTPPager = Pager<FixtureItem>
 
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let server: FixtureServer
     let source: HTTPPageSource
 
     init() async throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
         server = FixtureServer(configuration: .init(itemCount: 100, pageSize: 10))
         try await server.start()
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
@@ -43,7 +43,7 @@ import Testing
 
     /// Caches the first `pages` pages as an earlier launch would have, then forgets its requests.
     private func seed(pages: Int? = nil) async throws {
-        try await CollectionSync(store: store, source: source, collection: collection).run(maxPages: pages)
+        try await CollectionSync(storage: store, source: source, collection: collection).run(maxPages: pages)
         server.resetRequests()
     }
 
@@ -193,7 +193,7 @@ import Testing
     {
         server.setValidators(validators)
         try await seed()
-        let sync = CollectionSync(store: store, source: source, collection: collection)
+        let sync = CollectionSync(storage: store, source: source, collection: collection)
         var found = try await sync.revalidate()
         #expect(found.unchanged == 10)
         #expect(found.changed + found.new + found.removed == 0)
@@ -246,7 +246,7 @@ import Testing
     @Test func aPageThatVariesOnAHeaderIsServedOnlyToTheSameValue() async throws {
         server.setResponseHeaders(["Vary": "Accept-Language"])
         let french = try source(headers: ["Accept-Language": "fr"])
-        try await CollectionSync(store: store, source: french, collection: collection).run(maxPages: 2)
+        try await CollectionSync(storage: store, source: french, collection: collection).run(maxPages: 2)
         server.resetRequests()
 
         let again = HTTPPager(

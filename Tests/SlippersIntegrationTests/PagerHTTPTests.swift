@@ -12,13 +12,13 @@ import Testing
     typealias HTTPPager = Pager<FixtureItem>
 
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let server: FixtureServer
     let source: HTTPPageSource
 
     init() async throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
         server = FixtureServer(configuration: .init(itemCount: 45, pageSize: 10))
         try await server.start()
         let configuration = try #require(ServerConfiguration(baseURL: server.baseURL))
@@ -38,7 +38,7 @@ import Testing
     /// Caches the first `pages` pages, as an earlier run would have.
     private func seed(pages: Int) async throws {
         try await CollectionSync(
-            store: store, source: source,
+            storage: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
         ).run(maxPages: pages)
         server.resetRequests()

@@ -52,7 +52,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = "\(server.baseURL.absoluteString)/page"
 
-        let cache = try CacheStore(path: directory.path("cache.sqlite"))
+        let cache = try SQLiteCache(path: directory.path("cache.sqlite"))
         let posts = PagedList<Post>(url: url, in: cache)
         await Self.showAsTheViewDoes(posts, rows: 100)
 
@@ -69,7 +69,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try #require(URL(string: "\(server.baseURL.absoluteString)/page"))
 
-        let cache = try CacheStore(path: directory.path("cache.sqlite"))
+        let cache = try SQLiteCache(path: directory.path("cache.sqlite"))
         let pager = try await Pager<Post>.detecting(url: url, store: cache)
         let recorder = Recorder(await pager.states())
         await pager.start()  // cached pages at once, then the network

@@ -104,7 +104,7 @@ struct PostgresCachePagesTests {
     /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
     private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
         let directory = try TemporaryDirectory()
-        let file = try CacheStore(path: directory.path())
+        let file = try SQLiteCache(path: directory.path())
         let onFile = try await scenario(file)
         try await PostgresServer.with { server in
             let cache = try await PostgresCache.open(

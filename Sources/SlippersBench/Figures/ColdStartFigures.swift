@@ -3,7 +3,7 @@ import Foundation
 /// A new process opens a large cache and publishes its first page.
 ///
 /// Each round runs ``ColdStartProbe`` in a new process, which times itself from
-/// just before `CacheStore(path:)` to the first page's items decoded; the
+/// just before `SQLiteCache(path:)` to the first page's items decoded; the
 /// process's own start (loading the binary and the Swift runtime) is reported
 /// apart, as the child's whole life seen from the parent. Rounds alternate
 /// between a file whose pages the kernel still caches (the app relaunched) and

@@ -13,7 +13,7 @@ enum DeepPageFigures {
         let key = "GET /deep"
         let clock = ContinuousClock()
         let start = clock.now
-        let store = try CacheStore(path: try context.makeDirectory("deep").appendingPathComponent("cache.sqlite").path)
+        let store = try SQLiteCache(path: try context.makeDirectory("deep").appendingPathComponent("cache.sqlite").path)
         let repository = Repository<BenchItem>(store: store)
         try GeneratedCollection.fill(
             repository, key: key, pageCount: pageCount, pageSize: pageSize, progress: context.progress)

@@ -31,9 +31,9 @@ enum FreshnessFigures {
             style: .pageNumber(firstPage: 1, pageSize: pageSize, itemsKeyPath: "results"))
         let collection = CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
         let path = try context.makeDirectory("relaunch").appendingPathComponent("cache.sqlite").path
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let synced = try Blocking.run {
-            try await CollectionSync(store: store, source: source, collection: collection).run()
+            try await CollectionSync(storage: store, source: source, collection: collection).run()
         }
         precondition(synced.endReached && synced.pagesCached == pageCount, "the first launch cached the list")
         context.progress.report("cached \(pageCount) pages from the fixture API")
@@ -58,7 +58,7 @@ enum FreshnessFigures {
         server.resetRequests()
         let revalidateStart = clock.now
         let found = try Blocking.run {
-            try await CollectionSync(store: store, source: source, collection: collection).revalidate()
+            try await CollectionSync(storage: store, source: source, collection: collection).revalidate()
         }
         let revalidateElapsed = revalidateStart.duration(to: clock.now)
         let after = try counter.counts()

@@ -23,7 +23,7 @@ enum IncrementalFigures {
         list.install(on: server)
         let url = server.url(path: "/updated")
         let path = try context.makeDirectory("incremental").appendingPathComponent("cache.sqlite").path
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         guard let configuration = ServerConfiguration(baseURL: url) else { throw IncrementalFigureError.noHost }
         let client = APIClient(configuration: configuration)
         func run() throws -> IncrementalSync<PrimedPageSource>.Outcome {

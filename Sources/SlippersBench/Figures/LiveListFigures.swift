@@ -20,12 +20,12 @@ enum LiveListFigures {
         let url = server.url(.drf)
         guard let configuration = ServerConfiguration(baseURL: url) else { throw LiveListFigureError.noHost }
         let client = APIClient(configuration: configuration)
-        func synced(_ directory: URL) throws -> (CacheStore, SyncPlan) {
-            let store = try CacheStore(path: directory.appendingPathComponent("cache.sqlite").path)
+        func synced(_ directory: URL) throws -> (SQLiteCache, SyncPlan) {
+            let store = try SQLiteCache(path: directory.appendingPathComponent("cache.sqlite").path)
             let plan = try Blocking.run {
-                let plan = try await SyncPlan.make(store: store, client: client, url: url)
-                try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
-                return try await SyncPlan.make(store: store, client: client, url: url)
+                let plan = try await SyncPlan.make(storage: store, client: client, url: url)
+                try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
+                return try await SyncPlan.make(storage: store, client: client, url: url)
             }
             return (store, plan)
         }
@@ -37,7 +37,7 @@ enum LiveListFigures {
         server.resetRequests()
         var start = clock.now
         let found = try Blocking.run {
-            try await CollectionSync(store: head, source: headPlan.source, collection: headPlan.collection)
+            try await CollectionSync(storage: head, source: headPlan.source, collection: headPlan.collection)
                 .refreshHead()
         }
         let headTime = start.duration(to: clock.now)
@@ -47,7 +47,7 @@ enum LiveListFigures {
         server.resetRequests()
         start = clock.now
         let revalidated = try Blocking.run {
-            try await CollectionSync(store: whole, source: wholePlan.source, collection: wholePlan.collection)
+            try await CollectionSync(storage: whole, source: wholePlan.source, collection: wholePlan.collection)
                 .revalidate()
         }
         let revalidationTime = start.duration(to: clock.now)
@@ -92,12 +92,12 @@ enum LiveListFigures {
         guard let configuration = ServerConfiguration(baseURL: url) else { throw LiveListFigureError.noHost }
         let client = APIClient(configuration: configuration)
         let path = try context.makeDirectory("paced-run").appendingPathComponent("cache.sqlite").path
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let clock = ContinuousClock()
         let start = clock.now
         let progress = try Blocking.run {
-            let plan = try await SyncPlan.make(store: store, client: client, url: url)
-            return try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
+            let plan = try await SyncPlan.make(storage: store, client: client, url: url)
+            return try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
         }
         let elapsed = start.duration(to: clock.now)
         precondition(progress.endReached && list.served == pages, "the paced run ended short: \(progress)")

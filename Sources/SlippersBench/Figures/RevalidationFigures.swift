@@ -18,7 +18,7 @@ enum RevalidationFigures {
         let pageSize = context.workload.pageSize
         let key = "GET /revalidated"
         let path = try context.makeDirectory("revalidate").appendingPathComponent("cache.sqlite").path
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         try GeneratedCollection.fill(
             Repository<BenchItem>(store: store), key: key, pageCount: pageCount, pageSize: pageSize,
             progress: context.progress)

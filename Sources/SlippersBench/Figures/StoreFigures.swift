@@ -31,7 +31,7 @@ enum StoreFigures {
         return [
             againstFastest("serve a cached page as typed items", measured, target: .ratioAtMost(1.0)),
             Figure(
-                name: "our rows without decoding (CacheStore.page)",
+                name: "our rows without decoding (SQLiteCache.page)",
                 measured: rows[0],
                 against: ("\(BaselineKind.rawSQLite.name), rows without decoding", rows[1]),
                 target: .information),

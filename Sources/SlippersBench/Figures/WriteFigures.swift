@@ -80,7 +80,7 @@ enum WriteFigures {
     {
         let path = newCachePath("pager-\(throughAnotherConnection).sqlite", in: directory)
         let (store, collection) = try generatedList(at: path)
-        let writer = throughAnotherConnection ? try CacheStore(path: path) : store
+        let writer = throughAnotherConnection ? try SQLiteCache(path: path) : store
         return try Blocking.run {
             let pager = Pager<BenchItem>(
                 store: store, source: NotModifiedSource(), collection: collection,
@@ -185,12 +185,12 @@ enum WriteFigures {
     /// A new cache at `path` (a ``newCachePath(_:in:)``) holding the fixture's page-number list,
     /// with a title change of each of its first `writes` items queued.
     static func queuedOutbox(of writes: Int, at path: String, from server: FixtureServer, through client: APIClient)
-        async throws -> CacheStore
+        async throws -> SQLiteCache
     {
         guard let template = ItemURLTemplate(listURL: server.url(.page)) else { throw ServerError.noHost }
-        let store = try CacheStore(path: path)
-        let plan = try await SyncPlan.make(store: store, client: client, url: server.url(.page))
-        var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        let store = try SQLiteCache(path: path)
+        let plan = try await SyncPlan.make(storage: store, client: client, url: server.url(.page))
+        var sync = CollectionSync(storage: store, source: plan.source, collection: plan.collection)
         sync.concurrency = AdaptiveConcurrency(maximum: 6)
         try await sync.run()
         for id in 1...writes {
@@ -210,8 +210,8 @@ enum WriteFigures {
     }
 
     /// A new cache at `path` holding a generated list of 20 pages of 50 items, and that list.
-    static func generatedList(at path: String) throws -> (store: CacheStore, collection: CollectionDescriptor) {
-        let store = try CacheStore(path: path)
+    static func generatedList(at path: String) throws -> (store: SQLiteCache, collection: CollectionDescriptor) {
+        let store = try SQLiteCache(path: path)
         let collection = CollectionDescriptor(key: "GET /followed", of: BenchItem.self)
         try GeneratedCollection.fill(
             Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,

@@ -16,7 +16,7 @@ enum ColdStartFixture {
 
     /// Writes a file at `path` holding one collection of `itemCount` items in pages of `pageSize`.
     static func build(path: String, itemCount: Int, pageSize: Int, progress: Progress) throws {
-        try CacheStore(path: path).close()
+        try SQLiteCache(path: path).close()
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
         let pageCount = itemCount / pageSize
         let now = Date().timeIntervalSince1970

@@ -3,7 +3,7 @@ import Slippers
 import SlippersStorage
 import SlippersStore
 
-/// Our side of the comparison: a Slippers ``CacheStore`` holding the workload as one collection.
+/// Our side of the comparison: a Slippers ``SQLiteCache`` holding the workload as one collection.
 ///
 /// Workload page `p` (from 1) is the store's page index `p - 1` (from 0).
 /// Items are saved through ``Repository``, encoded with ``JsonProvider``
@@ -12,14 +12,14 @@ final class WorkloadStore {
     /// The collection key the workload is filed under.
     static let collectionKey = "GET /items"
 
-    let store: CacheStore
+    let store: SQLiteCache
     let repository: Repository<BenchItem>
     let path: String
 
     /// A store at `path` holding every page of `workload`.
     init(path: String, workload: Workload) throws {
         self.path = path
-        store = try CacheStore(path: path)
+        store = try SQLiteCache(path: path)
         repository = Repository(store: store)
         for page in workload.pageNumbers {
             let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil

@@ -117,7 +117,7 @@ extension SlippersCommand {
         }
 
         /// Places a new item in the collection and queues its `POST`.
-        private func queueInsert(_ text: String, into key: String, type: String, store: CacheStore) throws {
+        private func queueInsert(_ text: String, into key: String, type: String, store: SQLiteCache) throws {
             guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
                 throw ValidationError("--insert must be a JSON object.")
             }
@@ -138,7 +138,7 @@ extension SlippersCommand {
         }
 
         /// Where the collection's items are written; a template given is the collection's from then on.
-        private func template(for key: String, in store: CacheStore) throws -> ItemURLTemplate {
+        private func template(for key: String, in store: SQLiteCache) throws -> ItemURLTemplate {
             let given = itemURL.flatMap(ItemURLTemplate.init)
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
             guard let template = try ItemURLTemplate.forCollection(key, in: store, given: given) else {

@@ -43,7 +43,7 @@ extension SlippersCommand.Sync {
         }
         line +=
             "; the server announces \(Formatting.count(total, "item")) and the cache held \(head.itemsCached), "
-        guard storage is CacheStore else {
+        guard storage is SQLiteCache else {
             // A PostgreSQL cache cannot revalidate: the list is walked again, and the walk's line follows.
             var again = self
             again.options.refresh = true

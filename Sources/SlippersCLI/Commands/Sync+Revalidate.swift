@@ -6,11 +6,11 @@ import SlippersStore
 extension SlippersCommand.Sync {
     /// Walks the cached list with conditional requests and returns the line that says what changed.
     func runRevalidation(_ plan: SyncPlan, in storage: any CacheStorage) async throws -> String {
-        guard let store = storage as? CacheStore else {
+        guard let store = storage as? SQLiteCache else {
             throw CacheError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
         }
         var bar = ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil
-        var sync = CollectionSync(store: store, source: plan.source, collection: plan.collection)
+        var sync = CollectionSync(storage: store, source: plan.source, collection: plan.collection)
         sync.keepsNoStorePages = keepNoStore
         let found: CollectionSync<PrimedPageSource>.Revalidation
         do {

@@ -17,7 +17,7 @@ struct DemoStory {
 
     func tell() async throws {
         let started = clock.now
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let client = APIClient(
             configuration: ServerConfiguration(scheme: "http", host: "127.0.0.1", port: server.port),
             options: APIClient.Options(retryPolicy: .none))
@@ -27,10 +27,10 @@ struct DemoStory {
 
         // 1. Sync the list into the cache, the style detected from the first page.
         let posts = try await SyncPlan.make(
-            store: store, client: client, url: postsURL, headers: [:], overrides: StyleOverrides(),
+            storage: store, client: client, url: postsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Post", refresh: false)
         let first = try await timed {
-            try await CollectionSync(store: store, source: posts.source, collection: posts.collection).run()
+            try await CollectionSync(storage: store, source: posts.source, collection: posts.collection).run()
         }
         let style = StyleOption.name(of: posts.style.kind)
         print(
@@ -65,15 +65,16 @@ struct DemoStory {
         // 4. A sync that stops after 4 pages (as a killed one would) continues in a new run, at page 5.
         let commentsURL = server.url(.offset, query: ["limit": "25"])
         let stopped = try await SyncPlan.make(
-            store: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
+            storage: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Comment", refresh: false)
-        try await CollectionSync(store: store, source: stopped.source, collection: stopped.collection).run(maxPages: 4)
+        try await CollectionSync(storage: store, source: stopped.source, collection: stopped.collection).run(
+            maxPages: 4)
         server.resetRequests()
         let resumedPlan = try await SyncPlan.make(
-            store: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
+            storage: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Comment", refresh: false)
         let resumed = try await CollectionSync(
-            store: store, source: resumedPlan.source, collection: resumedPlan.collection
+            storage: store, source: resumedPlan.source, collection: resumedPlan.collection
         ).run()
         let refetched = server.requests.filter { Int($0.query["offset"] ?? "") ?? 0 < 4 * 25 }.count
         print(
@@ -112,7 +113,7 @@ struct DemoStory {
     }
 
     /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
-    private func pager(store: CacheStore, plan: SyncPlan, policy: CachePolicy) throws -> Pager<FixtureItem> {
+    private func pager(store: SQLiteCache, plan: SyncPlan, policy: CachePolicy) throws -> Pager<FixtureItem> {
         try Pager(http: plan.source.base, store: store, configuration: PagerConfiguration(policy: policy))
     }
 

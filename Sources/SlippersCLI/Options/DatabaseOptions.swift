@@ -26,9 +26,9 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the existing cache read-only, for commands that only look: the file is never changed.
     ///
     /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
-    func openForReading() throws -> CacheStore {
+    func openForReading() throws -> SQLiteCache {
         try refusePostgres()
-        return try CacheStore(path: resolvedPath(), mode: .readOnly)
+        return try SQLiteCache(path: resolvedPath(), mode: .readOnly)
     }
 
     /// Opens the existing cache to change it; a missing file is an error, not a new empty cache.
@@ -37,17 +37,17 @@ struct DatabaseOptions: ParsableArguments {
     ///
     /// - parameter logger: Where the store logs.
     /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
-    func openForWriting(logger: Logger = LoggingOptions.silent) throws -> CacheStore {
+    func openForWriting(logger: Logger = LoggingOptions.silent) throws -> SQLiteCache {
         try refusePostgres()
         let path = resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
-        return try CacheStore(path: path, mode: .readWrite, logger: logger)
+        return try SQLiteCache(path: path, mode: .readWrite, logger: logger)
     }
 
     /// Opens the cache, creating and migrating the file when it does not exist yet; the store logs to `logger`.
-    func openCreatingIfNeeded(logger: Logger = LoggingOptions.silent) throws -> CacheStore {
+    func openCreatingIfNeeded(logger: Logger = LoggingOptions.silent) throws -> SQLiteCache {
         try refusePostgres()
-        return try CacheStore(path: resolvedPath(), mode: .readWrite, logger: logger)
+        return try SQLiteCache(path: resolvedPath(), mode: .readWrite, logger: logger)
     }
 
     /// Whether the file exists and holds something (an empty file still needs its schema).

@@ -5,11 +5,11 @@ import SlippersStore
 
 extension ItemURLTemplate {
     /// Where the items of a cached collection are written: `given`, else the template recorded for
-    /// the collection (`CacheStore.setItemURLTemplate(_:for:)`), else the default of its list URL
+    /// the collection (`SQLiteCache.setItemURLTemplate(_:for:)`), else the default of its list URL
     /// (``init(listURL:)``); `nil` for a list asked for by POST, whose items have no URL of their own.
     ///
     /// - throws: A `StoreError` reading the recorded template.
-    public static func forCollection(_ key: String, in store: CacheStore, given: ItemURLTemplate? = nil) throws
+    public static func forCollection(_ key: String, in store: SQLiteCache, given: ItemURLTemplate? = nil) throws
         -> ItemURLTemplate?
     {
         if let given { return given }
@@ -25,7 +25,7 @@ extension ItemURLTemplate {
     ///
     /// - throws: A `StoreError` reading the recorded template.
     public static func writeURL(
-        of key: ItemKey, json: Data?, collection: String, in store: CacheStore, given: ItemURLTemplate? = nil
+        of key: ItemKey, json: Data?, collection: String, in store: SQLiteCache, given: ItemURLTemplate? = nil
     ) throws -> String? {
         if let given { return given.url(for: key) }
         let list = URL(string: CollectionKey(parsing: collection).list)

@@ -39,7 +39,7 @@ import Foundation
 /// - A `412` or `409` is a conflict, settled by ``conflictRule``; an insert that conflicts fails.
 /// - A `404` for a change fails it at once, saying how to give the item's URL; another `4xx`
 ///   leaves the write `failed` with the server's message: it waits for
-///   `CacheStore.retryWrite(_:)` or `CacheStore.discardWrite(_:)`, and the item's later writes wait behind it.
+///   `SQLiteCache.retryWrite(_:)` or `SQLiteCache.discardWrite(_:)`, and the item's later writes wait behind it.
 /// - A transport failure or a `5xx` that outlasts the retries stops the push; the write stays
 ///   pending for the next one.
 ///
@@ -96,7 +96,7 @@ public struct OutboxPush: Sendable {
     }
 
     /// The cache whose outbox is sent.
-    public var store: CacheStore
+    public var store: SQLiteCache
     /// The client that sends the writes, with its retries and origin policy.
     public var client: APIClient
     /// Headers for every write (credentials); never stored.
@@ -114,7 +114,7 @@ public struct OutboxPush: Sendable {
     public var insertMatch: (@Sendable (_ posted: Data, _ candidate: Data) -> Bool)?
 
     /// Creates a push of `store`'s outbox through `client`.
-    public init(store: CacheStore, client: APIClient, headers: [String: String] = [:]) {
+    public init(store: SQLiteCache, client: APIClient, headers: [String: String] = [:]) {
         self.store = store
         self.client = client
         self.headers = headers

@@ -17,14 +17,14 @@ extension PagedList {
     ///
     /// - parameter url: The URL of the list's first page.
     /// - parameter style: How the API pages; detected (or read from the cache) unless given.
-    /// - parameter store: The cache; ``CacheStore/inMemory()`` for previews and tests.
+    /// - parameter store: The cache; ``SQLiteCache/inMemory()`` for previews and tests.
     /// - parameter configuration: The client, headers and stub of the requests, the item type
     ///   and the pager's settings; the defaults of ``HTTPListConfiguration`` unless given.
     /// - parameter distanceFromEnd: How many rows before the end the next page is asked for.
     public convenience init(
         url: URL,
         style: PaginationStyle? = nil,
-        in store: CacheStore,
+        in store: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         distanceFromEnd: Int = 5
     ) {
@@ -54,7 +54,7 @@ extension PagedList {
     public convenience init(
         url: String,
         style: PaginationStyle? = nil,
-        in store: CacheStore,
+        in store: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         distanceFromEnd: Int = 5
     ) {

@@ -31,7 +31,7 @@ extension HTTPPageSource {
     }
 }
 
-extension CacheStore {
+extension SQLiteCache {
     /// The cached collections of the list at `url`, with the style each was paged with, most recently refreshed first.
     ///
     /// A collection counts when its recorded style is a ``PaginationStyle`` and the URL
@@ -53,7 +53,7 @@ extension CacheStore {
 
 extension CacheStorage {
     /// The cached collections of the list at `url`, with the style each was paged with, most
-    /// recently refreshed first; see ``SlippersStore/CacheStore/httpCollections(for:client:partition:)``.
+    /// recently refreshed first; see ``SlippersStore/SQLiteCache/httpCollections(for:client:partition:)``.
     ///
     /// - throws: What reading the storage throws.
     public func httpCollections(

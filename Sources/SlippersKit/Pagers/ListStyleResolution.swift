@@ -8,7 +8,7 @@ import SlippersStorage
 /// How the style of an HTTP list is found: the style stored with its cached collection (no
 /// request), else detected from its first page, which is kept so it is not fetched twice.
 ///
-/// The one rule behind ``SyncPlan/make(store:client:url:headers:overrides:itemType:refresh:)``,
+/// The one rule behind ``SyncPlan/make(storage:client:url:headers:overrides:itemType:refresh:)``,
 /// ``Pager``'s `detecting(url:…)` and ``PagedList``'s lists from a URL.
 enum ListStyleResolution: Sendable {
     /// The cache holds the list: its collection (the partition left out of its key and item type) and style.

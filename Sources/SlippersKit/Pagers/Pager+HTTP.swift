@@ -17,7 +17,7 @@ extension Pager {
     /// - throws: What reading the store throws.
     public init(
         http source: HTTPPageSource,
-        store: CacheStore,
+        store: SQLiteCache,
         itemType: String? = nil,
         configuration: PagerConfiguration = PagerConfiguration()
     ) throws {
@@ -46,7 +46,7 @@ extension Pager {
     public init(
         url: URL,
         style: PaginationStyle,
-        store: CacheStore,
+        store: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) throws {
         var source = HTTPPageSource(
@@ -69,7 +69,7 @@ extension Pager {
     ///   first page cannot be fetched or read; what reading the store throws.
     public static func detecting(
         url: URL,
-        store: CacheStore,
+        store: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) async throws -> Pager<Item> {
         let (source, collection) = try await HTTPList.resolve(
@@ -84,7 +84,7 @@ extension Pager {
 enum HTTPList {
     /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
     static func collection(
-        of source: HTTPPageSource, in store: CacheStore, itemType: String?, partition: String?
+        of source: HTTPPageSource, in store: SQLiteCache, itemType: String?, partition: String?
     ) throws -> CollectionDescriptor {
         let style = try source.style.storedText()
         // A partitioned pager adds the partition to the key and item type it is given.
@@ -104,7 +104,7 @@ enum HTTPList {
     /// collection when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
-        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, store: CacheStore,
+        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, store: SQLiteCache,
         itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(

@@ -15,8 +15,8 @@ import SlippersStorage
 /// For example, what `slippers sync URL` does:
 ///
 /// ```swift
-/// let plan = try await SyncPlan.make(store: store, client: client, url: url)
-/// try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
+/// let plan = try await SyncPlan.make(storage: store, client: client, url: url)
+/// try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
 /// ```
 public struct SyncPlan: Sendable {
     /// The source of the pages.
@@ -63,7 +63,7 @@ public struct SyncPlan: Sendable {
     /// A new list is filed under the URL's plain ``HTTPPageSource/collectionKey``, as the
     /// command line shows it; a list the cache holds keeps its key, plain or styled.
     ///
-    /// - parameter store: The cache.
+    /// - parameter storage: The cache: an SQLite file or a PostgreSQL database.
     /// - parameter client: The client that sends the requests.
     /// - parameter url: The URL of the list's first page.
     /// - parameter headers: Headers for every request; never stored.
@@ -74,22 +74,6 @@ public struct SyncPlan: Sendable {
     /// - throws: ``SyncPlanError/styleConflict(collection:stored:requested:)`` when a stored
     ///   collection would be resumed with another way of asking for pages; a `NetworkError`
     ///   when the first page, needed to detect the style, cannot be fetched or read.
-    public static func make(
-        store: CacheStore,
-        client: APIClient,
-        url: URL,
-        headers: [String: String] = [:],
-        overrides: StyleOverrides = StyleOverrides(),
-        itemType: String? = nil,
-        refresh: Bool = false
-    ) async throws -> SyncPlan {
-        try await make(
-            storage: store, client: client, url: url, headers: headers, overrides: overrides, itemType: itemType,
-            refresh: refresh)
-    }
-
-    /// Plans the sync of the list at `url` into any backend: an SQLite file or a PostgreSQL database;
-    /// as ``make(store:client:url:headers:overrides:itemType:refresh:)`` does.
     public static func make(
         storage: any CacheStorage,
         client: APIClient,

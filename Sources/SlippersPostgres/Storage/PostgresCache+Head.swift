@@ -4,7 +4,7 @@ import PostgresNIO
 import Slippers
 import SlippersStorage
 
-/// The head of a list whose new items come first, by the rules of `CacheStore`'s.
+/// The head of a list whose new items come first, by the rules of `SQLiteCache`'s.
 extension PostgresCache {
     /// Whether the list's new items come first: `nil` until ``setNewestFirst(_:for:)`` records it
     /// (or the list is not cached).

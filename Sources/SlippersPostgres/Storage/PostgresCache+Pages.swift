@@ -6,7 +6,7 @@ import SlippersStorage
 
 extension PostgresCache {
     /// Saves a fetched page, its items and the collection's resume point in one transaction,
-    /// by the rules of `CacheStore.savePage(_:at:in:now:)`.
+    /// by the rules of `SQLiteCache.savePage(_:at:in:now:)`.
     ///
     /// One statement, one round trip: the function `save_page` of our schema. The collection's
     /// row is locked for the transaction (its upsert): saves of one list by several workers

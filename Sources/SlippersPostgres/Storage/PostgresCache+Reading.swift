@@ -125,7 +125,7 @@ extension PostgresCache {
         }
     }
 
-    /// The stored item types `name` stands for, sorted; see `CacheStore.itemTypes(named:)`.
+    /// The stored item types `name` stands for, sorted; see `SQLiteCache.itemTypes(named:)`.
     public func itemTypes(named name: String) async throws -> [String] {
         let name = try await collectionKey(typed: name)
         return try await mappingErrors {
@@ -145,7 +145,7 @@ extension PostgresCache {
         }
     }
 
-    /// The key of the collection a person typed; see `CacheStore.collectionKey(typed:)`.
+    /// The key of the collection a person typed; see `SQLiteCache.collectionKey(typed:)`.
     public func collectionKey(typed: String) async throws -> String {
         let masked = CredentialQuery.masking(typed)
         guard masked != typed else { return typed }

@@ -3,7 +3,7 @@ import Slippers
 
 /// A collection's row and where its current generation ends, read without aggregating its pages.
 ///
-/// What `Pager` needs on every load and what `CacheStore.savePage(_:at:in:now:)`
+/// What `Pager` needs on every load and what `SQLiteCache.savePage(_:at:in:now:)`
 /// returns; ``CollectionInfo`` holds it with the collection's statistics. Reading
 /// a head costs the same for a collection of 1 page and one of 100 000.
 public struct CollectionHead: Hashable, Sendable {

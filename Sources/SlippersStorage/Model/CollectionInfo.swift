@@ -4,7 +4,7 @@ import Slippers
 /// A cached list as the store holds it: its ``CollectionHead``, what describes it, and its statistics.
 ///
 /// The list's state (key, resume token, end, total, generation…) is its
-/// ``head``, the value `CacheStore.savePage(_:at:in:now:)` returns; the
+/// ``head``, the value `SQLiteCache.savePage(_:at:in:now:)` returns; the
 /// members of the same names here read and write the head's. The
 /// statistics sum over every page, so reading them costs more for a longer
 /// list, which reading a head never does.

@@ -116,7 +116,7 @@ public struct StoredPage: Hashable, Sendable {
     public var info: PageInfo
     /// The items, in order.
     public var items: [RawItem]
-    /// The keys of the items edited locally (saved with `CacheStore.saveItem(_:type:now:)`)
+    /// The keys of the items edited locally (saved with `SQLiteCache.saveItem(_:type:now:)`)
     /// since a fetched page last brought them; empty for a page read by a range of positions.
     public var editedKeys: Set<ItemKey> = []
 

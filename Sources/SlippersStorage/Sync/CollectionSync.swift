@@ -17,7 +17,7 @@ import Slippers
 /// For example:
 ///
 /// ```swift
-/// let sync = CollectionSync(store: store, source: source, collection: posts)
+/// let sync = CollectionSync(storage: store, source: source, collection: posts)
 /// let outcome = try await sync.run { progress in print(progress.itemsFetched) }
 /// ```
 public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == RawItem {
@@ -80,7 +80,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
     }
 
-    /// Where the pages go: an SQLite file (`CacheStore`) or another backend.
+    /// Where the pages go: an SQLite file (`SQLiteCache`) or another backend.
     public let storage: any CacheStorage
 
     /// The source of the pages.

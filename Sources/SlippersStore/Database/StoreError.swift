@@ -8,7 +8,7 @@ import Slippers
 ///
 /// ```swift
 /// do {
-///     store = try CacheStore(path: path, mode: .readOnly)
+///     store = try SQLiteCache(path: path, mode: .readOnly)
 /// } catch let error as StoreError where error.code == .fileNotFound {
 ///     print("nothing cached yet at", error.path ?? path)
 /// }

@@ -2,8 +2,8 @@ import Foundation
 
 /// How much a cache file may hold: its items' bytes, the age of its collections, or both.
 ///
-/// Kept by ``CacheStore/keepBudget(now:)``, which a `CollectionSync` calls when it ends and a
-/// store calls after saving pages (at most every ``CacheStore/budgetCheckInterval``). The least
+/// Kept by ``SQLiteCache/keepBudget(now:)``, which a `CollectionSync` calls when it ends and a
+/// store calls after saving pages (at most every ``SQLiteCache/budgetCheckInterval``). The least
 /// recently read collections go first (read: opened by a pager; else written). Never evicted:
 /// an item with a write in the outbox, and a list open in a live process of this machine.
 public struct CacheBudget: Hashable, Sendable, Codable {

@@ -1,6 +1,6 @@
 import SlippersStorage
 
-/// What ``CacheStore/savePageIfChanged(_:at:in:now:)`` did with a fetched page.
+/// What ``SQLiteCache/savePageIfChanged(_:at:in:now:)`` did with a fetched page.
 public struct PageSave: Hashable, Sendable {
     /// Whether the page was new to the cache, replaced a different copy, or matched the cached one.
     public enum Outcome: String, Hashable, Sendable {

@@ -9,7 +9,7 @@ extension Pager {
     /// what it shows changed. No request is sent.
     ///
     /// Changes through this pager's store arrive at once; other processes' within `interval`
-    /// (see ``CacheStore/changes(pollingEvery:)``). While a load of this pager runs, its own
+    /// (see ``SQLiteCache/changes(pollingEvery:)``). While a load of this pager runs, its own
     /// publication comes first. `PagedList` follows its pager while it is subscribed.
     ///
     /// For example:

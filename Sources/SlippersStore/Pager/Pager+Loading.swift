@@ -35,8 +35,8 @@ extension Pager {
     /// replaced, and an id is never published twice.
     /// With ``CachePolicy/cacheOnly`` only the mark happens.
     ///
-    /// A complete list whose new items come first (`CacheStore.newestFirst(_:)`,
-    /// recorded by `slippers sync --newest-first` or ``CacheStore/setNewestFirst(_:for:)``)
+    /// A complete list whose new items come first (`SQLiteCache.newestFirst(_:)`,
+    /// recorded by `slippers sync --newest-first` or ``SQLiteCache/setNewestFirst(_:for:)``)
     /// is refreshed from its head instead: pages are read from the first until
     /// one whose items are all cached unchanged, the new items join the top of
     /// the list and changed ones are updated (`CollectionSync.refreshHead`), and

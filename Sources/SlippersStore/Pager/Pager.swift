@@ -51,7 +51,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     public nonisolated let policy: CachePolicy
 
     /// The cache the pager reads and writes.
-    public nonisolated let store: CacheStore
+    public nonisolated let store: SQLiteCache
     let source: AnyPageSource<RawItem>
     let clock: @Sendable () -> Date
 
@@ -130,7 +130,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// - parameter configuration: The cache policy, first window, partition and backoff; the
     ///   defaults of ``PagerConfiguration`` unless given.
     public init(
-        store: CacheStore,
+        store: SQLiteCache,
         source: some PageSource<RawItem>,
         collection: CollectionDescriptor,
         configuration: PagerConfiguration = PagerConfiguration()

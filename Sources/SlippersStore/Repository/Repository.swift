@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 import SlippersStorage
 
-/// A typed view of a ``CacheStore``: pages and items of one Swift type, encoded with `JsonProvider`.
+/// A typed view of a ``SQLiteCache``: pages and items of one Swift type, encoded with `JsonProvider`.
 ///
 /// Items are filed under ``itemType`` (the type's name unless given) and
 /// their `CacheIdentifiable/itemKey`.
@@ -21,7 +21,7 @@ import SlippersStorage
 /// ```
 public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable {
     /// The untyped store underneath.
-    public let store: CacheStore
+    public let store: SQLiteCache
     /// The name the items are filed under.
     public let itemType: String
 
@@ -29,7 +29,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - parameter store: The cache to read and write.
     /// - parameter itemType: The name to file items under; the type's name unless given.
-    public init(store: CacheStore, itemType: String = String(describing: Item.self)) {
+    public init(store: SQLiteCache, itemType: String = String(describing: Item.self)) {
         self.store = store
         self.itemType = itemType
     }
@@ -39,7 +39,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         CollectionDescriptor(key: key, itemType: itemType, style: style)
     }
 
-    /// Encodes a page's items and saves it (see ``CacheStore/savePage(_:at:in:now:)``).
+    /// Encodes a page's items and saves it (see ``SQLiteCache/savePage(_:at:in:now:)``).
     ///
     /// - throws: `EncodingError`, `CacheError`, `StoreError`, or a `DatabaseError`.
     @discardableResult

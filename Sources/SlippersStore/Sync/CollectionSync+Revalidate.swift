@@ -49,7 +49,7 @@ extension CollectionSync {
         maxPages: Int? = nil,
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
-        guard let store = storage as? CacheStore else {
+        guard let store = storage as? SQLiteCache else {
             throw CacheError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
         }
         let pagesBefore = try store.collection(collection.key)?.pageCount ?? 0

@@ -37,7 +37,7 @@ import Testing
     @Test func aGeneratedCollectionHoldsTheGeneratorsItems() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try CacheStore(path: directory.url.appendingPathComponent("c.sqlite").path)
+        let store = try SQLiteCache(path: directory.url.appendingPathComponent("c.sqlite").path)
         let repository = Repository<BenchItem>(store: store)
         try GeneratedCollection.fill(
             repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
@@ -50,7 +50,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("cold.sqlite").path
         try ColdStartFixture.build(path: path, itemCount: 1_000, pageSize: 50, progress: Progress(isEnabled: false))
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let info = try #require(try store.collection(ColdStartFixture.collectionKey))
         #expect(info.pageCount == 20)
         #expect(info.itemCount == 1_000)
@@ -71,7 +71,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("c.sqlite").path
-        let store = try CacheStore(path: path)
+        let store = try SQLiteCache(path: path)
         let repository = Repository<BenchItem>(store: store)
         try GeneratedCollection.fill(
             repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))

@@ -14,7 +14,7 @@ import Testing
             #expect(try await BuiltBinary.slippers.run(["sync", fixture.url(.offset)] + db).status == 0)
 
             // The page-number list is open in this process.
-            let store = try CacheStore(path: directory.path())
+            let store = try SQLiteCache(path: directory.path())
             let pager = try await Pager<FixtureItem>.detecting(
                 url: fixture.server.url(.page), store: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))

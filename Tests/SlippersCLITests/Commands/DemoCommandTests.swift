@@ -23,7 +23,7 @@ import Testing
         #expect(steps[4].hasSuffix("now 503 items, no duplicates"))
 
         // The kept cache holds what the report says.
-        let store = try CacheStore(path: path, mode: .readOnly)
+        let store = try SQLiteCache(path: path, mode: .readOnly)
         let collections = try store.collections()
         #expect(collections.map(\.itemType) == ["Comment", "Post"])
         #expect(collections.allSatisfy { $0.endReached })

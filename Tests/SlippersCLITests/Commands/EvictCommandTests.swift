@@ -11,7 +11,7 @@ import Testing
         let outcome = try await BuiltBinary.slippers.run(["evict", "--older-than", "7d", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "evicted 1 collection, 3 pages, 150 items\n")
-        let store = try CacheStore(path: directory.path(), mode: .readOnly)
+        let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
         #expect(try store.collections().map(\.key) == ["GET /users"])
     }
 
@@ -40,7 +40,7 @@ import Testing
     @Test func removesTheUnreferencedItems() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         try store.saveItem(RawItem(key: .integer(7), json: Data(#"{"id":7}"#.utf8)), type: "Loose")
         try store.close()
         let outcome = try await BuiltBinary.slippers.run(["evict", "--unreferenced", "--db", directory.path()])

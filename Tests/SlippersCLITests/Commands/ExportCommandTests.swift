@@ -69,7 +69,7 @@ import Testing
 
     @Test func anEmptyCollectionExportsAnEmptyArray() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         try store.savePage(Page(items: []), at: 0, in: CollectionDescriptor(key: "empty", itemType: "Thing"))
         try store.close()
         #expect(try await BuiltBinary.slippers.run(["export", "empty", "--db", directory.path()]).stdout == "[]\n")
@@ -96,7 +96,7 @@ import Testing
     /// 40 000 items of 2 KiB (80 MiB of JSON) go out with the memory of a command that reads nothing.
     @Test func memoryStaysBoundedHoweverLongTheList() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let collection = CollectionDescriptor(key: "big", itemType: "Blob")
         let padding = String(repeating: "x", count: 2_000)
         let pages = 80

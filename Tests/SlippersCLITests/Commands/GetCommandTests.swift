@@ -47,7 +47,7 @@ import Testing
 
     @Test func reachesTheIntegerAndTheStringIDApart() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         try store.savePage(
             Page(items: [
                 RawItem(key: .integer(1), json: Data(#"{"id":1}"#.utf8)),
@@ -70,7 +70,7 @@ import Testing
 
     @Test func aShortTypeNameReachesTheItemsOfItsOnlyOriginAndNamesTheCandidatesOtherwise() async throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         for host in ["a.example", "b.example"] {
             try store.savePage(
                 Page(items: [RawItem(key: .integer(1), json: Data(#"{"id":1,"host":"\#(host)"}"#.utf8))]), at: 0,

@@ -9,7 +9,7 @@ import Testing
 @Suite struct KillLoopTests {
     /// The ids a collection lists, in order, read as another process would.
     private static func ids(in key: String, at path: String) throws -> [Int]? {
-        let store = try CacheStore(path: path, mode: .readOnly)
+        let store = try SQLiteCache(path: path, mode: .readOnly)
         defer { try? store.close() }
         guard try store.collection(key) != nil else { return nil }
         var ids: [Int] = []
@@ -21,7 +21,7 @@ import Testing
 
     /// Whether `PRAGMA integrity_check` and the store's own checks pass.
     private static func isHealthy(_ path: String) throws -> Bool {
-        let store = try CacheStore(path: path, mode: .readOnly)
+        let store = try SQLiteCache(path: path, mode: .readOnly)
         defer { try? store.close() }
         return try store.diagnose().isHealthy
     }
@@ -81,7 +81,7 @@ import Testing
                 // Every page this run asked for lies after the pages committed before it (numbers start at 1).
                 let asked = fixture.server.requests.dropFirst(before).compactMap { $0.query["page"].flatMap(Int.init) }
                 refetched += asked.filter { $0 <= committed }
-                let collection = try CacheStore(path: path, mode: .readOnly).collection(url)
+                let collection = try SQLiteCache(path: path, mode: .readOnly).collection(url)
                 committed = collection?.currentPageCount ?? 0
                 #expect(collection?.endReached != true, "the list ended before 25 kills; slow it down")
             }

@@ -13,7 +13,7 @@ import Testing
             let url = fixture.url()
             #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
 
-            let store = try CacheStore(path: directory.path())
+            let store = try SQLiteCache(path: directory.path())
             let pager = try await Pager<FixtureItem>.detecting(
                 url: fixture.server.url(.page), store: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))

@@ -100,7 +100,7 @@ import Testing
             #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(name): \(again.stdout)")
         }
         #expect(server.appliedWrites == 1, "\(name)")
-        #expect(try CacheStore(path: db[1], mode: .readOnly).pendingWrites().isEmpty, "\(name)")
+        #expect(try SQLiteCache(path: db[1], mode: .readOnly).pendingWrites().isEmpty, "\(name)")
         return again
     }
 

@@ -29,7 +29,7 @@ import Testing
             let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(route), "--db", directory.path()])
             #expect(outcome.status == 0, "\(route): \(outcome.stderr)")
             #expect(outcome.stdout.contains("synced 95 items in 5 pages"), "\(route): \(outcome.stdout)")
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             let collection = try #require(try store.collections().first)
             #expect(collection.endReached)
             var ids: [Int] = []
@@ -100,7 +100,7 @@ import Testing
             ])
             let ids = try exportedIDs(export.stdout)
             #expect(ids == [233, 232, 231] + Array(1...230))
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             #expect(try store.collection(fixture.url())?.generation == 2)
         }
     }
@@ -177,7 +177,7 @@ import Testing
                 outcome.stderr.hasPrefix(
                     "slippers: Cannot decode the response (\(fixture.url(query: ["page": "3", "per_page": "50"]))): "))
             #expect(outcome.stderr.contains("<html>"))
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             #expect(try store.collection(fixture.url())?.currentPageCount == 2)
             try store.close()
             let again = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
@@ -251,7 +251,7 @@ import Testing
                     let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
                     #expect(outcome.status == 0, "\(outcome.stderr)")
                 }
-                let store = try CacheStore(path: directory.path(), mode: .readOnly)
+                let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
                 let collections = try store.collections()
                 #expect(Set(collections.map(\.itemType)).count == 2)
                 #expect(collections.allSatisfy { $0.itemType.hasPrefix("page@http://127.0.0.1:") })
@@ -306,7 +306,7 @@ import Testing
                     "slippers: Disk full: cannot write the cache \(path); the pages saved before stay saved, "
                         + "free some space and run again to continue"
                 ])
-            let saved = try #require(try CacheStore(path: path, mode: .readOnly).collection(fixture.url()))
+            let saved = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(fixture.url()))
             #expect(saved.currentPageCount > 0 && saved.currentPageCount < 200)
             let firstRun = fixture.server.requestCount
 

@@ -27,7 +27,7 @@ import Testing
             await BuiltBinary.waitForExit(of: first)
             #expect(first.terminationReason == .uncaughtSignal)
 
-            let killed = try CacheStore(path: path, mode: .readOnly).collections().first
+            let killed = try SQLiteCache(path: path, mode: .readOnly).collections().first
             let committed = killed?.currentPageCount ?? 0
             #expect(killed?.endReached != true)
             let requestsOfFirstRun = fixture.server.requestCount

@@ -135,7 +135,7 @@ struct SyncIncrementalTests {
             await BuiltBinary.waitForExit(of: killed)
             #expect(killed.terminationReason == .uncaughtSignal)
 
-            let store = try CacheStore(path: path, mode: .readOnly)
+            let store = try SQLiteCache(path: path, mode: .readOnly)
             let key = try #require(try store.collections().map(\.key).first { !$0.hasSuffix("#changes") })
             let kept = try #require(try store.watermark(of: key))
             #expect(kept.value == Self.text(0))
@@ -187,7 +187,7 @@ struct SyncIncrementalTests {
             #expect(moving.terminationStatus == 0)
             #expect(told.contains("0 new, 42 updated"), "\(told)")
             #expect(told.contains("watermark updated_at = \(Self.text(120))"), "\(told)")
-            let store = try CacheStore(path: path, mode: .readOnly)
+            let store = try SQLiteCache(path: path, mode: .readOnly)
             let key = try #require(try store.collections().map(\.key).first { !$0.hasSuffix("#changes") })
             #expect(try store.watermark(of: key) == SyncWatermark(field: "updated_at", value: Self.text(120)))
             try await Self.expectExportEqualsTheServer(list, url: url, db: db)

@@ -23,7 +23,7 @@ import Testing
                 outcome.stdout.hasSuffix(
                     "end reached, 100 items cached; page 2 repeated page 1 exactly, so the list is one page "
                         + "(as --style none)\n"))
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             let collection = try #require(try store.collections().first)
             #expect(collection.endReached)
             #expect(collection.pageCount == 1)

@@ -35,7 +35,7 @@ import Testing
             #expect(rest.stdout.contains("synced 55 items in 3 pages (resumed after 2 cached pages)"), "\(rest.stdout)")
             #expect(fixture.server.requestCount == 5)
 
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             let collection = try #require(try store.collections().first)
             #expect(collection.endReached)
             #expect(collection.itemType == "issues@http://127.0.0.1:\(fixture.server.port)")
@@ -98,7 +98,7 @@ import Testing
             let lines = outcome.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(outcome.stderr)")
             #expect(lines.first?.contains("GraphQL error at posts: Resolver failed at 40") == true, "\(outcome.stderr)")
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             #expect(try store.collections().first?.itemCount == 40)
         }
     }
@@ -142,7 +142,7 @@ import Testing
             ])
             #expect(search.status == 0, "\(search.stderr)")
             #expect(search.stdout.contains("synced 95 items in 3 pages"), "\(search.stdout)")
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             #expect(try store.collections().count == 2)
         }
     }

@@ -28,7 +28,7 @@ import Testing
             // Watch the file read-only, as another process would, until two pages are committed.
             var watched = 0
             for _ in 0..<3_000 where watched < 2 {
-                watched = (try? CacheStore(path: path, mode: .readOnly).collection(url)?.currentPageCount) ?? 0
+                watched = (try? SQLiteCache(path: path, mode: .readOnly).collection(url)?.currentPageCount) ?? 0
                 if watched < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(watched >= 2)
@@ -37,7 +37,7 @@ import Testing
             #expect(first.terminationReason == .uncaughtSignal)
             fixture.server.release()
 
-            let killed = try #require(try CacheStore(path: path, mode: .readOnly).collection(url))
+            let killed = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(url))
             let committed = killed.currentPageCount
             #expect(committed >= 2)
             #expect(!killed.endReached)
@@ -84,7 +84,7 @@ import Testing
             var key: String?
             for _ in 0..<3_000 where key == nil {
                 key =
-                    (try? CacheStore(path: path, mode: .readOnly).collections())?
+                    (try? SQLiteCache(path: path, mode: .readOnly).collections())?
                     .first { $0.currentPageCount >= 2 }?.key
                 if key == nil { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -92,7 +92,7 @@ import Testing
             await BuiltBinary.waitForExit(of: first)
             fixture.server.release()
             let collection = try #require(key)
-            let committed = try #require(try CacheStore(path: path, mode: .readOnly).collection(collection))
+            let committed = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(collection))
                 .currentPageCount
             let requestsOfFirstRun = fixture.server.requestCount
 

@@ -26,7 +26,7 @@ import Testing
             fixture.server.update(id: 120, title: "edited")
             let edited = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", directory.path()])
             #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"))
-            let store = try CacheStore(path: directory.path(), mode: .readOnly)
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             #expect(try store.collection(url)?.generation == 1)
             let type = try #require(try store.collection(url)?.itemType)
             #expect(try store.item(type: type, key: .integer(120))?.item.json.count ?? 0 > 0)

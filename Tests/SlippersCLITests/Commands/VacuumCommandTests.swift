@@ -11,7 +11,7 @@ import Testing
         let outcome = try await BuiltBinary.slippers.run(["vacuum", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("vacuumed \(directory.path()): "))
-        let store = try CacheStore(path: directory.path(), mode: .readOnly)
+        let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
         #expect(try store.cachedList("GET /users")?.items.count == 3)
     }
 

@@ -26,8 +26,8 @@ enum SeededCache {
     ///
     /// - parameter postsFetchedAt: When the posts' pages were fetched (to test eviction by age).
     @discardableResult
-    static func write(at path: String, postsFetchedAt: Date = Date()) throws -> CacheStore {
-        let store = try CacheStore(path: path)
+    static func write(at path: String, postsFetchedAt: Date = Date()) throws -> SQLiteCache {
+        let store = try SQLiteCache(path: path)
         for page in 0..<3 {
             let ids = (page * 50 + 1)...(page * 50 + 50)
             try store.savePage(

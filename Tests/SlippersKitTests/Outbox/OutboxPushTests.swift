@@ -10,8 +10,8 @@ import Testing
     /// A fixture list synced into the cache; its items are `page@http://127.0.0.1:PORT`.
     private func synced(_ fixture: Fixture) async throws -> (type: String, template: ItemURLTemplate) {
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: fixture.server.url(.page))
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(.page))
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
         let template = try #require(ItemURLTemplate(listURL: fixture.server.url(.page)))
         fixture.server.resetRequests()
         return (plan.collection.itemType, template)
@@ -254,8 +254,8 @@ extension OutboxPushTests {
         let fixture = try await Fixture()
         // A list at /page/ whose items live at /page/{id}, without the trailing slash its template guesses.
         let listURL = fixture.server.url(path: "/page/")
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: listURL)
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
+        let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: listURL)
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
         var writes = FixtureServer.Configuration.Writes()
         writes.acceptsTrailingSlash = false
         fixture.server.setWrites(writes)

@@ -7,7 +7,7 @@ import Testing
 /// Open lists follow the cache: a local write through another list, or a write by another
 /// connection to the file, reaches them with no request.
 @Suite(.timeLimit(.minutes(2))) @MainActor struct PagedListLiveTests {
-    func loadedList(_ fixture: Fixture, store: CacheStore) async -> PagedList<FixtureItem> {
+    func loadedList(_ fixture: Fixture, store: SQLiteCache) async -> PagedList<FixtureItem> {
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page),
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"),
@@ -45,7 +45,7 @@ import Testing
         fixture.server.resetRequests()
 
         // Another connection, as another process has: seen through PRAGMA data_version.
-        let other = try CacheStore(path: fixture.directory.path())
+        let other = try SQLiteCache(path: fixture.directory.path())
         try other.queueWrite(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "From elsewhere"}"#.utf8), url: "http://example.invalid/2"),

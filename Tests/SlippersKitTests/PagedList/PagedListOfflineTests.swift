@@ -26,7 +26,7 @@ import Testing
 
     /// A cache of 10 pages of 10 that went stale (no validators, max-age 1 s, as Datasette
     /// answers), and a server that fails from then on.
-    private func staleCacheOffline() async throws -> (FixtureServer, TemporaryDirectory, CacheStore, APIClient) {
+    private func staleCacheOffline() async throws -> (FixtureServer, TemporaryDirectory, SQLiteCache, APIClient) {
         let server = FixtureServer(
             configuration: {
                 var configuration = FixtureServer.Configuration(itemCount: 100, pageSize: 10)
@@ -36,7 +36,7 @@ import Testing
             }())
         try await server.start()
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let client = try #require(
             ServerConfiguration(baseURL: server.baseURL).map {
                 APIClient(configuration: $0, options: APIClient.Options(retryPolicy: .none))

@@ -111,7 +111,7 @@ import Testing
         ])
         let list = PagedList<Note>(
             url: "https://api.example.com/notes", style: .pageNumber(pageSize: 2, itemsKeyPath: "results"),
-            in: try CacheStore.inMemory(), configuration: HTTPListConfiguration(client: client, stub: stub))
+            in: try SQLiteCache.inMemory(), configuration: HTTPListConfiguration(client: client, stub: stub))
         await list.load()
         await waitUntil { list.items.count == 2 && !list.isRefreshing }
         list.rowAppeared(list.items[1])
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func aTextThatIsNotAURLIsAnErrorOnLoadNotACrash() async throws {
-        let list = PagedList<FixtureItem>(url: "not a url", in: try CacheStore.inMemory())
+        let list = PagedList<FixtureItem>(url: "not a url", in: try SQLiteCache.inMemory())
         await list.load()
         #expect(list.refreshError != nil)
         #expect(list.items.isEmpty)

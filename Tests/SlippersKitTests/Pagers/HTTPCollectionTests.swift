@@ -34,9 +34,9 @@ import Testing
     @Test func aListSyncedUnderItsPlainKeyIsFoundByAPagerOfTheSameStyle() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
         #expect(plan.collection.key == plan.source.base.collectionKey)
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
         fixture.server.resetRequests()
 
         let pager = try Pager<FixtureItem>(

@@ -12,7 +12,7 @@ import Testing
 /// 25 items each, fetched from a fixture server on a port that is closed now.
 @Suite struct LegacyCacheFileTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let base: String
 
     init() throws {
@@ -20,7 +20,7 @@ import Testing
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/cache-written-by-0.4.db")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: directory.path()))
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
         let keys = try store.collections().map { CollectionKey(parsing: $0.key) }
         base = try #require(keys.first { $0.list.hasSuffix("/offset") }).list.replacingOccurrences(
             of: "/offset", with: "")
@@ -60,10 +60,10 @@ import Testing
         let client = APIClient(
             configuration: try #require(ServerConfiguration(baseURL: url)),
             options: APIClient.Options(retryPolicy: .none))
-        let plan = try await SyncPlan.make(store: store, client: client, url: url)
+        let plan = try await SyncPlan.make(storage: store, client: client, url: url)
         #expect(plan.collection.key == base + "/offset")
         #expect(plan.stored?.endReached == true)
-        let progress = try await CollectionSync(store: store, source: plan.source, collection: plan.collection).run()
+        let progress = try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
         #expect(progress.pagesFetched == 0)
         #expect(progress.endReached)
     }

@@ -7,14 +7,14 @@ import SlippersTestSupport
 struct Fixture {
     let server: FixtureServer
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let client: APIClient
 
     init(itemCount: Int = 25, pageSize: Int = 10) async throws {
         server = FixtureServer(configuration: .init(itemCount: itemCount, pageSize: pageSize))
         try await server.start()
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
         guard let configuration = ServerConfiguration(baseURL: server.baseURL) else { throw FixtureError.noHost }
         client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
     }

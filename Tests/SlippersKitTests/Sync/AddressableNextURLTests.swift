@@ -12,11 +12,11 @@ import Testing
     private func heldSync(
         _ fixture: Fixture, url: URL, concurrency: Int
     ) async throws -> (inFlight: Int, progress: CollectionSync<PrimedPageSource>.Progress, plan: SyncPlan) {
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
         #expect(plan.style.isAddressable, "\(plan.style)")
         let planned = fixture.server.requestCount
         fixture.server.hold()
-        var sync = CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+        var sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
         sync.concurrency = AdaptiveConcurrency(maximum: concurrency)
         let run = Task { try await sync.run() }
         await fixture.server.waitForRequests(planned + concurrency)
@@ -80,9 +80,9 @@ import Testing
             return .json(#"{"count":40,"next":\#(next),"previous":null,"results":[\#(items)]}"#)
         }
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: fixture.server.url(path: "/odd"))
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/odd"))
         #expect(plan.style.isAddressable)
-        var sync = CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+        var sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
         sync.concurrency = AdaptiveConcurrency(maximum: 4)
         let progress = try await sync.run()
         #expect(progress.endReached)

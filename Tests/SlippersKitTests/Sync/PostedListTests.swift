@@ -22,9 +22,9 @@ import Testing
 
     private func sync(_ fixture: Fixture, _ style: PaginationStyle, maxPages: Int? = nil) async throws -> SyncPlan {
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
             overrides: StyleOverrides(style: style))
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run(
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
             maxPages: maxPages)
         return plan
     }
@@ -70,9 +70,9 @@ import Testing
         let style = PaginationStyle.graphQL(
             query: Self.posts, variables: #"{"failAt": 20}"#, connectionPath: "posts", pageSize: 10)
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
             overrides: StyleOverrides(style: style))
-        let sync = CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+        let sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
         let error = await #expect(throws: NetworkError.self) { try await sync.run() }
         #expect(error?.kind == .graphQL(message: "Resolver failed at 20", path: "posts", errorCount: 2))
         let stored = try #require(try fixture.store.collection(plan.collection.key))
@@ -89,13 +89,13 @@ import Testing
             pageSize: 10)
         let url = fixture.server.url(.search)
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run(
+            storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
             maxPages: 1)
         let again = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
+            storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
         let progress = try await CollectionSync(
-            store: fixture.store, source: again.source, collection: again.collection
+            storage: fixture.store, source: again.source, collection: again.collection
         )
         .run()
         #expect(again.collection.key == plan.collection.key)

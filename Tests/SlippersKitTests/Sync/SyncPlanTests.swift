@@ -10,12 +10,13 @@ import Testing
     @Test func aStoredCollectionIsResumedWithItsStyleWithoutARequest() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.offset, query: ["limit": "5"])
-        let first = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, itemType: "Comment")
-        try await CollectionSync(store: fixture.store, source: first.source, collection: first.collection).run(
+        let first = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: url, itemType: "Comment")
+        try await CollectionSync(storage: fixture.store, source: first.source, collection: first.collection).run(
             maxPages: 2)
         fixture.server.resetRequests()
 
-        let again = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
+        let again = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
         #expect(fixture.server.requestCount == 0)
         #expect(again.collection == first.collection)
         #expect(again.stored?.currentPageCount == 2)
@@ -26,15 +27,15 @@ import Testing
     @Test func anotherWayOfPagingAStoredListIsAConflictUnlessItStartsAgain() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url)
-        try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection).run(
+        let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
             maxPages: 1)
         let offsets = StyleOverrides(style: .offset())
         await #expect(throws: SyncPlanError.self) {
-            try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, overrides: offsets)
+            try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url, overrides: offsets)
         }
         let restarted = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: url, overrides: offsets, refresh: true)
+            storage: fixture.store, client: fixture.client, url: url, overrides: offsets, refresh: true)
         #expect(restarted.style.pageSizeParameter == "limit")
         await fixture.server.stop()
     }
@@ -43,8 +44,9 @@ import Testing
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let overrides = StyleOverrides(itemsPath: "results", idField: "id")
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: url, overrides: overrides)
-        let outcome = try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+        let plan = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: url, overrides: overrides)
+        let outcome = try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
             .run()
         #expect(outcome.itemsFetched == 25)
         #expect(fixture.firstPageRequests() == 1)
@@ -55,8 +57,8 @@ import Testing
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let plan = try await SyncPlan.make(
-            store: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(pageSize: 5))
-        let outcome = try await CollectionSync(store: fixture.store, source: plan.source, collection: plan.collection)
+            storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(pageSize: 5))
+        let outcome = try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
             .run()
         #expect(outcome.itemsFetched == 25)
         #expect(outcome.pagesFetched == 5)
@@ -90,7 +92,8 @@ import Testing
 
     @Test func theFirstPageOfANewListIsServedOnceFromTheDetection() async throws {
         let fixture = try await Fixture()
-        let plan = try await SyncPlan.make(store: fixture.store, client: fixture.client, url: fixture.server.url(.page))
+        let plan = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(.page))
         #expect(fixture.server.requestCount == 1)
         _ = try await plan.source.fetch(.first)
         #expect(fixture.server.requestCount == 1)

@@ -15,7 +15,7 @@ import Testing
             .filter { $0.hasSuffix(".sql") }.sorted().map { String($0.dropLast(4)) }
         #expect(!files.isEmpty)
         let directory = try TemporaryDirectory()
-        let diagnosis = try CacheStore(path: directory.path()).diagnose()
+        let diagnosis = try SQLiteCache(path: directory.path()).diagnose()
         #expect(diagnosis.appliedMigrations == files)
         #expect(diagnosis.knownMigrations == files)
         #expect(diagnosis.isHealthy)
@@ -23,7 +23,7 @@ import Testing
 
     @Test func theSchemaHasTheTablesOfTheDesign() throws {
         let directory = try TemporaryDirectory()
-        try CacheStore(path: directory.path()).close()
+        try SQLiteCache(path: directory.path()).close()
         let queue = try DatabaseQueue(path: directory.path())
         let tables = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -70,7 +70,7 @@ import Testing
             INSERT INTO page_items (page_id, position, item_id) VALUES
                 (1, 0, 1), (1, 1, 2), (2, 0, 1), (2, 1, 3), (3, 0, 4), (4, 0, 4);
             """)
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let collections = try store.collections()
         #expect(
             collections.map(\.itemType) == [
@@ -108,7 +108,7 @@ import Testing
             INSERT INTO page_items (page_id, position, item_id) VALUES
                 (1, 0, 1), (1, 1, 2), (1, 2, 1), (1, 3, 3), (1, 4, 2);
             """)
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let page = try #require(try store.page(at: 0, in: "GET /posts"))
         #expect(page.items.map(\.key) == [.integer(1), .integer(2), .integer(3)])
         #expect(page.info.itemCount == 3)

@@ -17,7 +17,7 @@ import Testing
 
     @Test func aCollectionTheFileDoesNotHoldIsTheSeamsErrorWithItsKey() throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         #expect {
             try store.invalidate("nope")
         } throws: { error in

@@ -7,11 +7,11 @@ import Testing
 
 @Suite struct CollectionInfoTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     @Test func itsHeadIsTheHeadTheStoreReadsAndASaveReturns() throws {

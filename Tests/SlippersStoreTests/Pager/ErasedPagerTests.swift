@@ -10,12 +10,12 @@ private typealias Post = ScriptedSource.Post
 /// The pager's clean surface: a source of any type, a collection described by value, snapshots that compare.
 @Suite struct ErasedPagerTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let posts = CollectionDescriptor(key: "GET /posts", of: Post.self)
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     @Test func aPagerOfAnySourceHasOneType() async throws {
@@ -50,14 +50,14 @@ private typealias Post = ScriptedSource.Post
     }
 
     @Test func anInMemoryCacheWorksAsAFileDoesAndIsGoneWithTheStore() async throws {
-        let memory = try CacheStore.inMemory()
+        let memory = try SQLiteCache.inMemory()
         let pager = Pager<Post>(
             store: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
         await pager.start()
         await pager.loadNextPageIfNeeded()
         #expect(await pager.state.items.count == 8)
         #expect(try memory.collection(posts.key)?.itemCount == 8)
-        #expect(try CacheStore.inMemory().collections().isEmpty)
+        #expect(try SQLiteCache.inMemory().collections().isEmpty)
     }
 
     @Test func originsPrintAsTheirNames() {

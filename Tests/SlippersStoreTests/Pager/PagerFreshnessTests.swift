@@ -13,18 +13,18 @@ private typealias PostPager = Pager<Post>
 /// The pager's per-page freshness model: lazy revalidation, offline growth and backoff, lifetimes, origins.
 @Suite struct PagerFreshnessTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let key = "GET /posts"
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
     private func seed(_ source: ScriptedSource, pages: Int) async throws {
         try await CollectionSync(
-            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
@@ -129,7 +129,7 @@ private typealias PostPager = Pager<Post>
     @Test func aRefreshInAnotherProcessMarksThePagesUnverifiedHereToo() async throws {
         let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
         try await seed(source, pages: 3)
-        try CacheStore(path: directory.path()).refresh()
+        try SQLiteCache(path: directory.path()).refresh()
         let pager = pager(source, policy: .cacheFirst(maxAge: 3600))
         await pager.start()
         #expect(source.requests.count == 4)

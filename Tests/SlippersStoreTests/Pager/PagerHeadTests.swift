@@ -12,18 +12,18 @@ private typealias PostPager = Pager<Post>
 /// `refresh()` of a complete list whose new items come first: read from its head.
 @Suite struct PagerHeadTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let key = "GET /posts"
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     /// A pager over a complete cached list of 1…100, 10 a page, recorded newest first, showing three pages.
     private func pagerShowingThreePages(_ source: ScriptedSource) async throws -> PostPager {
         try await CollectionSync(
-            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
         ).run()
         try store.setNewestFirst(true, for: key)
         let pager = PostPager(

@@ -10,18 +10,18 @@ private typealias PostPager = Pager<Post>
 
 @Suite struct PagerTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let key = "GET /posts"
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
     private func seed(_ source: ScriptedSource, pages: Int) async throws {
         try await CollectionSync(
-            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
@@ -108,7 +108,7 @@ private typealias PostPager = Pager<Post>
         await source.hold()
         let refresh = Task { try await pager.refresh() }
         await source.waitForHeldRequest()
-        let otherProcess = try CacheStore(path: directory.path(), mode: .readOnly)
+        let otherProcess = try SQLiteCache(path: directory.path(), mode: .readOnly)
         #expect(try otherProcess.collection(key)?.invalidatedAt != nil)
         await source.release()
         try await refresh.value

@@ -13,24 +13,24 @@ private typealias PostPager = Pager<Post>
 /// The pager's window: a prefix of the cached pages, grown one page at a time.
 @Suite struct PagerWindowTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let key = "GET /posts"
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
-    private func seed(_ source: ScriptedSource, pages: Int, in store: CacheStore? = nil) async throws {
+    private func seed(_ source: ScriptedSource, pages: Int, in store: SQLiteCache? = nil) async throws {
         try await CollectionSync(
-            store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+            storage: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
     private func pager(
         _ source: ScriptedSource, policy: CachePolicy = .cacheThenNetwork, initialWindow: Int = 1,
-        store: CacheStore? = nil
+        store: SQLiteCache? = nil
     ) -> PostPager {
         PostPager(
             store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
@@ -228,14 +228,14 @@ private typealias PostPager = Pager<Post>
     /// Scrolling through the network reads each new page once, not the whole window again.
     @Test func aPageFetchedAtTheEndOfTheWindowIsTheOnlyPageReadAgain() async throws {
         let log = StatementLog()
-        let traced = try CacheStore(path: directory.path(), mode: .readWrite, tracingStatements: { log.append($0) })
+        let traced = try SQLiteCache(path: directory.path(), mode: .readWrite, tracingStatements: { log.append($0) })
         let pager = pager(ScriptedSource(ids: Array(1...100), pageSize: 5), store: traced)
         await pager.start()
         log.removeAll()
         for _ in 0..<6 { await pager.loadNextPageIfNeeded() }
         #expect(await ids(pager) == Array(1...35))
         let pageReads = log.selects.filter {
-            $0 == CacheStore.pageRowByIndexSQL.trimmingCharacters(in: .whitespaces)
+            $0 == SQLiteCache.pageRowByIndexSQL.trimmingCharacters(in: .whitespaces)
         }
         #expect(pageReads.count == 6)
     }
@@ -268,7 +268,7 @@ private typealias PostPager = Pager<Post>
         try await seed(ScriptedSource(ids: Array(1...500), pageSize: 5), pages: 100)
         try store.close()
         let log = StatementLog()
-        let traced = try CacheStore(path: directory.path(), mode: .readWrite, tracingStatements: { log.append($0) })
+        let traced = try SQLiteCache(path: directory.path(), mode: .readWrite, tracingStatements: { log.append($0) })
         log.removeAll()
 
         let pager = pager(ScriptedSource(ids: Array(1...500), pageSize: 5), policy: .cacheOnly, store: traced)
@@ -277,12 +277,12 @@ private typealias PostPager = Pager<Post>
         await pager.loadNextPageIfNeeded()
         #expect(await ids(pager) == Array(1...15))
 
-        let allowed = Set(CacheStore.windowReadQueries.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let allowed = Set(SQLiteCache.windowReadQueries.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         let selects = log.selects
         #expect(!selects.isEmpty)
         for sql in selects { #expect(allowed.contains(sql), "the pager ran \(sql)") }
         // One keyed read per page shown, however many pages are cached.
-        let pageReads = selects.filter { $0 == CacheStore.pageRowByIndexSQL.trimmingCharacters(in: .whitespaces) }
+        let pageReads = selects.filter { $0 == SQLiteCache.pageRowByIndexSQL.trimmingCharacters(in: .whitespaces) }
         #expect(pageReads.count == 3)
     }
 

@@ -38,7 +38,7 @@ import Testing
         let second = try await runWorker(path: directory.path(), items: 47, pageSize: 5, loads: 20)
         #expect(second == ["fetched 5", "fetched 6", "fetched 7", "fetched 8", "fetched 9", "fetched 10", "cached 47"])
 
-        let store = try CacheStore(path: directory.path(), mode: .readOnly)
+        let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
         let list = try #require(try store.cachedList("items"))
         #expect(Fixtures.ids(list.items) == Array(1...47))
         #expect(list.collection.endReached)

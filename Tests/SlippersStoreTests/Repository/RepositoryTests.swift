@@ -18,12 +18,12 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
 
 @Suite struct RepositoryTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     private let date = Date(timeIntervalSince1970: 1_714_564_800)
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     @Test func savesAndReadsTypedPagesEncodedWithJsonProvider() throws {

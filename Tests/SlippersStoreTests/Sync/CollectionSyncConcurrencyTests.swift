@@ -10,18 +10,18 @@ import Testing
 /// Syncs that ask for several pages at once, and syncs that ask for the next page while they save.
 @Suite struct CollectionSyncConcurrencyTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let posts = CollectionDescriptor(key: "posts", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     private func sync(
         _ source: AddressedSource, concurrency: Int, controller: AdaptiveConcurrency? = nil
     ) -> CollectionSync<AddressedSource> {
-        var sync = CollectionSync(store: store, source: source, collection: posts)
+        var sync = CollectionSync(storage: store, source: source, collection: posts)
         sync.concurrency = controller ?? AdaptiveConcurrency(maximum: concurrency)
         return sync
     }
@@ -131,7 +131,7 @@ import Testing
         }
         defer { watcher.cancel() }
         var overlapped: Bool?
-        try await CollectionSync(store: store, source: source, collection: posts).run(limits: .init()) { progress in
+        try await CollectionSync(storage: store, source: source, collection: posts).run(limits: .init()) { progress in
             // Page 1 is saved; page 2 was asked for before that, not after this callback.
             if progress.pagesFetched == 1 { overlapped = secondAsked.wait(timeout: .now() + 10) == .success }
         }

@@ -8,17 +8,17 @@ import Testing
 /// A cached list revalidated page by page: unchanged, changed, new and removed pages counted.
 @Suite struct CollectionSyncRevalidateTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     @Test func aGrownListCountsItsNewPagesAndAShrunkOneItsRemovedPages() async throws {
         let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run()
 
         source.setIDs(Array(1...30), label: "v1")
@@ -42,7 +42,7 @@ import Testing
     @Test func aServerWithoutValidatorsIsRevalidatedByDigest() async throws {
         let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
         source.sendNoValidators()
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run()
         let before = try #require(try store.item(type: "Post", key: .integer(7))).updatedAt
         let found = try await sync.revalidate()
@@ -55,7 +55,7 @@ import Testing
 
     @Test func maxPagesStopsTheWalk() async throws {
         let source = ScriptedSource(ids: Array(1...20), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run()
         let found = try await sync.revalidate(maxPages: 2)
         #expect(found.pagesWalked == 2)
@@ -65,7 +65,7 @@ import Testing
     @Test func aNoStorePageStopsASyncUnlessItIsKept() async throws {
         let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
         source.setCaching(PageCaching(headers: ["Cache-Control": "no-store"]))
-        let refusing = CollectionSync(store: store, source: source, collection: posts)
+        let refusing = CollectionSync(storage: store, source: source, collection: posts)
         await #expect(throws: NoStorePageError(collection: posts.key, index: 0)) { try await refusing.run() }
         #expect(try store.collection(posts.key) == nil)
 

@@ -9,18 +9,18 @@ import Testing
 
 @Suite struct CollectionSyncTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let posts = CollectionDescriptor(key: "posts", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     @Test func pagesTheWholeListIntoTheStore() async throws {
         let source = ScriptedSource(ids: Array(1...23), pageSize: 5)
         var seen: [Int] = []
-        let progress = try await CollectionSync(store: store, source: source, collection: posts).run {
+        let progress = try await CollectionSync(storage: store, source: source, collection: posts).run {
             seen.append($0.pagesFetched)
         }
         #expect(progress.pagesFetched == 5)
@@ -34,7 +34,7 @@ import Testing
 
     @Test func aSecondRunResumesAfterTheLastCommittedPage() async throws {
         let source = ScriptedSource(ids: Array(1...23), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         #expect(try await sync.run(maxPages: 2).pagesFetched == 2)
         let second = try await sync.run()
         #expect(second.resumed)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func refreshStartsAgainAtTheFirstPage() async throws {
         let source = ScriptedSource(ids: Array(1...10), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run()
         source.setIDs([11] + Array(1...10))
         let progress = try await sync.run(refresh: true)
@@ -60,7 +60,7 @@ import Testing
 
     @Test func aFailureKeepsTheCommittedPagesAndTheNextRunContinues() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run(maxPages: 1)
         source.failNext(1)
         await #expect(throws: ScriptedSource.Failure.self) { try await sync.run() }
@@ -73,14 +73,14 @@ import Testing
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         source.repeatTokens()
         await #expect(throws: CacheError.tokenDidNotAdvance(collection: "posts", token: "2")) {
-            try await CollectionSync(store: store, source: source, collection: posts).run()
+            try await CollectionSync(storage: store, source: source, collection: posts).run()
         }
         #expect(source.requests.count == 2)
     }
 
     @Test func cancellingDuringAFetchLeavesTheStoreUnchangedForThatPage() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
-        let sync = CollectionSync(store: store, source: source, collection: posts)
+        let sync = CollectionSync(storage: store, source: source, collection: posts)
         try await sync.run(maxPages: 1)
         await source.hold()
         let task = Task { try await sync.run() }
@@ -96,11 +96,11 @@ import Testing
     @Test func aFullDiskStopsARunWithEveryEarlierPageIntactAndTheNextRunCompletesTheList() async throws {
         let full = try TemporaryDirectory()
         let path = full.path()
-        try CacheStore(path: path).close()
+        try SQLiteCache(path: path).close()
         let source = PaddedSource(count: 600, pageSize: 20)
         // Room for a few pages only: the 30-page list fills the file part way.
-        let limited = try CacheStore(path: path, mode: .readWrite, tracingStatements: nil, maxPageCount: 40)
-        let sync = CollectionSync(store: limited, source: source, collection: posts)
+        let limited = try SQLiteCache(path: path, mode: .readWrite, tracingStatements: nil, maxPageCount: 40)
+        let sync = CollectionSync(storage: limited, source: source, collection: posts)
         await #expect(throws: StoreError.diskFull(path: path)) { try await sync.run() }
         let saved = try #require(try limited.collection("posts"))
         #expect(saved.currentPageCount > 0 && saved.currentPageCount < 30)
@@ -112,8 +112,8 @@ import Testing
             StoreError.diskFull(path: "c.sqlite").description.hasPrefix("Disk full: cannot write the cache c.sqlite"))
 
         // Space freed: the next run continues after the saved pages and completes the list.
-        let store = try CacheStore(path: path)
-        let rest = try await CollectionSync(store: store, source: source, collection: posts).run()
+        let store = try SQLiteCache(path: path)
+        let rest = try await CollectionSync(storage: store, source: source, collection: posts).run()
         #expect(rest.startIndex == saved.currentPageCount)
         #expect(rest.endReached)
         #expect(try Fixtures.ids(#require(try store.cachedList("posts")).items) == Array(1...600))

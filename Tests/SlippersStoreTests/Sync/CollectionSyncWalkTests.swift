@@ -9,12 +9,12 @@ import Testing
 /// Every walk ends: cycles, repeated pages and pages that bring nothing new stop it, and a rerun adds nothing.
 @Suite struct CollectionSyncWalkTests {
     let directory: TemporaryDirectory
-    let store: CacheStore
+    let store: SQLiteCache
     let list = CollectionDescriptor(key: "list", itemType: "Thing")
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try CacheStore(path: directory.path())
+        store = try SQLiteCache(path: directory.path())
     }
 
     /// A source whose page for each token the test writes; tokens are numbers, the first page is 0.
@@ -55,7 +55,7 @@ import Testing
     }
 
     private func sync(_ source: WalkSource) -> CollectionSync<WalkSource> {
-        CollectionSync(store: store, source: source, collection: list)
+        CollectionSync(storage: store, source: source, collection: list)
     }
 
     private var pageCount: Int { (try? store.collection("list")?.pageCount) ?? 0 }

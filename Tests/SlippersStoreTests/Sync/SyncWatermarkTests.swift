@@ -31,7 +31,7 @@ import Testing
 
     @Test func aFileKeepsOneWatermarkPerCollection() throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         #expect(try store.watermark(of: "a") == nil)
         try store.saveWatermark(SyncWatermark(field: "updated_at", pendingSince: "x"), of: "a")
         try store.saveWatermark(SyncWatermark(field: "updated_at", value: "y"), of: "a")
@@ -44,7 +44,7 @@ import Testing
 
     @Test func anEvictedListForgetsItsWatermark() throws {
         let directory = try TemporaryDirectory()
-        let store = try CacheStore(path: directory.path())
+        let store = try SQLiteCache(path: directory.path())
         let list = CollectionDescriptor(key: "GET /posts", itemType: "Post")
         let item = RawItem(key: .integer(1), json: Data(#"{"id":1,"updated_at":"2026-01-01T00:00:00Z"}"#.utf8))
         try store.savePage(Page(items: [item]), at: 0, in: list)

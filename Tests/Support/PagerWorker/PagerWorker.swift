@@ -35,7 +35,7 @@ struct PagerWorker {
         }
         let items = (1...count).map { Item(id: ID($0)) }
         let source = LoggingSource(base: items.pageSource(pageSize: size).encodingItems())
-        let store = try CacheStore(path: arguments[1])
+        let store = try SQLiteCache(path: arguments[1])
         let pager = Pager<Item>(
             store: store, source: source, collection: CollectionDescriptor(key: "items", of: Item.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))

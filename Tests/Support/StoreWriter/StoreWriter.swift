@@ -17,7 +17,7 @@ struct StoreWriter {
             FileHandle.standardError.write(Data("usage: StoreWriter DB KEY PAGES PAGE_SIZE\n".utf8))
             exit(64)
         }
-        let store = try CacheStore(path: arguments[1])
+        let store = try SQLiteCache(path: arguments[1])
         let collection = CollectionDescriptor(key: arguments[2], itemType: "Item")
         var index = try store.collection(collection.key).map { $0.endReached ? 0 : $0.nextPageIndex } ?? 0
         FileHandle.standardOutput.write(Data("ready\n".utf8))

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Slippers
+import SlippersStorage
+
+extension SQLiteCache {
+    /// The collection with `key` and its statistics, or `nil` when it is not cached.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func collection(_ key: String) throws -> CollectionInfo? {
+        try read { db in
+            try CollectionRow.optionalID(forKey: key, in: db).map { try Self.collectionInfo(id: $0, in: db) }
+        }
+    }
+
+    /// Every collection with its statistics, ordered by key.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func collections() throws -> [CollectionInfo] {
+        try read { db in
+            try Row.fetchAll(db, sql: Self.collectionInfoSQL + " GROUP BY c.id ORDER BY c.key").map(Self.collectionInfo)
+        }
+    }
+
+    /// Marks a collection stale and every one of its pages unverified, for this process and every other that opens the file.
+    ///
+    /// Its pages stay readable; each is revalidated when it is next used
+    /// (`PageInfo.isUnverified` until then). One write, however many pages.
+    ///
+    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    public func invalidate(_ key: String, now: Date = Date()) throws {
+        try write { db in
+            let id = try CollectionRow.id(forKey: key, in: db)
+            try db.execute(
+                sql: "UPDATE collections SET invalidated_at = ?1, unverified_before = ?1 WHERE id = ?2",
+                arguments: [now.storedValue, id])
+        }
+    }
+
+    /// Marks every collection stale and every page unverified.
+    ///
+    /// - returns: The number of collections marked.
+    /// - throws: A `DatabaseError`.
+    @discardableResult
+    public func invalidateAll(now: Date = Date()) throws -> Int {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE collections SET invalidated_at = ?1, unverified_before = ?1", arguments: [now.storedValue])
+            return db.changesCount
+        }
+    }
+
+    static let collectionInfoSQL = """
+        SELECT c.*, count(p.id) AS page_count,
+            coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
+            coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
+            (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
+                WHERE p2.collection_id = c.id) AS item_count,
+            max(p.fetched_at) AS last_fetched_at, max(p.idx) AS last_index
+        FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
+        """
+
+    static let collectionInfoByIDSQL = collectionInfoSQL + " WHERE c.id = ? GROUP BY c.id"
+
+    static func collectionInfo(id: Int64, in db: Database) throws -> CollectionInfo {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: collectionInfoByIDSQL), arguments: [id])
+        else { throw CacheError.collectionNotFound(key: "#\(id)") }
+        return collectionInfo(row)
+    }
+
+    static func collectionInfo(_ row: Row) -> CollectionInfo {
+        let pageCount: Int = row["page_count"]
+        let stalePageCount: Int = row["stale_page_count"]
+        let head = collectionHead(row, currentPageCount: pageCount - stalePageCount)
+        return CollectionInfo(
+            head: head,
+            itemType: row["item_type"],
+            style: row["style"],
+            createdAt: Date(storedValue: row["created_at"]),
+            pageCount: pageCount,
+            stalePageCount: stalePageCount,
+            itemCount: row["item_count"],
+            lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
+            unverifiedPageCount: row["unverified_page_count"])
+    }
+}
+
+extension SQLiteCache: Refreshable {
+    /// Marks every collection stale: the `Refreshable` face of the whole cache.
+    public func refresh() throws {
+        try invalidateAll()
+    }
+}
