@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// var request = SyncRequest(url: "https://api.example.com/posts")
-/// request.style.name = "page"
+/// request.style.name = "pageNumber"
 /// request.style.pageSize = 100
 /// request.limits.maxPages = 50
 /// try await cache.enqueue([request])
@@ -85,8 +85,8 @@ extension SyncRequest {
     /// How a list pages and where its items are: the style and shape options of `slippers sync`.
     /// Every member is optional; what is not given is detected from the list's first response.
     public struct Style: Hashable, Sendable, Codable {
-        /// The way of asking for pages: `page`, `offset`, `cursor`, `next`, `link`, `after`, `range`
-        /// or `none`; `nil` to detect it. Lists asked for by POST take theirs from ``graphQL`` or ``postBody``.
+        /// The way of asking for pages, by its kind's case name: `pageNumber`, `offset`, `cursor`,
+        /// `nextURL`, `linkHeader`, `afterLastItem`, `range` or `singlePage`; `nil` to detect it. Lists asked for by POST take theirs from ``graphQL`` or ``postBody``.
         public var name: String?
         /// The key path of the items array, such as `data.items`; empty for a bare array.
         public var itemsPath: String?

@@ -10,7 +10,7 @@ extension SlippersCommand {
             abstract: "Add lists to the queue of a PostgreSQL cache, for `slippers worker` processes to sync.",
             discussion: """
                 Each URL is queued with the options given, which are those `slippers sync` takes \
-                (for example --style page --page-size 100), anywhere on the line; a worker syncs \
+                (for example --style pageNumber --page-size 100), anywhere on the line; a worker syncs \
                 the list as `sync` would. Headers are never queued: give credentials to the workers \
                 (worker --origin-header or --header-file). A list already queued with the same \
                 options is made pending again, due now, unless a worker holds it.

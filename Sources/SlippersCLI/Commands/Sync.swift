@@ -42,7 +42,7 @@ extension SlippersCommand {
                 never saved. A list that cycles, repeats a page, or brings no new item for \
                 --stall-limit pages in a row is stopped with an error, and a rerun adds nothing.
 
-                A list that does not page is one page: --style none asks for URL once; a null \
+                A list that does not page is one page: --style singlePage asks for URL once; a null \
                 next is the list's only page; and when the style was only guessed (no pagination \
                 field in the first response), a page 2 that repeats page 1 exactly ends the list at \
                 page 1, which the summary says.
@@ -351,7 +351,7 @@ extension SlippersCommand {
             if progress.endedOnARepeatedFirstPage {
                 line +=
                     " — end reached, \(Formatting.count(cachedItems, "item")) cached; page 2 repeated page 1 "
-                    + "exactly, so the list is one page (as --style none)"
+                    + "exactly, so the list is one page (as --style singlePage)"
             } else if progress.endReached {
                 line += " — end reached, \(Formatting.count(cachedItems, "item")) cached"
             } else if let maxPages, progress.pagesFetched >= maxPages {

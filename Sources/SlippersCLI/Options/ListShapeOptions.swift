@@ -67,10 +67,10 @@ struct ListShapeOptions: ParsableArguments {
             throw ValidationError("--cursor-path and --page-param are two ways of paging: give one.")
         }
         if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be 1 or more.") }
-        if style == StyleOption.none, pageSize != nil {
-            throw ValidationError("--page-size does not apply to --style none, whose list is one response.")
+        if style == StyleOption.singlePage, pageSize != nil {
+            throw ValidationError("--page-size does not apply to --style singlePage, whose list is one response.")
         }
-        if pageParameter != nil, let style, style != .page {
+        if pageParameter != nil, let style, style != .pageNumber {
             throw ValidationError("--page-param goes with page numbers, not --style \(style.rawValue).")
         }
         for (name, value) in [

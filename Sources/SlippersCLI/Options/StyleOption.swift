@@ -5,33 +5,33 @@ import SlippersNetworking
 /// The pagination styles `sync --style` can force, instead of detecting one.
 enum StyleOption: String, ExpressibleByArgument, CaseIterable {
     /// `?page=N&per_page=M`.
-    case page
+    case pageNumber
     /// `?offset=N&limit=M`.
     case offset
     /// `?cursor=C`, the next cursor in the body.
     case cursor
     /// The full URL of the next page in the body.
-    case next
+    case nextURL
     /// RFC 8288 `Link` headers.
-    case link
+    case linkHeader
     /// `?starting_after=ID`, the id of the previous page's last item, until `has_more` is false (Stripe).
-    case after
+    case afterLastItem
     /// `Range: items=N-M` request headers, the total in `Content-Range`.
     case range
     /// No pages: one request, whose response is the whole list.
-    case none
+    case singlePage
 
     /// The way of asking for pages this option stands for, with the usual parameter names.
     var kind: PaginationStyle.Kind {
         switch self {
-        case .page: PaginationStyle.pageNumber().kind
+        case .pageNumber: PaginationStyle.pageNumber().kind
         case .offset: PaginationStyle.offset().kind
         case .cursor: PaginationStyle.cursor().kind
-        case .next: PaginationStyle.nextURL().kind
-        case .link: PaginationStyle.linkHeader().kind
-        case .after: PaginationStyle.afterLastItem().kind
+        case .nextURL: PaginationStyle.nextURL().kind
+        case .linkHeader: PaginationStyle.linkHeader().kind
+        case .afterLastItem: PaginationStyle.afterLastItem().kind
         case .range: PaginationStyle.range().kind
-        case .none: PaginationStyle.singlePage().kind
+        case .singlePage: PaginationStyle.singlePage().kind
         }
     }
 
@@ -45,31 +45,31 @@ enum StyleOption: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
-    /// The option that names a style's kind; `page` for the posted styles, which no option names.
+    /// The option that names a style's kind; `pageNumber` for the posted styles, which no option names.
     init(_ kind: PaginationStyle.Kind) {
         switch kind {
-        case .pageNumber: self = .page
+        case .pageNumber: self = .pageNumber
         case .offset: self = .offset
         case .cursor: self = .cursor
-        case .nextURL: self = .next
-        case .linkHeader: self = .link
-        case .afterLastItem: self = .after
-        case .singlePage: self = .none
+        case .nextURL: self = .nextURL
+        case .linkHeader: self = .linkHeader
+        case .afterLastItem: self = .afterLastItem
+        case .singlePage: self = .singlePage
         case .range: self = .range
-        case .graphQL, .bodyCursor: self = .page
+        case .graphQL, .bodyCursor: self = .pageNumber
         }
     }
 
     /// The query parameter that sets the page size in this style, when it has one.
     var pageSizeParameter: String? {
         switch self {
-        case .page: PaginationStyle.pageNumber().pageSizeParameter
+        case .pageNumber: PaginationStyle.pageNumber().pageSizeParameter
         case .offset: PaginationStyle.offset().pageSizeParameter
         case .cursor: PaginationStyle.cursor().pageSizeParameter
-        case .next: nil
-        case .link: PaginationStyle.linkHeader().pageSizeParameter
-        case .after: PaginationStyle.afterLastItem().pageSizeParameter
-        case .range, .none: nil
+        case .nextURL: nil
+        case .linkHeader: PaginationStyle.linkHeader().pageSizeParameter
+        case .afterLastItem: PaginationStyle.afterLastItem().pageSizeParameter
+        case .range, .singlePage: nil
         }
     }
 

@@ -29,18 +29,18 @@ extension StyleOverrides {
 
 extension PaginationStyle {
     /// The style `sync --style NAME` forces: its way of asking for pages with the usual
-    /// parameters, total and end signal; `nil` for a name that is none of `page`, `offset`,
-    /// `cursor`, `next`, `link`, `after`, `range` and `none`.
+    /// parameters, total and end signal; `nil` for a name that is none of the kinds' case names:
+    /// `pageNumber`, `offset`, `cursor`, `nextURL`, `linkHeader`, `afterLastItem`, `range` and `singlePage`.
     public static func named(_ name: String) -> PaginationStyle? {
         switch name {
-        case "page": .pageNumber()
+        case "pageNumber": .pageNumber()
         case "offset": .offset()
         case "cursor": .cursor()
-        case "next": .nextURL()
-        case "link": .linkHeader()
-        case "after": .afterLastItem()
+        case "nextURL": .nextURL()
+        case "linkHeader": .linkHeader()
+        case "afterLastItem": .afterLastItem()
         case "range": .range()
-        case "none": .singlePage()
+        case "singlePage": .singlePage()
         default: nil
         }
     }

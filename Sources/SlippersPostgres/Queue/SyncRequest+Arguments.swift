@@ -41,6 +41,11 @@ extension SyncRequest {
         FleetError.unconvertibleOptions(arguments, reason: reason)
     }
 
+    /// The `--style` words of the arguments queued before requests, by the kinds' case names they stand for.
+    private static let styleNames = [
+        "page": "pageNumber", "next": "nextURL", "link": "linkHeader", "after": "afterLastItem", "none": "singlePage",
+    ]
+
     /// The flags, each setting its member.
     private static let flags: [String: @Sendable (inout SyncRequest) -> Void] = [
         "refresh": { $0.refresh = true },
@@ -52,7 +57,8 @@ extension SyncRequest {
     /// The options that take a value, each setting its member; `false` when the value is not one it takes.
     private static let options: [String: @Sendable (inout SyncRequest, String) -> Bool] = [
         "style": {
-            $0.style.name = $1
+            // Queued words name styles as `page`, `next`…: each stands for a kind's case name.
+            $0.style.name = styleNames[$1] ?? $1
             return true
         },
         "items-path": {

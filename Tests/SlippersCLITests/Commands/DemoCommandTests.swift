@@ -14,7 +14,7 @@ import Testing
         #expect(steps.count == 5)
         guard steps.count == 5 else { return }
         #expect(steps[0].hasPrefix("1. Synced 500 items in 10 pages from http://127.0.0.1:"))
-        #expect(steps[0].contains("(style detected: page)"))
+        #expect(steps[0].contains("(style detected: pageNumber)"))
         #expect(steps[1] == "2. Second pass: 500 items in 10 pages from the cache, 0 network requests")
         #expect(steps[2].hasPrefix("3. Server offline: the pager still shows the 500 cached items; "))
         #expect(steps[2].contains("Cannot connect to the server"))

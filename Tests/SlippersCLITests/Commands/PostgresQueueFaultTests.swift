@@ -84,7 +84,9 @@ struct EnqueueOptionsTests {
             let first = fixture.url(query: ["list": "1"])
             let second = fixture.url(query: ["list": "2"])
             let enqueued = try await BuiltBinary.slippers.run(
-                ["enqueue", "--max-pages", "1", first] + database + ["--style", "page", second, "--concurrency", "2"])
+                ["enqueue", "--max-pages", "1", first] + database + [
+                    "--style", "pageNumber", second, "--concurrency", "2",
+                ])
             #expect(enqueued.status == 0, "\(enqueued.stderr)")
             #expect(enqueued.stdout == "queued #1 \(first)\nqueued #2 \(second)\n")
             let queue = try await BuiltBinary.slippers.run(["queue", "--json"] + database)
@@ -92,7 +94,7 @@ struct EnqueueOptionsTests {
             let requests = rows.compactMap { $0["request"] as? [String: Any] }
             #expect(requests.count == 2)
             #expect(requests.allSatisfy { ($0["limits"] as? [String: Any])?["max_pages"] as? Int == 1 }, "\(rows)")
-            #expect(requests.allSatisfy { ($0["style"] as? [String: Any])?["name"] as? String == "page" })
+            #expect(requests.allSatisfy { ($0["style"] as? [String: Any])?["name"] as? String == "pageNumber" })
             let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
             #expect(worker.status == 0, "\(worker.stderr)")
             #expect(worker.stdout.contains("#1 synced 50 items in 1 page"), "\(worker.stdout)")

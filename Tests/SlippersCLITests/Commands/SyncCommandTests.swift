@@ -49,7 +49,7 @@ import Testing
             #expect(undetected.stderrLines.count == 1)
             #expect(undetected.stderr.hasPrefix("slippers: Cannot decode the response"))
             let given = try await BuiltBinary.slippers.run([
-                "sync", fixture.url(), "--style", "page", "--items-path", "payload.list", "--id-field", "id",
+                "sync", fixture.url(), "--style", "pageNumber", "--items-path", "payload.list", "--id-field", "id",
                 "--page-size", "10", "--item-type", "Post", "--db", directory.path(),
             ])
             #expect(given.status == 0, "\(given.stderr)")
@@ -217,7 +217,7 @@ import Testing
             #expect(outcome.status == 1)
             #expect(
                 outcome.stderrLines == [
-                    "slippers: \"\(fixture.url())\" was paged with --style page, not offset; add --refresh to start it again with offset"
+                    "slippers: \"\(fixture.url())\" was paged with --style pageNumber, not offset; add --refresh to start it again with offset"
                 ])
         }
     }

@@ -4,7 +4,7 @@ import SlippersStore
 import SlippersTestSupport
 import Testing
 
-/// Lists that do not page: a bare array that ignores every parameter, a `null` next, `--style none`.
+/// Lists that do not page: a bare array that ignores every parameter, a `null` next, `--style singlePage`.
 @Suite struct SyncOnePageTests {
     /// A bare array of `count` posts, whatever the query, as JSONPlaceholder's `/posts` answers.
     private static func wholeList(_ count: Int) -> String {
@@ -22,7 +22,7 @@ import Testing
             #expect(
                 outcome.stdout.hasSuffix(
                     "end reached, 100 items cached; page 2 repeated page 1 exactly, so the list is one page "
-                        + "(as --style none)\n"))
+                        + "(as --style singlePage)\n"))
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             let collection = try #require(try store.collections().first)
             #expect(collection.endReached)
@@ -67,7 +67,7 @@ import Testing
             let directory = try TemporaryDirectory()
             let url = fixture.server.url(path: "/posts").absoluteString
             let outcome = try await BuiltBinary.slippers.run([
-                "sync", url, "--style", "none", "--db", directory.path(),
+                "sync", url, "--style", "singlePage", "--db", directory.path(),
             ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.hasPrefix("synced 100 items in 1 page of "), "\(outcome.stdout)")
@@ -79,7 +79,7 @@ import Testing
             #expect(detect.stdout.contains("repeating page 1"), "\(detect.stdout)")
 
             let sized = try await BuiltBinary.slippers.run([
-                "sync", url, "--style", "none", "--page-size", "10", "--db", directory.path(),
+                "sync", url, "--style", "singlePage", "--page-size", "10", "--db", directory.path(),
             ])
             #expect(sized.status == 64)
         }
@@ -91,7 +91,7 @@ import Testing
             let directory = try TemporaryDirectory()
             let url = fixture.server.url(path: "/posts").absoluteString
             let outcome = try await BuiltBinary.slippers.run([
-                "sync", url, "--style", "page", "--db", directory.path(),
+                "sync", url, "--style", "pageNumber", "--db", directory.path(),
             ])
             #expect(outcome.status == 1)
             #expect(outcome.stderrLines.count == 1)

@@ -152,7 +152,7 @@ import Testing
         (["--connection", "posts"], "--connection goes with --graphql"),
         (["--post-body", "{}"], "--post-body needs --cursor-path"),
         (["--graphql", "q", "--variables", "[1]"], "--variables must be a JSON object"),
-        (["--graphql", "q", "--style", "page"], "--style does not apply"),
+        (["--graphql", "q", "--style", "pageNumber"], "--style does not apply"),
         (["--graphql", "q", "--items-path", "x"], "--items-path does not apply"),
         (["--graphql", "@/nonexistent/query.graphql"], "cannot read the file"),
     ])

@@ -16,7 +16,7 @@ import Testing
 
     @Test func detectAndSyncTakeTheSameOptionsThatDescribeAList() throws {
         let options = [
-            "--style", "page", "--items-path", "data", "--id-field", "uuid", "--page-size", "20", "--page-param",
+            "--style", "pageNumber", "--items-path", "data", "--id-field", "uuid", "--page-size", "20", "--page-param",
             "current_page", "--page-size-param", "page_size", "--total-path", "meta.total",
         ]
         let sync = try SlippersCommand.Sync.parse(["https://api.example.com/posts"] + options)

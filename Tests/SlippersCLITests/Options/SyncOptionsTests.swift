@@ -38,6 +38,6 @@ import Testing
         #expect(StyleOption.offset.template.totalKeyPath == "total")
         #expect(StyleOption.offset.template.pageSizeParameter == "limit")
         #expect(StyleOption(StyleOption.cursor.template.kind) == .cursor)
-        #expect(StyleOption.next.template.pageSizeParameter == nil)
+        #expect(StyleOption.nextURL.template.pageSizeParameter == nil)
     }
 }

@@ -22,10 +22,13 @@ import Testing
     }
 
     @Test func everyNameOfSyncsStyleOptionIsAStyleAndNoOtherIs() {
-        for name in ["page", "offset", "cursor", "next", "link", "after", "range", "none"] {
+        for name in [
+            "pageNumber", "offset", "cursor", "nextURL", "linkHeader", "afterLastItem", "range", "singlePage",
+        ] {
             #expect(PaginationStyle.named(name) != nil, "\(name)")
         }
-        #expect(PaginationStyle.named("pages") == nil)
+        // A style is named by its kind's case name, and by nothing else.
+        for name in ["pages", "page", "next", "link", "after", "none"] { #expect(PaginationStyle.named(name) == nil) }
         var unknown = SyncRequest.Style()
         unknown.name = "pages"
         #expect(StyleOverrides(unknown).style == nil)

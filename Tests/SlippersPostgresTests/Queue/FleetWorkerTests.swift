@@ -289,7 +289,7 @@ struct FleetWorkerTests {
                     "https://api.example.com/a", "https://api.example.com/b", "https://api.example.com/c",
                 ])
             var expected = SyncRequest(url: "https://api.example.com/a")
-            expected.style.name = "page"
+            expected.style.name = "pageNumber"
             expected.style.pageSize = 100
             expected.limits.maxPages = 3
             expected.refresh = true
