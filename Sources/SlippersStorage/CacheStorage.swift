@@ -127,10 +127,10 @@ public protocol CacheStorage: Sendable {
 
     // MARK: Changes by hand
 
-    /// Marks a collection stale: its pages stay readable and are fetched again on the next load.
+    /// Invalidates a collection: its pages stay readable and are fetched again on the next load.
     func invalidate(_ key: String) async throws
 
-    /// Marks every collection stale and returns how many there are.
+    /// Invalidates every collection and returns how many there are.
     func invalidateAll() async throws -> Int
 
     /// Removes the collections whose newest page was fetched before `date`, and the items no page lists any more.

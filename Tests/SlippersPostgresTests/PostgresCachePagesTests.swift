@@ -122,12 +122,12 @@ struct PostgresCachePagesTests {
             lines.append(
                 "\(info.key) generation \(info.generation) resume \(info.resumeToken?.rawValue ?? "-") "
                     + "end \(info.endReached) total \(info.total.map(String.init) ?? "-") pages \(info.pageCount) "
-                    + "stale \(info.stalePageCount) items \(info.itemCount)")
+                    + "superseded \(info.supersededPageCount) items \(info.itemCount)")
             for page in try await storage.pages(in: info.key) {
                 let items = try await storage.page(at: page.index, in: info.key)?.items ?? []
                 let texts = items.map { String(decoding: $0.json, as: UTF8.self) }
                 lines.append(
-                    "  \(page.index) generation \(page.generation) stale \(page.isStale) "
+                    "  \(page.index) generation \(page.generation) superseded \(page.isSuperseded) "
                         + "\(page.token?.rawValue ?? "-") → \(page.nextToken?.rawValue ?? "-"): "
                         + texts.joined(separator: " "))
             }

@@ -1,6 +1,6 @@
 /// Something whose content can be reloaded on command.
 ///
-/// A pager goes back to its first page; a cache marks its data stale. The
+/// A pager goes back to its first page; a cache marks its data unverified. The
 /// requirement may throw, so that a refresh that writes (a database
 /// invalidation, say) can report its failure; conformers that cannot fail
 /// implement it without `throws`.

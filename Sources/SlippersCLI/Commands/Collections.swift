@@ -7,7 +7,7 @@ extension SlippersCommand {
     /// Lists the cached collections with their figures.
     struct Collections: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the cached collections: items, pages, total, end reached, age, staleness.",
+            abstract: "List the cached collections: items, pages, total, end reached, age, whether unverified.",
             discussion: """
                 The end column says INCOMPLETE for a list whose end was reached with fewer items than \
                 its server announced (incomplete in --json): sync --refresh walks it again.
@@ -27,7 +27,7 @@ extension SlippersCommand {
                 .init(header: "collection"), .init(header: "type"),
                 .init(header: "items", alignment: .right), .init(header: "pages", alignment: .right),
                 .init(header: "total", alignment: .right), .init(header: "end"),
-                .init(header: "age", alignment: .right), .init(header: "stale"),
+                .init(header: "age", alignment: .right), .init(header: "unverified"),
             ])
             let now = Date()
             for collection in collections {
@@ -36,7 +36,7 @@ extension SlippersCommand {
                     Formatting.number(collection.total),
                     collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
                     Formatting.age(of: collection.lastFetchedAt ?? collection.createdAt, now: now),
-                    Formatting.yesNo(collection.isStale),
+                    Formatting.yesNo(collection.isUnverified),
                 ])
             }
             print(table.render())

@@ -2,17 +2,18 @@ import ArgumentParser
 import SlippersStore
 
 extension SlippersCommand {
-    /// Marks collections stale.
+    /// Invalidates collections.
     struct Invalidate: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Mark a collection (or every collection) stale: its pages stay readable until refreshed.")
+            abstract:
+                "Invalidate a collection (or every collection): its pages stay readable, unverified until revalidated.")
 
         @OptionGroup var database: DatabaseOptions
 
         @Argument(help: "The collection's key.")
         var collection: String?
 
-        @Flag(help: "Mark every collection stale.")
+        @Flag(help: "Invalidate every collection.")
         var all = false
 
         func validate() throws {

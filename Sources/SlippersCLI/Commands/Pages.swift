@@ -10,7 +10,7 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: """
                 List the cached pages of a collection: index, generation, items, age, freshness \
-                (verified, lifetime, validator), tokens, staleness.
+                (verified, lifetime, validator), tokens, whether superseded.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -31,7 +31,7 @@ extension SlippersCommand {
                 .init(header: "items", alignment: .right), .init(header: "age", alignment: .right),
                 .init(header: "verified", alignment: .right), .init(header: "lifetime", alignment: .right),
                 .init(header: "validator"), .init(header: "token"), .init(header: "next"), .init(header: "etag"),
-                .init(header: "stale"),
+                .init(header: "superseded"),
             ])
             let now = Date()
             for page in pages {
@@ -43,7 +43,7 @@ extension SlippersCommand {
                     Formatting.truncated(page.token?.rawValue ?? "-", to: 40),
                     Formatting.truncated(page.nextToken?.rawValue ?? "-", to: 40),
                     Formatting.truncated(page.validators.etag ?? "-", to: 24),
-                    Formatting.yesNo(page.isStale),
+                    Formatting.yesNo(page.isSuperseded),
                 ])
             }
             print(table.render())

@@ -65,7 +65,7 @@ extension PostgresCache {
         }
     }
 
-    /// Marks a collection stale and every one of its pages unverified.
+    /// Invalidates a collection: every one of its pages is unverified.
     ///
     /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
     public func invalidate(_ key: String) async throws {
@@ -80,7 +80,7 @@ extension PostgresCache {
         }
     }
 
-    /// Marks every collection stale and returns how many there are.
+    /// Invalidates every collection and returns how many there are.
     @discardableResult
     public func invalidateAll() async throws -> Int {
         let now = Date().timeIntervalSince1970

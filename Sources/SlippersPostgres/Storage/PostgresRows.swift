@@ -31,7 +31,7 @@ enum PostgresRows {
         SELECT c.id, c.key, c.item_type, c.style, c.resume_token, c.end_reached, c.total, c.created_at,
             c.refreshed_at, c.invalidated_at, c.generation,
             count(p.id) AS page_count,
-            count(p.id) FILTER (WHERE p.generation < c.generation) AS stale_page_count,
+            count(p.id) FILTER (WHERE p.generation < c.generation) AS superseded_page_count,
             count(p.id) FILTER (WHERE p.verified_at < c.unverified_before) AS unverified_page_count,
             (SELECT count(DISTINCT pi.item_id) FROM page_items pi WHERE pi.collection_id = c.id) AS item_count,
             max(p.fetched_at) AS last_fetched_at, max(p.idx) AS last_index
@@ -41,13 +41,14 @@ enum PostgresRows {
     /// A collection of a row of ``collectionInfoSQL``.
     static func collectionInfo(_ row: PostgresRandomAccessRow) throws -> CollectionInfo {
         let pageCount = try row["page_count"].decode(Int.self)
-        let stalePageCount = try row["stale_page_count"].decode(Int.self)
-        let head = try collectionHead(row, currentPageCount: pageCount - stalePageCount)
+        let supersededPageCount = try row["superseded_page_count"].decode(Int.self)
+        let head = try collectionHead(row, currentPageCount: pageCount - supersededPageCount)
         return CollectionInfo(
             head: head, itemType: try row["item_type"].decode(String.self),
             style: try row["style"].decode(String?.self),
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
-            pageCount: pageCount, stalePageCount: stalePageCount, itemCount: try row["item_count"].decode(Int.self),
+            pageCount: pageCount, supersededPageCount: supersededPageCount,
+            itemCount: try row["item_count"].decode(Int.self),
             lastFetchedAt: try row["last_fetched_at"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
             unverifiedPageCount: try row["unverified_page_count"].decode(Int.self))
     }
@@ -87,7 +88,7 @@ enum PostgresRows {
                 etag: try row["etag"].decode(String?.self), lastModified: try row["last_modified"].decode(String?.self)),
             fetchedAt: Date(timeIntervalSince1970: try row["fetched_at"].decode(Double.self)),
             itemCount: try row["item_count"].decode(Int.self),
-            isStale: generation < (try row["current_generation"].decode(Int.self)),
+            isSuperseded: generation < (try row["current_generation"].decode(Int.self)),
             verifiedAt: verifiedAt.map(Date.init(timeIntervalSince1970:)),
             digest: try row["digest"].decode(String?.self),
             lifetime: try row["lifetime"].decode(Double?.self),

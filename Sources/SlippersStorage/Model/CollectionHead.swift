@@ -17,9 +17,9 @@ public struct CollectionHead: Hashable, Sendable {
     public var total: Int?
     /// When its first page was last fetched.
     public var refreshedAt: Date?
-    /// When it was marked stale, if it still is.
+    /// When it was invalidated, if it still is.
     public var invalidatedAt: Date?
-    /// Bumped each time a first page is saved; pages of older generations are stale.
+    /// Bumped each time a first page is saved; pages of older generations are superseded.
     public var generation: Int
     /// The number of pages of the current generation: pages `0..<currentPageCount`.
     public var currentPageCount: Int

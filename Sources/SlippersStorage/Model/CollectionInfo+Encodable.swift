@@ -2,12 +2,12 @@ import Foundation
 
 extension CollectionInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case key, itemType, style, itemCount, pageCount, stalePageCount, total, endReached, resumeToken
-        case nextPageIndex, generation, stale, incomplete, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
+        case key, itemType, style, itemCount, pageCount, supersededPageCount, total, endReached, resumeToken
+        case nextPageIndex, generation, unverified, incomplete, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
     }
 
     /// Encodes the collection as one object: every key present, `null` when a value is absent,
-    /// the resume token as its text, `stale` for ``isStale`` and `incomplete` for ``isIncomplete``.
+    /// the resume token as its text, `unverified` for ``isUnverified`` and `incomplete` for ``isIncomplete``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
@@ -15,13 +15,13 @@ extension CollectionInfo: Encodable {
         try container.encode(style, forKey: .style)
         try container.encode(itemCount, forKey: .itemCount)
         try container.encode(pageCount, forKey: .pageCount)
-        try container.encode(stalePageCount, forKey: .stalePageCount)
+        try container.encode(supersededPageCount, forKey: .supersededPageCount)
         try container.encode(total, forKey: .total)
         try container.encode(endReached, forKey: .endReached)
         try container.encode(resumeToken?.rawValue, forKey: .resumeToken)
         try container.encode(nextPageIndex, forKey: .nextPageIndex)
         try container.encode(generation, forKey: .generation)
-        try container.encode(isStale, forKey: .stale)
+        try container.encode(isUnverified, forKey: .unverified)
         try container.encode(isIncomplete, forKey: .incomplete)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(refreshedAt, forKey: .refreshedAt)

@@ -17,10 +17,10 @@ public struct CollectionInfo: Hashable, Sendable {
     public var style: String?
     /// When the collection was first written.
     public var createdAt: Date
-    /// The number of cached pages, stale ones included.
+    /// The number of cached pages, superseded ones included.
     public var pageCount: Int
     /// The number of cached pages of older generations.
-    public var stalePageCount: Int
+    public var supersededPageCount: Int
     /// The number of distinct items the cached pages list (an item on two pages, or twice on one, counts once).
     public var itemCount: Int
     /// When the most recent page was fetched.
@@ -31,14 +31,14 @@ public struct CollectionInfo: Hashable, Sendable {
     /// Makes a collection's description from its head and statistics; for backends.
     package init(
         head: CollectionHead, itemType: String, style: String?, createdAt: Date, pageCount: Int,
-        stalePageCount: Int, itemCount: Int, lastFetchedAt: Date?, unverifiedPageCount: Int = 0
+        supersededPageCount: Int, itemCount: Int, lastFetchedAt: Date?, unverifiedPageCount: Int = 0
     ) {
         self.head = head
         self.itemType = itemType
         self.style = style
         self.createdAt = createdAt
         self.pageCount = pageCount
-        self.stalePageCount = stalePageCount
+        self.supersededPageCount = supersededPageCount
         self.itemCount = itemCount
         self.lastFetchedAt = lastFetchedAt
         self.unverifiedPageCount = unverifiedPageCount
@@ -69,12 +69,12 @@ public struct CollectionInfo: Hashable, Sendable {
         get { head.refreshedAt }
         set { head.refreshedAt = newValue }
     }
-    /// When it was marked stale, if it still is.
+    /// When it was invalidated, if it still is.
     public var invalidatedAt: Date? {
         get { head.invalidatedAt }
         set { head.invalidatedAt = newValue }
     }
-    /// Bumped each time a first page is saved; pages of older generations are stale.
+    /// Bumped each time a first page is saved; pages of older generations are superseded.
     public var generation: Int {
         get { head.generation }
         set { head.generation = newValue }
@@ -87,8 +87,9 @@ public struct CollectionInfo: Hashable, Sendable {
     /// A list whose server announced no total is never incomplete by this measure.
     public var isIncomplete: Bool { head.isIncomplete(itemCount: itemCount) }
 
-    /// Whether the collection was invalidated, or holds pages of an older generation or unverified ones.
-    public var isStale: Bool { invalidatedAt != nil || stalePageCount > 0 || unverifiedPageCount > 0 }
+    /// Whether some of the collection is unverified: it was invalidated, or holds superseded pages (of an
+    /// older generation) or pages a refresh marked unverified.
+    public var isUnverified: Bool { invalidatedAt != nil || supersededPageCount > 0 || unverifiedPageCount > 0 }
 
     /// The number of pages of the current generation.
     public var currentPageCount: Int { head.currentPageCount }

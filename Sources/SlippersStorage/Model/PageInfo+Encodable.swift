@@ -2,7 +2,7 @@ import Foundation
 
 extension PageInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case index, generation, itemCount, token, nextToken, etag, lastModified, fetchedAt, stale, verifiedAt
+        case index, generation, itemCount, token, nextToken, etag, lastModified, fetchedAt, superseded, verifiedAt
         case unverified, lifetime, noCache, validator, digest
     }
 
@@ -18,7 +18,7 @@ extension PageInfo: Encodable {
         try container.encode(validators.etag, forKey: .etag)
         try container.encode(validators.lastModified, forKey: .lastModified)
         try container.encode(fetchedAt, forKey: .fetchedAt)
-        try container.encode(isStale, forKey: .stale)
+        try container.encode(isSuperseded, forKey: .superseded)
         try container.encode(verifiedAt, forKey: .verifiedAt)
         try container.encode(isUnverified, forKey: .unverified)
         try container.encode(lifetime, forKey: .lifetime)

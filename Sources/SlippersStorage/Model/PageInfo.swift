@@ -17,8 +17,8 @@ public struct PageInfo: Hashable, Sendable {
     public var fetchedAt: Date
     /// The number of items on the page.
     public var itemCount: Int
-    /// Whether the page belongs to an older generation than its collection's.
-    public var isStale: Bool
+    /// Whether the page belongs to an older generation than its collection's: superseded.
+    public var isSuperseded: Bool
     /// When the network last confirmed the page: fetched it, or answered that it had not changed.
     public var verifiedAt: Date?
     /// A digest of the page's items (keys and JSON bytes); `nil` for a page saved by an older version.
@@ -42,7 +42,7 @@ public struct PageInfo: Hashable, Sendable {
     /// Makes a page's row; for backends.
     package init(
         index: Int, generation: Int, token: PageToken?, nextToken: PageToken?, validators: PageValidators,
-        fetchedAt: Date, itemCount: Int, isStale: Bool, verifiedAt: Date?, digest: String?,
+        fetchedAt: Date, itemCount: Int, isSuperseded: Bool, verifiedAt: Date?, digest: String?,
         lifetime: TimeInterval?, requiresRevalidation: Bool, staleWhileRevalidate: TimeInterval?,
         staleIfError: TimeInterval?, vary: [String], varyKey: String?, isUnverified: Bool
     ) {
@@ -53,7 +53,7 @@ public struct PageInfo: Hashable, Sendable {
         self.validators = validators
         self.fetchedAt = fetchedAt
         self.itemCount = itemCount
-        self.isStale = isStale
+        self.isSuperseded = isSuperseded
         self.verifiedAt = verifiedAt
         self.digest = digest
         self.lifetime = lifetime
@@ -96,14 +96,14 @@ public struct PageInfo: Hashable, Sendable {
     /// when its response said `no-cache`, or when it is older than its lifetime
     /// (or `maxAge` when it has no lifetime). A page with neither is fresh until a refresh.
     public func isFresh(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
-        guard !isStale, !isUnverified, !requiresRevalidation else { return false }
+        guard !isSuperseded, !isUnverified, !requiresRevalidation else { return false }
         guard let expiresAt = expiresAt(maxAge: maxAge) else { return true }
         return now < expiresAt
     }
 
     /// Whether the page has a known lifetime (or `maxAge`) and is within it at `now`.
     public func isWithinLifetime(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
-        guard !isStale, !isUnverified, !requiresRevalidation, let expiresAt = expiresAt(maxAge: maxAge) else {
+        guard !isSuperseded, !isUnverified, !requiresRevalidation, let expiresAt = expiresAt(maxAge: maxAge) else {
             return false
         }
         return now < expiresAt

@@ -5,7 +5,7 @@ import SlippersStorage
 public struct CachedList: Hashable, Sendable {
     /// The collection's row and statistics.
     public var collection: CollectionInfo
-    /// The cached pages, in order, stale ones included.
+    /// The cached pages, in order, superseded ones included.
     public var pages: [PageInfo]
     /// The items of all pages in order, each id once (its first occurrence wins).
     public var items: [RawItem]

@@ -101,7 +101,7 @@ extension Pager {
                 try readWindow(pageCount: windowPages.count)
                 try publishWindow(provenance: state.provenance)
             }
-            state.isStale = true
+            state.isUnverified = true
             publish()
         }
         guard policy.usesNetwork else { return }
@@ -349,12 +349,12 @@ extension Pager {
         }
         let cached = window?.pages.first
         let previous = windowPages[next - 1].info
-        if let window, let cached, policy.readsCache || !cached.info.isStale,
+        if let window, let cached, policy.readsCache || !cached.info.isSuperseded,
             !(mayAsk && needsNetwork(cached.info, at: now)) || isWithinStaleWhileRevalidate(cached.info, at: now)
         {
             // Within stale-while-revalidate the page is shown now; being unsettled, the next call revalidates it.
             growWindow(with: window)
-        } else if mayAsk, !previous.isStale, previous.nextToken != nil {
+        } else if mayAsk, !previous.isSuperseded, previous.nextToken != nil {
             await fetchPage(at: next, cached: cached?.info, fallingBackToCache: policy.readsCache)
         } else if let window, cached != nil, policy.readsCache {
             growWindow(with: window)
@@ -431,7 +431,7 @@ extension Pager {
     /// Whether a cached page past its lifetime may be shown before it is revalidated: under
     /// ``CachePolicy/cacheFirst(maxAge:)``, within the `stale-while-revalidate` its server set.
     private func isWithinStaleWhileRevalidate(_ page: PageInfo, at now: Date) -> Bool {
-        guard case .cacheFirst(let maxAge) = policy, page.staleWhileRevalidate != nil, !page.isStale,
+        guard case .cacheFirst(let maxAge) = policy, page.staleWhileRevalidate != nil, !page.isSuperseded,
             !page.isUnverified, isServable(page), undecodable[page.index] == nil
         else { return false }
         return Self.isWithin(page.staleWhileRevalidate, pastExpiryOf: page, maxAge: maxAge, at: now)
@@ -440,7 +440,7 @@ extension Pager {
     /// Whether a failed revalidation of a cached page is covered by the `stale-if-error` its
     /// server set, under ``CachePolicy/cacheFirst(maxAge:)``.
     private func isWithinStaleIfError(_ page: PageInfo, at now: Date) -> Bool {
-        guard case .cacheFirst(let maxAge) = policy, !page.isStale, !page.isUnverified else { return false }
+        guard case .cacheFirst(let maxAge) = policy, !page.isSuperseded, !page.isUnverified else { return false }
         return Self.isWithin(page.staleIfError, pastExpiryOf: page, maxAge: maxAge, at: now, unset: false)
     }
 
@@ -493,7 +493,7 @@ extension Pager {
         let generation = windowHead?.generation ?? 0
         let info = PageInfo(
             index: index, generation: generation, token: page.token, nextToken: page.nextToken,
-            validators: page.validators, fetchedAt: now, itemCount: page.items.count, isStale: false,
+            validators: page.validators, fetchedAt: now, itemCount: page.items.count, isSuperseded: false,
             verifiedAt: now, digest: nil, lifetime: nil, requiresRevalidation: false, staleWhileRevalidate: nil,
             staleIfError: nil, vary: page.caching.vary, varyKey: page.caching.varyKey, isUnverified: false)
         if index < windowPages.count { publishedThrough = nil }

@@ -31,7 +31,7 @@ extension Pager {
             self.windowHead = window.head
         } else {
             // A refresh, here or in another process, started a generation since the window was read:
-            // the staleness of every page read earlier changed with it.
+            // whether each page read earlier is superseded changed with it.
             try readWindow(pageCount: index + 1)
         }
     }
@@ -75,7 +75,7 @@ extension Pager {
 
     /// The pages of the window that are published: all of them, or the current ones when the cache is not read.
     private var publishedPages: ArraySlice<StoredPage> {
-        policy.readsCache ? windowPages[...] : windowPages.prefix { !$0.info.isStale }
+        policy.readsCache ? windowPages[...] : windowPages.prefix { !$0.info.isSuperseded }
     }
 
     /// The `maxAge` of the policy, which stands for the lifetime of pages whose server gave none.
@@ -93,7 +93,7 @@ extension Pager {
     func needsNetwork(_ page: PageInfo, at now: Date) -> Bool {
         guard policy.usesNetwork else { return false }
         if undecodable[page.index] == false || !isServable(page) { return true }
-        if page.isStale || page.isUnverified { return true }
+        if page.isSuperseded || page.isUnverified { return true }
         // Confirmed in this session: shown as it is until a refresh, whatever its lifetime.
         if verifiedThisSession.contains(page.index) { return false }
         if page.requiresRevalidation { return true }
@@ -107,7 +107,7 @@ extension Pager {
     /// that varied on a request header this source sends with another value.
     /// A page fetched in this session always may.
     func isServable(_ page: PageInfo) -> Bool {
-        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return true }
+        if verifiedThisSession.contains(page.index), !page.isSuperseded, !page.isUnverified { return true }
         if page.vary.contains("*") { return false }
         guard partition == nil, !page.vary.isEmpty else { return true }
         return sourceVaryKey(for: page.vary) == page.varyKey
@@ -155,7 +155,7 @@ extension Pager {
     func publishAppendedPage(provenance: Provenance) throws {
         let count = windowPages.count
         guard let through = publishedThrough, through == count - 1, let page = windowPages.last,
-            page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isStale,
+            page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isSuperseded,
             leftovers.isEmpty || leftoversAfter < through
         else {
             try publishWindow(provenance: provenance)
@@ -245,18 +245,18 @@ extension Pager {
 
     /// Where a page of the window came from.
     private func pageOrigin(_ page: PageInfo, at now: Date) -> PageProvenance {
-        if verifiedThisSession.contains(page.index), !page.isStale, !page.isUnverified { return .network }
+        if verifiedThisSession.contains(page.index), !page.isSuperseded, !page.isUnverified { return .network }
         if page.isWithinLifetime(at: now, maxAge: policyMaxAge) { return .fresh }
         return .cache
     }
 
-    /// Publishes what the collection's head says of the window: total, end, staleness, age.
+    /// Publishes what the collection's head says of the window: total, end, whether unverified, age.
     func publishHead() {
         if let head = windowHead {
             state.total = head.total
             state.endReached = head.endReached && windowPages.count >= head.currentPageCount
-            state.isStale =
-                head.invalidatedAt != nil || publishedPages.contains { $0.info.isStale || $0.info.isUnverified }
+            state.isUnverified =
+                head.invalidatedAt != nil || publishedPages.contains { $0.info.isSuperseded || $0.info.isUnverified }
             state.cachedAt = head.refreshedAt
         }
         publish()

@@ -75,7 +75,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     var decodedItems: [ItemKey: (json: Data, item: Item)] = [:]
     /// The number of cached pages the first snapshot shows.
     let initialWindow: Int
-    /// The pages of the window as last read, stale ones included.
+    /// The pages of the window as last read, superseded ones included.
     var windowPages: [StoredPage] = []
     /// The collection's head as last read with the window.
     var windowHead: CollectionHead?

@@ -25,7 +25,7 @@ extension Pager {
         /// them is fetched; the items of a page withheld (another partition's, or no
         /// longer decodable) are left out.
         public var items: [Item] = []
-        /// The window's pages, in order; stale ones are of an older generation.
+        /// The window's pages, in order; superseded ones are of an older generation.
         public var pages: [PageInfo] = []
         /// Where each of the window's pages came from, in the order of ``pages``:
         /// confirmed by the network in this session, fresh by its lifetime, or unverified from the cache.
@@ -39,7 +39,7 @@ extension Pager {
         /// When the pager will ask the network again after a failure, unless ``Pager/retry()`` is called.
         public var nextRetryAt: Date?
         /// The number of pages at the start of the window that need no request: the others are
-        /// stale, unverified or expired, and are revalidated one by one as the window grows.
+        /// superseded, unverified or expired, and are revalidated one by one as the window grows.
         public var settledPageCount = 0
         /// The number of items in the whole list, when the server said.
         public var total: Int?
@@ -53,7 +53,7 @@ extension Pager {
         public var provenance: Provenance = .none
         /// Whether the collection is invalidated, or the window shows pages of an older generation
         /// or pages a refresh marked unverified and not revalidated yet.
-        public var isStale = false
+        public var isUnverified = false
         /// When the first page was fetched from, or confirmed by, the network.
         public var cachedAt: Date?
         /// How old the cached first page was when this snapshot was published, in seconds.

@@ -22,7 +22,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Marks a collection stale and every one of its pages unverified, for this process and every other that opens the file.
+    /// Invalidates a collection: every one of its pages is unverified, for this process and every other that opens the file.
     ///
     /// Its pages stay readable; each is revalidated when it is next used
     /// (`PageInfo.isUnverified` until then). One write, however many pages.
@@ -37,7 +37,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Marks every collection stale and every page unverified.
+    /// Invalidates every collection: every page is unverified.
     ///
     /// - returns: The number of collections marked.
     /// - throws: A `DatabaseError`.
@@ -52,7 +52,7 @@ extension SQLiteCache {
 
     static let collectionInfoSQL = """
         SELECT c.*, count(p.id) AS page_count,
-            coalesce(sum(p.generation < c.generation), 0) AS stale_page_count,
+            coalesce(sum(p.generation < c.generation), 0) AS superseded_page_count,
             coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
             (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
                 WHERE p2.collection_id = c.id) AS item_count,
@@ -70,15 +70,15 @@ extension SQLiteCache {
 
     static func collectionInfo(_ row: Row) -> CollectionInfo {
         let pageCount: Int = row["page_count"]
-        let stalePageCount: Int = row["stale_page_count"]
-        let head = collectionHead(row, currentPageCount: pageCount - stalePageCount)
+        let supersededPageCount: Int = row["superseded_page_count"]
+        let head = collectionHead(row, currentPageCount: pageCount - supersededPageCount)
         return CollectionInfo(
             head: head,
             itemType: row["item_type"],
             style: row["style"],
             createdAt: Date(storedValue: row["created_at"]),
             pageCount: pageCount,
-            stalePageCount: stalePageCount,
+            supersededPageCount: supersededPageCount,
             itemCount: row["item_count"],
             lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
             unverifiedPageCount: row["unverified_page_count"])
@@ -86,7 +86,7 @@ extension SQLiteCache {
 }
 
 extension SQLiteCache: Refreshable {
-    /// Marks every collection stale: the `Refreshable` face of the whole cache.
+    /// Invalidates every collection: the `Refreshable` face of the whole cache.
     public func refresh() throws {
         try invalidateAll()
     }

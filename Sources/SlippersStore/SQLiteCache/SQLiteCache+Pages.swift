@@ -11,8 +11,8 @@ extension SQLiteCache {
     /// ``budgetCheckInterval``.
     ///
     /// Saving page 0 starts a new generation: the collection's other pages
-    /// stay readable but are stale until they are saved again. Saving the
-    /// last page (no next token) removes the stale pages after it and marks
+    /// stay readable but are superseded until they are saved again. Saving the
+    /// last page (no next token) removes the superseded pages after it and marks
     /// the end reached. Items are upserted by (type, key): the same item
     /// reached through two collections is one row, and the latest JSON wins.
     ///
@@ -350,7 +350,7 @@ extension SQLiteCache {
             validators: PageValidators(etag: row["etag"], lastModified: row["last_modified"]),
             fetchedAt: Date(storedValue: row["fetched_at"]),
             itemCount: row["item_count"],
-            isStale: (row["generation"] as Int) < (row["current_generation"] as Int),
+            isSuperseded: (row["generation"] as Int) < (row["current_generation"] as Int),
             verifiedAt: Date(storedValue: verifiedAt),
             digest: row["digest"],
             lifetime: row["lifetime"],

@@ -33,7 +33,7 @@ extension SQLiteCache {
     ///
     /// Only earlier pages count, so pages that another process saved at the
     /// same or later positions (two syncs of one list) do not make a page look
-    /// stale. The ids are looked up in the database, by the items' unique key
+    /// as if it brought nothing new. The ids are looked up in the database, by the items' unique key
     /// and then as ``countListed(_:before:in:db:)`` counts them for a save, so
     /// a walk's memory does not grow with the length of the list.
     ///

@@ -31,12 +31,12 @@ extension SQLiteCache: CacheStorage {
         logPageRetry(at: index, error, wait)
     }
 
-    /// Marks a collection stale, now.
+    /// Invalidates a collection, now.
     public func invalidate(_ key: String) throws {
         try invalidate(key, now: Date())
     }
 
-    /// Marks every collection stale, now.
+    /// Invalidates every collection, now.
     @discardableResult
     public func invalidateAll() throws -> Int {
         try invalidateAll(now: Date())

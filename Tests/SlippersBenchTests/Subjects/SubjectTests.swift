@@ -54,7 +54,7 @@ import Testing
         let info = try #require(try store.collection(ColdStartFixture.collectionKey))
         #expect(info.pageCount == 20)
         #expect(info.itemCount == 1_000)
-        #expect(info.stalePageCount == 0)
+        #expect(info.supersededPageCount == 0)
         #expect(info.endReached)
         let repository = Repository<BenchItem>(store: store)
         #expect(try repository.page(at: 0, in: ColdStartFixture.collectionKey) == (0..<50).map(ItemGenerator.item))

@@ -5,8 +5,8 @@ import Testing
 @Suite struct CollectionsCommandTests {
     static let keys = [
         "created_at", "end_reached", "generation", "incomplete", "invalidated_at", "item_count", "item_type", "key",
-        "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token", "stale",
-        "stale_page_count", "style", "total",
+        "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token",
+        "style", "superseded_page_count", "total", "unverified",
     ]
 
     @Test func listsEachCollectionWithItsFiguresInAnAlignedTable() async throws {
@@ -38,7 +38,7 @@ import Testing
         #expect(posts["page_count"] as? Int == 3)
         #expect(posts["total"] as? Int == 150)
         #expect(posts["end_reached"] as? Bool == true)
-        #expect(posts["stale"] as? Bool == false)
+        #expect(posts["unverified"] as? Bool == false)
         #expect(posts["incomplete"] as? Bool == false)
         #expect(posts["invalidated_at"] is NSNull)
         #expect(posts["resume_token"] is NSNull)

@@ -50,6 +50,6 @@ import Testing
         let outcome = try await BuiltBinary.slippers.run(["collections", "--json", "--db", path])
         let collections = try #require(try parsedJSON(outcome.stdout) as? [[String: Any]])
         return Dictionary(
-            uniqueKeysWithValues: collections.map { ($0["key"] as? String ?? "", $0["stale"] as? Bool ?? false) })
+            uniqueKeysWithValues: collections.map { ($0["key"] as? String ?? "", $0["unverified"] as? Bool ?? false) })
     }
 }

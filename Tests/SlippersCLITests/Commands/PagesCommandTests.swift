@@ -5,7 +5,7 @@ import Testing
 @Suite struct PagesCommandTests {
     static let keys = [
         "digest", "etag", "fetched_at", "generation", "index", "item_count", "last_modified", "lifetime",
-        "next_token", "no_cache", "stale", "token", "unverified", "validator", "verified_at",
+        "next_token", "no_cache", "superseded", "token", "unverified", "validator", "verified_at",
     ]
 
     @Test func listsTheCachedPagesInOrder() async throws {
@@ -34,7 +34,7 @@ import Testing
         #expect(pages[0]["token"] is NSNull)
         #expect(pages[2]["next_token"] is NSNull)
         #expect(pages[1]["etag"] as? String == "\"posts-1\"")
-        #expect(pages.allSatisfy { $0["item_count"] as? Int == 50 && $0["stale"] as? Bool == false })
+        #expect(pages.allSatisfy { $0["item_count"] as? Int == 50 && $0["superseded"] as? Bool == false })
     }
 
     @Test func anUnknownCollectionIsOneLineOnStderr() async throws {

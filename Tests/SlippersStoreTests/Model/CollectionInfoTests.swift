@@ -37,11 +37,12 @@ import Testing
             object.keys.sorted() == [
                 "createdAt", "endReached", "generation", "incomplete", "invalidatedAt", "itemCount", "itemType", "key",
                 "lastFetchedAt",
-                "nextPageIndex", "pageCount", "refreshedAt", "resumeToken", "stale", "stalePageCount", "style", "total",
+                "nextPageIndex", "pageCount", "refreshedAt", "resumeToken", "style", "supersededPageCount", "total",
+                "unverified",
             ])
         #expect(object["style"] is NSNull)
         #expect(object["resumeToken"] is NSNull)
-        #expect(object["stale"] as? Bool == false)
+        #expect(object["unverified"] as? Bool == false)
         #expect(object["incomplete"] as? Bool == false)
     }
 }

@@ -56,10 +56,10 @@ private typealias PostPager = Pager<Post>
         let origins = await recorder.values.map(\.provenance)
         #expect(origins.firstIndex(of: .cache)! < origins.firstIndex(of: .network)!)
         let fresh = await pager.state
-        // The new first page pushed 5 onto page 2, not fetched yet: 5 stays shown, then the stale page 2's 6…10.
+        // The new first page pushed 5 onto page 2, not fetched yet: 5 stays shown, then the superseded page 2's 6…10.
         #expect(fresh.items.map(\.id.rawValue) == [21] + Array(1...10))
-        #expect(fresh.isStale)
-        #expect(fresh.pages.map(\.isStale) == [false, true])
+        #expect(fresh.isUnverified)
+        #expect(fresh.pages.map(\.isSuperseded) == [false, true])
     }
 
     @Test func aFailedRefreshKeepsTheCachedItemsAndReportsTheError() async throws {
@@ -91,7 +91,7 @@ private typealias PostPager = Pager<Post>
         let state = await pager.state
         #expect(state.provenance == .network)
         #expect(state.items.count == 5)
-        #expect(!state.isStale)
+        #expect(!state.isUnverified)
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == before)
         #expect(try store.collection(key)?.generation == 1)
     }
@@ -116,13 +116,13 @@ private typealias PostPager = Pager<Post>
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == [23, 22, 21] + Array(1...10))
         #expect(Set(state.items.map(\.id)).count == state.items.count)
-        #expect(state.pages.map(\.isStale) == [false, true])
+        #expect(state.pages.map(\.isSuperseded) == [false, true])
         #expect(try otherProcess.collection(key)?.invalidatedAt == nil)
         await pager.loadNextPageIfNeeded()
         let next = await pager.state
         // 8, 9 and 10 were pushed onto page 3, not fetched yet: they stay shown until it is.
         #expect(next.items.map(\.id.rawValue) == [23, 22, 21] + Array(1...10))
-        #expect(next.pages.map(\.isStale) == [false, false])
+        #expect(next.pages.map(\.isSuperseded) == [false, false])
         #expect(source.pagesAskedFor.suffix(2) == [1, 2])
     }
 

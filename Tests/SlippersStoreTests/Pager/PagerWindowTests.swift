@@ -127,23 +127,23 @@ private typealias PostPager = Pager<Post>
         await pager.start()
         // 5, pushed onto page 2, stays shown until page 2 is fetched.
         #expect(await ids(pager) == [100, 1, 2, 3, 4, 5])
-        #expect(await !pager.state.isStale)
+        #expect(await !pager.state.isUnverified)
 
         source.failNext(1)
         await pager.loadNextPageIfNeeded()
         var state = await pager.state
         #expect(state.append.error is ScriptedSource.Failure)
         #expect(state.items.map(\.id.rawValue) == [100] + Array(1...10))
-        #expect(state.pages.map(\.isStale) == [false, true])
-        #expect(state.isStale)
+        #expect(state.pages.map(\.isSuperseded) == [false, true])
+        #expect(state.isUnverified)
         #expect(source.pagesAskedFor == [1, 2])
 
-        // Back online: the stale page of the window is fetched again and replaced.
+        // Back online: the superseded page of the window is fetched again and replaced.
         await pager.retry()
         state = await pager.state
         #expect(state.append.error == nil)
         #expect(state.items.map(\.id.rawValue) == [100] + Array(1...10))
-        #expect(state.pages.map(\.isStale) == [false, false])
+        #expect(state.pages.map(\.isSuperseded) == [false, false])
         #expect(source.pagesAskedFor == [1, 2, 2])
     }
 
@@ -161,15 +161,15 @@ private typealias PostPager = Pager<Post>
 
     @Test func noIdIsPublishedTwiceAcrossTheWindow() async throws {
         try await seed(ScriptedSource(ids: Array(1...20), pageSize: 5), pages: 3)
-        // Two items were removed at the top: the new first page overlaps the stale second one.
+        // Two items were removed at the top: the new first page overlaps the superseded second one.
         let source = ScriptedSource(ids: Array(3...20), pageSize: 5)
         let pager = pager(source, initialWindow: 3)
         await pager.start()
         #expect(await ids(pager) == Array(3...15))
-        #expect(await pager.state.pages.map(\.isStale) == [false, true, true])
+        #expect(await pager.state.pages.map(\.isSuperseded) == [false, true, true])
         await pager.loadNextPageIfNeeded()
         #expect(await ids(pager) == Array(3...15))
-        #expect(await pager.state.pages.map(\.isStale) == [false, false, true])
+        #expect(await pager.state.pages.map(\.isSuperseded) == [false, false, true])
     }
 
     @Test func anIdOnTwoCachedPagesOfOneGenerationIsPublishedOnce() async throws {
@@ -194,8 +194,8 @@ private typealias PostPager = Pager<Post>
         try await pager.refresh()
         let state = await pager.state
         #expect(state.items.map(\.id.rawValue) == [31] + Array(1...15))
-        #expect(state.pages.map(\.isStale) == [false, true, true])
-        #expect(state.isStale)
+        #expect(state.pages.map(\.isSuperseded) == [false, true, true])
+        #expect(state.isUnverified)
         #expect(state.currentItemCount == 5)
     }
 
@@ -212,7 +212,7 @@ private typealias PostPager = Pager<Post>
         await pager.retry()
         state = await pager.state
         #expect(state.items.map(\.id.rawValue) == [100] + Array(1...9))
-        #expect(state.pages.map(\.isStale) == [false, false])
+        #expect(state.pages.map(\.isSuperseded) == [false, false])
         #expect(source.pagesAskedFor == [1, 2, 2])
     }
 

@@ -32,7 +32,7 @@ import Testing
                 continue
             }
             // Pages of the current generation are contiguous from 0 and the resume token follows the last one.
-            let current = try store.pages(in: "crash").filter { !$0.isStale }
+            let current = try store.pages(in: "crash").filter { !$0.isSuperseded }
             #expect(current.map(\.index) == Array(0..<current.count))
             if let last = current.last, !info.endReached { #expect(info.resumeToken == last.nextToken) }
             try ConcurrencyTests.checkWholePages(store, key: "crash", size: size)

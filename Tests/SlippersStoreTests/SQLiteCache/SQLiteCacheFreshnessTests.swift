@@ -48,7 +48,7 @@ import Testing
         #expect(save.head.endReached)
         #expect(try store.pageInfo(at: 0, in: key)?.verifiedAt == later)
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == then)
-        #expect(try store.pageInfo(at: 1, in: key)?.isStale == false)
+        #expect(try store.pageInfo(at: 1, in: key)?.isSuperseded == false)
     }
 
     @Test func otherItemsAreAChangeAndANewPageIsNew() throws {
@@ -65,7 +65,7 @@ import Testing
         try store.savePage(Fixtures.page([3, 4], token: PageToken(2), next: PageToken(3)), at: 1, in: Fixtures.posts)
         // A deep edit on page 1 only: page 0 is refetched changed (a new generation), page 1 is the same.
         try store.savePage(Fixtures.page([1, 2], next: PageToken(2), label: "v2"), at: 0, in: Fixtures.posts)
-        #expect(try store.pageInfo(at: 1, in: key)?.isStale == true)
+        #expect(try store.pageInfo(at: 1, in: key)?.isSuperseded == true)
         let save = try store.savePageIfChanged(
             Fixtures.page([3, 4], token: PageToken(2), next: PageToken(3)), at: 1, in: Fixtures.posts)
         #expect(save.outcome == .unchanged)
@@ -94,7 +94,7 @@ import Testing
         #expect(save.outcome == .changed)
         #expect(save.head.currentPageCount == 2)
         #expect(save.head.resumeToken == PageToken("z"))
-        #expect(try store.pageInfo(at: 2, in: key)?.isStale == true)
+        #expect(try store.pageInfo(at: 2, in: key)?.isSuperseded == true)
     }
 
     @Test func invalidatingMarksEveryPageUnverifiedUntilItIsVerifiedAgain() throws {
@@ -104,11 +104,11 @@ import Testing
         #expect(try store.pages(in: key).map(\.isUnverified) == [true, true])
         try store.markPageNotModified(at: 0, in: key, now: then.addingTimeInterval(20))
         #expect(try store.pages(in: key).map(\.isUnverified) == [false, true])
-        // The first page's revalidation ends the invalidation; the unverified page keeps the collection stale.
+        // The first page's revalidation ends the invalidation; the unverified page keeps the collection unverified.
         let info = try #require(try store.collection(key))
         #expect(info.invalidatedAt == nil)
         #expect(info.unverifiedPageCount == 1)
-        #expect(info.isStale)
+        #expect(info.isUnverified)
         let other = try SQLiteCache(path: directory.path(), mode: .readOnly)
         #expect(try other.pages(in: key).map(\.isUnverified) == [false, true])
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(page.items == [Fixtures.item(1), Fixtures.item(2)])
         #expect(page.info.validators.etag == "\"a\"")
         #expect(page.info.itemCount == 2)
-        #expect(!page.info.isStale)
+        #expect(!page.info.isSuperseded)
         #expect(try store.page(at: 1, in: key) == nil)
     }
 
@@ -58,23 +58,23 @@ import Testing
         try store.savePage(Fixtures.page([1, 2], next: "2"), at: 0, in: Fixtures.posts)
         try store.savePage(Fixtures.page([3, 4], token: "2", next: "3"), at: 1, in: Fixtures.posts)
         try store.invalidate(key)
-        #expect(try store.collection(key)?.isStale == true)
+        #expect(try store.collection(key)?.isUnverified == true)
 
         // Two items were inserted at the top on the server.
         let info = try store.savePage(Fixtures.page([6, 5], next: "2", label: "v2"), at: 0, in: Fixtures.posts)
         #expect(info.generation == 2)
         #expect(info.invalidatedAt == nil)
-        #expect(try store.collection(key)?.stalePageCount == 1)
+        #expect(try store.collection(key)?.supersededPageCount == 1)
         #expect(info.resumeToken == "2")
         #expect(info.nextPageIndex == 1)
         let pages = try store.pages(in: key)
-        #expect(pages.map(\.isStale) == [false, true])
+        #expect(pages.map(\.isSuperseded) == [false, true])
 
         // The new first page shifted 1 and 2 onto page 2: the list shows each id once.
         try store.savePage(Fixtures.page([1, 2], token: "2", next: "3", label: "v2"), at: 1, in: Fixtures.posts)
         let list = try #require(try store.cachedList(key))
         #expect(Fixtures.ids(list.items) == [6, 5, 1, 2])
-        #expect(list.pages.map(\.isStale) == [false, false])
+        #expect(list.pages.map(\.isSuperseded) == [false, false])
     }
 
     @Test func theListHidesDuplicateIdsAcrossPagesOfTwoGenerations() throws {
@@ -233,7 +233,7 @@ import Testing
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
         let refreshable: any Refreshable = store
         try refreshable.refresh()
-        #expect(try store.collection(key)?.isStale == true)
+        #expect(try store.collection(key)?.isUnverified == true)
         #expect(throws: CacheError.collectionNotFound(key: "nope")) { try store.invalidate("nope") }
     }
 

@@ -32,7 +32,7 @@ import Testing
         #expect(head.nextPageIndex == 5)
         #expect(head.resumeToken == info.resumeToken)
 
-        // A new generation: page 0 is current, pages 1…4 stale, then page 1 again.
+        // A new generation: page 0 is current, pages 1…4 superseded, then page 1 again.
         try savePages(2, label: "v2")
         info = try #require(try store.collection(Fixtures.posts.key))
         head = try #require(try store.collectionHead(Fixtures.posts.key))
