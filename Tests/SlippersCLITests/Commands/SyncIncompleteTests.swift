@@ -48,7 +48,9 @@ import Testing
             fixture.server.script("/bare") { _ in .json(Self.items(1...7), headers: ["X-Total-Count": "9"]) }
             let directory = try TemporaryDirectory()
             let url = fixture.server.url(path: "/bare").absoluteString
-            let outcome = try await BuiltBinary.slippers.run(["sync", url, "--style", "singlePage", "--db", directory.path()])
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", url, "--style", "singlePage", "--db", directory.path(),
+            ])
             #expect(outcome.status == 3, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("announced 9 items and 7 items are stored"), "\(outcome.stderr)")
         }
