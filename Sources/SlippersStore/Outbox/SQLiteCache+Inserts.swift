@@ -93,21 +93,23 @@ extension SQLiteCache {
             arguments: [pageID, at, itemID])
     }
 
-    /// The items made locally that a page lists, split into those placed before its fetched items and after.
+    /// The items made locally (and with `changedToo`, those with a pending change) that a page
+    /// lists, split into those placed before its fetched items and after.
     ///
-    /// A page fetched again keeps them where they were placed: the server does not list them yet.
-    static func localInserts(onPage pageID: Int64, in db: Database) throws -> (first: [Int64], last: [Int64]) {
-        // Most files have no insert pending: one probe of the (short) outbox settles it.
-        guard
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox WHERE kind = 'insert')"))
-                == true
+    /// A page fetched again keeps them where they were placed when it does not list them: the
+    /// server does not list an item made locally yet, and one it removed keeps its pending change.
+    static func pendingItems(onPage pageID: Int64, changedToo: Bool, in db: Database) throws -> (
+        first: [Int64], last: [Int64]
+    ) {
+        // Most files have no write pending: one probe of the (short) outbox settles it.
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox)")) == true
         else { return ([], []) }
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT pi.position, pi.item_id FROM page_items pi JOIN items i ON i.id = pi.item_id
-                WHERE pi.page_id = ? AND i.overlaid = ? ORDER BY pi.position
-                """, arguments: [pageID, Overlay.inserted.rawValue])
+                WHERE pi.page_id = ? AND i.overlaid IN (?, ?) ORDER BY pi.position
+                """, arguments: [pageID, Overlay.inserted.rawValue, changedToo ? Overlay.changed.rawValue : -1])
         var first: [Int64] = []
         var last: [Int64] = []
         for (index, row) in rows.enumerated() {

@@ -36,10 +36,14 @@ extension SQLiteCache {
             var itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted))
             if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
             if let stored {
-                // Items made locally stay where they were placed until the server lists them.
-                let local = try localInserts(onPage: stored.id, in: db)
-                if !local.first.isEmpty || !local.last.isEmpty {
-                    itemIDs = uniqued(local.first + itemIDs + local.last)
+                // Items made locally stay where they were placed until the server lists them; a
+                // revalidation keeps the items with a pending change too: it never drops a pending write.
+                let local = try pendingItems(onPage: stored.id, changedToo: comparingDigest, in: db)
+                let fetched = Set(itemIDs)
+                let first = local.first.filter { !fetched.contains($0) }
+                let last = local.last.filter { !fetched.contains($0) }
+                if !first.isEmpty || !last.isEmpty {
+                    itemIDs = uniqued(first + itemIDs + last)
                 }
             }
             let pageID = try upsertPageRow(

@@ -65,6 +65,27 @@ import Testing
         }
     }
 
+    @Test func anItemWithAPendingWriteNeverLeavesTheList() async throws {
+        try await RunningFixture.with(itemCount: 200, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url(.drf)
+            _ = try await BuiltBinary.slippers.run(["sync", url, "--newest-first"] + db)
+            let edit = try await BuiltBinary.slippers.run(["edit", url, "120", "--set", #"{"title": "Mine"}"#] + db)
+            #expect(edit.status == 0, "\(edit.stderr)")
+            // The server removes the item edited here, and another: the list is revalidated.
+            fixture.server.insertAtTop(count: 1)
+            fixture.server.remove(id: 120)
+            fixture.server.remove(id: 60)
+            let again = try await BuiltBinary.slippers.run(["sync", url] + db)
+            #expect(again.stdout.contains("so it was revalidated"), "\(again.stdout)")
+            let ids = try exportedIDs(try await export(url, directory))
+            #expect(Set(ids) == Set(fixture.server.listedIDs + [120]))
+            let item = try await BuiltBinary.slippers.run(["get", url, "120"] + db)
+            #expect(item.stdout.contains("Mine"), "\(item.stdout)")
+        }
+    }
+
     @Test func aListWhoseFirstPageIdsDecreaseIsTakenForNewestFirst() async throws {
         try await RunningFixture.with(itemCount: 200, pageSize: 50) { fixture in
             // 60 items above the first 200: the first page lists ids 260 down to 211.
