@@ -46,14 +46,14 @@ struct ColdStartProbe: ParsableCommand {
             let key = key
             items = try Blocking.run {
                 let pager = Pager<BenchItem>(
-                    store: store, source: NotModifiedSource(),
+                    cache: store, source: NotModifiedSource(),
                     collection: CollectionDescriptor(key: key, of: BenchItem.self),
                     configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()
                 return await pager.state.items
             }
         } else {
-            items = try Repository<BenchItem>(store: store).page(at: 0, in: key) ?? []
+            items = try Repository<BenchItem>(cache: store).page(at: 0, in: key) ?? []
         }
         let decoded = clock.now
         let outcome = Outcome(

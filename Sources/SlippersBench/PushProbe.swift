@@ -34,7 +34,7 @@ struct PushProbe: ParsableCommand {
         }
         let path = path
         let report = try Blocking.run {
-            try await OutboxPush(store: try SQLiteCache(path: path), client: APIClient(configuration: server)).run()
+            try await OutboxPush(cache: try SQLiteCache(path: path), client: APIClient(configuration: server)).run()
         }
         let outcome = Outcome(acknowledged: report.acknowledged, peakBytes: PeakMemory.peakBytes() ?? 0)
         print(String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self))

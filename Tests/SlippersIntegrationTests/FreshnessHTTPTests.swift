@@ -36,7 +36,7 @@ import Testing
         -> HTTPPager
     {
         HTTPPager(
-            store: store, source: source,
+            cache: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: policy, clock: clock))
     }
@@ -235,7 +235,7 @@ import Testing
     @Test func anAppThatOptsOutKeepsNoStorePages() async throws {
         server.setResponseHeaders(["Cache-Control": "no-store"])
         let pager = HTTPPager(
-            store: store, source: source,
+            cache: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(keepsNoStorePages: true))
         await pager.start()
@@ -250,7 +250,7 @@ import Testing
         server.resetRequests()
 
         let again = HTTPPager(
-            store: store, source: french,
+            cache: store, source: french,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await again.start()
@@ -259,7 +259,7 @@ import Testing
 
         let german = try source(headers: ["Accept-Language": "de"])
         let other = Pager<FixtureItem>(
-            store: store, source: german,
+            cache: store, source: german,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         let recorder = Recorder(await other.states())
@@ -276,7 +276,7 @@ import Testing
         server.setResponseHeaders(["Vary": "Authorization"])
         func pager(token: String, partition: String) throws -> HTTPPager {
             HTTPPager(
-                store: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
+                cache: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
                 configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600), partition: partition))
         }
@@ -325,7 +325,7 @@ import Testing
         server.update(id: 15, title: "new shape")
         func pager(_ policy: CachePolicy) -> Pager<Strict> {
             Pager(
-                store: store, source: source,
+                cache: store, source: source,
                 collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"),
                 configuration: PagerConfiguration(policy: policy))
         }

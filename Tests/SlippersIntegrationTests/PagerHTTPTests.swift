@@ -30,7 +30,7 @@ import Testing
 
     private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> HTTPPager {
         HTTPPager(
-            store: store, source: source,
+            cache: store, source: source,
             collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: policy))
     }

@@ -53,7 +53,7 @@ import Testing
         let url = "\(server.baseURL.absoluteString)/page"
 
         let cache = try SQLiteCache(path: directory.path("cache.sqlite"))
-        let posts = PagedList<Post>(url: url, in: cache)
+        let posts = PagedList<Post>(url: url, cache: cache)
         await Self.showAsTheViewDoes(posts, rows: 100)
 
         #expect(posts.items.count >= 100)
@@ -70,7 +70,7 @@ import Testing
         let url = try #require(URL(string: "\(server.baseURL.absoluteString)/page"))
 
         let cache = try SQLiteCache(path: directory.path("cache.sqlite"))
-        let pager = try await Pager<Post>.detecting(url: url, store: cache)
+        let pager = try await Pager<Post>.detecting(url: url, cache: cache)
         let recorder = Recorder(await pager.states())
         await pager.start()  // cached pages at once, then the network
         await pager.loadNextPageIfNeeded()  // page 2, resumable across runs
@@ -85,7 +85,7 @@ import Testing
     @Test @MainActor func theStubbedPreviewExampleWorks() async throws {
         let preview = PagedList<Post>(
             url: "https://api.example.com/posts", style: .pageNumber(pageSize: 50, itemsKeyPath: "results"),
-            in: try .inMemory(),
+            cache: try .inMemory(),
             configuration: HTTPListConfiguration(
                 client: APIClient(configuration: ServerConfiguration(host: "api.example.com").stubbing()),
                 stub: .pages([#"{"results": [{"id": 1, "title": "Hello", "created_at": "2026-01-02T03:04:05Z"}]}"#])))

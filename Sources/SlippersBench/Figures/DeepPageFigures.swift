@@ -14,7 +14,7 @@ enum DeepPageFigures {
         let clock = ContinuousClock()
         let start = clock.now
         let store = try SQLiteCache(path: try context.makeDirectory("deep").appendingPathComponent("cache.sqlite").path)
-        let repository = Repository<BenchItem>(store: store)
+        let repository = Repository<BenchItem>(cache: store)
         try GeneratedCollection.fill(
             repository, key: key, pageCount: pageCount, pageSize: pageSize, progress: context.progress)
         context.progress.report(

@@ -43,7 +43,7 @@ enum FreshnessFigures {
         let relaunchStart = clock.now
         let shown = try Blocking.run {
             let pager = Pager<FixtureItem>(
-                store: store, source: source,
+                cache: store, source: source,
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self))
             await pager.start()
             while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }

@@ -20,7 +20,7 @@ enum RevalidationFigures {
         let path = try context.makeDirectory("revalidate").appendingPathComponent("cache.sqlite").path
         let store = try SQLiteCache(path: path)
         try GeneratedCollection.fill(
-            Repository<BenchItem>(store: store), key: key, pageCount: pageCount, pageSize: pageSize,
+            Repository<BenchItem>(cache: store), key: key, pageCount: pageCount, pageSize: pageSize,
             progress: context.progress)
         let counter = try WriteCounter(path: path)
 
@@ -42,7 +42,7 @@ enum RevalidationFigures {
         let pagerStart = clock.now
         try Blocking.run {
             let pager = Pager<BenchItem>(
-                store: store, source: NotModifiedSource(),
+                cache: store, source: NotModifiedSource(),
                 collection: CollectionDescriptor(key: key, of: BenchItem.self))
             await pager.start()
             for _ in 1..<pagerRefreshes { try await pager.refresh() }

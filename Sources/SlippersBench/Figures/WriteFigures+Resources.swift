@@ -46,7 +46,7 @@ extension WriteFigures {
             defer { for task in following { task.cancel() } }
             for _ in 0..<pagers {
                 let pager = Pager<BenchItem>(
-                    store: store, source: NotModifiedSource(), collection: collection,
+                    cache: store, source: NotModifiedSource(), collection: collection,
                     configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()
                 following.append(Task { await pager.followCache() })

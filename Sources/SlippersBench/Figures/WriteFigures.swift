@@ -83,7 +83,7 @@ enum WriteFigures {
         let writer = throughAnotherConnection ? try SQLiteCache(path: path) : store
         return try Blocking.run {
             let pager = Pager<BenchItem>(
-                store: store, source: NotModifiedSource(), collection: collection,
+                cache: store, source: NotModifiedSource(), collection: collection,
                 configuration: PagerConfiguration(policy: .cacheOnly))
             await pager.start()
             var snapshots = await pager.states().makeAsyncIterator()
@@ -155,7 +155,7 @@ enum WriteFigures {
             let store = try await queuedOutbox(of: writes, at: path, from: server, through: client)
             let clock = ContinuousClock()
             let start = clock.now
-            let report = try await OutboxPush(store: store, client: client).run()
+            let report = try await OutboxPush(cache: store, client: client).run()
             let ours = start.duration(to: clock.now)
             precondition(report.acknowledged == writes, "the push acknowledged \(report.acknowledged) of \(writes)")
 
@@ -214,7 +214,7 @@ enum WriteFigures {
         let store = try SQLiteCache(path: path)
         let collection = CollectionDescriptor(key: "GET /followed", of: BenchItem.self)
         try GeneratedCollection.fill(
-            Repository<BenchItem>(store: store), key: collection.key, pageCount: 20, pageSize: 50,
+            Repository<BenchItem>(cache: store), key: collection.key, pageCount: 20, pageSize: 50,
             progress: Progress(isEnabled: false))
         return (store, collection)
     }

@@ -20,7 +20,7 @@ final class WorkloadStore {
     init(path: String, workload: Workload) throws {
         self.path = path
         store = try SQLiteCache(path: path)
-        repository = Repository(store: store)
+        repository = Repository(cache: store)
         for page in workload.pageNumbers {
             let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil
             try repository.save(

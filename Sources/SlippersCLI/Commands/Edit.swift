@@ -104,7 +104,7 @@ extension SlippersCommand {
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
             guard
                 let url = try ItemURLTemplate.writeURL(
-                    of: itemKey, json: item.item.json, collection: key, in: store, given: given)
+                    of: itemKey, json: item.item.json, collection: key, cache: store, given: given)
             else {
                 throw ValidationError(
                     "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
@@ -141,7 +141,7 @@ extension SlippersCommand {
         private func template(for key: String, in store: SQLiteCache) throws -> ItemURLTemplate {
             let given = itemURL.flatMap(ItemURLTemplate.init)
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
-            guard let template = try ItemURLTemplate.forCollection(key, in: store, given: given) else {
+            guard let template = try ItemURLTemplate.forCollection(key, cache: store, given: given) else {
                 throw ValidationError(
                     "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
             }

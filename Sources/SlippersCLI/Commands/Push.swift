@@ -83,7 +83,7 @@ extension SlippersCommand {
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
                 client.logger = logging.logger
-                var push = OutboxPush(store: store, client: client, headers: parsed)
+                var push = OutboxPush(cache: store, client: client, headers: parsed)
                 push.conflictRule = conflict == .server ? .serverWins : .clientWins
                 let report = try await push.run()
                 var summary =

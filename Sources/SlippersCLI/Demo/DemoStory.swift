@@ -114,7 +114,7 @@ struct DemoStory {
 
     /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
     private func pager(store: SQLiteCache, plan: SyncPlan, policy: CachePolicy) throws -> Pager<FixtureItem> {
-        try Pager(http: plan.source.base, store: store, configuration: PagerConfiguration(policy: policy))
+        try Pager(http: plan.source.base, cache: store, configuration: PagerConfiguration(policy: policy))
     }
 
     /// Shows the pager's pages one after the other, as a list scrolled to its end would.

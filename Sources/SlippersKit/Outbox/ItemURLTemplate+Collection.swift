@@ -9,11 +9,11 @@ extension ItemURLTemplate {
     /// (``init(listURL:)``); `nil` for a list asked for by POST, whose items have no URL of their own.
     ///
     /// - throws: A `StoreError` reading the recorded template.
-    public static func forCollection(_ key: String, in store: SQLiteCache, given: ItemURLTemplate? = nil) throws
+    public static func forCollection(_ key: String, cache: SQLiteCache, given: ItemURLTemplate? = nil) throws
         -> ItemURLTemplate?
     {
         if let given { return given }
-        if let recorded = try store.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init) { return recorded }
+        if let recorded = try cache.itemURLTemplate(for: key).flatMap(ItemURLTemplate.init) { return recorded }
         return URL(string: CollectionKey(parsing: key).list).flatMap(ItemURLTemplate.init(listURL:))
     }
 }
@@ -25,12 +25,12 @@ extension ItemURLTemplate {
     ///
     /// - throws: A `StoreError` reading the recorded template.
     public static func writeURL(
-        of key: ItemKey, json: Data?, collection: String, in store: SQLiteCache, given: ItemURLTemplate? = nil
+        of key: ItemKey, json: Data?, collection: String, cache: SQLiteCache, given: ItemURLTemplate? = nil
     ) throws -> String? {
         if let given { return given.url(for: key) }
         let list = URL(string: CollectionKey(parsing: collection).list)
         if let json, let own = ownURL(in: json, relativeTo: list) { return own }
-        return try forCollection(collection, in: store)?.url(for: key)
+        return try forCollection(collection, cache: cache)?.url(for: key)
     }
 
     /// Where new items of a cached collection are created (`POST`): the list's own URL, its query

@@ -30,7 +30,7 @@ extension OutboxPush {
                 break
             }
         }
-        try store.recordAttempt(ofWrite: write.id)
+        try cache.recordAttempt(ofWrite: write.id)
         do {
             let (body, location) = try await post(write)
             try acknowledgeInsert(write, json: body, location: location)
@@ -55,7 +55,7 @@ extension OutboxPush {
         let reason =
             "in doubt: the POST may have created it; \(why); check the list on the server, then "
             + "slippers outbox retry \(write.id) (send again) or drop \(write.id) (it is there)"
-        try store.markWriteInDoubt(write.id, reason: reason)
+        try cache.markWriteInDoubt(write.id, reason: reason)
         report.inDoubt += 1
         report.problems.append(
             Report.Problem(writeID: write.id, item: Self.itemName(write), state: .inDoubt, reason: reason))
@@ -90,7 +90,7 @@ extension OutboxPush {
         }
         // The item's later writes go where the server says it is.
         let itemURL = location.flatMap { URL(string: $0, relativeTo: URL(string: write.url)) }?.absoluteString
-        try store.acknowledgeWrite(write.id, serverJSON: item, serverKey: key, itemURL: itemURL)
+        try cache.acknowledgeWrite(write.id, serverJSON: item, serverKey: key, itemURL: itemURL)
     }
 
     /// The id at the end of a `Location` URL (`…/items/27` or `…/items/27/`).
@@ -146,7 +146,7 @@ extension OutboxPush {
             // The list is read as it was synced: its stored style names its last page.
             let source: HTTPPageSource
             let first: Page<RawItem>
-            let listed = try store.collections(listing: write.itemType, key: write.itemKey)
+            let listed = try cache.collections(listing: write.itemType, key: write.itemKey)
             if let (key, text) = listed.first(where: { PaginationStyle(storedText: $0.style) != nil }),
                 let style = PaginationStyle(storedText: text), !style.isPosted,
                 let list = URL(string: CollectionKey(parsing: key).list)

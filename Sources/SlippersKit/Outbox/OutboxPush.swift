@@ -47,7 +47,7 @@ import Foundation
 ///
 /// ```swift
 /// let client = APIClient(configuration: ServerConfiguration(baseURL: URL(string: "https://api.example.com")!)!)
-/// let report = try await OutboxPush(store: cache, client: client, headers: ["Authorization": "Bearer …"]).run()
+/// let report = try await OutboxPush(cache: cache, client: client, headers: ["Authorization": "Bearer …"]).run()
 /// print(report.acknowledged, report.failed, report.inDoubt, report.remaining)
 /// ```
 public struct OutboxPush: Sendable {
@@ -96,7 +96,7 @@ public struct OutboxPush: Sendable {
     }
 
     /// The cache whose outbox is sent.
-    public var store: SQLiteCache
+    public var cache: SQLiteCache
     /// The client that sends the writes, with its retries and origin policy.
     public var client: APIClient
     /// Headers for every write (credentials); never stored.
@@ -113,9 +113,9 @@ public struct OutboxPush: Sendable {
     /// member posted is in the candidate with an equal value.
     public var insertMatch: (@Sendable (_ posted: Data, _ candidate: Data) -> Bool)?
 
-    /// Creates a push of `store`'s outbox through `client`.
-    public init(store: SQLiteCache, client: APIClient, headers: [String: String] = [:]) {
-        self.store = store
+    /// Creates a push of `cache`'s outbox through `client`.
+    public init(cache: SQLiteCache, client: APIClient, headers: [String: String] = [:]) {
+        self.cache = cache
         self.client = client
         self.headers = headers
     }
@@ -123,7 +123,7 @@ public struct OutboxPush: Sendable {
     /// Sends every pending write, oldest first; writes of an item wait behind its failed ones.
     ///
     /// - returns: What the push did.
-    /// - throws: A store error, or `CancellationError`. Network failures do not throw: they stop
+    /// - throws: A cache error, or `CancellationError`. Network failures do not throw: they stop
     ///   the push and are in ``Report/stoppedBy``.
     public func run() async throws -> Report {
         var report = Report()
@@ -132,7 +132,7 @@ public struct OutboxPush: Sendable {
         // A batch at a time: memory does not grow with the outbox.
         var reads: [Int64: Result<ServerState, any Error>] = [:]
         sending: while true {
-            let batch = try store.pendingWrites(after: last, limit: Self.batchSize)
+            let batch = try cache.pendingWrites(after: last, limit: Self.batchSize)
             guard let end = batch.last?.id else { break }
             last = end
             for (position, write) in batch.enumerated() {
@@ -167,7 +167,7 @@ public struct OutboxPush: Sendable {
                 }
             }
         }
-        report.remaining = try store.pendingWriteCount()
+        report.remaining = try cache.pendingWriteCount()
         return report
     }
 
@@ -187,7 +187,7 @@ public struct OutboxPush: Sendable {
         // An item whose insert is among them has no copy on the server to read yet.
         for write in writes where write.state == .pending {
             guard items.insert("\(write.itemType)\u{0}\(write.itemKey)").inserted, write.kind != .insert,
-                !(try store.enforcesPreconditions(Self.origin(of: write)))
+                !(try cache.enforcesPreconditions(Self.origin(of: write)))
             else { continue }
             firsts.append(write)
         }
@@ -228,7 +228,7 @@ public struct OutboxPush: Sendable {
         _ write: PendingWrite, read: Result<ServerState, any Error>?, report: inout Report
     ) async throws -> Outcome {
         var ifMatch = write.baseVersion.map(EntityTag.quoted)
-        if !(try store.enforcesPreconditions(Self.origin(of: write))) {
+        if !(try cache.enforcesPreconditions(Self.origin(of: write))) {
             let state: ServerState
             if let read {
                 state = try read.get()
@@ -240,30 +240,30 @@ public struct OutboxPush: Sendable {
             }
             ifMatch = version ?? ifMatch
         }
-        try store.recordAttempt(ofWrite: write.id)
+        try cache.recordAttempt(ofWrite: write.id)
         do {
             let body = try await exchange(write, ifMatch: ifMatch)
-            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
+            try cache.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
             report.acknowledged += 1
             return .done
         } catch let error as NetworkError where error.status == 412 || error.status == 409 {
-            if error.status == 412 { try store.noteEnforcesPreconditions(Self.origin(of: write)) }
+            if error.status == 412 { try cache.noteEnforcesPreconditions(Self.origin(of: write)) }
             report.conflicts += 1
             return try await settle(write, server: nil, version: nil, report: &report)
         } catch let error as NetworkError where error.status == 428 {
             // The server demands a version: the item is read, compared with the base, and the write sent once with it.
-            try store.noteEnforcesPreconditions(Self.origin(of: write))
+            try cache.noteEnforcesPreconditions(Self.origin(of: write))
             let state = try await serverState(of: write, ifNoneMatch: nil)
             guard case .unchanged(let version) = state else {
                 return try await resolve(write, seeing: state, report: &report)
             }
             let body = try await exchange(write, ifMatch: version)
-            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
+            try cache.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
             report.acknowledged += 1
             return .done
         } catch let error as NetworkError where write.kind == .delete && (error.status == 404 || error.status == 410) {
             // Already gone: what the delete asked for.
-            try store.acknowledgeWrite(write.id)
+            try cache.acknowledgeWrite(write.id)
             report.acknowledged += 1
             return .done
         }
@@ -279,14 +279,14 @@ public struct OutboxPush: Sendable {
         case .unchanged:
             preconditionFailure("a change whose item is unchanged is sent, not resolved")
         case .applied(let json):
-            try store.acknowledgeWrite(write.id, serverJSON: json)
+            try cache.acknowledgeWrite(write.id, serverJSON: json)
             report.acknowledged += 1
             return .done
         case .changed(let json, let version):
             report.conflicts += 1
             return try await settle(write, server: json, version: version, report: &report)
         case .gone where write.kind == .delete:
-            try store.acknowledgeWrite(write.id)
+            try cache.acknowledgeWrite(write.id)
             report.acknowledged += 1
             return .done
         case .gone:
@@ -297,7 +297,7 @@ public struct OutboxPush: Sendable {
 
     /// Leaves a write failed with `reason`, and says so in the report.
     func fail(_ write: PendingWrite, reason: String, report: inout Report) throws {
-        try store.failWrite(write.id, reason: reason)
+        try cache.failWrite(write.id, reason: reason)
         report.failed += 1
         report.problems.append(
             Report.Problem(writeID: write.id, item: Self.itemName(write), state: .failed, reason: reason))
@@ -359,24 +359,24 @@ public struct OutboxPush: Sendable {
         case .serverWins:
             var current = known
             if current == nil { current = try await fetchServerCopy(of: write) }
-            try store.resolveWithServer(write.id, serverJSON: current)
+            try cache.resolveWithServer(write.id, serverJSON: current)
             return .done
         case .clientWins:
             let body = try await exchange(write, ifMatch: version)
-            try store.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
+            try cache.acknowledgeWrite(write.id, serverJSON: itemAnswer(body))
             report.acknowledged += 1
             return .done
         case .merge(let merge):
             var fetched = known
             if fetched == nil { fetched = try await fetchServerCopy(of: write) }
             let server = fetched ?? Data("{}".utf8)
-            let base = try store.serverCopy(type: write.itemType, key: write.itemKey) ?? server
-            let local = try store.item(type: write.itemType, key: write.itemKey)?.item.json ?? base
+            let base = try cache.serverCopy(type: write.itemType, key: write.itemKey) ?? server
+            let local = try cache.item(type: write.itemType, key: write.itemKey)?.item.json ?? base
             var merged = write
             merged.method = "PUT"
             merged.body = merge(base, local, server)
             let body = try await exchange(merged, ifMatch: version)
-            try store.resolveWithServer(write.id, serverJSON: itemAnswer(body) ?? merged.body)
+            try cache.resolveWithServer(write.id, serverJSON: itemAnswer(body) ?? merged.body)
             report.acknowledged += 1
             return .done
         }
@@ -432,7 +432,7 @@ public struct OutboxPush: Sendable {
         }
         let version = response.header("ETag")
         if response.statusCode == 304 { return .unchanged(version: version ?? ifNoneMatch) }
-        guard let baseJSON = try store.serverCopy(type: write.itemType, key: write.itemKey),
+        guard let baseJSON = try cache.serverCopy(type: write.itemType, key: write.itemKey),
             let agrees = JSONMembers.sharedMembersAgree(baseJSON, response.body)
         else { return .unchanged(version: version) }
         if agrees { return .unchanged(version: version) }

@@ -1,10 +1,10 @@
 import Foundation
 
 extension PagedList {
-    /// A list of the HTTP API at `url`, cached in `store`: one line from a URL to a list on screen.
+    /// A list of the HTTP API at `url`, cached in `cache`: one line from a URL to a list on screen.
     ///
     /// With a `style`, the pager is made at once and its collection derives from the URL and
-    /// the style (see ``Pager/init(http:store:itemType:configuration:)``).
+    /// the style (see ``Pager/init(http:cache:itemType:configuration:)``).
     /// Without one, the first ``load()`` finds the style stored with the list's collection
     /// (no request: it works offline), or detects it from the first page, which is then
     /// not fetched again.
@@ -12,25 +12,25 @@ extension PagedList {
     /// For example:
     ///
     /// ```swift
-    /// @State var posts = PagedList<Post>(url: postsURL, in: cache)
+    /// @State var posts = PagedList<Post>(url: postsURL, cache: cache)
     /// ```
     ///
     /// - parameter url: The URL of the list's first page.
     /// - parameter style: How the API pages; detected (or read from the cache) unless given.
-    /// - parameter store: The cache; ``SQLiteCache/inMemory()`` for previews and tests.
+    /// - parameter cache: The cache; ``SQLiteCache/inMemory()`` for previews and tests.
     /// - parameter configuration: The client, headers and stub of the requests, the item type
     ///   and the pager's settings; the defaults of ``HTTPListConfiguration`` unless given.
     /// - parameter distanceFromEnd: How many rows before the end the next page is asked for.
     public convenience init(
         url: URL,
         style: PaginationStyle? = nil,
-        in store: SQLiteCache,
+        cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         distanceFromEnd: Int = 5
     ) {
         let made: @Sendable () throws -> Pager<Item>? = {
             try style.map { style in
-                try Pager<Item>(url: url, style: style, store: store, configuration: configuration)
+                try Pager<Item>(url: url, style: style, cache: cache, configuration: configuration)
             }
         }
         if let pager = try? made() {
@@ -39,7 +39,7 @@ extension PagedList {
             // Detected on the first load, or the error of making it kept for then.
             self.init(distanceFromEnd: distanceFromEnd) {
                 if let pager = try made() { return pager }
-                return try await Pager<Item>.detecting(url: url, store: store, configuration: configuration)
+                return try await Pager<Item>.detecting(url: url, cache: cache, configuration: configuration)
             }
         }
         requests = (try? configuration.client(for: url)).map {
@@ -47,14 +47,14 @@ extension PagedList {
         }
     }
 
-    /// A list of the HTTP API at `url` (an absolute `http` or `https` URL), cached in `store`.
+    /// A list of the HTTP API at `url` (an absolute `http` or `https` URL), cached in `cache`.
     ///
     /// A text that is not such a URL gives a list whose ``refreshError`` says so on ``load()``.
     /// The parameters are those of ``init(url:style:in:configuration:distanceFromEnd:)``.
     public convenience init(
         url: String,
         style: PaginationStyle? = nil,
-        in store: SQLiteCache,
+        cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         distanceFromEnd: Int = 5
     ) {
@@ -65,6 +65,6 @@ extension PagedList {
             return
         }
         self.init(
-            url: parsed, style: style, in: store, configuration: configuration, distanceFromEnd: distanceFromEnd)
+            url: parsed, style: style, cache: cache, configuration: configuration, distanceFromEnd: distanceFromEnd)
     }
 }

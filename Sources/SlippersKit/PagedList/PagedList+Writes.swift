@@ -67,7 +67,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         guard let pager else { throw PagedListWriteError.notLoaded }
         let url = try ItemURLTemplate.insertURL(forCollection: pager.collection.key) ?? itemURL(of: pager).collectionURL
         let json = try JsonProvider.encode(item)
-        let write = try pager.store.queueInsert(
+        let write = try pager.cache.queueInsert(
             RawItem(key: item.itemKey, json: json), type: pager.collection.itemType,
             request: WriteRequest(kind: .insert, json: json, url: url),
             into: pager.collection.key, at: position)
@@ -105,7 +105,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     ///   client), a `StoreError`, or `CancellationError`. Network failures stop the push and are in the report.
     public func push(conflictRule: OutboxPush.ConflictRule = .serverWins) async throws -> OutboxPush.Report {
         guard let pager, let requests else { throw PagedListWriteError.notLoaded }
-        var push = OutboxPush(store: pager.store, client: requests.client, headers: requests.headers)
+        var push = OutboxPush(cache: pager.cache, client: requests.client, headers: requests.headers)
         push.conflictRule = conflictRule
         let report = try await push.run()
         countWrites()
@@ -118,11 +118,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: A `StoreError`.
     public func version(of item: Item, field: String? = nil) throws -> String? {
         guard let pager else { return nil }
-        let write = try pager.store.pendingWrites().last {
+        let write = try pager.cache.pendingWrites().last {
             $0.itemType == pager.collection.itemType && $0.itemKey == item.itemKey
         }
         if let base = write?.baseVersion { return EntityTag.quoted(base) }
-        guard let field, let json = try pager.store.item(type: pager.collection.itemType, key: item.itemKey)?.item.json,
+        guard let field, let json = try pager.cache.item(type: pager.collection.itemType, key: item.itemKey)?.item.json,
             let value = JSONMembers.object(json)?[field]
         else { return nil }
         return EntityTag.quoted(value is String ? value as? String ?? "" : "\(value)")
@@ -133,14 +133,14 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: A `StoreError`.
     public func pendingWrites() throws -> [PendingWrite] {
         guard let pager else { return [] }
-        return try pager.store.pendingWrites().filter { $0.itemType == pager.collection.itemType }
+        return try pager.cache.pendingWrites().filter { $0.itemType == pager.collection.itemType }
     }
 
     /// Makes a failed write pending again: it goes with the next push.
     ///
     /// - throws: A `StoreError`.
     public func retry(_ write: PendingWrite) throws {
-        try pager?.store.retryWrite(write.id)
+        try pager?.cache.retryWrite(write.id)
         countWrites()
     }
 
@@ -148,7 +148,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     ///
     /// - throws: A `StoreError`.
     public func discard(_ write: PendingWrite) throws {
-        try pager?.store.discardWrite(write.id)
+        try pager?.cache.discardWrite(write.id)
         countWrites()
     }
 
@@ -156,13 +156,13 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         -> PendingWrite
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let stored = try pager.store.item(type: pager.collection.itemType, key: item.itemKey)?.item.json
+        let stored = try pager.cache.item(type: pager.collection.itemType, key: item.itemKey)?.item.json
         guard
             let url = try ItemURLTemplate.writeURL(
-                of: item.itemKey, json: stored, collection: pager.collection.key, in: pager.store,
+                of: item.itemKey, json: stored, collection: pager.collection.key, cache: pager.cache,
                 given: itemURLTemplate)
         else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
-        let write = try pager.store.queueWrite(
+        let write = try pager.cache.queueWrite(
             WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion),
             type: pager.collection.itemType, key: item.itemKey)
         countWrites()
@@ -173,7 +173,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     private func itemURL(of pager: Pager<Item>) throws -> ItemURLTemplate {
         guard
             let template = try ItemURLTemplate.forCollection(
-                pager.collection.key, in: pager.store, given: itemURLTemplate)
+                pager.collection.key, cache: pager.cache, given: itemURLTemplate)
         else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
         return template
     }

@@ -15,7 +15,7 @@ import Synchronization
 /// For example:
 ///
 /// ```swift
-/// @State var posts = PagedList<Post>(url: "https://api.example.com/posts", in: cache)
+/// @State var posts = PagedList<Post>(url: "https://api.example.com/posts", cache: cache)
 ///
 /// List(posts.items) { post in PostRow(post).onAppear { posts.rowAppeared(post) } }
 ///     .task { await posts.load() }
@@ -241,7 +241,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Counts this list's writes in the outbox again.
     func countWrites() {
-        guard let pager, let counts = try? pager.store.outboxCounts(type: pager.collection.itemType) else { return }
+        guard let pager, let counts = try? pager.cache.outboxCounts(type: pager.collection.itemType) else { return }
         if pendingWriteCount != counts.pending { pendingWriteCount = counts.pending }
         if failedWriteCount != counts.failed { failedWriteCount = counts.failed }
     }

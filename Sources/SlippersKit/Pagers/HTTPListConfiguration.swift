@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// var configuration = HTTPListConfiguration(headers: ["Authorization": "Bearer \(token)"])
 /// configuration.pager.partition = user.id    // cached apart per user, whatever the token
-/// let posts = PagedList<Post>(url: postsURL, in: cache, configuration: configuration)
+/// let posts = PagedList<Post>(url: postsURL, cache: cache, configuration: configuration)
 /// ```
 public struct HTTPListConfiguration: Sendable {
     // MARK: - Requests
@@ -26,7 +26,7 @@ public struct HTTPListConfiguration: Sendable {
     /// The name items are filed under: the cached collection's, else the list's default
     /// (`posts@https://api.example.com`), unless set.
     public var itemType: String?
-    /// The pager's settings: cache policy, first window, partition, no-store pages, backoff.
+    /// The pager's settings: cache policy, first window, partition, no-cache pages, backoff.
     public var pager: PagerConfiguration
 
     /// Creates a configuration; what is not given keeps its default.

@@ -43,7 +43,7 @@ extension SQLiteCache {
     /// - parameter partition: The partition a pager files the list under, if any: only its
     ///   collections count, and each is returned with the key and item type the pager was
     ///   given (the partition left out), as a pager takes them.
-    /// - throws: What reading the store throws.
+    /// - throws: What reading the cache throws.
     public func httpCollections(
         for url: URL, client: APIClient, partition: String? = nil
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {

@@ -10,49 +10,49 @@ extension Pager {
     /// No request is sent before ``start()``.
     ///
     /// - parameter source: The HTTP source of the pages, with its style (and stub, if any).
-    /// - parameter store: The cache.
+    /// - parameter cache: The cache.
     /// - parameter itemType: The name items are filed under: the stored collection's, else the
     ///   source's ``HTTPPageSource/defaultItemType`` (`posts@https://api.example.com`), unless given.
     /// - parameter configuration: The pager's settings.
-    /// - throws: What reading the store throws.
+    /// - throws: What reading the cache throws.
     public init(
         http source: HTTPPageSource,
-        store: SQLiteCache,
+        cache: SQLiteCache,
         itemType: String? = nil,
         configuration: PagerConfiguration = PagerConfiguration()
     ) throws {
         self.init(
-            store: store, source: source,
+            cache: cache, source: source,
             collection: try HTTPList.collection(
-                of: source, in: store, itemType: itemType, partition: configuration.partition),
+                of: source, cache: cache, itemType: itemType, partition: configuration.partition),
             configuration: configuration)
     }
 
     /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
     ///
-    /// The collection derives from the URL and the style as for ``init(http:store:itemType:configuration:)``.
+    /// The collection derives from the URL and the style as for ``init(http:cache:itemType:configuration:)``.
     ///
     /// For example:
     ///
     /// ```swift
-    /// let pager = try Pager<Post>(url: postsURL, style: .linkHeader(pageSize: 100), store: cache)
+    /// let pager = try Pager<Post>(url: postsURL, style: .linkHeader(pageSize: 100), cache: cache)
     /// ```
     ///
     /// - parameter url: The URL of the list's first page.
     /// - parameter style: How the API pages.
-    /// - parameter store: The cache.
+    /// - parameter cache: The cache.
     /// - parameter configuration: The client, headers and stub of the requests, the item type and the pager's settings.
-    /// - throws: A `NetworkError` when the URL has no host; what reading the store throws.
+    /// - throws: A `NetworkError` when the URL has no host; what reading the cache throws.
     public init(
         url: URL,
         style: PaginationStyle,
-        store: SQLiteCache,
+        cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) throws {
         var source = HTTPPageSource(
             client: try configuration.client(for: url), url: url, style: style, headers: configuration.headers)
         source.stub = configuration.stub
-        try self.init(http: source, store: store, itemType: configuration.itemType, configuration: configuration.pager)
+        try self.init(http: source, cache: cache, itemType: configuration.itemType, configuration: configuration.pager)
     }
 
     /// A pager of the HTTP list at `url`, its style the one stored with its collection, else detected.
@@ -63,20 +63,20 @@ extension Pager {
     /// fetching it again.
     ///
     /// - parameter url: The URL of the list's first page.
-    /// - parameter store: The cache.
+    /// - parameter cache: The cache.
     /// - parameter configuration: The client, headers and stub of the requests, the item type and the pager's settings.
     /// - throws: A `NetworkError` when the URL has no host, or when the list is not cached and its
-    ///   first page cannot be fetched or read; what reading the store throws.
+    ///   first page cannot be fetched or read; what reading the cache throws.
     public static func detecting(
         url: URL,
-        store: SQLiteCache,
+        cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) async throws -> Pager<Item> {
         let (source, collection) = try await HTTPList.resolve(
             url: url, client: try configuration.client(for: url), headers: configuration.headers,
-            stub: configuration.stub, store: store, itemType: configuration.itemType,
+            stub: configuration.stub, cache: cache, itemType: configuration.itemType,
             partition: configuration.pager.partition)
-        return Pager<Item>(store: store, source: source, collection: collection, configuration: configuration.pager)
+        return Pager<Item>(cache: cache, source: source, collection: collection, configuration: configuration.pager)
     }
 }
 
@@ -84,12 +84,12 @@ extension Pager {
 enum HTTPList {
     /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
     static func collection(
-        of source: HTTPPageSource, in store: SQLiteCache, itemType: String?, partition: String?
+        of source: HTTPPageSource, cache: SQLiteCache, itemType: String?, partition: String?
     ) throws -> CollectionDescriptor {
         let style = try source.style.storedText()
         // A partitioned pager adds the partition to the key and item type it is given.
         for key in [source.styledCollectionKey, source.collectionKey] {
-            if var stored = try store.collection(CollectionKey(parsing: key).partitioned(partition).description) {
+            if var stored = try cache.collection(CollectionKey(parsing: key).partitioned(partition).description) {
                 stored.key = key
                 stored.itemType = CollectionKey.itemType(stored.itemType, removingPartition: partition)
                 if source.holds(stored) {
@@ -104,11 +104,11 @@ enum HTTPList {
     /// collection when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
-        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, store: SQLiteCache,
+        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, cache: SQLiteCache,
         itemType: String?, partition: String?
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: stub, storage: store, partition: partition)
+            url: url, client: client, headers: headers, stub: stub, storage: cache, partition: partition)
         {
         case .stored(let stored, let style):
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
@@ -118,7 +118,7 @@ enum HTTPList {
             return (source, collection)
         case .detected(let base, let firstPage, let secondPage, _):
             let primed = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
-            return (primed, try collection(of: base, in: store, itemType: itemType, partition: partition))
+            return (primed, try collection(of: base, cache: cache, itemType: itemType, partition: partition))
         }
     }
 }

@@ -8,7 +8,7 @@ extension Pager {
     /// eviction) the window is read again from the cache, and a snapshot is published when
     /// what it shows changed. No request is sent.
     ///
-    /// Changes through this pager's store arrive at once; other processes' within `interval`
+    /// Changes through this pager's cache arrive at once; other processes' within `interval`
     /// (see ``SQLiteCache/changes(pollingEvery:)``). While a load of this pager runs, its own
     /// publication comes first. `PagedList` follows its pager while it is subscribed.
     ///
@@ -20,7 +20,7 @@ extension Pager {
     /// following.cancel()
     /// ```
     public func followCache(pollingEvery interval: Duration = .milliseconds(50)) async {
-        let changes = store.changes(pollingEvery: interval)
+        let changes = cache.changes(pollingEvery: interval)
         // What changed between the window's last read and the start of the watch.
         await reloadWindowAfterLoads()
         for await _ in changes {

@@ -19,12 +19,12 @@ extension Pager {
     public func start() async {
         // Open in this process: a budget keeps it, and counts it as read now.
         if !isOpen {
-            isOpen = (try? store.markOpen(collection.key)) != nil
+            isOpen = (try? cache.markOpen(collection.key)) != nil
         }
         _ = await runFirstPageLoad { pager in try await pager.loadFirstPage() }
     }
 
-    /// Marks every page of the collection unverified in the store and revalidates the first page at once.
+    /// Marks every page of the collection unverified in the cache and revalidates the first page at once.
     ///
     /// The mark is visible to every process that opens the file. The first
     /// page is revalidated now, whatever the backoff; each later page is
@@ -57,9 +57,9 @@ extension Pager {
 
     /// Whether ``refresh()`` reads the list's head: a complete list, shown, whose new items come first.
     private func refreshesFromTheHead() throws -> Bool {
-        guard policy.readsCache, windowHead != nil, try store.collectionHead(collection.key)?.endReached == true
+        guard policy.readsCache, windowHead != nil, try cache.collectionHead(collection.key)?.endReached == true
         else { return false }
-        return try store.newestFirst(collection.key) == true
+        return try cache.newestFirst(collection.key) == true
     }
 
     /// Reads the list's head into the cache and shows the window again; refreshes every page when
@@ -69,7 +69,7 @@ extension Pager {
         publish()
         let found: CollectionSync<AnyPageSource<RawItem>>.HeadRefresh
         do {
-            found = try await CollectionSync(storage: store, source: source, collection: collection).refreshHead()
+            found = try await CollectionSync(storage: cache, source: source, collection: collection).refreshHead()
         } catch {
             if error is CancellationError {
                 state.refresh = .idle
@@ -81,7 +81,7 @@ extension Pager {
             throw error
         }
         guard !found.totalDiffers else {
-            try store.invalidate(collection.key, now: clock())
+            try cache.invalidate(collection.key, now: clock())
             verifiedThisSession = []
             try await revalidateFirstPage()
             return
@@ -94,8 +94,8 @@ extension Pager {
 
     /// Marks every page unverified and revalidates the first page: ``refresh()`` of a list not read from its head.
     private func refreshEveryPage() async throws {
-        if try store.collectionHead(collection.key) != nil {
-            try store.invalidate(collection.key, now: clock())
+        if try cache.collectionHead(collection.key) != nil {
+            try cache.invalidate(collection.key, now: clock())
             verifiedThisSession = []
             if windowHead != nil {
                 try readWindow(pageCount: windowPages.count)
@@ -258,7 +258,7 @@ extension Pager {
         state.refresh = .loading
         publish()
         do {
-            let cachedFirst = policy.readsCache ? try store.pageInfo(at: 0, in: collection.key) : nil
+            let cachedFirst = policy.readsCache ? try cache.pageInfo(at: 0, in: collection.key) : nil
             // With cached rows on screen, one failure is told at once; the backoff tries again later.
             let result = try await source.fetch(
                 PageRequest(
@@ -268,7 +268,7 @@ extension Pager {
             let now = clock()
             switch result {
             case .notModified(let latest):
-                try store.markPageNotModified(at: 0, in: collection.key, validators: latest, now: now)
+                try cache.markPageNotModified(at: 0, in: collection.key, validators: latest, now: now)
                 verifiedThisSession.insert(0)
             case .page(let page) where page.caching.cacheControl.noStore && !keepsNoStorePages:
                 holdInMemory(page, at: 0, now: now)
@@ -279,7 +279,7 @@ extension Pager {
                 return
             case .page(let page):
                 isEphemeral = false
-                let save = try store.savePageIfChanged(page, at: 0, in: collection, now: now)
+                let save = try cache.savePageIfChanged(page, at: 0, in: collection, now: now)
                 if save.outcome == .unchanged {
                     verifiedThisSession.insert(0)
                 } else {
@@ -316,7 +316,7 @@ extension Pager {
         }
         let head: CollectionHead?
         do {
-            head = try store.collectionHead(collection.key)
+            head = try cache.collectionHead(collection.key)
         } catch {
             state.append = .failed(error)
             publish()
@@ -341,7 +341,7 @@ extension Pager {
         // Read only when the page may be cached: a page past every cached one costs no read.
         let window: CachedWindow?
         do {
-            window = next < head.cachedPageCount ? try store.window(collection.key, pages: next..<next + 1) : nil
+            window = next < head.cachedPageCount ? try cache.window(collection.key, pages: next..<next + 1) : nil
         } catch {
             state.append = .failed(error)
             publish()
@@ -385,7 +385,7 @@ extension Pager {
             let now = clock()
             switch result {
             case .notModified(let latest):
-                try store.markPageNotModified(at: index, in: collection.key, validators: latest, now: now)
+                try cache.markPageNotModified(at: index, in: collection.key, validators: latest, now: now)
                 // Nothing was pushed onto an unchanged page: the items left over before it were removed.
                 dropLeftovers(after: index - 1)
             case .page(var page):
@@ -400,7 +400,7 @@ extension Pager {
                     try publishWindow(provenance: state.provenance == .none ? .network : state.provenance)
                     return
                 }
-                let save = try store.savePageIfChanged(page, at: index, in: collection, now: now)
+                let save = try cache.savePageIfChanged(page, at: index, in: collection, now: now)
                 if save.outcome != .unchanged {
                     keepLeftovers(ofPageAt: index, replacedBy: page.items)
                 } else {
@@ -453,9 +453,9 @@ extension Pager {
         return cached.validators
     }
 
-    // MARK: - No-store pages
+    // MARK: - No-cache pages
 
-    /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
+    /// Fetches the page after the window and holds it in memory: the window is of `no-cache` pages.
     private func appendPageInMemory() async {
         guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
             publishHead()
@@ -486,7 +486,7 @@ extension Pager {
 
     /// Puts a fetched page at `index` of the window without storing it; the window is held in memory from now on.
     ///
-    /// The server said `no-store`: the page must not reach the file. Later pages
+    /// The server said `no-cache`: the page must not reach the file. Later pages
     /// of the session are held in memory too (a stored page needs the one before it stored).
     private func holdInMemory(_ page: Page<RawItem>, at index: Int, now: Date) {
         isEphemeral = true

@@ -9,7 +9,7 @@ import SlippersStorage
 extension Pager {
     /// Reads the first `pageCount` cached pages into the window (fewer when fewer are cached).
     func readWindow(pageCount: Int) throws {
-        let window = try store.window(collection.key, pages: 0..<pageCount)
+        let window = try cache.window(collection.key, pages: 0..<pageCount)
         windowPages = window?.pages ?? []
         windowHead = window?.head
         publishedThrough = nil
@@ -18,7 +18,7 @@ extension Pager {
     /// Grows the window by the cached page after it, when there is one.
     func appendCachedPageToWindow() throws {
         let index = windowPages.count
-        guard let window = try store.window(collection.key, pages: index..<index + 1) else { return }
+        guard let window = try cache.window(collection.key, pages: index..<index + 1) else { return }
         try appendToWindow(window)
     }
 
@@ -38,14 +38,14 @@ extension Pager {
 
     /// Puts the page just saved at `index` into the window without reading the window's other pages again.
     ///
-    /// The store keeps one row per item, so the saved page's JSON is every
+    /// The cache keeps one row per item, so the saved page's JSON is every
     /// copy's: an item it shares with an earlier page of the window takes it
     /// there too. The whole window is read again instead when a generation
     /// started meanwhile (here or in another process), when the save ended the
     /// list (it removed the pages after it), or when `index` is past the window.
     func placeSavedPage(at index: Int) throws {
         guard index <= windowPages.count, let windowHead,
-            let window = try store.window(collection.key, pages: index..<index + 1),
+            let window = try cache.window(collection.key, pages: index..<index + 1),
             let page = window.pages.first,
             window.head.generation == windowHead.generation, !window.head.endReached
         else {
@@ -116,7 +116,7 @@ extension Pager {
     /// The source's fingerprint for the headers `names` as the file stores it, computed once per set of names.
     private func sourceVaryKey(for names: [String]) -> String? {
         if let known = sourceVaryKeys[names] { return known }
-        let key = store.headerFingerprintKey?.fingerprint(source.varyKey(for: names))
+        let key = cache.headerFingerprintKey?.fingerprint(source.varyKey(for: names))
         sourceVaryKeys[names] = .some(key)
         return key
     }
@@ -167,7 +167,7 @@ extension Pager {
         added.reserveCapacity(page.items.count)
         for item in page.items where servable && publishedKeys.insert(item.key).inserted { added.append(item) }
         let fresh = added.filter { decodedItems[$0.key]?.json != $0.json }
-        if let decoded = try? fresh.decoded(as: Item.self, logger: store.logger) {
+        if let decoded = try? fresh.decoded(as: Item.self, logger: cache.logger) {
             for (raw, item) in zip(fresh, decoded) { decodedItems[raw.key] = (raw.json, item) }
             state.items += added.compactMap { decodedItems[$0.key]?.item }
         } else if undecodable[page.info.index] == nil {
@@ -266,7 +266,7 @@ extension Pager {
     private func decode(_ items: [RawItem], into kept: inout [ItemKey: (json: Data, item: Item)]) throws -> [Item] {
         var fresh: [RawItem] = []
         for item in items where decodedItems[item.key]?.json != item.json { fresh.append(item) }
-        let decoded = try fresh.decoded(as: Item.self, logger: store.logger)
+        let decoded = try fresh.decoded(as: Item.self, logger: cache.logger)
         var added: [ItemKey: (json: Data, item: Item)] = [:]
         added.reserveCapacity(fresh.count)
         for (raw, item) in zip(fresh, decoded) { added[raw.key] = (raw.json, item) }

@@ -5,7 +5,7 @@ import SlippersStorage
 /// A pager over a `PageSource` and the cache: cached pages at once, then the network.
 ///
 /// The pager publishes ``State`` snapshots as an `AsyncSequence`: first what
-/// the store holds for the collection (provenance `.cache`, with its age), then
+/// the cache holds for the collection (provenance `.cache`, with its age), then
 /// what the network answers (provenance `.network`). A failed network load keeps
 /// the cached items published and records the error in the refresh or append
 /// state: the pager is offline-first.
@@ -25,7 +25,7 @@ import SlippersStorage
 ///
 /// ```swift
 /// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
-/// let pager = Pager<Post>(store: store, source: source, collection: posts)
+/// let pager = Pager<Post>(cache: cache, source: source, collection: posts)
 /// Task { for await state in await pager.states() { render(state.items, state.provenance) } }
 /// await pager.start()
 /// await pager.loadNextPageIfNeeded()
@@ -37,7 +37,7 @@ import SlippersStorage
 ///
 /// Loads are coalesced: concurrent calls of ``loadNextPageIfNeeded()`` share
 /// one request, as do concurrent refreshes. Cancelling the task that awaits a
-/// load cancels its request; the store is then unchanged for that page.
+/// load cancels its request; the cache is then unchanged for that page.
 ///
 /// The pager asks for one page at a time, even from an ``AddressablePageSource``:
 /// pages are revalidated in the window's order, which keeps the list without gaps
@@ -51,7 +51,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     public nonisolated let policy: CachePolicy
 
     /// The cache the pager reads and writes.
-    public nonisolated let store: SQLiteCache
+    public nonisolated let cache: SQLiteCache
     let source: AnyPageSource<RawItem>
     let clock: @Sendable () -> Date
 
@@ -65,7 +65,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
 
     deinit {
         // A pager gone is a list closed: a budget may evict it once no other pager of this process has it open.
-        if isOpen { try? store.markClosed(collection.key) }
+        if isOpen { try? cache.markClosed(collection.key) }
     }
 
     /// Whether ``start()`` recorded the list as open in this process.
@@ -97,9 +97,9 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     var retryAt: Date?
     /// The partition the caller declared: pages are kept apart per partition.
     public nonisolated let partition: String?
-    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same.
+    /// Whether pages whose response said `Cache-Control: no-cache` are stored all the same.
     public nonisolated let keepsNoStorePages: Bool
-    /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
+    /// Whether the window is held in memory only, since a `no-cache` page was fetched in this session.
     var isEphemeral = false
     /// The number of window pages the published snapshot shows as they are; `nil` once one of them changed.
     var publishedThrough: Int?
@@ -119,23 +119,23 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     ///
     /// ```swift
     /// let pager = Pager<Post>(
-    ///     store: cache, source: source, collection: CollectionDescriptor(key: "GET /posts", of: Post.self),
+    ///     cache: cache, source: source, collection: CollectionDescriptor(key: "GET /posts", of: Post.self),
     ///     configuration: .init(policy: .cacheFirst(maxAge: 60)))
     /// ```
     ///
-    /// - parameter store: The cache.
+    /// - parameter cache: The cache.
     /// - parameter source: Where pages come from.
     /// - parameter collection: The collection: its canonical key, the name its items are filed
     ///   under, and the pagination style recorded with it.
     /// - parameter configuration: The cache policy, first window, partition and backoff; the
     ///   defaults of ``PagerConfiguration`` unless given.
     public init(
-        store: SQLiteCache,
+        cache: SQLiteCache,
         source: some PageSource<RawItem>,
         collection: CollectionDescriptor,
         configuration: PagerConfiguration = PagerConfiguration()
     ) {
-        self.store = store
+        self.cache = cache
         self.source = AnyPageSource(source)
         // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
         self.collection = collection.partitioned(configuration.partition)

@@ -8,14 +8,14 @@ import Foundation
 /// ```swift
 /// var configuration = PagerConfiguration(policy: .cacheFirst(maxAge: 60))
 /// configuration.initialWindow = 3
-/// let pager = Pager<Post>(store: cache, source: source, collection: posts, configuration: configuration)
+/// let pager = Pager<Post>(cache: cache, source: source, collection: posts, configuration: configuration)
 /// ```
 public struct PagerConfiguration: Sendable {
     // MARK: - Cache and network
 
     /// How the cache and the network are weighed: ``CachePolicy/cacheThenNetwork`` unless set.
     public var policy: CachePolicy
-    /// Whether to store pages whose response says `Cache-Control: no-store`; `false` unless set,
+    /// Whether to cache pages whose response says `Cache-Control: no-cache`; `false` unless set,
     /// so such pages are held in memory for the session only. Set it only for an offline-first app
     /// that must keep them (the server said the data is sensitive: protect the file accordingly).
     public var keepsNoStorePages: Bool

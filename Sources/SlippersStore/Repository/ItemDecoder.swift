@@ -28,7 +28,7 @@ enum ItemDecoder {
     /// - throws: `shared`'s `DecodingError` when the item does not decode.
     static func decode<Value: Decodable>(
         _ type: Value.Type, from json: Data,
-        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "slippers.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> Value {
         if let value = TapeDecoder.decode(type, from: json) { return value }
         logFallback(to: type, index: 0, of: 1, logger: logger)

@@ -18,7 +18,7 @@ extension Array where Element == RawItem {
     /// - throws: `DecodingError` naming the index of an item that does not match.
     public func decoded<Value: Decodable>(
         as type: Value.Type,
-        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "slippers.cache", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> [Value] {
         var values: [Value] = []
         values.reserveCapacity(count)

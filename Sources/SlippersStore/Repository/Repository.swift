@@ -14,23 +14,23 @@ import SlippersStorage
 ///     let id: ID<Post>
 ///     var title: String
 /// }
-/// let posts = Repository<Post>(store: store)
+/// let posts = Repository<Post>(cache: cache)
 /// try posts.save(page, at: 0, in: "GET /posts")
 /// let cached = try posts.items(in: "GET /posts")
 /// let one = try posts.item(ID<Post>(42))
 /// ```
 public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable {
-    /// The untyped store underneath.
-    public let store: SQLiteCache
+    /// The untyped cache underneath.
+    public let cache: SQLiteCache
     /// The name the items are filed under.
     public let itemType: String
 
-    /// Creates a repository of `Item`s over `store`.
+    /// Creates a repository of `Item`s over `cache`.
     ///
-    /// - parameter store: The cache to read and write.
+    /// - parameter cache: The cache to read and write.
     /// - parameter itemType: The name to file items under; the type's name unless given.
-    public init(store: SQLiteCache, itemType: String = String(describing: Item.self)) {
-        self.store = store
+    public init(cache: SQLiteCache, itemType: String = String(describing: Item.self)) {
+        self.cache = cache
         self.itemType = itemType
     }
 
@@ -44,14 +44,14 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     /// - throws: `EncodingError`, `CacheError`, `StoreError`, or a `DatabaseError`.
     @discardableResult
     public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionHead {
-        try store.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
+        try cache.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
     }
 
     /// The items of the cached page at `index`, or `nil` when it is not cached.
     ///
     /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
     public func page(at index: Int, in key: String) throws -> [Item]? {
-        try store.page(at: index, in: key).map { try $0.items.decoded(as: Item.self, logger: store.logger) }
+        try cache.page(at: index, in: key).map { try $0.items.decoded(as: Item.self, logger: cache.logger) }
     }
 
     /// The items at `positions` of the cached page at `index`, or `nil` when the page is not cached.
@@ -67,8 +67,8 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `DecodingError` when a stored item does not match `Item`, or a `DatabaseError`.
     public func page(at index: Int, in key: String, positions: Range<Int>) throws -> [Item]? {
-        try store.page(at: index, in: key, positions: positions).map {
-            try $0.items.decoded(as: Item.self, logger: store.logger)
+        try cache.page(at: index, in: key, positions: positions).map {
+            try $0.items.decoded(as: Item.self, logger: cache.logger)
         }
     }
 
@@ -79,24 +79,24 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: A `DatabaseError`.
     public func lazyPage(at index: Int, in key: String) throws -> LazyPage<Item>? {
-        try store.page(at: index, in: key).map(LazyPage.init)
+        try cache.page(at: index, in: key).map(LazyPage.init)
     }
 
     /// The whole cached list of a collection, in order, each id once.
     ///
     /// - throws: `CacheError.collectionNotFound(key:)`, `DecodingError`, or a `DatabaseError`.
     public func items(in key: String) throws -> [Item] {
-        guard let list = try store.cachedList(key) else { throw CacheError.collectionNotFound(key: key) }
+        guard let list = try cache.cachedList(key) else { throw CacheError.collectionNotFound(key: key) }
         try check(list.collection)
-        return try list.items.decoded(as: Item.self, logger: store.logger)
+        return try list.items.decoded(as: Item.self, logger: cache.logger)
     }
 
     /// The cached item with `key`, or `nil`.
     ///
     /// - throws: `DecodingError`, or a `DatabaseError`.
     public func item(key: ItemKey) throws -> Item? {
-        try store.item(type: itemType, key: key).map {
-            try ItemDecoder.decode(Item.self, from: $0.item.json, logger: store.logger)
+        try cache.item(type: itemType, key: key).map {
+            try ItemDecoder.decode(Item.self, from: $0.item.json, logger: cache.logger)
         }
     }
 
@@ -104,7 +104,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     ///
     /// - throws: `EncodingError`, or a `DatabaseError`.
     public func save(_ item: Item, now: Date = Date()) throws {
-        try store.saveItem(RawItem(encoding: item), type: itemType, now: now)
+        try cache.saveItem(RawItem(encoding: item), type: itemType, now: now)
     }
 
     private func check(_ collection: CollectionInfo) throws {

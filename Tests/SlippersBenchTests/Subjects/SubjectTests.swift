@@ -38,7 +38,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try SQLiteCache(path: directory.url.appendingPathComponent("c.sqlite").path)
-        let repository = Repository<BenchItem>(store: store)
+        let repository = Repository<BenchItem>(cache: store)
         try GeneratedCollection.fill(
             repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
         #expect(try repository.page(at: 3, in: "k") == (15..<20).map(ItemGenerator.item))
@@ -56,7 +56,7 @@ import Testing
         #expect(info.itemCount == 1_000)
         #expect(info.supersededPageCount == 0)
         #expect(info.endReached)
-        let repository = Repository<BenchItem>(store: store)
+        let repository = Repository<BenchItem>(cache: store)
         #expect(try repository.page(at: 0, in: ColdStartFixture.collectionKey) == (0..<50).map(ItemGenerator.item))
         #expect(
             try repository.page(at: 19, in: ColdStartFixture.collectionKey) == (950..<1_000).map(ItemGenerator.item))
@@ -72,7 +72,7 @@ import Testing
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("c.sqlite").path
         let store = try SQLiteCache(path: path)
-        let repository = Repository<BenchItem>(store: store)
+        let repository = Repository<BenchItem>(cache: store)
         try GeneratedCollection.fill(
             repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))
         let counter = try WriteCounter(path: path)

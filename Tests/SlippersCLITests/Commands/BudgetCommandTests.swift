@@ -16,7 +16,7 @@ import Testing
             // The page-number list is open in this process.
             let store = try SQLiteCache(path: directory.path())
             let pager = try await Pager<FixtureItem>.detecting(
-                url: fixture.server.url(.page), store: store,
+                url: fixture.server.url(.page), cache: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))
             await pager.start()
 

@@ -15,7 +15,7 @@ import Testing
 
             let store = try SQLiteCache(path: directory.path())
             let pager = try await Pager<FixtureItem>.detecting(
-                url: fixture.server.url(.page), store: store,
+                url: fixture.server.url(.page), cache: store,
                 configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))
             await pager.start()
             #expect(await pager.state.items.count == 10)

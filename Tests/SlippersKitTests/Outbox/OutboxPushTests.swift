@@ -25,7 +25,7 @@ import Testing
     private func push(_ fixture: Fixture, rule: OutboxPush.ConflictRule = .serverWins) async throws
         -> OutboxPush.Report
     {
-        var push = OutboxPush(store: fixture.store, client: fixture.client, headers: ["Authorization": "Bearer t"])
+        var push = OutboxPush(cache: fixture.store, client: fixture.client, headers: ["Authorization": "Bearer t"])
         push.conflictRule = rule
         return try await push.run()
     }
@@ -94,7 +94,7 @@ import Testing
         // The read goes through; the server applies the write, and the connection drops before the answer is whole.
         fixture.server.inject(.delay(.zero))
         fixture.server.inject(.dropConnection)
-        let report = try await OutboxPush(store: fixture.store, client: retrying).run()
+        let report = try await OutboxPush(cache: fixture.store, client: retrying).run()
         #expect(report.acknowledged == 1)
         #expect(fixture.server.requests.map(\.method) == ["GET", "PATCH", "PATCH"])
         #expect(
@@ -188,7 +188,7 @@ import Testing
     @Test func aMergeRuleGetsTheBaseTheLocalChangeAndTheServersCopyAndSendsTheMergedItem() async throws {
         let fixture = try await Fixture()
         let (type, _) = try await conflictingWrite(fixture, id: 8, theirs: "theirs")
-        var push = OutboxPush(store: fixture.store, client: fixture.client)
+        var push = OutboxPush(cache: fixture.store, client: fixture.client)
         push.conflictRule = .merge { base, local, server in
             func title(_ json: Data) -> String {
                 ((try? JSONSerialization.jsonObject(with: json)) as? [String: Any])?["title"] as? String ?? "?"
@@ -270,7 +270,7 @@ extension OutboxPushTests {
                 kind: .merge, json: Data(#"{"title": "then edited"}"#.utf8), url: template.url(for: .integer(-1))),
             type: type, key: .integer(-1))
         fixture.server.resetRequests()
-        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        let report = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(report.acknowledged == 2, "\(report.problems)")
         #expect(fixture.server.requests.filter { $0.method == "PATCH" }.map(\.path) == ["/page/26"])
         #expect(try title(fixture, type, 26) == "then edited")
@@ -313,7 +313,7 @@ extension OutboxPushTests {
             request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
         // The POST is answered 503, and so is the list it would be looked for in.
         fixture.server.inject(.status(503), count: 20)
-        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        let report = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(report.inDoubt == 1)
         #expect(report.acknowledged == 0)
         #expect(fixture.server.requests.filter { $0.method == "POST" }.count == 1)
@@ -325,10 +325,10 @@ extension OutboxPushTests {
         // In doubt, it is not sent again by a push; retried, it is looked for first and then sent once.
         fixture.server.clearFaults()
         fixture.server.resetRequests()
-        _ = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        _ = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(fixture.server.requests.isEmpty)
         try fixture.store.retryWrite(write.id)
-        let again = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        let again = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(again.acknowledged == 1)
         #expect(fixture.server.requests.map(\.method) == ["GET", "GET", "POST"])
         #expect(fixture.server.appliedWrites == 1)
@@ -362,7 +362,7 @@ extension OutboxPushTests {
             type: type, key: .integer(-2))
         // The server creates the first, and the connection drops before the answer is whole.
         fixture.server.inject(.dropConnection)
-        let report = try await OutboxPush(store: fixture.store, client: retrying).run()
+        let report = try await OutboxPush(cache: fixture.store, client: retrying).run()
         let counts: [Int] = [report.acknowledged, report.failed, report.remaining]
         #expect(counts == [1, 1, 2])
         // The lost answer is not sent again: the list's first and last pages show the item created.

@@ -11,7 +11,7 @@ import Testing
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page),
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"),
-            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
         return list
@@ -53,7 +53,7 @@ import Testing
 
         // The push creates each once; the change goes to the id the server gave.
         fixture.server.resetRequests()
-        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        let report = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(report.acknowledged == 3)
         #expect(report.remaining == 0)
         let requests = fixture.server.requests

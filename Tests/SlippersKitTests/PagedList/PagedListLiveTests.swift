@@ -11,7 +11,7 @@ import Testing
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page),
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"),
-            in: store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
         return list
@@ -79,7 +79,7 @@ extension PagedListLiveTests {
 
         // Back online, the push sends both, once each.
         try await fixture.server.start()
-        let report = try await OutboxPush(store: fixture.store, client: fixture.client).run()
+        let report = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
         #expect(report.acknowledged == 2)
         #expect(fixture.server.appliedWrites == 2)
         #expect(try list.pendingWrites().isEmpty)

@@ -42,7 +42,7 @@ import Testing
                 APIClient(configuration: $0, options: APIClient.Options(retryPolicy: .none))
             })
         let online = PagedList<FixtureItem>(
-            url: server.url(.page), style: style, in: store, configuration: HTTPListConfiguration(client: client))
+            url: server.url(.page), style: style, cache: store, configuration: HTTPListConfiguration(client: client))
         await online.load()
         await waitUntil { online.items.count == 10 && !online.isRefreshing }
         await scrollToTheEnd(online)
@@ -76,7 +76,7 @@ import Testing
                             maxAttempts: 5, baseDelay: .milliseconds(500), maxDelay: .seconds(4), jitter: 0)))
             })
         let list = PagedList<FixtureItem>(
-            url: server.url(.page), style: style, in: store, configuration: offlineConfiguration(patient))
+            url: server.url(.page), style: style, cache: store, configuration: offlineConfiguration(patient))
         await list.load()
         #expect(list.items.count >= 10)
         #expect(list.refreshError != nil)
@@ -89,7 +89,7 @@ import Testing
         defer { _ = directory }
         // A new launch, row by row.
         let offline = PagedList<FixtureItem>(
-            url: server.url(.page), style: style, in: store, configuration: offlineConfiguration(client))
+            url: server.url(.page), style: style, cache: store, configuration: offlineConfiguration(client))
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.refreshError != nil)
@@ -106,7 +106,7 @@ import Testing
         let (server, directory, store, client) = try await staleCacheOffline()
         defer { _ = directory }
         let pager = try Pager<FixtureItem>(
-            url: server.url(.page), style: style, store: store, configuration: offlineConfiguration(client))
+            url: server.url(.page), style: style, cache: store, configuration: offlineConfiguration(client))
         await pager.start()
         var row = 0
         while row < (await pager.state).items.count {

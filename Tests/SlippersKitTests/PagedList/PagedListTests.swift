@@ -11,7 +11,7 @@ import Testing
     @Test func aListFromAURLDetectsItsStyleFetchesPageOneOnceAndGrowsAsRowsAppear() async throws {
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
-            url: fixture.server.url(.page), in: fixture.store,
+            url: fixture.server.url(.page), cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client))
         let changes = ChangeCounter()
         changes.observe { _ = list.items }
@@ -41,7 +41,7 @@ import Testing
     @Test func offlineTheListIsRebuiltFromTheStyleStoredWithItsCollection() async throws {
         let fixture = try await Fixture()
         let online = PagedList<FixtureItem>(
-            url: fixture.server.url(.page), in: fixture.store,
+            url: fixture.server.url(.page), cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client))
         await online.load()
         await waitUntil { online.items.count == 10 && !online.isRefreshing }
@@ -50,7 +50,7 @@ import Testing
 
         // A new launch, the server gone: no detection is possible, the cache is enough.
         let offline = PagedList<FixtureItem>(
-            url: url, in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            url: url, cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.items.map(\.id.rawValue) == Array(1...10))
@@ -63,7 +63,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
 
@@ -87,7 +87,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
 
@@ -111,7 +111,7 @@ import Testing
         ])
         let list = PagedList<Note>(
             url: "https://api.example.com/notes", style: .pageNumber(pageSize: 2, itemsKeyPath: "results"),
-            in: try SQLiteCache.inMemory(), configuration: HTTPListConfiguration(client: client, stub: stub))
+            cache: try SQLiteCache.inMemory(), configuration: HTTPListConfiguration(client: client, stub: stub))
         await list.load()
         await waitUntil { list.items.count == 2 && !list.isRefreshing }
         list.rowAppeared(list.items[1])
@@ -123,7 +123,7 @@ import Testing
         let fixture = try await Fixture()
         let model = AppModel(
             posts: PagedList(
-                url: fixture.server.url(.page), in: fixture.store,
+                url: fixture.server.url(.page), cache: fixture.store,
                 configuration: HTTPListConfiguration(client: fixture.client)))
         let changes = ChangeCounter()
         changes.observe { _ = model.posts.items.count }
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func aTextThatIsNotAURLIsAnErrorOnLoadNotACrash() async throws {
-        let list = PagedList<FixtureItem>(url: "not a url", in: try SQLiteCache.inMemory())
+        let list = PagedList<FixtureItem>(url: "not a url", cache: try SQLiteCache.inMemory())
         await list.load()
         #expect(list.refreshError != nil)
         #expect(list.items.isEmpty)
@@ -147,7 +147,7 @@ import Testing
         let fixture = try await Fixture()
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            in: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         let group = MetaRefresher()
         group.add(list)
         try await group.refresh()

@@ -11,7 +11,7 @@ import Testing
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page),
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"),
-            in: fixture.store,
+            cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, headers: ["Authorization": "Bearer t"]))
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }

@@ -18,10 +18,10 @@ import Testing
         #expect(right.styledCollectionKey.hasPrefix(right.collectionKey + " [style "))
         #expect(try right.collection().style == right.style.storedText())
 
-        let good = try Pager<FixtureItem>(http: right, store: fixture.store)
+        let good = try Pager<FixtureItem>(http: right, cache: fixture.store)
         await good.start()
         #expect(await good.state.items.count == 10)
-        let bad = try Pager<FixtureItem>(http: wrong, store: fixture.store)
+        let bad = try Pager<FixtureItem>(http: wrong, cache: fixture.store)
         await bad.start()
         #expect(await bad.state.items.isEmpty)
         #expect(await bad.state.refresh.error != nil)
@@ -40,7 +40,7 @@ import Testing
         fixture.server.resetRequests()
 
         let pager = try Pager<FixtureItem>(
-            http: plan.source.base, store: fixture.store, configuration: PagerConfiguration(policy: .cacheOnly))
+            http: plan.source.base, cache: fixture.store, configuration: PagerConfiguration(policy: .cacheOnly))
         #expect(pager.collection.key == plan.collection.key)
         await pager.start()
         #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
@@ -51,7 +51,7 @@ import Testing
     @Test func aDetectingPagerUsesTheDetectedFirstPageInsteadOfFetchingItAgain() async throws {
         let fixture = try await Fixture()
         let pager = try await Pager<FixtureItem>.detecting(
-            url: fixture.server.url(.page), store: fixture.store,
+            url: fixture.server.url(.page), cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client))
         await pager.start()
         #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
@@ -63,7 +63,7 @@ import Testing
         // Stored with its style: a pager made later for the URL finds it with no request.
         fixture.server.resetRequests()
         let again = try await Pager<FixtureItem>.detecting(
-            url: fixture.server.url(.page), store: fixture.store,
+            url: fixture.server.url(.page), cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(policy: .cacheOnly)))
         #expect(again.collection == pager.collection)
         #expect(fixture.server.requestCount == 0)
@@ -74,7 +74,7 @@ import Testing
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let online = try await Pager<FixtureItem>.detecting(
-            url: url, store: fixture.store,
+            url: url, cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
         )
         await online.start()
@@ -82,7 +82,7 @@ import Testing
         await fixture.server.stop()
 
         let offline = try await Pager<FixtureItem>.detecting(
-            url: url, store: fixture.store,
+            url: url, cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
         )
         #expect(offline.collection == online.collection)
@@ -91,7 +91,7 @@ import Testing
         // Another partition has nothing cached: it would have to ask the network.
         await #expect(throws: (any Error).self) {
             try await Pager<FixtureItem>.detecting(
-                url: url, store: fixture.store,
+                url: url, cache: fixture.store,
                 configuration: HTTPListConfiguration(
                     client: fixture.client, pager: PagerConfiguration(partition: "user 8")))
         }

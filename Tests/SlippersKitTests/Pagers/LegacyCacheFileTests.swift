@@ -42,7 +42,7 @@ import Testing
         let url = try #require(URL(string: base + "/page"))
         for partition in [nil, "user 7"] as [String?] {
             let pager = try Pager<FixtureItem>(
-                url: url, style: style, store: store,
+                url: url, style: style, cache: store,
                 configuration: HTTPListConfiguration(
                     pager: PagerConfiguration(policy: .cacheOnly, partition: partition)))
             await pager.start()

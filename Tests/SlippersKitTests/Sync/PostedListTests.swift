@@ -110,7 +110,7 @@ import Testing
         let url = fixture.server.url(.graphql)
         let style = PaginationStyle.graphQL(query: Self.posts, connectionPath: "posts", pageSize: 10)
         let configuration = HTTPListConfiguration(client: fixture.client)
-        let list = PagedList<FixtureItem>(url: url, style: style, in: fixture.store, configuration: configuration)
+        let list = PagedList<FixtureItem>(url: url, style: style, cache: fixture.store, configuration: configuration)
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
         list.rowAppeared(list.items[9])
@@ -121,7 +121,7 @@ import Testing
         #expect(fixture.server.requests.allSatisfy { $0.method == "POST" })
         await fixture.server.stop()
 
-        let offline = PagedList<FixtureItem>(url: url, style: style, in: fixture.store, configuration: configuration)
+        let offline = PagedList<FixtureItem>(url: url, style: style, cache: fixture.store, configuration: configuration)
         await offline.load()
         await waitUntil { !offline.isRefreshing }
         #expect(offline.items.map(\.id.rawValue) == Array(1...10))

@@ -21,10 +21,10 @@ private typealias Post = ScriptedSource.Post
     @Test func aPagerOfAnySourceHasOneType() async throws {
         let scripted = ScriptedSource(ids: Array(1...7), pageSize: 5)
         var pagers: [Pager<Post>] = []
-        pagers.append(Pager(store: store, source: scripted, collection: posts))
+        pagers.append(Pager(cache: store, source: scripted, collection: posts))
         pagers.append(
             Pager(
-                store: store, source: AnyPageSource(scripted),
+                cache: store, source: AnyPageSource(scripted),
                 collection: CollectionDescriptor(key: "other", of: Post.self)))
         for pager in pagers {
             await pager.start()
@@ -36,7 +36,7 @@ private typealias Post = ScriptedSource.Post
 
     @Test func snapshotsCompareByValue() async throws {
         let pager = Pager<Post>(
-            store: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
+            cache: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
             configuration: PagerConfiguration(clock: { Date(timeIntervalSince1970: 1_000_000) }))
         await pager.start()
         let first = await pager.state
@@ -52,7 +52,7 @@ private typealias Post = ScriptedSource.Post
     @Test func anInMemoryCacheWorksAsAFileDoesAndIsGoneWithTheStore() async throws {
         let memory = try SQLiteCache.inMemory()
         let pager = Pager<Post>(
-            store: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
+            cache: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
         await pager.start()
         await pager.loadNextPageIfNeeded()
         #expect(await pager.state.items.count == 8)
@@ -67,7 +67,7 @@ private typealias Post = ScriptedSource.Post
 
     @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
         let pager = Pager<Post>(
-            store: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
+            cache: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
             configuration: PagerConfiguration(partition: "user 7"))
         #expect(pager.collection.key == "GET /posts [partition: user 7]")
         #expect(pager.collection.itemType == "Post [partition: user 7]")

@@ -33,7 +33,7 @@ private typealias PostPager = Pager<Post>
         clock: TestClock = TestClock()
     ) -> PostPager {
         PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow, clock: clock.read))
     }
 
@@ -284,7 +284,7 @@ private typealias PostPager = Pager<Post>
         try store.savePage(page([5, 6], next: nil, body: true), at: 2, in: posts)
 
         let offline = Pager<Strict>(
-            store: store, source: ScriptedSource(ids: [], pageSize: 2),
+            cache: store, source: ScriptedSource(ids: [], pageSize: 2),
             collection: CollectionDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheOnly))
         await offline.start()
@@ -298,7 +298,7 @@ private typealias PostPager = Pager<Post>
         let source = ScriptedSource(ids: Array(1...6), pageSize: 2)
         source.setExtraJSON(#","body":"new""#)
         let online = Pager<Strict>(
-            store: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await online.start()
         await online.loadNextPageIfNeeded()

@@ -27,7 +27,7 @@ private typealias PostPager = Pager<Post>
         ).run()
         try store.setNewestFirst(true, for: key)
         let pager = PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: .cacheThenNetwork, initialWindow: 3))
         await pager.start()
         #expect(await pager.state.pages.count == 3)

@@ -29,7 +29,7 @@ private typealias PostPager = Pager<Post>
         -> PostPager
     {
         PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 
@@ -131,7 +131,7 @@ private typealias PostPager = Pager<Post>
         let comments = ScriptedSource(ids: Array(100...104), pageSize: 5)
         let first = pager(posts)
         let second = Pager<Post>(
-            store: store, source: comments, collection: CollectionDescriptor(key: "GET /comments", of: Post.self))
+            cache: store, source: comments, collection: CollectionDescriptor(key: "GET /comments", of: Post.self))
         let group = MetaRefresher()
         group.add(first)
         group.add(second)
@@ -159,7 +159,7 @@ private typealias PostPager = Pager<Post>
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         // A backoff longer than any test run, so that a loaded machine cannot let it expire.
         let pager = PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(backoff: OfflineBackoff(initial: 3600, maximum: 3600)))
         await pager.start()
         source.failNext(1)
@@ -216,7 +216,7 @@ private typealias PostPager = Pager<Post>
         await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
         #expect(source.requests.count == 1)
         let old = PostPager(
-            store: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(
                 policy: .cacheFirst(maxAge: 60), clock: { Date().addingTimeInterval(120) }))
         await old.start()

@@ -33,7 +33,7 @@ private typealias PostPager = Pager<Post>
         store: SQLiteCache? = nil
     ) -> PostPager {
         PostPager(
-            store: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 

@@ -27,7 +27,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
     }
 
     @Test func savesAndReadsTypedPagesEncodedWithJsonProvider() throws {
-        let posts = Repository<Post>(store: store)
+        let posts = Repository<Post>(cache: store)
         let page = Page(items: [Post(id: 1, title: "One", createdAt: date), Post(id: 2, title: "Two", createdAt: date)])
         try posts.save(page, at: 0, in: "GET /posts")
         #expect(try posts.page(at: 0, in: "GET /posts") == page.items)
@@ -38,7 +38,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
     }
 
     @Test func aLazyPageDecodesTheRangeAskedForAndAgreesWithTheWholePage() throws {
-        let posts = Repository<Post>(store: store)
+        let posts = Repository<Post>(cache: store)
         let items = (1...5).map { Post(id: ID($0), title: "Post \($0)", createdAt: date) }
         try posts.save(Page(items: items, nextToken: "2"), at: 0, in: "GET /posts")
         let page = try #require(try posts.lazyPage(at: 0, in: "GET /posts"))
@@ -53,7 +53,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
     }
 
     @Test func aRangeOfAPageReadsAndDecodesOnlyThosePositions() throws {
-        let posts = Repository<Post>(store: store)
+        let posts = Repository<Post>(cache: store)
         let items = (1...5).map { Post(id: ID($0), title: "Post \($0)", createdAt: date) }
         try posts.save(Page(items: items, nextToken: "2"), at: 0, in: "GET /posts")
         #expect(try posts.page(at: 0, in: "GET /posts", positions: 0..<2) == Array(items[0..<2]))
@@ -68,7 +68,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         try store.savePage(
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
             in: CollectionDescriptor(key: "p", itemType: "Post"))
-        let labelled = Repository<Fixtures.Labelled>(store: store, itemType: "Post")
+        let labelled = Repository<Fixtures.Labelled>(cache: store, itemType: "Post")
         #expect(try labelled.page(at: 0, in: "p", positions: 0..<1)?.map(\.label) == ["v1"])
         #expect(throws: DecodingError.self) { try labelled.page(at: 0, in: "p", positions: 0..<2) }
     }
@@ -78,13 +78,13 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
             in: CollectionDescriptor(key: "p", itemType: "Post"))
         let page = try #require(
-            try Repository<Fixtures.Labelled>(store: store, itemType: "Post").lazyPage(at: 0, in: "p"))
+            try Repository<Fixtures.Labelled>(cache: store, itemType: "Post").lazyPage(at: 0, in: "p"))
         #expect(try page.items(0..<1).map(\.label) == ["v1"])
         #expect(throws: DecodingError.self) { try page.items(0..<2) }
     }
 
     @Test func savingOneItemUpdatesEveryPageThatListsIt() throws {
-        let posts = Repository<Post>(store: store)
+        let posts = Repository<Post>(cache: store)
         try posts.save(Page(items: [Post(id: 1, title: "One", createdAt: date)]), at: 0, in: "a")
         try posts.save(Page(items: [Post(id: 1, title: "One", createdAt: date)]), at: 0, in: "b")
         try posts.save(Post(id: 1, title: "Edited", createdAt: date))
@@ -93,23 +93,23 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
     }
 
     @Test func stringIdsWork() throws {
-        let customers = Repository<Customer>(store: store)
+        let customers = Repository<Customer>(cache: store)
         try customers.save(Page(items: [Customer(id: "cus_9s6XKzkNRiz8i3", email: "a@b.c")]), at: 0, in: "customers")
         #expect(try customers.item(key: .string("cus_9s6XKzkNRiz8i3"))?.email == "a@b.c")
     }
 
     @Test func aCollectionOfAnotherTypeIsRefused() throws {
-        try Repository<Post>(store: store).save(Page(items: [Post(id: 1, title: "x", createdAt: date)]), at: 0, in: "p")
+        try Repository<Post>(cache: store).save(Page(items: [Post(id: 1, title: "x", createdAt: date)]), at: 0, in: "p")
         #expect(throws: CacheError.itemTypeMismatch(collection: "p", stored: "Post", requested: "Customer")) {
-            try Repository<Customer>(store: store).items(in: "p")
+            try Repository<Customer>(cache: store).items(in: "p")
         }
         #expect(throws: CacheError.collectionNotFound(key: "nope")) {
-            try Repository<Post>(store: store).items(in: "nope")
+            try Repository<Post>(cache: store).items(in: "nope")
         }
     }
 
     @Test func aStoredItemThatDoesNotMatchTheTypeIsADecodingError() throws {
         try store.savePage(Page(items: [Fixtures.item(1)]), at: 0, in: CollectionDescriptor(key: "p", itemType: "Post"))
-        #expect(throws: DecodingError.self) { try Repository<Post>(store: store).items(in: "p") }
+        #expect(throws: DecodingError.self) { try Repository<Post>(cache: store).items(in: "p") }
     }
 }

@@ -53,7 +53,7 @@ private struct Reading: Codable, Identifiable, CacheIdentifiable, Sendable {
     }
 
     @Test func aDecodeThatFallsBackToJSONDecoderIsLoggedAtDebug() throws {
-        let readings = Repository<Reading>(store: store)
+        let readings = Repository<Reading>(cache: store)
         try readings.save(Page(items: [Reading(id: 1, value: 0.5)]), at: 0, in: "readings")
         #expect(try readings.page(at: 0, in: "readings")?.first?.value == 0.5)
         #expect(try readings.item(1)?.value == 0.5)
@@ -63,7 +63,7 @@ private struct Reading: Codable, Identifiable, CacheIdentifiable, Sendable {
     }
 
     @Test func aDecodeTheTapeTakesLogsNothing() throws {
-        let labelled = Repository<Fixtures.Labelled>(store: store)
+        let labelled = Repository<Fixtures.Labelled>(cache: store)
         try store.savePage(
             Fixtures.page([1, 2], next: nil), at: 0, in: CollectionDescriptor(key: "l", itemType: "Labelled"))
         #expect(try labelled.page(at: 0, in: "l")?.count == 2)
