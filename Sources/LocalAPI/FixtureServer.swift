@@ -373,11 +373,7 @@ public final class FixtureServer: Sendable {
             state.firstServed[etag] = order
             return order
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: Date(timeIntervalSince1970: 1_767_225_600 + Double(order) * 60))
+        return HTTPDateText.string(from: Date(timeIntervalSince1970: 1_767_225_600 + Double(order) * 60))
     }
 
     /// Requires `Authorization: Bearer <token>` from now on, or nothing when `nil`.

@@ -96,7 +96,9 @@ public final class RateLimitedList: Sendable {
         }
         if spent {
             if style == .ietf { headers["Retry-After"] = "\(resetIn)" }
-            if style == .retryAfterDate { headers["Retry-After"] = Self.httpDate(windowEnd) }
+            if style == .retryAfterDate {
+                headers["Retry-After"] = HTTPDateText.string(from: Date(timeIntervalSince1970: windowEnd))
+            }
             let status = style == .gitHub ? 403 : 429
             return FixtureServer.ScriptedResponse(
                 status: status, headers: headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
@@ -108,14 +110,5 @@ public final class RateLimitedList: Sendable {
         return .json(
             #"{"count": \#(pages * pageSize), "next": \#(next), "results": [\#(items.joined(separator: ", "))]}"#,
             headers: headers)
-    }
-
-    /// `seconds` since 1970 as an HTTP date (IMF-fixdate), such as `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func httpDate(_ seconds: Double) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
     }
 }

@@ -19,18 +19,13 @@ extension SlippersCommand.Sync {
         guard !refresh, incremental.request == nil, let stored = plan.stored, stored.endReached,
             stored.currentPageCount > 0
         else { return nil }
-        var newestFirst = try await storage.newestFirst(key)
-        if newestFirst == nil, !options.newestFirst, let first = try await storage.page(at: 0, in: key),
-            Self.idsDecrease(first.items)
-        {
-            newestFirst = true
-            try await storage.setNewestFirst(true, for: key)
+        let recorded = try await storage.newestFirst(key)
+        var newestFirst = recorded == true || options.newestFirst
+        if !newestFirst, recorded == nil, let first = try await storage.page(at: 0, in: key) {
+            newestFirst = Self.idsDecrease(first.items)
         }
-        if options.newestFirst, newestFirst != true {
-            newestFirst = true
-            try await storage.setNewestFirst(true, for: key)
-        }
-        guard newestFirst == true else { return nil }
+        guard newestFirst else { return nil }
+        if recorded != true { try await storage.setNewestFirst(true, for: key) }
         let sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
         let head = try await sync.refreshHead(retryBudget: retrying.pageBudget)
         var line =

@@ -18,11 +18,10 @@ extension CollectionSync {
     /// list stays complete and resumable.
     ///
     /// - throws: The source's error, a store error, or `CancellationError`. Items added before the error stay.
-    func catchUp(_ progress: inout Progress, fromTheTop: Bool, retryBudget: RetryBudget) async throws {
-        let key = collection.key
-        guard let cached = try await storage.collection(key), cached.endReached, cached.currentPageCount > 0 else {
-            return
-        }
+    func catchUp(
+        _ progress: inout Progress, cached: CollectionInfo, fromTheTop: Bool, retryBudget: RetryBudget
+    ) async throws {
+        guard cached.endReached, cached.currentPageCount > 0 else { return }
         let lastIndex = cached.currentPageCount - 1
         let addressable = source as? any AddressablePageSource
         var token: PageToken?
@@ -66,17 +65,10 @@ extension CollectionSync {
     private func fetchAgain(
         _ token: PageToken?, index: Int, retryBudget: RetryBudget, _ progress: inout Progress
     ) async throws -> Page<RawItem>? {
-        try Task.checkCancellation()
-        let key = collection.key
-        var retries = 0
-        let requested = PageRequest(token: token)
-        let result = try await retryBudget.run(
-            retries: &retries,
-            onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },
-            { try await source.fetch(requested) })
-        progress.pageRetries += retries
+        let fetched = try await fetchPage(token, index: index, retryBudget: retryBudget)
+        progress.pageRetries += fetched.retries
         progress.pagesRefetched += 1
-        return result.page
+        return fetched.result.page
     }
 
     /// Adds to a cached page the items of `page` that no cached page of the list lists, with the

@@ -56,16 +56,9 @@ extension CollectionSync {
         var token: PageToken?
         var walked: Set<PageToken> = []
         while maxPages.map({ found.pagesFetched < $0 }) ?? true {
-            try Task.checkCancellation()
-            var retries = 0
-            let requested = PageRequest(token: token)
-            let index = found.pagesFetched
-            let result = try await retryBudget.run(
-                retries: &retries,
-                onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },
-                { try await source.fetch(requested) })
+            let fetched = try await fetchPage(token, index: found.pagesFetched, retryBudget: retryBudget)
             found.pagesFetched += 1
-            guard let page = result.page else { break }
+            guard let page = fetched.result.page else { break }
             if let total = page.total { found.total = total }
             if !page.items.isEmpty, try await storage.unchangedCount(of: page.items, in: key) == page.items.count {
                 found.metCachedItems = true

@@ -203,13 +203,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         do {
             var progress = try await runPages(
                 limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
-            if progress.listMoved, progress.endReached, progress.pagesFetched > 0 {
-                let cached = try await storage.collection(collection.key)
-                let short = cached.map { $0.isIncomplete } ?? false
-                if progress.mayHaveMissedItems || short {
-                    try await catchUp(&progress, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
-                    onPage(progress)
-                }
+            if progress.listMoved, progress.endReached, progress.pagesFetched > 0,
+                let cached = try await storage.collection(collection.key),
+                progress.mayHaveMissedItems || cached.isIncomplete
+            {
+                try await catchUp(
+                    &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                onPage(progress)
             }
             await storage.syncDidEnd(collection.key)
             return progress

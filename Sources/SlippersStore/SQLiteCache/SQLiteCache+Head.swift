@@ -95,7 +95,7 @@ extension SQLiteCache {
         id: Int64, json: Data
     )] {
         var found: [ItemKey: (id: Int64, json: Data)] = [:]
-        for chunk in keys.chunks(of: 100) {
+        for chunk in keys.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
                 sql: "SELECT key, id, json FROM items WHERE type = ? AND key IN ("
                     + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
@@ -110,7 +110,7 @@ extension SQLiteCache {
     /// Which of `itemIDs` a page of the collection's current generation lists.
     static func listedIDs(_ itemIDs: [Int64], in collection: CollectionRow, _ db: Database) throws -> Set<Int64> {
         var listed: Set<Int64> = []
-        for chunk in itemIDs.chunks(of: 100) {
+        for chunk in itemIDs.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT DISTINCT pi.item_id FROM page_items pi CROSS JOIN pages p ON p.id = pi.page_id

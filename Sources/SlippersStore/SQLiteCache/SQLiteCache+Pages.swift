@@ -462,7 +462,7 @@ extension SQLiteCache {
     private static let membershipRowsPerInsert = 100
 
     /// Keys looked up per `SELECT … IN (…)` when a page's items are written.
-    private static let itemsPerLookup = 100
+    static let itemsPerLookup = 100
 
     /// The row ids of the stored items of a type among `keys`; keys with no row are left out.
     static func itemIDs(of keys: [ItemKey], type: String, in db: Database) throws -> [Int64] {

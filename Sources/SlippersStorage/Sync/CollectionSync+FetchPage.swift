@@ -1,0 +1,20 @@
+import Slippers
+
+extension CollectionSync {
+    /// Fetches one page alone (no other in flight) under `retryBudget`, telling the storage of each retry.
+    ///
+    /// - returns: The source's answer, and how many times the page was fetched again.
+    func fetchPage(_ token: PageToken?, index: Int, retryBudget: RetryBudget) async throws -> (
+        result: PageResult<RawItem>, retries: Int
+    ) {
+        try Task.checkCancellation()
+        let key = collection.key
+        var retries = 0
+        let requested = PageRequest(token: token)
+        let result = try await retryBudget.run(
+            retries: &retries,
+            onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },
+            { try await source.fetch(requested) })
+        return (result, retries)
+    }
+}
