@@ -28,6 +28,15 @@ import Testing
         #expect(limits(["X-RateLimit-Reset": "1799999000"]).resetIn == .zero)
     }
 
+    @Test func anEpochResetInTheSecondNowRunningWaitsToItsEnd() {
+        let later = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let read = RateLimitHeaders(
+            headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000000"], now: later)
+        #expect(read.resetIn == .milliseconds(750))
+        #expect(read.refusalWait == .milliseconds(750))
+        #expect(limits(["X-RateLimit-Reset": "1800000000"]).resetIn == .seconds(1))
+    }
+
     @Test func theDraftsSeparateFieldsAreRead() {
         let read = limits(["RateLimit-Limit": "100, 100;w=60", "RateLimit-Remaining": "7", "RateLimit-Reset": "12"])
         #expect(read.limit == 100)
