@@ -42,6 +42,14 @@ public protocol CacheStorage: Sendable {
     func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
         -> CollectionHead
 
+    /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
+    /// page before `index` of the current generation: then nothing is written and the answer is
+    /// `nil`. A walk holds such a page (a server that repeats itself) at the cost of one round trip.
+    ///
+    /// - throws: As ``savePage(_:at:in:)``.
+    func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
+        async throws -> CollectionHead?
+
     /// The tokens of the pages of a generation before `index`: the walk so far, for finding cycles.
     func walkedTokens(in key: String, before index: Int, generation: Int) async throws -> Set<PageToken>
 

@@ -55,6 +55,28 @@ struct PostgresCachePagesTests {
         }
     }
 
+    @Test func aPageWhoseItemsEarlierPagesAllListIsHeldUnwrittenAndOneWithANewItemIsSaved() async throws {
+        try await onBothBackends { storage in
+            // The first page and a page nobody listed before are saved whatever they hold.
+            #expect(
+                try await storage.savePageUnlessNothingNew(Self.page([1, 2], next: "2"), at: 0, in: Self.posts) != nil)
+            let repeated = Page(items: [Self.item(2, "edited"), Self.item(1)], token: "2", nextToken: "3")
+            #expect(try await storage.savePageUnlessNothingNew(repeated, at: 1, in: Self.posts) == nil)
+            #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
+            #expect(try await storage.item(type: "Post", key: .integer(2))?.item == Self.item(2))
+            let head = try await storage.savePageUnlessNothingNew(
+                Self.page([2, 3], next: "3"), at: 1, in: Self.posts)
+            #expect(head?.repeatedItemCount == 1)
+            #expect(head?.currentPageCount == 2)
+            // Another list's pages do not count, nor does a page at the same index or later.
+            let other = CollectionDescriptor(key: "GET /other", itemType: "Post")
+            _ = try await storage.savePage(Self.page([7], next: "2"), at: 0, in: other)
+            #expect(try await storage.savePageUnlessNothingNew(Self.page([3], next: "3"), at: 1, in: other) != nil)
+            #expect(try await storage.savePageUnlessNothingNew(Self.page([3], next: "4"), at: 1, in: Self.posts) != nil)
+            return try await Self.outline(storage)
+        }
+    }
+
     @Test func aNewGenerationLeavesOlderPagesStaleAndAShorterOneDropsThePagesPastItsEnd() async throws {
         try await onBothBackends { storage in
             _ = try await storage.savePage(Self.page([1, 2], next: "2"), at: 0, in: Self.posts)

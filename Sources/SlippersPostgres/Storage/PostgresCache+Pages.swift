@@ -19,6 +19,28 @@ extension PostgresCache {
     public func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
         -> CollectionHead
     {
+        guard let head = try await save(page, at: index, in: collection, holdingNothingNew: false) else {
+            throw CacheError.collectionNotFound(key: collection.key)
+        }
+        return head
+    }
+
+    /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
+    /// page before `index` of the current generation: then nothing is written and the answer is
+    /// `nil`. The check and the save are one call of `save_page_unless_listed`, one round trip.
+    ///
+    /// - throws: As ``savePage(_:at:in:)``.
+    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
+        async throws -> CollectionHead?
+    {
+        try await save(page, at: index, in: collection, holdingNothingNew: true)
+    }
+
+    private func save(
+        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool
+    )
+        async throws -> CollectionHead?
+    {
         guard index >= 0 else { throw CacheError.pageOutOfOrder(collection: collection.key, index: index) }
         let logger = self.logger
         return try await mappingErrors {
@@ -26,7 +48,7 @@ extension PostgresCache {
                 return try await client.withConnection { connection in
                     try await Self.writePage(
                         page.keyingHeaderDigest(with: self.headerFingerprintKey), at: index, in: collection,
-                        now: Date(), connection, logger: logger)
+                        holdingNothingNew: holdingNothingNew, now: Date(), connection, logger: logger)
                 }
             } catch let error as PSQLError {
                 // The function's own errors, raised with our SQLSTATEs: the store's errors.
@@ -42,14 +64,15 @@ extension PostgresCache {
         }
     }
 
-    /// Writes a page with one call of `save_page` (migration 0005), prepared once per connection:
-    /// the collection's row (made and locked), where the list stands, the items in one upsert, the
-    /// page with its membership in one more, the ids earlier pages list, and the collection's new
-    /// state with its head, in one statement and its one transaction.
+    /// Writes a page with one call of `save_page_unless_listed` (migrations 0005 and 0014), prepared
+    /// once per connection: the collection's row (made and locked), where the list stands, the items
+    /// in one upsert, the page with its membership in one more, the ids earlier pages list, and the
+    /// collection's new state with its head, in one statement and its one transaction; `nil`, with
+    /// nothing written, for a page held because it brings nothing new.
     private static func writePage(
-        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date,
-        _ connection: PostgresConnection, logger: Logger
-    ) async throws -> CollectionHead {
+        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool,
+        now: Date, _ connection: PostgresConnection, logger: Logger
+    ) async throws -> CollectionHead? {
         // Each id once, at its first position, with the later JSON, as one upsert after another would leave it.
         var keys: [String] = []
         var latest: [String: Data] = [:]
@@ -68,10 +91,11 @@ extension PostgresCache {
             staleWhileRevalidate: caching.cacheControl.staleWhileRevalidate,
             staleIfError: caching.cacheControl.staleIfError,
             vary: caching.vary.isEmpty ? nil : caching.vary.joined(separator: ","),
-            varyKey: caching.varyKey)
+            varyKey: caching.varyKey, holdsNothingNew: holdingNothingNew)
         var head: PostgresRandomAccessRow?
         for try await row in try await connection.execute(statement, logger: logger) where head == nil { head = row }
         guard let head else { throw CacheError.collectionNotFound(key: collection.key) }
+        if try head["held"].decode(Bool.self) { return nil }
         let currentPageCount = (try head["last_current_index"].decode(Int?.self)).map { $0 + 1 } ?? 0
         var saved = try PostgresRows.collectionHead(head, currentPageCount: currentPageCount)
         saved.repeatedItemCount = page.items.count - keys.count + (try head["listed"].decode(Int.self))

@@ -1,22 +1,23 @@
 import PostgresNIO
 
-/// A call of `save_page`, our schema's function that saves a page (migration 0005), as a
-/// statement prepared once per connection: each page then costs a bind and an execution, not a
-/// parse and a plan of the call.
+/// A call of `save_page_unless_listed`, our schema's function that saves a page (migrations 0005
+/// and 0014) unless asked to hold a page that brings nothing new, as a statement prepared once per
+/// connection: each page then costs a bind and an execution, not a parse and a plan of the call.
 ///
 /// The values are the function's arguments, in its order; its one row is read by column name.
 struct SavePageStatement: PostgresPreparedStatement {
     typealias Row = PostgresRandomAccessRow
 
-    static let name = "slippers_save_page"
+    static let name = "slippers_save_page_unless_listed"
 
     static let sql = """
-        SELECT * FROM save_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+        SELECT * FROM save_page_unless_listed(
+            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
         """
 
     static let bindingDataTypes: [PostgresDataType] = [
         .text, .text, .text, .float8, .int8, .textArray, .byteaArray, .text, .text, .int8, .text, .text, .text,
-        .float8, .bool, .float8, .float8, .text, .text,
+        .float8, .bool, .float8, .float8, .text, .text, .bool,
     ]
 
     var key: String
@@ -40,6 +41,8 @@ struct SavePageStatement: PostgresPreparedStatement {
     var staleIfError: Double?
     var vary: String?
     var varyKey: String?
+    /// Whether a page whose items earlier pages of the generation all list is held, not written.
+    var holdsNothingNew: Bool
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: Self.bindingDataTypes.count)
@@ -62,6 +65,7 @@ struct SavePageStatement: PostgresPreparedStatement {
         bindings.append(staleIfError)
         bindings.append(vary)
         bindings.append(varyKey)
+        bindings.append(holdsNothingNew)
         return bindings
     }
 

@@ -253,6 +253,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             // Pages that brought no new item wait here; they are saved once a later page brings one.
             var held: [Page<RawItem>] = []
             var heldKeys: Set<ItemKey> = []
+            func hold(_ page: Page<RawItem>, keys: Set<ItemKey>) throws {
+                held.append(page)
+                heldKeys.formUnion(keys)
+                guard held.count < limits.stallLimit else {
+                    throw CacheError.listStalled(collection: collection.key, pages: held.count)
+                }
+            }
             var previousKeys: [ItemKey] = []
             // The first page, while the second may still repeat it.
             var firstPage: Page<RawItem>?
@@ -413,24 +420,31 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     reading = (0, 0)
                 }
                 let pageKeys = Set(keys)
-                var bringsNothingNew = false
-                if pageIndex > 0, !page.isLast, !pageKeys.isEmpty {
-                    let unlisted = try await storage.unlistedCount(
-                        of: pageKeys.subtracting(heldKeys), before: index, in: key)
-                    bringsNothingNew = unlisted == 0
-                }
-                if bringsNothingNew {
-                    held.append(page)
-                    heldKeys.formUnion(pageKeys)
-                    guard held.count < limits.stallLimit else {
-                        throw CacheError.listStalled(collection: collection.key, pages: held.count)
-                    }
+                // A page all of whose items earlier pages list is held, not saved: a server that
+                // repeats itself for ever ends as a stalled list, with nothing of it committed.
+                let mayBringNothingNew = pageIndex > 0 && !page.isLast && !pageKeys.isEmpty
+                if mayBringNothingNew, !held.isEmpty,
+                    try await storage.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: key) == 0
+                {
+                    try hold(page, keys: pageKeys)
                     continue
                 }
                 for saved in held + [page] {
                     let head: CollectionHead
                     do {
-                        head = try await storage.savePage(saved, at: index, in: collection)
+                        if mayBringNothingNew, held.isEmpty {
+                            // The check and the save in one round trip.
+                            guard
+                                let stored = try await storage.savePageUnlessNothingNew(
+                                    saved, at: index, in: collection)
+                            else {
+                                try hold(page, keys: pageKeys)
+                                continue walk
+                            }
+                            head = stored
+                        } else {
+                            head = try await storage.savePage(saved, at: index, in: collection)
+                        }
                     } catch let error as CacheError where error.code == .pageOutOfOrder && restarts < Self.maxRestarts {
                         // Another process started the list again meanwhile: go on from where the cache now stands.
                         restarts += 1

@@ -14,6 +14,34 @@ extension SQLiteCache: CacheStorage {
         try savePage(page, at: index, in: collection, now: Date())
     }
 
+    /// Saves a fetched page as ``savePage(_:at:in:now:)`` does, stamped now, unless every item of
+    /// it is listed by a page before `index` of the current generation: then nothing is written and
+    /// the answer is `nil`. The check and the save are one transaction.
+    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
+        throws -> CollectionHead?
+    {
+        guard index > 0, !page.items.isEmpty else { return try savePage(page, at: index, in: collection) }
+        let now = Date()
+        let keys = Array(Set(page.items.map(\.key)))
+        let headerFingerprintKey = headerFingerprintKey
+        let head = try write { db -> CollectionHead? in
+            if let row = try CollectionRow.fetchOptional(key: collection.key, in: db),
+                row.itemType == collection.itemType
+            {
+                let ids = try Self.itemIDs(of: keys, type: row.itemType, in: db)
+                if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
+                    return nil
+                }
+            }
+            return try Self.writePage(
+                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
+                now: now, db
+            ).head
+        }
+        if head != nil { keepBudgetIfDue(now: now) }
+        return head
+    }
+
     /// Marks the collection open (see ``markOpen(_:now:)``): a budget kept meanwhile never evicts it.
     public func syncWillStart(_ key: String) {
         try? markOpen(key)
