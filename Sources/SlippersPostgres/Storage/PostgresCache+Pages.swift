@@ -27,7 +27,7 @@ extension PostgresCache {
 
     /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
     /// page before `index` of the current generation: then nothing is written and the answer is
-    /// `nil`. The check and the save are one call of `save_page_unless_listed`, one round trip.
+    /// `nil`. The check and the save are one call of `save_page`, one round trip.
     ///
     /// - throws: As ``savePage(_:at:in:)``.
     public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
@@ -64,8 +64,7 @@ extension PostgresCache {
         }
     }
 
-    /// Writes a page with one call of `save_page_unless_listed` (migrations 0005 and 0014), prepared
-    /// once per connection: the collection's row (made and locked), where the list stands, the items
+    /// Writes a page with one call of `save_page` (migration 0014), prepared once per connection: the collection's row (made and locked), where the list stands, the items
     /// in one upsert, the page with its membership in one more, the ids earlier pages list, and the
     /// collection's new state with its head, in one statement and its one transaction; `nil`, with
     /// nothing written, for a page held because it brings nothing new.

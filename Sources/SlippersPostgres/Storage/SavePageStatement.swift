@@ -1,17 +1,17 @@
 import PostgresNIO
 
-/// A call of `save_page_unless_listed`, our schema's function that saves a page (migrations 0005
-/// and 0014) unless asked to hold a page that brings nothing new, as a statement prepared once per
-/// connection: each page then costs a bind and an execution, not a parse and a plan of the call.
+/// A call of `save_page`, our schema's function that saves a page unless asked to hold one that
+/// brings nothing new (migration 0014), as a statement prepared once per connection: each page
+/// then costs a bind and an execution, not a parse and a plan of the call.
 ///
 /// The values are the function's arguments, in its order; its one row is read by column name.
 struct SavePageStatement: PostgresPreparedStatement {
     typealias Row = PostgresRandomAccessRow
 
-    static let name = "slippers_save_page_unless_listed"
+    static let name = "slippers_save_page"
 
     static let sql = """
-        SELECT * FROM save_page_unless_listed(
+        SELECT * FROM save_page(
             $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
         """
 

@@ -273,7 +273,6 @@ struct FleetWorkerTests {
                 DROP TABLE rate_budgets;
                 DROP TABLE watermarks;
                 ALTER TABLE collections DROP COLUMN newest_first;
-                DROP FUNCTION save_page_unless_listed;
                 DELETE FROM schema_migrations WHERE identifier >= '0006';
                 INSERT INTO queue (url, options, enqueued_at, updated_at) VALUES
                     ('https://api.example.com/a', '["--style","page","--page-size=100","--max-pages","3","--refresh","--allow-origin","https://cdn.example.com","--max-body-size","2MB"]', 1, 1),

@@ -18,7 +18,7 @@ struct SharedRateBudgetTests {
         let cache: PostgresCache
 
         func reserve(for origin: Origin, now: Date) async -> Date? {
-            try? await cache.reserveRequest(origin: origin.description, now: now)
+            (try? await cache.reserveRequest(origin: origin.description, now: now))?.waitUntil
         }
 
         func record(_ budget: RateLimiter.Budget, for origin: Origin, now: Date) async {
@@ -42,7 +42,7 @@ struct SharedRateBudgetTests {
             let waits = try await withThrowingTaskGroup(of: Date?.self) { group in
                 for index in 0..<20 {
                     let cache = index.isMultiple(of: 2) ? first : second
-                    group.addTask { try await cache.reserveRequest(origin: origin, now: Date()) }
+                    group.addTask { try await cache.reserveRequest(origin: origin, now: Date()).waitUntil }
                 }
                 return try await group.reduce(into: [Date?]()) { $0.append($1) }
             }
@@ -52,8 +52,9 @@ struct SharedRateBudgetTests {
             #expect(named.allSatisfy { abs($0.timeIntervalSince(reset) - 0.5) < 0.01 }, "the newest reset wins")
             // Past the reset the budget is whole again: its limit, less the request taken then.
             let later = reset.addingTimeInterval(1)
-            for _ in 0..<10 { #expect(try await first.reserveRequest(origin: origin, now: later) == nil) }
-            #expect(try await second.reserveRequest(origin: origin, now: later) != nil)
+            for _ in 0..<10 { #expect(try await first.reserveRequest(origin: origin, now: later) == .granted) }
+            #expect(try await second.reserveRequest(origin: origin, now: later).waitUntil != nil)
+            #expect(try await first.reserveRequest(origin: "https://other.example.com", now: later) == .noBudget)
             try await first.close()
             try await second.close()
         }
