@@ -58,24 +58,28 @@ BEGIN
         v_generation := v_generation + 1;
     END IF;
 
-    -- A page all of whose items earlier pages of the generation list is held when asked: nothing
-    -- is written. Each key is looked up by a subplan of its own, an index probe.
-    IF p_hold AND p_index > 0 AND cardinality(p_keys) > 0 THEN
+    -- How many of the page's items earlier pages of the generation list, counted before anything
+    -- is written (the save changes no earlier page). Each key is looked up by a subplan of its
+    -- own, an index probe, and so is each membership: the plan depends neither on how many pages
+    -- the list has nor on the statistics of a young database, and is planned once per session.
+    listed := 0;
+    IF p_index > 0 AND cardinality(p_keys) > 0 THEN
         SELECT coalesce(array_agg(s.id) FILTER (WHERE s.id IS NOT NULL), '{}') INTO v_known
         FROM (SELECT (SELECT i.id FROM items i WHERE i.type = p_item_type AND i.key = t.k) AS id
             FROM unnest(p_keys) AS t(k)) AS s;
-        IF cardinality(v_known) = cardinality(p_keys) THEN
+        IF cardinality(v_known) > 0 THEN
             SELECT count(*) FILTER (WHERE EXISTS (
                     SELECT 1 FROM page_items pi
                     WHERE pi.collection_id = v_id AND pi.item_id = t.id AND (
                         SELECT p.generation = v_generation AND p.idx < p_index FROM pages p WHERE p.id = pi.page_id)))
             INTO listed FROM unnest(v_known) AS t(id);
-            IF listed = cardinality(p_keys) THEN
-                listed := NULL;
-                held := TRUE;
-                RETURN NEXT;
-                RETURN;
-            END IF;
+        END IF;
+        -- A page all of whose items earlier pages list is held when asked: nothing is written.
+        IF p_hold AND listed = cardinality(p_keys) THEN
+            listed := NULL;
+            held := TRUE;
+            RETURN NEXT;
+            RETURN;
         END IF;
     END IF;
 
@@ -134,17 +138,6 @@ BEGIN
         WHERE pi.item_id IS DISTINCT FROM excluded.item_id;
 
     held := FALSE;
-    listed := 0;
-    IF p_index > 0 AND cardinality(v_item_ids) > 0 THEN
-        -- Index probes an item, by key only (each lookup a subplan, which the planner cannot turn
-        -- into a join): the plan depends neither on how many pages the list has nor on the
-        -- statistics of a young database, and is planned once per session.
-        SELECT count(*) FILTER (WHERE EXISTS (
-                SELECT 1 FROM page_items pi
-                WHERE pi.collection_id = v_id AND pi.item_id = t.id AND (
-                    SELECT p.generation = v_generation AND p.idx < p_index FROM pages p WHERE p.id = pi.page_id)))
-        INTO listed FROM unnest(v_item_ids) AS t(id);
-    END IF;
 
     -- The pages after this one were reached through another next token: they no longer follow it.
     v_demotes := v_stored AND v_stored_next IS DISTINCT FROM p_next_token AND p_next_token IS NOT NULL
