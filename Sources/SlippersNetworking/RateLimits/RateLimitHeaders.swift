@@ -7,7 +7,7 @@ import Slippers
 ///
 /// - `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` (GitHub and many others);
 ///   the reset is epoch seconds when it is a date after 2001, delta seconds otherwise; an epoch
-///   reset in the second now running waits to that second's end.
+///   reset less than a second past is a wait of a millisecond (it passed on the way).
 /// - The IETF draft's separate fields `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`.
 /// - The IETF draft's structured fields: `RateLimit: "default";r=50;t=30` with
 ///   `RateLimit-Policy: "default";q=100;w=60`, and the older `RateLimit: limit=100, remaining=50, reset=30`
@@ -125,10 +125,11 @@ public struct RateLimitHeaders: Sendable, Equatable {
     private static func reset(_ text: String, now: Date) -> Duration? {
         guard let value = seconds(text) else { return nil }
         guard value >= epochThreshold else { return duration(value) }
-        // An epoch date names a whole second: a reset in the second now running, which a server
-        // that rounds down may already show as past, is a wait to that second's end.
+        // A reset less than a second past passed while the answer was on its way: a wait of a
+        // millisecond, so that the backoff floor applies and the refusal is not taken for one
+        // that names no wait. One further past is a clock apart from ours: a wait of zero.
         let left = value - now.timeIntervalSince1970
-        return duration(left > 0 ? left : left > -1 ? left + 1 : 0)
+        return duration(left > 0 ? left : left > -1 ? 0.001 : 0)
     }
 
     private static func retryAfter(_ text: String, now: Date) -> Duration? {

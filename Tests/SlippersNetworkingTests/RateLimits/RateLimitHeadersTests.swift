@@ -28,13 +28,14 @@ import Testing
         #expect(limits(["X-RateLimit-Reset": "1799999000"]).resetIn == .zero)
     }
 
-    @Test func anEpochResetInTheSecondNowRunningWaitsToItsEnd() {
-        let later = Date(timeIntervalSince1970: 1_800_000_000.25)
+    @Test func anEpochResetLessThanASecondPastIsAWaitOfAMillisecond() {
+        let later = Date(timeIntervalSince1970: 1_800_000_000.75)
         let read = RateLimitHeaders(
             headers: ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1800000000"], now: later)
-        #expect(read.resetIn == .milliseconds(750))
-        #expect(read.refusalWait == .milliseconds(750))
-        #expect(limits(["X-RateLimit-Reset": "1800000000"]).resetIn == .seconds(1))
+        #expect(read.resetIn == .milliseconds(1))
+        #expect(read.refusalWait == .milliseconds(1))
+        #expect(limits(["X-RateLimit-Reset": "1800000000"]).resetIn == .milliseconds(1))
+        #expect(limits(["X-RateLimit-Reset": "1799999999"]).resetIn == .zero)
     }
 
     @Test func theDraftsSeparateFieldsAreRead() {
