@@ -2,13 +2,20 @@
 ///
 /// Positions count from the top. The list starts as ids 1…N in order;
 /// ``insertAtTop(count:)`` puts new, higher ids above them, newest first, so
-/// position 0 is always the newest item. Nothing is stored per item but
-/// title overrides, so a list of a million items costs nothing.
+/// position 0 is then the newest item; ``append(count:)`` puts new, higher ids
+/// below them, oldest first. Nothing is stored per item but title overrides and
+/// where added items went, so a list of a million items costs nothing.
 struct FixtureCatalog: Sendable {
     /// The number of items the list started with.
     let initialCount: Int
-    /// The number of items inserted at the top since.
-    private(set) var insertedCount = 0
+    /// The items added since, by the order they were added in (the k-th has id `initialCount + k`): at the top or at the end.
+    private var added: [Bool] = []
+    /// The ordinals (from 0) of the items added at the top, in the order they were added.
+    private var topOrdinals: [Int] = []
+    /// The ordinals (from 0) of the items added at the end, in the order they were added.
+    private var endOrdinals: [Int] = []
+    /// The index of each added item's ordinal in ``topOrdinals`` or ``endOrdinals``.
+    private var placeOfOrdinal: [Int] = []
     /// Titles changed by ``update(id:title:)``.
     private(set) var titles: [Int: String] = [:]
     /// Grows with every change, so that ETags change with the content.
@@ -20,7 +27,7 @@ struct FixtureCatalog: Sendable {
         initialCount = max(0, count)
     }
 
-    var count: Int { initialCount + insertedCount - removedIDs.count }
+    var count: Int { initialCount + added.count - removedIDs.count }
 
     /// The id of the item at a position, from 0.
     func id(at position: Int) -> Int {
@@ -30,7 +37,11 @@ struct FixtureCatalog: Sendable {
             guard removed <= base else { break }
             base += 1
         }
-        return base < insertedCount ? initialCount + insertedCount - base : base - insertedCount + 1
+        let top = topOrdinals.count
+        if base < top { return initialCount + 1 + topOrdinals[top - 1 - base] }
+        if base < top + initialCount { return base - top + 1 }
+        let end = base - top - initialCount
+        return end < endOrdinals.count ? initialCount + 1 + endOrdinals[end] : initialCount + added.count + 1 + end
     }
 
     /// The position of an id, or `nil` when no such item exists.
@@ -41,8 +52,12 @@ struct FixtureCatalog: Sendable {
 
     /// The position an id would have if nothing had been removed.
     private func basePosition(of id: Int) -> Int? {
-        guard id >= 1, id <= initialCount + insertedCount else { return nil }
-        return id > initialCount ? initialCount + insertedCount - id : id - 1 + insertedCount
+        guard id >= 1, id <= initialCount + added.count else { return nil }
+        let top = topOrdinals.count
+        guard id > initialCount else { return id - 1 + top }
+        let ordinal = id - initialCount - 1
+        let place = placeOfOrdinal[ordinal]
+        return added[ordinal] ? top - 1 - place : top + initialCount + place
     }
 
     private var removedBasePositions: [Int] {
@@ -62,7 +77,21 @@ struct FixtureCatalog: Sendable {
     }
 
     mutating func insertAtTop(count: Int) {
-        insertedCount += max(0, count)
+        for _ in 0..<max(0, count) {
+            placeOfOrdinal.append(topOrdinals.count)
+            topOrdinals.append(added.count)
+            added.append(true)
+        }
+        version += 1
+    }
+
+    /// Adds `count` new items at the end of the list, below every other, oldest first.
+    mutating func append(count: Int) {
+        for _ in 0..<max(0, count) {
+            placeOfOrdinal.append(endOrdinals.count)
+            endOrdinals.append(added.count)
+            added.append(false)
+        }
         version += 1
     }
 

@@ -58,8 +58,9 @@ struct FixturePage {
 
     private func renderOffset() -> (body: String, link: String?)? {
         guard let offset = integer("offset", default: 0), offset >= 0,
-            let limit = integer("limit", default: configuration.pageSize), limit > 0
+            let asked = integer("limit", default: configuration.pageSize), asked > 0
         else { return nil }
+        let limit = min(asked, configuration.maxLimit ?? asked)
         let items = catalog.json(positions: offset..<offset + limit)
         let metadata = #""limit":\#(limit),"offset":\#(offset),"total":\#(total)"#
         return (envelope(items: items, keyPath: configuration.itemsKeyPath ?? "results", metadata: metadata), nil)
@@ -88,8 +89,9 @@ struct FixturePage {
 
     private func renderNext() -> (body: String, link: String?)? {
         guard let offset = integer("offset", default: 0), offset >= 0,
-            let limit = integer("limit", default: configuration.pageSize), limit > 0
+            let asked = integer("limit", default: configuration.pageSize), asked > 0
         else { return nil }
+        let limit = min(asked, configuration.maxLimit ?? asked)
         let items = catalog.json(positions: offset..<offset + limit)
         var next = offset + limit < total ? "\"\(url(["limit": limit, "offset": offset + limit]))\"" : "null"
         if !isAdvancing { next = "\"\(url(query.compactMapValues { Int($0) }))\"" }

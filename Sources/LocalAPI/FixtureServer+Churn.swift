@@ -1,25 +1,46 @@
 extension FixtureServer {
     /// How the list changes on every request for a page of it, as a busy server's list does while it is read.
     ///
-    /// Each `GET` of a list route first inserts ``insertsPerRequest`` new items at the top, removes
-    /// ``deletesPerRequest`` items at random positions and edits the title of ``editsPerRequest``
-    /// others, then answers from the list as it now stands. The positions come from a generator
-    /// seeded with ``seed``: the same seed and the same order of requests change the list the same way.
+    /// Each `GET` of a list route first inserts ``insertsPerRequest`` new items at the top (or at
+    /// the end, for a list whose ``newItems`` come last), removes ``deletesPerRequest`` items at
+    /// random positions and edits the title of ``editsPerRequest`` others, then answers from the
+    /// list as it now stands. The positions come from a generator seeded with ``seed``: the same
+    /// seed and the same order of requests change the list the same way.
+    ///
+    /// For example, an oldest-first list whose total holds still while items move up:
+    ///
+    /// ```swift
+    /// server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: 1))
+    /// ```
     public struct Churn: Sendable, Hashable {
-        /// The items inserted at the top per request.
+        /// Where a list puts the items added to it.
+        public enum NewItems: Sendable, Hashable {
+            /// Above every other, newest first (the list's first page changes).
+            case atTheTop
+            /// Below every other, oldest first (a removal moves the items after it up, and the total holds).
+            case atTheEnd
+        }
+
+        /// The items inserted per request, where ``newItems`` says.
         public var insertsPerRequest: Int
         /// The items removed per request, at random positions.
         public var deletesPerRequest: Int
         /// The items whose title changes per request, at random positions.
         public var editsPerRequest: Int
+        /// Where the inserted items go; at the top unless told.
+        public var newItems: NewItems
         /// The seed of the positions chosen.
         public var seed: UInt64
 
-        /// Creates a churn; one insert, one delete and one edit per request unless told.
-        public init(insertsPerRequest: Int = 1, deletesPerRequest: Int = 1, editsPerRequest: Int = 1, seed: UInt64) {
+        /// Creates a churn; one insert at the top, one delete and one edit per request unless told.
+        public init(
+            insertsPerRequest: Int = 1, deletesPerRequest: Int = 1, editsPerRequest: Int = 1,
+            newItems: NewItems = .atTheTop, seed: UInt64
+        ) {
             self.insertsPerRequest = max(0, insertsPerRequest)
             self.deletesPerRequest = max(0, deletesPerRequest)
             self.editsPerRequest = max(0, editsPerRequest)
+            self.newItems = newItems
             self.seed = seed
         }
     }
@@ -43,7 +64,10 @@ extension FixtureServer {
     func snapshot(changingTheList: Bool) -> (Configuration, FixtureCatalog, UInt16) {
         state.withLock { state in
             if changingTheList, let churn = state.churn {
-                state.catalog.insertAtTop(count: churn.insertsPerRequest)
+                switch churn.newItems {
+                case .atTheTop: state.catalog.insertAtTop(count: churn.insertsPerRequest)
+                case .atTheEnd: state.catalog.append(count: churn.insertsPerRequest)
+                }
                 for _ in 0..<churn.deletesPerRequest where state.catalog.count > 0 {
                     let position = Int.random(in: 0..<state.catalog.count, using: &state.churnRandom)
                     _ = state.catalog.remove(id: state.catalog.id(at: position))

@@ -80,6 +80,9 @@ public final class FixtureServer: Sendable {
         public var latency: Duration?
         /// How item writes are treated, as stock frameworks differ.
         public var writes = Writes()
+        /// The most items an offset page (``Route/offset``, ``Route/next``) holds whatever `limit`
+        /// asks for, as Django REST framework's `max_limit` caps it; `nil` for no cap.
+        public var maxLimit: Int?
 
         /// How the fixture API treats item writes: by default as a careful server does (it honours
         /// `Idempotency-Key` and `If-Match` and sends `ETag`s); each member turns one habit of stock

@@ -14,6 +14,9 @@ public struct Page<Item> {
     public var validators: PageValidators
     /// What the response said about caching the page: lifetime, directives, `Vary`.
     public var caching: PageCaching
+    /// The item the list held just before ``items`` when the page was read, for a request that
+    /// asked for it (``PageRequest/overlapsPreviousPage``); not one of ``items``, and never stored.
+    public var itemBefore: Item?
 
     /// Creates a page.
     public init(
@@ -39,7 +42,7 @@ public struct Page<Item> {
 
     /// The same page with each item transformed.
     public func mapItems<Other>(_ transform: (Item) throws -> Other) rethrows -> Page<Other> {
-        Page<Other>(
+        var mapped = Page<Other>(
             items: try items.map(transform),
             token: token,
             nextToken: nextToken,
@@ -48,6 +51,8 @@ public struct Page<Item> {
             caching: caching,
             pageCount: pageCount
         )
+        mapped.itemBefore = try itemBefore.map(transform)
+        return mapped
     }
 }
 

@@ -9,12 +9,22 @@ public struct PageRequest: Hashable, Sendable {
     /// when a quick answer matters more, as when the page's cached copy is shown already and the
     /// pager's own backoff tries again later. `true` unless set.
     public var retriesTransientFailures = true
+    /// Whether the answer should also hold the item the list holds just before the page, as
+    /// ``Page/itemBefore``: a walk that remembers the last item of the page before sees whether
+    /// the list moved between the two requests. A source that cannot ask for it (only an offset,
+    /// range or next-URL list that advances an offset by a page size it sets can) answers without
+    /// it. `false` unless set.
+    public var overlapsPreviousPage = false
 
     /// Creates a request.
-    public init(token: PageToken? = nil, validators: PageValidators? = nil, retriesTransientFailures: Bool = true) {
+    public init(
+        token: PageToken? = nil, validators: PageValidators? = nil, retriesTransientFailures: Bool = true,
+        overlapsPreviousPage: Bool = false
+    ) {
         self.token = token
         self.validators = validators
         self.retriesTransientFailures = retriesTransientFailures
+        self.overlapsPreviousPage = overlapsPreviousPage
     }
 
     /// The request for the first page.

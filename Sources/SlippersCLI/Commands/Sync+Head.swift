@@ -22,7 +22,7 @@ extension SlippersCommand.Sync {
         let recorded = try await storage.newestFirst(key)
         var newestFirst = recorded == true || options.newestFirst
         if !newestFirst, recorded == nil, let first = try await storage.page(at: 0, in: key) {
-            newestFirst = Self.idsDecrease(first.items)
+            newestFirst = first.items.idsDecrease
         }
         guard newestFirst else { return nil }
         if recorded != true { try await storage.setNewestFirst(true, for: key) }
@@ -52,15 +52,5 @@ extension SlippersCommand.Sync {
     func recordNewestFirst(_ key: String, in storage: any CacheStorage) async throws {
         guard options.newestFirst, try await storage.collection(key) != nil else { return }
         try await storage.setNewestFirst(true, for: key)
-    }
-
-    /// Whether a page lists at least two items, all with integer ids, each smaller than the one before.
-    static func idsDecrease(_ items: [RawItem]) -> Bool {
-        let ids = items.compactMap { item -> Int? in
-            if case .integer(let id) = item.key { return id }
-            return nil
-        }
-        guard ids.count >= 2, ids.count == items.count else { return false }
-        return zip(ids, ids.dropFirst()).allSatisfy { $0 > $1 }
     }
 }

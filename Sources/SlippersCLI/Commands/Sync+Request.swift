@@ -21,6 +21,8 @@ extension SlippersCommand.Sync {
         origins = OriginOptions(request.network)
         retrying = RetryOptions(request.network)
         concurrent = ConcurrencyOptions(request.network)
+        // A worker's cache is PostgreSQL, whose walks are not read again from their end.
+        noReverseRead = false
     }
 
     /// Runs the checks of the command and of each of its option groups, as parsing does.

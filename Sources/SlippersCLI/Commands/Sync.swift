@@ -28,6 +28,17 @@ extension SlippersCommand {
                 holds new requests for its Retry-After. Other lists are fetched one page after \
                 another, the next page asked for while the last one is saved.
 
+                A list that changes while it is read is watched for it: ids repeated across pages, \
+                a total that changes, and on an offset or range list whose page size is set (or \
+                next URLs that advance an offset by their limit), the item before each page \
+                (every page after the first is asked for from offset - 1 with limit + 1, at no \
+                extra request). A list that moved is read again where it may \
+                have hidden items, and the summary says so. A page-number list with a total, read \
+                with --concurrency 1 and not newest first, is read again from its last page to its \
+                first once the walk reaches its end, one request per page: an item removed above \
+                the walk while one is added at its end shows in neither the ids nor the total \
+                (--no-reverse-read skips that read).
+
                 The --header values (and any Authorization or Cookie) go only to the origin of URL \
                 (its scheme, host and port). A next page or redirect to another origin is refused \
                 unless --allow-origin names it, and then sent without the headers unless \
@@ -73,6 +84,20 @@ extension SlippersCommand {
         var headers: [String] = []
 
         @OptionGroup var options: SyncOptions
+
+        @Flag(
+            help: ArgumentHelp(
+                "Do not read a page-number list again from its last page after reading it one page at a time.",
+                discussion: """
+                    A page-number list with a total, read with --concurrency 1 and not newest first, is read \
+                    again from its last page to its first once the walk reaches its end (one request per \
+                    page): an item removed above the walk while one is added at the end moves an item onto \
+                    a page already read, which neither the total nor the ids show, and the read from the \
+                    end finds it. Offset and range lists need no such read: each page is asked for with \
+                    the item before it. On PostgreSQL the list is not read again: workers waiting for it \
+                    fetch its pages ahead, so its walk is not one page at a time.
+                    """))
+        var noReverseRead = false
 
         @OptionGroup(title: "Incremental sync") var incremental: IncrementalOptions
 
@@ -244,6 +269,12 @@ extension SlippersCommand {
             var sync = CollectionSync(storage: walk.storage, source: source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = walk.concurrency
+            // On PostgreSQL, workers waiting for the list fetch its pages ahead: the walk is not one page at a time.
+            if !noReverseRead, !(walk.storage is PostgresCache) {
+                let recorded = try await walk.storage.newestFirst(plan.collection.key)
+                sync.readsAgainInReverse = plan.readsAgainInReverse(
+                    concurrency: walk.concurrency.maximum, newestFirst: options.newestFirst || recorded == true)
+            }
             switch plan.repeatedSecondPage {
             case .fails: sync.repeatedSecondPage = .fails
             case .endsTheList(let style): sync.repeatedSecondPage = .endsTheList(style: style)

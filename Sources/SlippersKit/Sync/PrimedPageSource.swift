@@ -9,6 +9,8 @@ public final class PrimedPageSource: AddressablePageSource {
     /// The source of every other page.
     public let base: HTTPPageSource
     private let primed: Mutex<[PageToken?: Page<RawItem>]>
+    /// The last item of the primed first page: the item before the primed second page.
+    private let lastOfFirstPage: RawItem?
 
     /// Creates a source that serves `firstPage` for the first request of the first page, and
     /// `secondPage` for the first request of the token the first page names, then asks `base`.
@@ -21,11 +23,21 @@ public final class PrimedPageSource: AddressablePageSource {
             if let secondPage, let next = firstPage.nextToken { pages[next] = secondPage }
         }
         self.primed = Mutex(pages)
+        lastOfFirstPage = secondPage == nil ? nil : firstPage?.items.last
     }
 
     /// The primed pages once each, then the base source's pages.
+    ///
+    /// A request for the primed second page that asks for the item before it (of a list whose
+    /// base source can ask for one) gets the first page's last item: the two pages were read one
+    /// after the other, as a walk reads them.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        if request.validators == nil, let page = takePrimed(request.token) { return .page(page) }
+        if request.validators == nil, var page = takePrimed(request.token) {
+            if request.overlapsPreviousPage, request.token != nil, base.overlappingRequest(for: request.token) != nil {
+                page.itemBefore = lastOfFirstPage
+            }
+            return .page(page)
+        }
         return try await base.fetch(request)
     }
 

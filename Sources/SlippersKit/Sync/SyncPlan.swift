@@ -51,6 +51,22 @@ public struct SyncPlan: Sendable {
         return .endsTheList(style: try? onePage.storedText())
     }
 
+    /// Whether a walk of the list under this plan ends by reading it again from its last page
+    /// (`CollectionSync.readsAgainInReverse`): a list asked for by page number
+    /// (``PaginationStyle/Kind/pageNumber(parameter:firstPage:)``, or a next URL that advances a page
+    /// number by one), read one page at a time, whose new items are not known to come first.
+    ///
+    /// - parameter concurrency: The most pages the walk asks for at once.
+    /// - parameter newestFirst: Whether the caller said, or the cache recorded, that the list's new items come first.
+    public func readsAgainInReverse(concurrency: Int, newestFirst: Bool) -> Bool {
+        guard concurrency <= 1, !newestFirst else { return false }
+        switch style.kind {
+        case .pageNumber: return true
+        case .nextURL, .linkHeader: return style.advancing?.step == 1
+        case .offset, .range, .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor: return false
+        }
+    }
+
     /// Creates a plan.
     public init(source: PrimedPageSource, collection: CollectionDescriptor, stored: CollectionInfo?) {
         self.source = source

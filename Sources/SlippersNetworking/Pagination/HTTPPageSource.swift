@@ -103,10 +103,24 @@ public struct HTTPPageSource: PageSource {
 
     /// Fetches the page a request names, conditionally when it carries validators.
     ///
+    /// A request that asks for the item before the page (``Slippers/PageRequest/overlapsPreviousPage``)
+    /// of an offset list whose page size the source sets, of a range list, or of a next-URL list
+    /// that advances an offset by the page size its URL sets, asks for one item more from one item
+    /// earlier; when the server sends fewer items than that while its list goes on (it caps the
+    /// page size), the page is asked for again plainly, and comes without the item before.
+    ///
     /// - throws: ``NetworkError`` (transport, HTTP, decoding, a token that does
     ///   not fit the style, a next page that does not advance);
     ///   `CancellationError` when the task is cancelled.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+        if request.overlapsPreviousPage, request.validators == nil,
+            let overlapping = overlappingRequest(for: request.token)
+        {
+            if let page = try await fetchOverlapping(request, overlapping) { return .page(page) }
+            var plain = request
+            plain.overlapsPreviousPage = false
+            return try await fetch(plain)
+        }
         var urlRequest = try self.urlRequest(for: request.token)
         let pageURL = urlRequest.url ?? url
         // A POST's response is not HTTP-cacheable: never asked for conditionally.

@@ -63,6 +63,35 @@ extension PaginationStyle {
             return components.url
         }
 
+        /// The URL of the page at `index` (from 1) asked for together with the item before it: the
+        /// advancing offset one less, and the page size one more; `nil` for page numbers, and for a
+        /// URL with no page-size parameter set to the step (such as `limit=50` for a step of 50).
+        ///
+        /// For example, Django REST framework's limit-offset pagination:
+        ///
+        /// ```swift
+        /// let advancing = PaginationStyle.Advancing(
+        ///     parameter: "offset", first: 0, step: 50, template: "https://api.example.com/posts/?limit=50&offset=50")
+        /// advancing.overlappingURL(forPageAt: 2)?.absoluteString  // "https://api.example.com/posts/?limit=51&offset=99"
+        /// ```
+        package func overlappingURL(forPageAt index: Int) -> URL? {
+            guard index > 0, step > 1, var components = URLComponents(string: template),
+                let items = components.percentEncodedQueryItems
+            else { return nil }
+            let size = String(step)
+            let isSize = { (item: URLQueryItem) in
+                Self.name(item) != parameter && Self.isSizeName(Self.name(item)) && item.value == size
+            }
+            guard items.contains(where: isSize) else { return nil }
+            let (value, overflow) = step.multipliedReportingOverflow(by: index)
+            guard !overflow, case (let offset, false) = first.addingReportingOverflow(value - 1) else { return nil }
+            components.percentEncodedQueryItems = items.map { item in
+                if Self.name(item) == parameter { return URLQueryItem(name: item.name, value: String(offset)) }
+                return isSize(item) ? URLQueryItem(name: item.name, value: String(step + 1)) : item
+            }
+            return components.url
+        }
+
         /// The number of pages of a list of `total` items, `pageItemCount` on a full page.
         public func pageCount(forTotal total: Int, pageItemCount: Int) -> Int? {
             let size = step == 1 ? pageItemCount : step

@@ -6,7 +6,10 @@ extension CollectionSync {
     /// Read in order, a list hides an item only where it moved up across a page
     /// boundary between two pages: the total changed and no id repeated there.
     /// The page before such a boundary is read once more at once, where the
-    /// items that slipped onto it still are.
+    /// items that slipped onto it still are. Where the walk asked for the item
+    /// before each page (``Progress/overlapsPages``), the read does too: an item
+    /// before a page that is not the last of the page before marks such a
+    /// boundary whatever the total says, and joins the items found when no cached page lists it.
     ///
     /// With `fromTheTop`, the read stops at the first page after the first
     /// whose items are all cached: a list that moved down (items came at its
@@ -27,23 +30,34 @@ extension CollectionSync {
         var token: PageToken?
         var walked: Set<PageToken> = []
         var index = 0
-        var last: (keys: Set<ItemKey>, total: Int?, token: PageToken?) = ([], nil, nil)
+        var last: (keys: Set<ItemKey>, lastKey: ItemKey?, total: Int?, token: PageToken?) = ([], nil, nil, nil)
         var pageItemCount: Int?
         // A list that grew has pages past the cached end: their items join the last cached page.
         while index <= lastIndex + 2 {
-            let page = try await fetchAgain(token, index: index, retryBudget: retryBudget, &progress)
-            guard let page else { break }
+            let overlaps = progress.overlapsPages && index > 0
+            let fetched = try await fetchAgain(
+                token, index: index, overlapping: overlaps, retryBudget: retryBudget, &progress)
+            guard var page = fetched else { break }
             let keys = Set(page.items.map(\.key))
+            let lastKey = page.items.last?.key
+            var movedUp = false
+            if let before = page.itemBefore {
+                page.itemBefore = nil
+                // An item the page before lists moved down: the ids repeated tell it, and it hid nothing.
+                movedUp = last.lastKey.map { $0 != before.key && !last.keys.contains(before.key) } ?? false
+                if movedUp { page.items.insert(before, at: 0) }
+            }
             let found = try await addUnlisted(page, foundAt: index, lastIndex: lastIndex)
             progress.itemsRecovered += found
             if fromTheTop, index > 0, found == 0 { break }
-            if index > 0, let total = page.total, let lastTotal = last.total, total != lastTotal,
-                keys.isDisjoint(with: last.keys),
-                let before = try await fetchAgain(last.token, index: index - 1, retryBudget: retryBudget, &progress)
+            let totalChanged = page.total != nil && last.total != nil && page.total != last.total
+            if index > 0, movedUp || (totalChanged && keys.isDisjoint(with: last.keys)),
+                let before = try await fetchAgain(
+                    last.token, index: index - 1, overlapping: false, retryBudget: retryBudget, &progress)
             {
                 progress.itemsRecovered += try await addUnlisted(before, foundAt: index, lastIndex: lastIndex)
             }
-            last = (keys, page.total ?? last.total, token)
+            last = (keys, lastKey, page.total ?? last.total, token)
 
             guard let next = page.nextToken, !page.items.isEmpty || index == 0 else { break }
             if let addressable, let total = page.total {
@@ -63,9 +77,9 @@ extension CollectionSync {
 
     /// Fetches the page at `index` again under the run's retry budget, counting it; `nil` for a "not modified".
     private func fetchAgain(
-        _ token: PageToken?, index: Int, retryBudget: RetryBudget, _ progress: inout Progress
+        _ token: PageToken?, index: Int, overlapping: Bool, retryBudget: RetryBudget, _ progress: inout Progress
     ) async throws -> Page<RawItem>? {
-        let fetched = try await fetchPage(token, index: index, retryBudget: retryBudget)
+        let fetched = try await fetchPage(token, index: index, overlapping: overlapping, retryBudget: retryBudget)
         progress.pageRetries += fetched.retries
         progress.pagesRefetched += 1
         return fetched.result.page
@@ -75,7 +89,7 @@ extension CollectionSync {
     /// total `page` announced.
     ///
     /// - returns: The number of items added.
-    private func addUnlisted(_ page: Page<RawItem>, foundAt index: Int, lastIndex: Int) async throws -> Int {
+    func addUnlisted(_ page: Page<RawItem>, foundAt index: Int, lastIndex: Int) async throws -> Int {
         let key = collection.key
         let items = page.items
         let keys = Set(items.map(\.key))

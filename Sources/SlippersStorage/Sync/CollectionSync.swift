@@ -54,6 +54,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var itemsRecovered = 0
         /// Whether a move was seen that may have hidden items from the walk: the reason to read the list again.
         var mayHaveMissedItems = false
+        /// Whether the list moved down while it was read (an id repeated at a page boundary): its new items come first.
+        var movedDown = false
+        /// Whether the walk still asked for the item before each page when it ended: a read again asks alike.
+        var overlapsPages = false
 
         /// Whether the run ended the list at its first page because the second page listed
         /// exactly the first page's items (see ``CollectionSync/repeatedSecondPage``).
@@ -106,6 +110,23 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// Called when a page failed and is fetched again under the run's `RetryBudget`, with the
     /// page's index, the failure and the wait before the next try; for telling a person.
     public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
+
+    /// Whether a walk read one page after another ends by reading the pages again from the last to
+    /// the first, adding the items none of them listed; `false` unless set.
+    ///
+    /// Read in order, a page-number list whose items are removed above the walk's
+    /// position while items are added at its end (an oldest-first list) hides the
+    /// items that slip onto a page already read, and neither its total nor its ids
+    /// tell. Read from its end, the same list hides nothing: an item only ever moves
+    /// towards the pages still to be read. The pass costs one request per page, and
+    /// is taken only when the list announced a total, the walk reached the end one page
+    /// at a time (see ``concurrency``), and no id repeated across pages: a list whose
+    /// new items come first moves the other way, and is read again from its first page
+    /// instead. A list whose first page lists integer ids in decreasing order is taken
+    /// for one whose new items come first, and is not read again. The progress counts the pages in
+    /// ``Progress/pagesRefetched`` and the items found in ``Progress/itemsRecovered``.
+    /// Offset and range lists need no such pass: their pages are asked for with the item before them.
+    public var readsAgainInReverse = false
 
     /// What a second page that lists exactly the first page's items means; ``RepeatedSecondPage/fails`` unless set.
     public var repeatedSecondPage = RepeatedSecondPage.fails
@@ -176,12 +197,23 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// boundary again at once. A list that only moved down (new items at its
     /// top) and now holds fewer items than it announces is read again from
     /// its first page until a page whose items are all cached. The progress says what it cost
-    /// (``Progress/pagesRefetched``, ``Progress/itemsRecovered``). So every
-    /// item on the server from the walk's first request to its last is cached,
-    /// except when removals above the walk are exactly balanced by insertions
-    /// below it between two pages (neither a total nor the ids tell), or when
-    /// an item moves up by more than a page between two requests. Items removed
-    /// meanwhile stay cached until the list is fetched again.
+    /// (``Progress/pagesRefetched``, ``Progress/itemsRecovered``).
+    ///
+    /// Removals above the walk balanced by insertions below it between two
+    /// pages (an oldest-first list) change neither the total nor the ids. So each
+    /// page after the first is asked for with the item before it
+    /// (`PageRequest.overlapsPreviousPage`), which only offset-like sources give
+    /// (offsets, ranges, next URLs that advance an offset): one that is not the last item of the page before says the list
+    /// moved; one no cached page lists moved up onto the page already read, joins
+    /// the page, and the list is read again as above. A source that answers a
+    /// page without it is asked plainly for the rest of the run; so is one whose
+    /// first such item is one read earlier (it does not honour the request). A
+    /// page-number list read in order is read again from its last page when
+    /// ``readsAgainInReverse`` is set. So every item on the server from the walk's
+    /// first request to its last is cached, except when removals above a
+    /// page-number walk are balanced by insertions below it and the list is not
+    /// read again in reverse, or when an item moves up by more than a page
+    /// between two requests. Items removed meanwhile stay cached until the list is fetched again.
     ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
     /// - parameter refresh: Start again at the first page (a new generation) instead of resuming.
@@ -209,6 +241,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             {
                 try await catchUp(
                     &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                onPage(progress)
+            }
+            if readsAgainInReverse, progress.endReached, progress.pagesFetched > 0, !progress.movedDown,
+                concurrency.map({ $0.maximum <= 1 }) ?? true,
+                let cached = try await storage.collection(collection.key)
+            {
+                try await readAgainInReverse(&progress, cached: cached, retryBudget: retryBudget)
                 onPage(progress)
             }
             await storage.syncDidEnd(collection.key)
@@ -271,6 +310,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             var lastSaved: (keys: Set<ItemKey>, total: Int?) = ([], index > 0 ? cached?.total : nil)
             // Whether pages were asked for ahead of the one read: the server may have answered them out of order.
             let readsAhead = addressable != nil && concurrency.maximum > 1
+            // How pages after the first are asked for with the item before them.
+            var overlap = Overlap()
 
             func updatePageCount(total: Int?, pages: Int?) {
                 if let pages, inFlight.addressable != nil {
@@ -299,6 +340,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     // A list that may turn out to be one page asks for its second page alone.
                     if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
                     let (pageIndex, pageToken) = inFlight.ask()
+                    let request = PageRequest(token: pageToken, overlapsPreviousPage: overlap.asks && pageIndex > 0)
                     let epoch = inFlight.epoch
                     let number = concurrency.start()
                     group.addTask {
@@ -313,7 +355,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                                             storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
                                             onPageRetry?(pageIndex, $0, $1)
                                         },
-                                        { try await source.fetch(PageRequest(token: pageToken)) })
+                                        { try await source.fetch(request) })
                                 })
                         } catch {
                             result = .failure(error)
@@ -334,6 +376,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 let repeatedOnThePage = page.items.count - keys.count
                 let movedDown = repeated > repeatedOnThePage
                 let totalChanged = page.total != nil && last.total != nil && page.total != last.total
+                if movedDown { progress.movedDown = true }
                 if movedDown || totalChanged {
                     progress.listMoved = true
                     // Read in order, a list that moved down at this page's boundary hid nothing there;
@@ -372,6 +415,16 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 try Task.checkCancellation()
                 let pageIndex = readIndex
                 readIndex += 1
+                if pageIndex > 0 {
+                    let (heldNow, saved) = (heldKeys, index)
+                    page = try await checkingOverlap(
+                        page, at: pageIndex, after: previousKeys.last, overlap: &overlap, progress: &progress,
+                        isListed: { item in
+                            if heldNow.contains(item) { return true }
+                            return try await storage.unlistedCount(of: [item], before: saved, in: key) == 0
+                        },
+                        readsAhead: readsAhead, retryBudget: retryBudget)
+                }
                 if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
                 if let next = page.nextToken, !walked.insert(next).inserted {
                     throw CacheError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
@@ -474,6 +527,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 (held, heldKeys) = ([], [])
                 if page.isLast { break }
             }
+            progress.overlapsPages = overlap.asks
             return progress
         }
     }

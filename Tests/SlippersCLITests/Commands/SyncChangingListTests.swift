@@ -3,8 +3,10 @@ import LocalAPI
 import SlippersTestSupport
 import Testing
 
-/// `sync` of a newest-first page-number list with a count (Django REST framework's default) that
-/// changes on every request: an item inserted at the top, one removed and one edited at random.
+/// `sync` of lists that change on every request: a newest-first page-number list with a count
+/// (Django REST framework's default), where an item is inserted at the top, one removed and one
+/// edited at random; and oldest-first lists, where the new item goes to the end, so the total holds
+/// while the items after a removed one move up.
 @Suite struct SyncChangingListTests {
     @Test(arguments: [1, 2, 3] as [UInt64], [1, 4])
     func noItemOnTheServerFromTheFirstRequestToTheLastIsMissing(seed: UInt64, concurrency: Int) async throws {
@@ -99,6 +101,185 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
             #expect(fixture.server.requestCount == 2_000 / 50)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func anOldestFirstOffsetListReadInOrderMissesNoItem(seed: UInt64) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
+            let before = Set(fixture.server.listedIDs)
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.offset)
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--db", directory.path(), "--concurrency", "1", "--page-size", "50",
+            ])
+            let after = Set(fixture.server.listedIDs)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            // Every page after the first is asked for from the item before it.
+            let overlapping = fixture.server.requests.filter { $0.query["limit"] == "51" }
+            #expect(overlapping.count >= 2_000 / 50 - 1)
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+        }
+    }
+
+    @Test(arguments: [1, 2] as [UInt64])
+    func anOldestFirstLimitOffsetListOfNextURLsReadInOrderMissesNoItem(seed: UInt64) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            // Django REST framework's LimitOffsetPagination: next URLs that advance ?offset= by ?limit=.
+            fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
+            let before = Set(fixture.server.listedIDs)
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.next)
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--db", directory.path(), "--concurrency", "1",
+            ])
+            let after = Set(fixture.server.listedIDs)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            let overlapping = fixture.server.requests.filter { $0.query["limit"] == "51" }
+            #expect(overlapping.count >= 2_000 / 50 - 1)
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+        }
+    }
+
+    @Test(arguments: [1, 2] as [UInt64], [1, 4])
+    func anOldestFirstOffsetListReadAtAnyConcurrencyMissesNoItem(seed: UInt64, concurrency: Int) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            fixture.server.setChurn(
+                FixtureServer.Churn(insertsPerRequest: 2, deletesPerRequest: 2, newItems: .atTheEnd, seed: seed))
+            fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: seed)
+            let before = Set(fixture.server.listedIDs)
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.offset)
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--db", directory.path(), "--concurrency", String(concurrency), "--page-size", "50",
+            ])
+            let after = Set(fixture.server.listedIDs)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func anOldestFirstPageNumberListReadInOrderIsReadAgainFromItsEnd(seed: UInt64) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
+            let before = Set(fixture.server.listedIDs)
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.drf)
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--db", directory.path(), "--concurrency", "1",
+            ])
+            let after = Set(fixture.server.listedIDs)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(
+                result.stdout.contains("the list changed while it was read; read 40 pages again"), "\(result.stdout)")
+            #expect(fixture.server.requestCount == 2 * 2_000 / 50)
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+        }
+    }
+
+    @Test func aPageNumberListThatHoldsStillIsReadAgainFromItsEndUnlessToldNot() async throws {
+        try await RunningFixture.with(itemCount: 1_000, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let result = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(.drf), "--db", directory.path(), "--concurrency", "1",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
+            #expect(fixture.server.requestCount == 2 * 1_000 / 50)
+
+            fixture.server.resetRequests()
+            let other = try TemporaryDirectory()
+            let told = try await BuiltBinary.slippers.run([
+                "sync", fixture.url(.drf), "--db", other.path(), "--concurrency", "1", "--no-reverse-read",
+            ])
+            #expect(told.status == 0, "\(told.stderr)")
+            #expect(fixture.server.requestCount == 1_000 / 50)
+        }
+    }
+
+    @Test func anOffsetListThatHoldsStillCostsNoRequestForTheItemBeforeEachPage() async throws {
+        try await RunningFixture.with(itemCount: 1_000, pageSize: 50) { fixture in
+            let directory = try TemporaryDirectory()
+            let url = fixture.url(.offset)
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--db", directory.path(), "--concurrency", "1", "--page-size", "50",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
+            #expect(fixture.server.requestCount == 1_000 / 50)
+            let asked = fixture.server.requests.map { [$0.query["offset"] ?? "", $0.query["limit"] ?? ""] }
+            // The first page is the one read to detect the style.
+            #expect(asked.dropFirst().prefix(2) == [["49", "51"], ["99", "51"]])
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...1_000))
+        }
+    }
+
+    @Test func anOffsetListThatCapsItsLimitIsAskedPlainlyFromThen() async throws {
+        var configuration = FixtureServer.Configuration(itemCount: 1_000, pageSize: 50)
+        configuration.maxLimit = 50
+        let server = FixtureServer(configuration: configuration)
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let directory = try TemporaryDirectory()
+        let url = server.url(.offset).absoluteString
+        let result = try await BuiltBinary.slippers.run([
+            "sync", url, "--db", directory.path(), "--concurrency", "1", "--page-size", "50",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
+        // The second page is asked for once with the item before it, capped, then plainly as every page after it.
+        #expect(server.requestCount == 1_000 / 50 + 1)
+        #expect(server.requests.filter { $0.query["limit"] == "51" }.count == 1)
+        let export = try await BuiltBinary.slippers.run([
+            "export", url, "--format", "ndjson", "--db", directory.path(),
+        ])
+        #expect(try exportedIDs(export.stdout) == Array(1...1_000))
+    }
+
+    @Test func anOffsetListThatRoundsItsOffsetToWholePagesIsAskedPlainlyFromThen() async throws {
+        try await RunningFixture.with { fixture in
+            // A server that serves whole pages of 10: an offset is rounded down to one, the limit honoured.
+            fixture.server.script("/rounded") { request in
+                let offset = (Int(request.query["offset"] ?? "0") ?? 0) / 10 * 10
+                let limit = Int(request.query["limit"] ?? "10") ?? 10
+                let ids = (offset + 1..<min(95, offset + limit) + 1).map { #"{"id":\#($0)}"# }
+                return .json(#"{"results":[\#(ids.joined(separator: ","))],"offset":\#(offset),"total":95}"#)
+            }
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(path: "/rounded").absoluteString
+            let result = try await BuiltBinary.slippers.run([
+                "sync", url, "--style", "offset", "--page-size", "10", "--concurrency", "1", "--db", directory.path(),
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
+            // The second page's first item is the list's first: it is asked for again plainly, as every page after it.
+            #expect(fixture.server.requests.filter { $0.query["limit"] == "11" }.count == 1)
+            // The request that detected the list, its 10 pages, and the second page's request with the item before it.
+            #expect(fixture.server.requestCount == 1 + 10 + 1)
+            let export = try await BuiltBinary.slippers.run([
+                "export", url, "--format", "ndjson", "--db", directory.path(),
+            ])
+            #expect(try exportedIDs(export.stdout) == Array(1...95))
         }
     }
 }

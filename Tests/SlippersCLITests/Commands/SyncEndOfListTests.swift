@@ -24,7 +24,7 @@ import Testing
             let directory = try TemporaryDirectory()
             let url = fixture.server.url(path: "/items").absoluteString
             let outcome = try await BuiltBinary.slippers.run([
-                "sync", url, "--concurrency", concurrency, "--db", directory.path(),
+                "sync", url, "--concurrency", concurrency, "--no-reverse-read", "--db", directory.path(),
             ])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(outcome.stdout.hasPrefix("synced 35 items in 4 pages"), "\(outcome.stdout)")

@@ -102,4 +102,28 @@ import Testing
         #expect(fixture.server.requestCount == 2)
         await fixture.server.stop()
     }
+
+    @Test func onlyAPageNumberListReadOnePageAtATimeAndNotNewestFirstIsReadAgainFromItsEnd() throws {
+        func plan(_ style: PaginationStyle) throws -> SyncPlan {
+            let url = try #require(URL(string: "https://api.example.com/posts"))
+            let base = HTTPPageSource(
+                client: APIClient(configuration: ServerConfiguration(host: "api.example.com")), url: url, style: style)
+            return SyncPlan(
+                source: PrimedPageSource(base: base, firstPage: nil),
+                collection: CollectionDescriptor(key: url.absoluteString, itemType: "Post"), stored: nil)
+        }
+        let numbered = try plan(.pageNumber(pageSize: 50))
+        #expect(numbered.readsAgainInReverse(concurrency: 1, newestFirst: false))
+        #expect(!numbered.readsAgainInReverse(concurrency: 6, newestFirst: false))
+        #expect(!numbered.readsAgainInReverse(concurrency: 1, newestFirst: true))
+        var drf = PaginationStyle.nextURL(totalKeyPath: "count")
+        drf.advancing = PaginationStyle.Advancing(
+            parameter: "page", first: 1, step: 1, template: "https://api.example.com/posts?page=2")
+        #expect(try plan(drf).readsAgainInReverse(concurrency: 1, newestFirst: false))
+        // Offsets ask for the item before each page instead; cursors do not move under a walk.
+        drf.advancing?.step = 50
+        #expect(try !plan(drf).readsAgainInReverse(concurrency: 1, newestFirst: false))
+        #expect(try !plan(.offset(limit: 50)).readsAgainInReverse(concurrency: 1, newestFirst: false))
+        #expect(try !plan(.cursor()).readsAgainInReverse(concurrency: 1, newestFirst: false))
+    }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import Slippers
+
+/// Pages of offset lists asked for with the item before them.
+extension HTTPPageSource {
+    /// How the page at a token is asked for together with the item before it.
+    package struct OverlappingRequest {
+        /// The source that sends the request: this one, or one whose page size is one larger.
+        var source: HTTPPageSource
+        /// The token of the request: one item earlier than the page's.
+        var token: PageToken
+        /// The offset of the first item asked for.
+        var offset: Int
+        /// The number of items asked for: one more than a page.
+        var size: Int
+        /// The token of the next page, for a next-URL list: the one a plain request's page names.
+        var nextPageToken: PageToken?
+    }
+
+    /// The request for the page at `token` that also asks for the item before it: one item
+    /// earlier, one item more. `nil` when the style cannot ask for one: only offset lists whose
+    /// page size the source sets, range lists with a page size, and next-URL or `Link` lists
+    /// that advance an offset by a step their URL sets as the page size (Django REST framework's
+    /// `?limit=50&offset=100`) can.
+    package func overlappingRequest(for token: PageToken?) -> OverlappingRequest? {
+        switch style.kind {
+        case .offset, .range:
+            guard let offset = token?.intValue, offset >= 1, let size = style.pageSize, size > 0 else { return nil }
+            if case .offset = style.kind, style.pageSizeParameter == nil { return nil }
+            var wider = self
+            wider.style.pageSize = size + 1
+            return OverlappingRequest(
+                source: wider, token: PageToken(offset - 1), offset: offset - 1, size: size + 1, nextPageToken: nil)
+        case .nextURL, .linkHeader:
+            guard let advancing = style.advancing, let text = token?.rawValue, let url = URL(string: text),
+                let index = advancing.pageIndex(of: url), index >= 1,
+                let wider = advancing.overlappingURL(forPageAt: index)
+            else { return nil }
+            return OverlappingRequest(
+                source: self, token: PageToken(wider.absoluteString),
+                offset: advancing.first + advancing.step * index - 1,
+                size: advancing.step + 1,
+                nextPageToken: advancing.url(forPageAt: index + 1).map { PageToken($0.absoluteString) })
+        case .pageNumber, .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor:
+            return nil
+        }
+    }
+
+    /// Fetches the page at `request`'s token together with the item before it, as
+    /// ``Slippers/Page/itemBefore``; `nil` when the answer cannot be one: the server sent fewer
+    /// items than asked for while the list goes on (it caps the page size).
+    ///
+    /// The page keeps the token it was asked for and the next token of a plain request, so that
+    /// the stored pages are those of plain requests. It has no validators: they name another
+    /// representation than the page's own URL.
+    func fetchOverlapping(_ request: PageRequest, _ overlapping: OverlappingRequest) async throws -> Page<RawItem>? {
+        let asked = PageRequest(token: overlapping.token, retriesTransientFailures: request.retriesTransientFailures)
+        guard var page = try await overlapping.source.fetch(asked).page else { return nil }
+        let count = page.items.count
+        let more = page.total.map { overlapping.offset + count < $0 } ?? (count == overlapping.size - 1)
+        if count < overlapping.size, more { return nil }
+        page.token = request.token
+        page.validators = PageValidators()
+        if page.nextToken != nil, let next = overlapping.nextPageToken { page.nextToken = next }
+        if !page.items.isEmpty { page.itemBefore = page.items.removeFirst() }
+        return page
+    }
+}
