@@ -71,6 +71,10 @@ public protocol PageSource<Item>: Sendable {
     ///   a decoding error); `CancellationError` when the task is cancelled.
     func fetch(_ request: PageRequest) async throws -> PageResult<Item>
 
+    /// Whether a request for the page at `token` can ask for the item before the page
+    /// (``PageRequest/overlapsPreviousPage``). The default cannot.
+    func asksItemBefore(at token: PageToken?) -> Bool
+
     /// The fingerprint of the values this source sends for the request headers `headerNames`:
     /// a digest that tells values apart without holding them (the HTTP source's is SHA-256).
     ///
@@ -86,4 +90,7 @@ extension PageSource {
         guard !headerNames.isEmpty else { return nil }
         return "none of " + headerNames.map { $0.lowercased() }.sorted().joined(separator: ",")
     }
+
+    /// A source that cannot ask for the item before a page.
+    public func asksItemBefore(at token: PageToken?) -> Bool { false }
 }

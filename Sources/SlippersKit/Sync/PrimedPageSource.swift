@@ -46,6 +46,11 @@ public final class PrimedPageSource: AddressablePageSource {
         primed.withLock { pages in pages.removeValue(forKey: token) }
     }
 
+    /// Whether the base source asks for the item before the page at `token`.
+    public func asksItemBefore(at token: PageToken?) -> Bool {
+        base.asksItemBefore(at: token)
+    }
+
     /// The base source's fingerprint of the headers it sends.
     public func varyKey(for headerNames: [String]) -> String? {
         base.varyKey(for: headerNames)

@@ -46,6 +46,12 @@ extension HTTPPageSource {
         }
     }
 
+    /// Whether the page at `token` is asked for with the item before it when a request asks:
+    /// whether the style can (see ``Slippers/PageRequest/overlapsPreviousPage``).
+    public func asksItemBefore(at token: PageToken?) -> Bool {
+        overlappingRequest(for: token) != nil
+    }
+
     /// Fetches the page at `request`'s token together with the item before it, as
     /// ``Slippers/Page/itemBefore``; `nil` when the answer cannot be one: the server sent fewer
     /// items than asked for while the list goes on (it caps the page size).

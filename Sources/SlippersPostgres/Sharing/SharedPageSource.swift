@@ -79,6 +79,11 @@ where Base.Item == RawItem {
         return (index + 1..<index + Self.pagesClaimedAtOnce).compactMap { base.token(forPageAt: $0) }
     }
 
+    /// Whether the base source asks for the item before the page at `token`.
+    public func asksItemBefore(at token: PageToken?) -> Bool {
+        base.asksItemBefore(at: token)
+    }
+
     /// The base source's fingerprint of the headers it sends.
     public func varyKey(for headerNames: [String]) -> String? {
         base.varyKey(for: headerNames)

@@ -10,6 +10,8 @@ extension CollectionSync {
         /// Whether the first item before a page that was checked named an item read earlier than the
         /// last one: the server may not honour the request, and its pages are asked for plainly.
         var distrusted = false
+        /// The pages asked for with the item before them and not read yet.
+        var askedUnread: Set<Int> = []
     }
 
     /// The page to read on, once the item before it is checked against `expected`, the last item of the page before.

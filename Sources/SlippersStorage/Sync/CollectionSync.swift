@@ -205,7 +205,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// (`PageRequest.overlapsPreviousPage`), which only offset-like sources give
     /// (offsets, ranges, next URLs that advance an offset): one that is not the last item of the page before says the list
     /// moved; one no cached page lists moved up onto the page already read, joins
-    /// the page, and the list is read again as above. A source that answers a
+    /// the page, and the list is read again as above. Until the source has
+    /// answered one such page as asked, one page in flight asks for it; the pages
+    /// asked for beside it are asked plainly, their boundaries unchecked. A source that answers a
     /// page without it is asked plainly for the rest of the run; so is one whose
     /// first such item is one read earlier (it does not honour the request). A
     /// page-number list read in order is read again from its last page when
@@ -339,8 +341,17 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     }
                     // A list that may turn out to be one page asks for its second page alone.
                     if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
+                    // Until the server has answered a page with the item before it as asked, one page
+                    // in flight asks for it and the others are asked plainly: a server that cuts the
+                    // wider request costs one request more, not one for every page in flight.
+                    overlap.askedUnread = overlap.askedUnread.filter { $0 >= readIndex }
+                    let overlaps =
+                        overlap.asks && inFlight.nextIndex > 0
+                        && (overlap.trusted || overlap.askedUnread.isEmpty)
+                        && source.asksItemBefore(at: inFlight.token(at: inFlight.nextIndex) ?? nil)
                     let (pageIndex, pageToken) = inFlight.ask()
-                    let request = PageRequest(token: pageToken, overlapsPreviousPage: overlap.asks && pageIndex > 0)
+                    if overlaps { overlap.askedUnread.insert(pageIndex) }
+                    let request = PageRequest(token: pageToken, overlapsPreviousPage: overlaps)
                     let epoch = inFlight.epoch
                     let number = concurrency.start()
                     group.addTask {
@@ -415,7 +426,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 try Task.checkCancellation()
                 let pageIndex = readIndex
                 readIndex += 1
-                if pageIndex > 0 {
+                if pageIndex > 0, overlap.askedUnread.remove(pageIndex) != nil {
                     let (heldNow, saved) = (heldKeys, index)
                     page = try await checkingOverlap(
                         page, at: pageIndex, after: previousKeys.last, overlap: &overlap, progress: &progress,
