@@ -68,7 +68,8 @@ struct PostgresFleetCommandTests {
 
     @Test func aWorkerKilledWhileFetchingPagesAheadLeavesThemToTheLeaseHolder() async throws {
         let itemCount = 3_000
-        try await FleetScene.with(itemCount: itemCount, pageSize: 50, delay: .milliseconds(60)) { scene in
+        // 60 pages 200 ms away, two at a time: 6 s for the second process to start and stage pages on a loaded machine.
+        try await FleetScene.with(itemCount: itemCount, pageSize: 50, delay: .milliseconds(200)) { scene in
             let (server, fixture, name, database) = (scene.server, scene.fixture, scene.name, scene.database)
             let url = fixture.url()
             let arguments = ["sync", url, "--concurrency", "2"] + database
@@ -81,7 +82,8 @@ struct PostgresFleetCommandTests {
             defer { if helper.isRunning { kill(helper.processIdentifier, SIGKILL) } }
             // Killed once it has staged pages and holds claims on others.
             var staged = 0
-            for _ in 0..<3_000 where staged < 2 {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while staged < 2, holder.isRunning, ContinuousClock.now < deadline {
                 staged =
                     Int(
                         try await server.psql(
@@ -89,6 +91,7 @@ struct PostgresFleetCommandTests {
                     ?? 0
                 if staged < 2 { try await Task.sleep(for: .milliseconds(5)) }
             }
+            #expect(staged >= 2, "the second process staged \(staged) pages before the list ended")
             kill(helper.processIdentifier, SIGKILL)
             await BuiltBinary.waitForExit(of: helper)
             await BuiltBinary.waitForExit(of: holder)
