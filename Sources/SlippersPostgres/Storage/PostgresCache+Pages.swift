@@ -64,10 +64,11 @@ extension PostgresCache {
         }
     }
 
-    /// Writes a page with one call of `save_page` (migration 0014), prepared once per connection: the collection's row (made and locked), where the list stands, the items
-    /// in one upsert, the page with its membership in one more, the ids earlier pages list, and the
-    /// collection's new state with its head, in one statement and its one transaction; `nil`, with
-    /// nothing written, for a page held because it brings nothing new.
+    /// Writes a page with one call of `save_page` (migration 0014), prepared once per connection:
+    /// the collection's row (made and locked), where the list stands, the items in one upsert, the
+    /// page with its membership in one more, the ids earlier pages list, and the collection's new
+    /// state with its head, in one statement and its one transaction; `nil`, with nothing written,
+    /// for a page held because it brings nothing new.
     private static func writePage(
         _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool,
         now: Date, _ connection: PostgresConnection, logger: Logger

@@ -42,14 +42,19 @@ extension SQLiteCache {
         now: Date = Date()
     ) throws -> CollectionHead {
         precondition(index >= 0, "page index must not be negative")
-        let head = try write { db in
-            try Self.writePage(
-                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
-                now: now, db
-            ).head
-        }
+        let head = try write { db in try writePage(page, at: index, in: collection, now: now, db) }
         keepBudgetIfDue(now: now)
         return head
+    }
+
+    /// Writes a fetched page as ``savePage(_:at:in:now:)`` does, in the transaction `db` is in.
+    func writePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date, _ db: Database)
+        throws -> CollectionHead
+    {
+        try Self.writePage(
+            page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
+            now: now, db
+        ).head
     }
 
     /// Saves a fetched page unless it holds the same items as the cached copy, in one transaction.

@@ -43,8 +43,15 @@ extension SQLiteCache {
         guard !keys.isEmpty else { return 0 }
         return try read { db in
             guard let collection = try CollectionRow.fetchOptional(key: key, in: db) else { return keys.count }
-            let ids = try Self.itemIDs(of: Array(keys), type: collection.itemType, in: db)
-            return keys.count - (try Self.countListed(ids, before: index, in: collection, db: db))
+            return try Self.unlistedCount(of: Array(keys), before: index, in: collection, db: db)
         }
+    }
+
+    /// How many of `keys`, each once, no page before `index` in the collection's current generation lists.
+    static func unlistedCount(of keys: [ItemKey], before index: Int, in collection: CollectionRow, db: Database)
+        throws -> Int
+    {
+        let ids = try itemIDs(of: keys, type: collection.itemType, in: db)
+        return keys.count - (try countListed(ids, before: index, in: collection, db: db))
     }
 }

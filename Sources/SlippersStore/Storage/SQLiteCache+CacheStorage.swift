@@ -23,20 +23,15 @@ extension SQLiteCache: CacheStorage {
         guard index > 0, !page.items.isEmpty else { return try savePage(page, at: index, in: collection) }
         let now = Date()
         let keys = Array(Set(page.items.map(\.key)))
-        let headerFingerprintKey = headerFingerprintKey
         let head = try write { db -> CollectionHead? in
+            // A collection of another type is left to the write, which refuses it.
             if let row = try CollectionRow.fetchOptional(key: collection.key, in: db),
-                row.itemType == collection.itemType
+                row.itemType == collection.itemType,
+                try Self.unlistedCount(of: keys, before: index, in: row, db: db) == 0
             {
-                let ids = try Self.itemIDs(of: keys, type: row.itemType, in: db)
-                if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
-                    return nil
-                }
+                return nil
             }
-            return try Self.writePage(
-                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
-                now: now, db
-            ).head
+            return try writePage(page, at: index, in: collection, now: now, db)
         }
         if head != nil { keepBudgetIfDue(now: now) }
         return head
