@@ -33,7 +33,7 @@ public final class PrimedPageSource: AddressablePageSource {
     /// after the other, as a walk reads them.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
         if request.validators == nil, var page = takePrimed(request.token) {
-            if request.overlapsPreviousPage, request.token != nil, base.overlappingRequest(for: request.token) != nil {
+            if request.overlapsPreviousPage, request.token != nil, base.asksItemBefore(at: request.token) {
                 page.itemBefore = lastOfFirstPage
             }
             return .page(page)

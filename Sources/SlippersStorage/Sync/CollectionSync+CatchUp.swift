@@ -76,7 +76,7 @@ extension CollectionSync {
     }
 
     /// Fetches the page at `index` again under the run's retry budget, counting it; `nil` for a "not modified".
-    private func fetchAgain(
+    func fetchAgain(
         _ token: PageToken?, index: Int, overlapping: Bool, retryBudget: RetryBudget, _ progress: inout Progress
     ) async throws -> Page<RawItem>? {
         let fetched = try await fetchPage(token, index: index, overlapping: overlapping, retryBudget: retryBudget)

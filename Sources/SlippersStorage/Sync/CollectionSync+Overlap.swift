@@ -88,10 +88,10 @@ extension CollectionSync {
             } else {
                 return
             }
-            let fetched = try await fetchPage(token, index: index, retryBudget: retryBudget)
-            progress.pageRetries += fetched.retries
-            progress.pagesRefetched += 1
-            guard let page = fetched.result.page else { continue }
+            guard
+                let page = try await fetchAgain(
+                    token, index: index, overlapping: false, retryBudget: retryBudget, &progress)
+            else { continue }
             let found = try await addUnlisted(page, foundAt: index, lastIndex: lastIndex)
             if found > 0 { progress.listMoved = true }
             progress.itemsRecovered += found
