@@ -31,6 +31,20 @@ extension FixtureServer {
         public var newItems: NewItems
         /// The seed of the positions chosen.
         public var seed: UInt64
+        /// The requests for the list's pages that leave it as it is before the first that changes it; 0 unless told.
+        public var unchangedRequests = 0
+        /// The most requests that change the list, after which it holds still; every request unless told.
+        public var changingRequests: Int?
+        /// Where the removed items are; at random positions unless told.
+        public var removals = Removals.atRandom
+
+        /// Where a list's removed items are.
+        public enum Removals: Sendable, Hashable {
+            /// At random positions.
+            case atRandom
+            /// At the top: the list's first item, as a list that keeps its newest items only loses its oldest.
+            case atTheTop
+        }
 
         /// Creates a churn; one insert at the top, one delete and one edit per request unless told.
         public init(
@@ -50,6 +64,7 @@ extension FixtureServer {
         state.withLock { state in
             state.churn = churn
             state.churnRandom = SplitMix64(seed: churn?.seed ?? 0)
+            state.churnRequests = 0
         }
     }
 
@@ -63,13 +78,18 @@ extension FixtureServer {
     /// page makes when the list churns.
     func snapshot(changingTheList: Bool) -> (Configuration, FixtureCatalog, UInt16) {
         state.withLock { state in
-            if changingTheList, let churn = state.churn {
+            if changingTheList, state.churn != nil { state.churnRequests += 1 }
+            if changingTheList, let churn = state.churn, state.churnRequests > churn.unchangedRequests,
+                churn.changingRequests.map({ state.churnRequests <= churn.unchangedRequests + $0 }) ?? true
+            {
                 switch churn.newItems {
                 case .atTheTop: state.catalog.insertAtTop(count: churn.insertsPerRequest)
                 case .atTheEnd: state.catalog.append(count: churn.insertsPerRequest)
                 }
                 for _ in 0..<churn.deletesPerRequest where state.catalog.count > 0 {
-                    let position = Int.random(in: 0..<state.catalog.count, using: &state.churnRandom)
+                    let position =
+                        churn.removals == .atTheTop
+                        ? 0 : Int.random(in: 0..<state.catalog.count, using: &state.churnRandom)
                     _ = state.catalog.remove(id: state.catalog.id(at: position))
                 }
                 for _ in 0..<churn.editsPerRequest where state.catalog.count > 0 {

@@ -208,6 +208,8 @@ public final class FixtureServer: Sendable {
         /// How the list changes on every request for one of its pages, if it does.
         var churn: Churn?
         var churnRandom = SplitMix64(seed: 0)
+        /// The requests for a list's pages since the churn was set.
+        var churnRequests = 0
         /// When each content (by its ETag) was first served: its `Last-Modified`.
         var firstServed: [String: Int] = [:]
         /// The answers of the writes applied, by `Idempotency-Key`: a key seen again gets the same answer.

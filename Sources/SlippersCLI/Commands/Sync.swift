@@ -37,7 +37,11 @@ extension SlippersCommand {
                 with --concurrency 1 and not newest first, is read again from its last page to its \
                 first once the walk reaches its end, one request per page: an item removed above \
                 the walk while one is added at its end shows in neither the ids nor the total \
-                (--no-reverse-read skips that read).
+                (--no-reverse-read skips that read). Read several pages at once, on PostgreSQL or \
+                with --no-reverse-read, such a list's last page is read right after its first, before \
+                the pages between, so that an item a move hid shows as an id repeated at another \
+                boundary; the list is then read again from its last page (from its first, when its \
+                new items come first).
 
                 The --header values (and any Authorization or Cookie) go only to the origin of URL \
                 (its scheme, host and port). A next page or redirect to another origin is refused \
@@ -94,8 +98,11 @@ extension SlippersCommand {
                     page): an item removed above the walk while one is added at the end moves an item onto \
                     a page already read, which neither the total nor the ids show, and the read from the \
                     end finds it. Offset and range lists need no such read: each page is asked for with \
-                    the item before it. On PostgreSQL the list is not read again: workers waiting for it \
-                    fetch its pages ahead, so its walk is not one page at a time.
+                    the item before it. On PostgreSQL the list is not read again so: workers waiting for it \
+                    fetch its pages ahead, so its walk is not one page at a time. A list not read again so \
+                    (this flag, PostgreSQL, or several pages at once) has its last page read right after its \
+                    first, before the pages between: an item a move hid then shows as an id repeated at \
+                    another boundary, and the list is read again only then.
                     """))
         var noReverseRead = false
 
@@ -270,10 +277,11 @@ extension SlippersCommand {
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = walk.concurrency
             // On PostgreSQL, workers waiting for the list fetch its pages ahead: the walk is not one page at a time.
+            let recorded = try await walk.storage.newestFirst(plan.collection.key)
+            sync.newestFirst = options.newestFirst || recorded == true
             if !noReverseRead, !(walk.storage is PostgresCache) {
-                let recorded = try await walk.storage.newestFirst(plan.collection.key)
                 sync.readsAgainInReverse = plan.readsAgainInReverse(
-                    concurrency: walk.concurrency.maximum, newestFirst: options.newestFirst || recorded == true)
+                    concurrency: walk.concurrency.maximum, newestFirst: sync.newestFirst)
             }
             switch plan.repeatedSecondPage {
             case .fails: sync.repeatedSecondPage = .fails

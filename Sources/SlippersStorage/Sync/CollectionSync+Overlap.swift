@@ -73,13 +73,18 @@ extension CollectionSync {
     /// See ``readsAgainInReverse``.
     ///
     /// - throws: The source's error, a store error, or `CancellationError`. Items added before the error stay.
-    func readAgainInReverse(_ progress: inout Progress, cached: CollectionInfo, retryBudget: RetryBudget) async throws {
+    /// - parameter pageCount: The number of pages the list now holds, when known: a list that grew
+    ///   is read from its new last page, and the items of the pages past the cached end join the last cached page.
+    func readAgainInReverse(
+        _ progress: inout Progress, cached: CollectionInfo, pageCount: Int? = nil, retryBudget: RetryBudget
+    ) async throws {
         guard cached.endReached, cached.total != nil, cached.currentPageCount > 1,
             let addressable = source as? any AddressablePageSource,
             let first = try await storage.page(at: 0, in: collection.key), !first.items.idsDecrease
         else { return }
         let lastIndex = cached.currentPageCount - 1
-        for index in stride(from: lastIndex, through: 0, by: -1) {
+        let firstRead = max(lastIndex, min((pageCount ?? 0) - 1, lastIndex + 2))
+        for index in stride(from: firstRead, through: 0, by: -1) {
             let token: PageToken?
             if index == 0 {
                 token = nil

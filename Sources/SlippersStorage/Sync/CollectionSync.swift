@@ -58,6 +58,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         var movedDown = false
         /// Whether the walk still asked for the item before each page when it ended: a read again asks alike.
         var overlapsPages = false
+        /// How the walk read the list's last page before the pages between, when it did.
+        var lastPageFirst: LastPageFirst?
 
         /// Whether the run ended the list at its first page because the second page listed
         /// exactly the first page's items (see ``CollectionSync/repeatedSecondPage``).
@@ -127,6 +129,13 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// ``Progress/pagesRefetched`` and the items found in ``Progress/itemsRecovered``.
     /// Offset and range lists need no such pass: their pages are asked for with the item before them.
     public var readsAgainInReverse = false
+
+    /// Whether the list's new items come first (the caller said so, or the cache recorded it); `false` unless set.
+    ///
+    /// A first page whose integer ids decrease says the same. A page-number list that read its last page
+    /// first and moved under the walk is read again from its first page when its new items come first, and
+    /// from its last otherwise (see ``run(limits:refresh:retryBudget:onPage:)``).
+    public var newestFirst = false
 
     /// What a second page that lists exactly the first page's items means; ``RepeatedSecondPage/fails`` unless set.
     public var repeatedSecondPage = RepeatedSecondPage.fails
@@ -205,16 +214,24 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// (`PageRequest.overlapsPreviousPage`), which only offset-like sources give
     /// (offsets, ranges, next URLs that advance an offset): one that is not the last item of the page before says the list
     /// moved; one no cached page lists moved up onto the page already read, joins
-    /// the page, and the list is read again as above. Until the source has
-    /// answered one such page as asked, one page in flight asks for it; the pages
-    /// asked for beside it are asked plainly, their boundaries unchecked. A source that answers a
+    /// the page, and the list is read again as above. A walk of several pages at
+    /// once asks for the second page alone; once the source has answered it as
+    /// asked, every page after it asks for the item before it. A source that answers a
     /// page without it is asked plainly for the rest of the run; so is one whose
     /// first such item is one read earlier (it does not honour the request). A
     /// page-number list read in order is read again from its last page when
-    /// ``readsAgainInReverse`` is set. So every item on the server from the walk's
+    /// ``readsAgainInReverse`` is set. Any other page-number list with a total (one
+    /// read several pages at once, or without ``readsAgainInReverse``) reads its last
+    /// page right after its first, alone, then the pages between: an item that a move hid then shows as an id repeated at
+    /// another boundary, and the list is read again, from its last page to its first
+    /// unless its new items come first (``newestFirst``, or its first page gained
+    /// items at its top). So every item on the server from the walk's
     /// first request to its last is cached, except when removals above a
-    /// page-number walk are balanced by insertions below it and the list is not
-    /// read again in reverse, or when an item moves up by more than a page
+    /// page-number walk read in order are balanced by insertions below it and the list is not
+    /// read again in reverse; when, on a page-number list that reads its last page first, an item
+    /// is removed from the first page before the last page is read, or an insertion and a
+    /// removal move items in the list's middle only; when a source that caps the page size is
+    /// read several pages at once; or when an item moves up by more than a page
     /// between two requests. Items removed meanwhile stay cached until the list is fetched again.
     ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
@@ -241,8 +258,18 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 let cached = try await storage.collection(collection.key),
                 progress.mayHaveMissedItems || cached.isIncomplete
             {
-                try await catchUp(
-                    &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                if let first = progress.lastPageFirst, progress.mayHaveMissedItems, !newestFirst,
+                    case (let cameFirst, let pageCount) = try await newItemsCameFirst(
+                        first, &progress, retryBudget: retryBudget),
+                    !cameFirst
+                {
+                    // Items of a list whose new items do not come first move up: read from its end, none hides.
+                    try await readAgainInReverse(
+                        &progress, cached: cached, pageCount: pageCount, retryBudget: retryBudget)
+                } else {
+                    try await catchUp(
+                        &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                }
                 onPage(progress)
             }
             if readsAgainInReverse, progress.endReached, progress.pagesFetched > 0, !progress.movedDown,
@@ -325,6 +352,16 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             // Asks for the pages whose tokens are known, as far as the concurrency, the limits and the known end allow.
             func ask(_ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>) {
+                // The last page, read alone before the pages between it and the first (see `LastPageFirst`).
+                if let first = progress.lastPageFirst, first.isAwaited {
+                    guard first.lastIndex == nil, concurrency.hasRoom() else { return }
+                    if let pageCount = inFlight.pageCount, let token = inFlight.askEarly(pageCount - 1) {
+                        progress.lastPageFirst?.lastIndex = pageCount - 1
+                        start(index: pageCount - 1, token: token, overlaps: false, &group)
+                        return
+                    }
+                    progress.lastPageFirst = nil
+                }
                 while inFlight.mayAsk(readIndex: readIndex) {
                     let ahead = inFlight.pending(after: readIndex)
                     guard ahead < concurrency.limit, concurrency.hasRoom() else { return }
@@ -341,39 +378,47 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     }
                     // A list that may turn out to be one page asks for its second page alone.
                     if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
-                    // Until the server has answered a page with the item before it as asked, one page
-                    // in flight asks for it and the others are asked plainly: a server that cuts the
-                    // wider request costs one request more, not one for every page in flight.
+                    // Until the server has answered a page with the item before it as asked, that page
+                    // is the only one in flight: a server that cuts the wider request costs one request
+                    // more, not one for every page in flight, and no page is asked for plainly beside
+                    // it, its boundary unchecked, while the server may yet honour the request.
                     overlap.askedUnread = overlap.askedUnread.filter { $0 >= readIndex }
                     let overlaps =
                         overlap.asks && inFlight.nextIndex > 0
-                        && (overlap.trusted || overlap.askedUnread.isEmpty)
                         && source.asksItemBefore(at: inFlight.token(at: inFlight.nextIndex) ?? nil)
+                    if overlaps, !overlap.trusted, !overlap.askedUnread.isEmpty { return }
                     let (pageIndex, pageToken) = inFlight.ask()
                     if overlaps { overlap.askedUnread.insert(pageIndex) }
-                    let request = PageRequest(token: pageToken, overlapsPreviousPage: overlaps)
-                    let epoch = inFlight.epoch
-                    let number = concurrency.start()
-                    group.addTask {
-                        var retries = 0
-                        let result: Result<PageResult<RawItem>, any Error>
-                        do {
-                            result = .success(
-                                try await concurrency.run(request: number) {
-                                    try await retryBudget.run(
-                                        retries: &retries,
-                                        onRetry: {
-                                            storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
-                                            onPageRetry?(pageIndex, $0, $1)
-                                        },
-                                        { try await source.fetch(request) })
-                                })
-                        } catch {
-                            result = .failure(error)
-                        }
-                        concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
-                        return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
+                    start(index: pageIndex, token: pageToken, overlaps: overlaps, &group)
+                }
+            }
+            // Fetches the page at `pageIndex` in a task of its own.
+            func start(
+                index pageIndex: Int, token pageToken: PageToken?, overlaps: Bool,
+                _ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>
+            ) {
+                let request = PageRequest(token: pageToken, overlapsPreviousPage: overlaps)
+                let epoch = inFlight.epoch
+                let number = concurrency.start()
+                group.addTask {
+                    var retries = 0
+                    let result: Result<PageResult<RawItem>, any Error>
+                    do {
+                        result = .success(
+                            try await concurrency.run(request: number) {
+                                try await retryBudget.run(
+                                    retries: &retries,
+                                    onRetry: {
+                                        storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
+                                        onPageRetry?(pageIndex, $0, $1)
+                                    },
+                                    { try await source.fetch(request) })
+                            })
+                    } catch {
+                        result = .failure(error)
                     }
+                    concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
+                    return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
                 }
             }
 
@@ -417,6 +462,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     }
                     guard let fetched = try await group.next() else { break }
                     progress.pageRetries += fetched.retries
+                    if fetched.epoch == inFlight.epoch { progress.lastPageFirst?.note(fetched) }
                     inFlight.receive(fetched)
                     continue
                 }
@@ -465,6 +511,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 if page.nextToken != nil {
                     if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
                     updatePageCount(total: page.total, pages: page.pageCount)
+                    // A walk read in order and then again from its end needs no such check.
+                    if pageIndex == 0, readsAhead || !readsAgainInReverse, limits.maxPages == nil,
+                        limits.maxItems == nil,
+                        let pageCount = inFlight.pageCount, pageCount > 2,
+                        !source.asksItemBefore(at: inFlight.token(at: 1) ?? nil)
+                    {
+                        progress.lastPageFirst = LastPageFirst(firstKeys: keys, pageItemCount: pageItemCount)
+                    }
                     // A total says where the list ends: the page it puts last is, whatever its next token says.
                     if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
                 }
@@ -477,7 +531,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     page.total = (announced - 1) * size + 1
                 }
                 if let next = page.nextToken {
-                    _ = inFlight.announce(next: next, after: pageIndex)
+                    // Pages asked for elsewhere than predicted no longer follow their last page.
+                    if !inFlight.announce(next: next, after: pageIndex) { progress.lastPageFirst = nil }
                     // The next page is on its way while this one is saved.
                     reading = (1, page.items.count)
                     ask(&group)
@@ -522,11 +577,15 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             in: key, before: index, generation: current.generation)
                         if let token { walked.insert(token) }
                         inFlight.restart(addressable: addressable, index: index, token: token)
+                        progress.lastPageFirst = nil
                         readIndex = index
                         continue walk
                     }
                     index += 1
-                    noteMoves(of: saved, after: &lastSaved, repeated: head.repeatedItemCount, readsAhead: readsAhead)
+                    // A walk that read the last page first read the pages out of order.
+                    noteMoves(
+                        of: saved, after: &lastSaved, repeated: head.repeatedItemCount,
+                        readsAhead: readsAhead || progress.lastPageFirst != nil)
                     progress.pagesFetched += 1
                     progress.itemsFetched += saved.items.count - head.repeatedItemCount
                     progress.repeatedItems += head.repeatedItemCount

@@ -31,6 +31,8 @@ struct PagesInFlight {
     private var knownToken: (index: Int, token: PageToken?)?
     /// Pages that arrived before the page the walk reads next.
     private var arrived: [Int: Fetched] = [:]
+    /// Pages asked for out of turn, ahead of ``nextIndex``: skipped when their turn comes.
+    private var askedEarly: Set<Int> = []
     /// The number of pages of the list, when the source could tell from a total.
     var pageCount: Int?
 
@@ -45,6 +47,7 @@ struct PagesInFlight {
     mutating func restart(addressable source: (any AddressablePageSource)?, index: Int, token: PageToken?) {
         epoch += 1
         arrived = [:]
+        askedEarly = []
         nextIndex = index
         knownToken = (index, token)
         addressable = source.flatMap { Self.predicts($0, index: index, token: token) ? $0 : nil }
@@ -91,7 +94,21 @@ struct PagesInFlight {
         let index = nextIndex
         let token = token(at: index) ?? nil
         nextIndex += 1
+        skipAskedEarly()
         return (index, token)
+    }
+
+    /// Counts the page at `index`, past ``nextIndex``, as asked for out of turn and returns its token;
+    /// `nil` when the addressable source cannot name it.
+    mutating func askEarly(_ index: Int) -> PageToken? {
+        guard index > nextIndex, let addressable, let token = addressable.token(forPageAt: index) else { return nil }
+        askedEarly.insert(index)
+        return token
+    }
+
+    /// Moves ``nextIndex`` past the pages asked for out of turn.
+    private mutating func skipAskedEarly() {
+        while askedEarly.remove(nextIndex) != nil { nextIndex += 1 }
     }
 
     /// Keeps a page that arrived; pages of an older epoch are dropped.

@@ -92,6 +92,8 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stdout.contains("changed while it was read"), "\(result.stdout)")
             #expect(fixture.server.requestCount == 2_000 / 50)
+            // Read several pages at once, the list's last page is read right after the first, before the pages between.
+            #expect(fixture.server.requests.map { $0.query["page"] }.prefix(2) == [nil, "40"])
         }
     }
 
@@ -148,6 +150,66 @@ import Testing
                 result.stdout.contains("the list changed while it was read; read 40 pages again"), "\(result.stdout)")
             #expect(fixture.server.requestCount == 2 * 2_000 / 50)
             #expect(missing == [])
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64], [4, 6])
+    func anOldestFirstPageNumberListReadAtOnceMissesNoItem(seed: UInt64, concurrency: Int) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
+            fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: seed)
+            let (result, missing) = try await syncWhileChanging(
+                fixture, fixture.url(.drf), ["--concurrency", String(concurrency)])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            #expect(missing == [], "\(result.stdout)")
+        }
+    }
+
+    @Test(arguments: [5, 10, 20] as [Int])
+    func aPageNumberListReadAtOnceThatChangesOnceWithoutATraceMissesNoItem(unchangedRequests: Int) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            // One item added at the end and the first removed, once: the total holds, no id repeats,
+            // and every item below the top moves up by one, across every boundary not read yet.
+            var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
+            (churn.unchangedRequests, churn.changingRequests, churn.removals) = (unchangedRequests, 1, .atTheTop)
+            fixture.server.setChurn(churn)
+            let (result, missing) = try await syncWhileChanging(fixture, fixture.url(.drf), ["--concurrency", "6"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            #expect(missing == [], "\(result.stdout)")
+        }
+    }
+
+    @Test(arguments: [5, 10, 20] as [Int])
+    func aNewestFirstPageNumberListReadAtOnceThatChangesOnceMissesNoItem(unchangedRequests: Int) async throws {
+        try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
+            // One item added at the top and one removed below it, once: the total and the last page hold.
+            var churn = FixtureServer.Churn(editsPerRequest: 0, seed: UInt64(unchangedRequests))
+            (churn.unchangedRequests, churn.changingRequests) = (unchangedRequests, 1)
+            fixture.server.setChurn(churn)
+            fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: 3)
+            let (result, missing) = try await syncWhileChanging(
+                fixture, fixture.url(.drf), ["--concurrency", "6", "--newest-first"])
+            #expect(result.status == 0, "\(result.stderr)")
+            // Items moved down hide only where an id repeats at another boundary: the walk then reads the list again.
+            #expect(missing == [], "\(result.stdout)")
+        }
+    }
+
+    @Test func anOffsetListReadAtOnceChecksTheItemBeforeEveryPage() async throws {
+        try await RunningFixture.with(itemCount: 1_000, pageSize: 50) { fixture in
+            var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
+            (churn.unchangedRequests, churn.changingRequests, churn.removals) = (1, 1, .atTheTop)
+            fixture.server.setChurn(churn)
+            let (result, missing) = try await syncWhileChanging(
+                fixture, fixture.url(.offset), ["--concurrency", "6", "--page-size", "50"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
+            #expect(missing == [], "\(result.stdout)")
+            // The second page is asked for alone; once the server honoured it, every page after it asks for the item before it.
+            let walk = fixture.server.requests.dropFirst().prefix(1_000 / 50 - 1)
+            #expect(walk.allSatisfy { $0.query["limit"] == "51" }, "\(walk.map(\.query))")
         }
     }
 
