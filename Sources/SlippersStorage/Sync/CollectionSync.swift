@@ -217,7 +217,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// the page, and the list is read again as above. A walk of several pages at
     /// once asks for the second page alone; once the source has answered it as
     /// asked, every page after it asks for the item before it. A source that answers a
-    /// page without it is asked plainly for the rest of the run; so is one whose
+    /// page without it is asked plainly for the rest of the run, and its last page is
+    /// read first as a page-number list's below; so is one whose
     /// first such item is one read earlier (it does not honour the request). A
     /// page-number list read in order is read again from its last page when
     /// ``readsAgainInReverse`` is set. Any other page-number list with a total (one
@@ -230,8 +231,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// page-number walk read in order are balanced by insertions below it and the list is not
     /// read again in reverse; when, on a page-number list that reads its last page first, an item
     /// is removed from the first page before the last page is read, or an insertion and a
-    /// removal move items in the list's middle only; when a source that caps the page size is
-    /// read several pages at once; or when an item moves up by more than a page
+    /// removal move items in the list's middle only; or when an item moves up by more than a page
     /// between two requests. Items removed meanwhile stay cached until the list is fetched again.
     ///
     /// - parameter limits: The most pages and items to fetch, and how many pages without a new item end the walk.
@@ -349,6 +349,15 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 }
                 guard let addressable = inFlight.addressable, let total, let pageItemCount else { return }
                 inFlight.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
+            }
+            // Has the walk read the list's last page before the pages between (see `LastPageFirst`), when
+            // the list's pages are numbered and known, and it is not read in order and again from its end.
+            func readLastPageFirst(firstKeys: [ItemKey]) {
+                guard progress.lastPageFirst == nil, readsAhead || !readsAgainInReverse, limits.maxPages == nil,
+                    limits.maxItems == nil, let pageCount = inFlight.pageCount, pageCount > 2,
+                    inFlight.pending(after: readIndex) == 0
+                else { return }
+                progress.lastPageFirst = LastPageFirst(firstKeys: firstKeys, pageItemCount: pageItemCount)
             }
             // Asks for the pages whose tokens are known, as far as the concurrency, the limits and the known end allow.
             func ask(_ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>) {
@@ -481,6 +490,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             return try await storage.unlistedCount(of: [item], before: saved, in: key) == 0
                         },
                         readsAhead: readsAhead, retryBudget: retryBudget)
+                    // A source that does not give the item before a page has its last page read first instead.
+                    if pageIndex == 1, !overlap.asks || overlap.distrusted, let first = firstPage {
+                        readLastPageFirst(firstKeys: first.items.map(\.key))
+                    }
                 }
                 if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
                 if let next = page.nextToken, !walked.insert(next).inserted {
@@ -511,13 +524,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 if page.nextToken != nil {
                     if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
                     updatePageCount(total: page.total, pages: page.pageCount)
-                    // A walk read in order and then again from its end needs no such check.
-                    if pageIndex == 0, readsAhead || !readsAgainInReverse, limits.maxPages == nil,
-                        limits.maxItems == nil,
-                        let pageCount = inFlight.pageCount, pageCount > 2,
-                        !source.asksItemBefore(at: inFlight.token(at: 1) ?? nil)
-                    {
-                        progress.lastPageFirst = LastPageFirst(firstKeys: keys, pageItemCount: pageItemCount)
+                    if pageIndex == 0, !source.asksItemBefore(at: inFlight.token(at: 1) ?? nil) {
+                        readLastPageFirst(firstKeys: keys)
                     }
                     // A total says where the list ends: the page it puts last is, whatever its next token says.
                     if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }

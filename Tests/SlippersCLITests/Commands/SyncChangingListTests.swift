@@ -275,6 +275,34 @@ import Testing
         #expect(try exportedIDs(export.stdout) == Array(1...1_000))
     }
 
+    @Test(arguments: [4, 8] as [Int])
+    func anOffsetListThatCapsItsLimitReadAtOnceMissesNoItem(unchangedRequests: Int) async throws {
+        var configuration = FixtureServer.Configuration(itemCount: 1_000, pageSize: 50)
+        configuration.maxLimit = 50
+        let server = FixtureServer(configuration: configuration)
+        try await server.start()
+        defer { Task { await server.stop() } }
+        var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
+        (churn.unchangedRequests, churn.changingRequests, churn.removals) = (unchangedRequests, 1, .atTheTop)
+        server.setChurn(churn)
+        let before = Set(server.listedIDs)
+        let directory = try TemporaryDirectory()
+        let url = server.url(.offset).absoluteString
+        let result = try await BuiltBinary.slippers.run([
+            "sync", url, "--db", directory.path(), "--concurrency", "6", "--page-size", "50",
+        ])
+        let after = Set(server.listedIDs)
+        #expect(result.status == 0, "\(result.stderr)")
+        // The server cuts the second page asked for with the item before it: its last page is then read
+        // before the pages between, at no request more than the one the cut cost.
+        let offsets = server.requests.map { $0.query["offset"] ?? "0" }
+        #expect(offsets.prefix(4) == ["0", "49", "50", "950"], "\(offsets)")
+        let export = try await BuiltBinary.slippers.run([
+            "export", url, "--format", "ndjson", "--db", directory.path(),
+        ])
+        #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+    }
+
     @Test func anOffsetListThatRoundsItsOffsetToWholePagesIsAskedPlainlyFromThen() async throws {
         try await RunningFixture.with { fixture in
             // A server that serves whole pages of 10: an offset is rounded down to one, the limit honoured.
