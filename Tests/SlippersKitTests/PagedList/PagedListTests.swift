@@ -151,6 +151,8 @@ import Testing
         let group = MetaRefresher()
         group.add(list)
         try await group.refresh()
+        // The list shows what the refresh stored once the cache's observation tells it.
+        await waitUntil { list.items.count == 10 }
         #expect(list.items.map(\.id.rawValue) == Array(1...10))
         await fixture.server.stop()
     }
