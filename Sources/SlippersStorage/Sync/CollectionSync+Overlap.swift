@@ -72,9 +72,9 @@ extension CollectionSync {
     /// the first, it is met: it only ever moves towards the pages not read yet.
     /// See ``readsAgainInReverse``.
     ///
-    /// - throws: The source's error, a store error, or `CancellationError`. Items added before the error stay.
     /// - parameter pageCount: The number of pages the list now holds, when known: a list that grew
     ///   is read from its new last page, and the items of the pages past the cached end join the last cached page.
+    /// - throws: The source's error, a store error, or `CancellationError`. Items added before the error stay.
     func readAgainInReverse(
         _ progress: inout Progress, cached: CollectionInfo, pageCount: Int? = nil, retryBudget: RetryBudget
     ) async throws {
