@@ -276,9 +276,9 @@ extension SlippersCommand {
             var sync = CollectionSync(storage: walk.storage, source: source, collection: plan.collection)
             sync.keepsNoStorePages = keepNoStore
             sync.concurrency = walk.concurrency
-            // On PostgreSQL, workers waiting for the list fetch its pages ahead: the walk is not one page at a time.
             let recorded = try await walk.storage.newestFirst(plan.collection.key)
             sync.newestFirst = options.newestFirst || recorded == true
+            // On PostgreSQL, workers waiting for the list fetch its pages ahead: the walk is not one page at a time.
             if !noReverseRead, !(walk.storage is PostgresCache) {
                 sync.readsAgainInReverse = plan.readsAgainInReverse(
                     concurrency: walk.concurrency.maximum, newestFirst: sync.newestFirst)

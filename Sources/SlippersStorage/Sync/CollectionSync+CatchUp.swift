@@ -20,9 +20,11 @@ extension CollectionSync {
     /// after the items it holds; the cached pages keep their tokens, so the
     /// list stays complete and resumable.
     ///
+    /// - parameter firstPage: The first page, when it was just read again: the read starts from it.
     /// - throws: The source's error, a store error, or `CancellationError`. Items added before the error stay.
     func catchUp(
-        _ progress: inout Progress, cached: CollectionInfo, fromTheTop: Bool, retryBudget: RetryBudget
+        _ progress: inout Progress, cached: CollectionInfo, fromTheTop: Bool, firstPage: Page<RawItem>? = nil,
+        retryBudget: RetryBudget
     ) async throws {
         guard cached.endReached, cached.currentPageCount > 0 else { return }
         let lastIndex = cached.currentPageCount - 1
@@ -35,8 +37,13 @@ extension CollectionSync {
         // A list that grew has pages past the cached end: their items join the last cached page.
         while index <= lastIndex + 2 {
             let overlaps = progress.overlapsPages && index > 0
-            let fetched = try await fetchAgain(
-                token, index: index, overlapping: overlaps, retryBudget: retryBudget, &progress)
+            let fetched =
+                if index == 0, let firstPage {
+                    firstPage
+                } else {
+                    try await fetchAgain(
+                        token, index: index, overlapping: overlaps, retryBudget: retryBudget, &progress)
+                }
             guard var page = fetched else { break }
             let keys = Set(page.items.map(\.key))
             let lastKey = page.items.last?.key

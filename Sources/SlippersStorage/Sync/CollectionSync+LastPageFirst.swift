@@ -34,22 +34,31 @@ extension CollectionSync {
         }
     }
 
-    /// Reads the first page again and tells whether items came above those the walk read there,
-    /// and the number of pages the list now holds, as its total says: a list whose items move towards
-    /// its end is read again from its first page, any other from its last.
-    func newItemsCameFirst(_ first: LastPageFirst, _ progress: inout Progress, retryBudget: RetryBudget)
-        async throws -> (cameFirst: Bool, pageCount: Int?)
-    {
-        guard let top = first.firstKeys.first,
-            let page = try await fetchAgain(nil, index: 0, overlapping: false, retryBudget: retryBudget, &progress),
-            let newTop = page.items.first?.key
-        else { return (false, nil) }
+    /// The first page, read again once the walk ended, and what it says of the list.
+    struct FirstPageAgain {
+        /// The page; `nil` when the source answered "not modified".
+        var page: Page<RawItem>?
+        /// Whether items came above those the walk read there: the list's items move towards its end.
+        var newItemsCameFirst = false
+        /// The number of pages the list now holds, as the page's total says.
         var pageCount: Int?
+    }
+
+    /// Reads the first page again and tells whether items came above those the walk read there,
+    /// and the number of pages the list now holds: a list whose items move towards its end is read
+    /// again from its first page (starting with this one), any other from its last.
+    func firstPageAgain(_ first: LastPageFirst, _ progress: inout Progress, retryBudget: RetryBudget)
+        async throws -> FirstPageAgain
+    {
+        let page = try await fetchAgain(nil, index: 0, overlapping: false, retryBudget: retryBudget, &progress)
+        var again = FirstPageAgain(page: page)
+        guard let page, let top = first.firstKeys.first, let newTop = page.items.first?.key else { return again }
+        again.newItemsCameFirst = newTop != top && !first.firstKeys.contains(newTop)
         if let total = page.total, let size = first.pageItemCount,
             let addressable = source as? any AddressablePageSource
         {
-            pageCount = addressable.pageCount(forTotal: total, pageItemCount: size)
+            again.pageCount = addressable.pageCount(forTotal: total, pageItemCount: size)
         }
-        return (newTop != top && !first.firstKeys.contains(newTop), pageCount)
+        return again
     }
 }

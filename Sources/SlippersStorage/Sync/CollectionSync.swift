@@ -258,17 +258,18 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 let cached = try await storage.collection(collection.key),
                 progress.mayHaveMissedItems || cached.isIncomplete
             {
-                if let first = progress.lastPageFirst, progress.mayHaveMissedItems, !newestFirst,
-                    case (let cameFirst, let pageCount) = try await newItemsCameFirst(
-                        first, &progress, retryBudget: retryBudget),
-                    !cameFirst
-                {
+                var again: FirstPageAgain?
+                if let first = progress.lastPageFirst, progress.mayHaveMissedItems, !newestFirst {
+                    again = try await firstPageAgain(first, &progress, retryBudget: retryBudget)
+                }
+                if let again, !again.newItemsCameFirst {
                     // Items of a list whose new items do not come first move up: read from its end, none hides.
                     try await readAgainInReverse(
-                        &progress, cached: cached, pageCount: pageCount, retryBudget: retryBudget)
+                        &progress, cached: cached, pageCount: again.pageCount, retryBudget: retryBudget)
                 } else {
                     try await catchUp(
-                        &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, retryBudget: retryBudget)
+                        &progress, cached: cached, fromTheTop: !progress.mayHaveMissedItems, firstPage: again?.page,
+                        retryBudget: retryBudget)
                 }
                 onPage(progress)
             }
