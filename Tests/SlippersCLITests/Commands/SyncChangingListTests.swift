@@ -76,7 +76,8 @@ import Testing
     @Test func aListThatShrinksWhileItIsReadInOrderIsReadAgain() async throws {
         try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
             fixture.server.setChurn(FixtureServer.Churn(insertsPerRequest: 0, deletesPerRequest: 2, seed: 7))
-            let (result, missing) = try await syncWhileChanging(fixture, fixture.url(.drf), ["--concurrency", "1"])
+            let (result, missing) = try await syncWhileChanging(
+                fixture.server, fixture.url(.drf), ["--concurrency", "1"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("again and found"), "\(result.stdout)")
             #expect(missing == [])
@@ -102,7 +103,7 @@ import Testing
         try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
             fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
             let (result, missing) = try await syncWhileChanging(
-                fixture, fixture.url(.offset), ["--concurrency", "1", "--page-size", "50"])
+                fixture.server, fixture.url(.offset), ["--concurrency", "1", "--page-size", "50"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             // Every page after the first is asked for from the item before it.
@@ -117,7 +118,8 @@ import Testing
         try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
             // Django REST framework's LimitOffsetPagination: next URLs that advance ?offset= by ?limit=.
             fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
-            let (result, missing) = try await syncWhileChanging(fixture, fixture.url(.next), ["--concurrency", "1"])
+            let (result, missing) = try await syncWhileChanging(
+                fixture.server, fixture.url(.next), ["--concurrency", "1"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             let overlapping = fixture.server.requests.filter { $0.query["limit"] == "51" }
@@ -133,7 +135,7 @@ import Testing
                 FixtureServer.Churn(insertsPerRequest: 2, deletesPerRequest: 2, newItems: .atTheEnd, seed: seed))
             fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: seed)
             let (result, missing) = try await syncWhileChanging(
-                fixture, fixture.url(.offset), ["--concurrency", String(concurrency), "--page-size", "50"])
+                fixture.server, fixture.url(.offset), ["--concurrency", String(concurrency), "--page-size", "50"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             #expect(missing == [])
@@ -144,7 +146,8 @@ import Testing
     func anOldestFirstPageNumberListReadInOrderIsReadAgainFromItsEnd(seed: UInt64) async throws {
         try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
             fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
-            let (result, missing) = try await syncWhileChanging(fixture, fixture.url(.drf), ["--concurrency", "1"])
+            let (result, missing) = try await syncWhileChanging(
+                fixture.server, fixture.url(.drf), ["--concurrency", "1"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
                 result.stdout.contains("the list changed while it was read; read 40 pages again"), "\(result.stdout)")
@@ -159,7 +162,7 @@ import Testing
             fixture.server.setChurn(FixtureServer.Churn(newItems: .atTheEnd, seed: seed))
             fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: seed)
             let (result, missing) = try await syncWhileChanging(
-                fixture, fixture.url(.drf), ["--concurrency", String(concurrency)])
+                fixture.server, fixture.url(.drf), ["--concurrency", String(concurrency)])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             #expect(missing == [], "\(result.stdout)")
@@ -169,12 +172,10 @@ import Testing
     @Test(arguments: [5, 10, 20] as [Int])
     func aPageNumberListReadAtOnceThatChangesOnceWithoutATraceMissesNoItem(unchangedRequests: Int) async throws {
         try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
-            // One item added at the end and the first removed, once: the total holds, no id repeats,
-            // and every item below the top moves up by one, across every boundary not read yet.
-            var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
-            (churn.unchangedRequests, churn.changingRequests, churn.removals) = (unchangedRequests, 1, .atTheTop)
-            fixture.server.setChurn(churn)
-            let (result, missing) = try await syncWhileChanging(fixture, fixture.url(.drf), ["--concurrency", "6"])
+            // Every item below the top moves up by one, across every boundary not read yet.
+            fixture.server.setChurn(Self.topRemovedOnce(after: unchangedRequests))
+            let (result, missing) = try await syncWhileChanging(
+                fixture.server, fixture.url(.drf), ["--concurrency", "6"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             #expect(missing == [], "\(result.stdout)")
@@ -190,7 +191,7 @@ import Testing
             fixture.server.setChurn(churn)
             fixture.server.injectRandomly([(.delay(.milliseconds(15)), 0.5)], seed: 3)
             let (result, missing) = try await syncWhileChanging(
-                fixture, fixture.url(.drf), ["--concurrency", "6", "--newest-first"])
+                fixture.server, fixture.url(.drf), ["--concurrency", "6", "--newest-first"])
             #expect(result.status == 0, "\(result.stderr)")
             // Items moved down hide only where an id repeats at another boundary: the walk then reads the list again.
             #expect(missing == [], "\(result.stdout)")
@@ -199,11 +200,9 @@ import Testing
 
     @Test func anOffsetListReadAtOnceChecksTheItemBeforeEveryPage() async throws {
         try await RunningFixture.with(itemCount: 1_000, pageSize: 50) { fixture in
-            var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
-            (churn.unchangedRequests, churn.changingRequests, churn.removals) = (1, 1, .atTheTop)
-            fixture.server.setChurn(churn)
+            fixture.server.setChurn(Self.topRemovedOnce(after: 1))
             let (result, missing) = try await syncWhileChanging(
-                fixture, fixture.url(.offset), ["--concurrency", "6", "--page-size", "50"])
+                fixture.server, fixture.url(.offset), ["--concurrency", "6", "--page-size", "50"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("the list changed while it was read"), "\(result.stdout)")
             #expect(missing == [], "\(result.stdout)")
@@ -282,25 +281,15 @@ import Testing
         let server = FixtureServer(configuration: configuration)
         try await server.start()
         defer { Task { await server.stop() } }
-        var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
-        (churn.unchangedRequests, churn.changingRequests, churn.removals) = (unchangedRequests, 1, .atTheTop)
-        server.setChurn(churn)
-        let before = Set(server.listedIDs)
-        let directory = try TemporaryDirectory()
-        let url = server.url(.offset).absoluteString
-        let result = try await BuiltBinary.slippers.run([
-            "sync", url, "--db", directory.path(), "--concurrency", "6", "--page-size", "50",
-        ])
-        let after = Set(server.listedIDs)
+        server.setChurn(Self.topRemovedOnce(after: unchangedRequests))
+        let (result, missing) = try await syncWhileChanging(
+            server, server.url(.offset).absoluteString, ["--concurrency", "6", "--page-size", "50"])
         #expect(result.status == 0, "\(result.stderr)")
         // The server cuts the second page asked for with the item before it: its last page is then read
         // before the pages between, at no request more than the one the cut cost.
         let offsets = server.requests.map { $0.query["offset"] ?? "0" }
         #expect(offsets.prefix(4) == ["0", "49", "50", "950"], "\(offsets)")
-        let export = try await BuiltBinary.slippers.run([
-            "export", url, "--format", "ndjson", "--db", directory.path(),
-        ])
-        #expect(before.intersection(after).subtracting(try exportedIDs(export.stdout)).sorted() == [])
+        #expect(missing == [])
     }
 
     @Test func anOffsetListThatRoundsItsOffsetToWholePagesIsAskedPlainlyFromThen() async throws {
@@ -330,16 +319,24 @@ import Testing
         }
     }
 
-    /// Syncs `url` into a new file with `options` while the fixture's list changes, and returns the
+    /// A change made once, after `requests` requests for the list's pages: its first item removed and one
+    /// added at its end. The total holds, no id repeats, and every item below the top moves up by one.
+    private static func topRemovedOnce(after requests: Int) -> FixtureServer.Churn {
+        var churn = FixtureServer.Churn(editsPerRequest: 0, newItems: .atTheEnd, seed: 1)
+        (churn.unchangedRequests, churn.changingRequests, churn.removals) = (requests, 1, .atTheTop)
+        return churn
+    }
+
+    /// Syncs `url` into a new file with `options` while the server's list changes, and returns the
     /// command's outcome and the ids the server listed both before and after the sync that the
     /// file does not hold.
-    private func syncWhileChanging(_ fixture: RunningFixture, _ url: String, _ options: [String]) async throws
+    private func syncWhileChanging(_ server: FixtureServer, _ url: String, _ options: [String]) async throws
         -> (result: BuiltBinary.Outcome, missing: [Int])
     {
-        let before = Set(fixture.server.listedIDs)
+        let before = Set(server.listedIDs)
         let directory = try TemporaryDirectory()
         let result = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()] + options)
-        let after = Set(fixture.server.listedIDs)
+        let after = Set(server.listedIDs)
         let export = try await BuiltBinary.slippers.run([
             "export", url, "--format", "ndjson", "--db", directory.path(),
         ])
