@@ -152,4 +152,31 @@ public protocol CacheStorage: Sendable {
 
     /// Gives the space of removed rows back.
     func vacuum() async throws
+
+    // MARK: Accounts
+
+    /// The account a list whose requests carry credentials with `credentialDigest`
+    /// (``PageSource/credentialDigest``) is kept for when the caller declares none: derived from
+    /// an HMAC-SHA-256 of the digest under this cache's key (never the credential itself);
+    /// ``Account/anonymous`` for `nil`.
+    func account(derivedFrom credentialDigest: String?) -> Account
+
+    /// Deletes everything `account` holds, in one transaction: its collections and their pages,
+    /// its items, its pending writes and its watermarks. The removed values leave the cache's
+    /// bytes, not only its tables: an SQLite file deletes with `secure_delete` on and
+    /// checkpoints its write-ahead log.
+    ///
+    /// - returns: What was removed.
+    func removeAccount(_ account: Account) async throws -> AccountRemoval
+
+    /// The accounts the cache holds lists, items or pending writes of, by name; the anonymous
+    /// account among them when it holds any.
+    func accounts() async throws -> [Account]
+}
+
+extension CacheStorage {
+    /// The account a source's lists are kept for: `declared`, else the one its credentials derive, else anonymous.
+    public func account(declared: Account?, credentialDigest: String?) -> Account {
+        declared ?? account(derivedFrom: credentialDigest)
+    }
 }

@@ -40,6 +40,16 @@ package struct HeaderFingerprintKey: Sendable {
     }
 }
 
+extension HeaderFingerprintKey {
+    /// The account requests whose credentials have `credentialDigest` (``PageSource/credentialDigest``)
+    /// are filed under when none is declared: derived from the digest's fingerprint under `key`, or
+    /// from the digest alone in a cache without a key; anonymous for no credentials.
+    package static func account(derivedFrom credentialDigest: String?, key: HeaderFingerprintKey?) -> Account {
+        guard let credentialDigest else { return .anonymous }
+        return Account(derivedFrom: key?.fingerprint(credentialDigest) ?? credentialDigest)
+    }
+}
+
 extension Page where Item == RawItem {
     /// The page as a cache stores it: its source's digest of header values
     /// (``PageCaching/varyKey``) replaced by its fingerprint under `key`, or by none without a key.

@@ -272,27 +272,27 @@ import Testing
         #expect(await other.state.items.count == 10)
     }
 
-    @Test func aPartitionKeepsItsCacheAcrossTokensAndApartFromOtherPartitions() async throws {
+    @Test func aDeclaredAccountKeepsItsCacheAcrossTokensAndApartFromOtherAccounts() async throws {
         server.setResponseHeaders(["Vary": "Authorization"])
-        func pager(token: String, partition: String) throws -> HTTPPager {
+        func pager(token: String, account: String) throws -> HTTPPager {
             HTTPPager(
                 cache: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
                 collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
-                configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600), partition: partition))
+                configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600), account: Account(account)))
         }
-        let alice = try pager(token: "t1", partition: "alice")
+        let alice = try pager(token: "t1", account: "alice")
         await alice.start()
         await scroll(alice, toPages: 2)
         server.resetRequests()
 
-        // The token rotated: the same partition keeps its cache.
-        let rotated = try pager(token: "t2", partition: "alice")
+        // The token rotated: the same declared account keeps its cache.
+        let rotated = try pager(token: "t2", account: "alice")
         await rotated.start()
         await scroll(rotated, toPages: 2)
         #expect(await rotated.state.items.count == 20)
         #expect(server.requestCount == 0)
 
-        let bob = try pager(token: "t3", partition: "bob")
+        let bob = try pager(token: "t3", account: "bob")
         await server.stop()
         await bob.start()
         #expect(await bob.state.items.isEmpty)

@@ -29,4 +29,7 @@ public struct AnyPageSource<Item: Sendable>: PageSource {
     public func varyKey(for headerNames: [String]) -> String? {
         base.varyKey(for: headerNames)
     }
+
+    /// The base source's digest of the credentials it sends.
+    public var credentialDigest: String? { base.credentialDigest }
 }

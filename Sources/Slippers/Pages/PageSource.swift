@@ -82,6 +82,13 @@ public protocol PageSource<Item>: Sendable {
     /// that `Vary`s on those headers only to requests that send the same values.
     /// The default sends none of them.
     func varyKey(for headerNames: [String]) -> String?
+
+    /// A digest of the credentials this source's requests carry (the HTTP source's: SHA-256 of its
+    /// credential headers and query parameters), or `nil` when they carry none.
+    ///
+    /// A cache derives the ``Account`` of a list from it when the caller declares none, so pages
+    /// fetched with one credential are never served to requests with another. The default carries none.
+    var credentialDigest: String? { get }
 }
 
 extension PageSource {
@@ -93,4 +100,7 @@ extension PageSource {
 
     /// A source that cannot ask for the item before a page.
     public func asksItemBefore(at token: PageToken?) -> Bool { false }
+
+    /// A source whose requests carry no credential.
+    public var credentialDigest: String? { nil }
 }

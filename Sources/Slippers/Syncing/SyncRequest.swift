@@ -47,13 +47,16 @@ public struct SyncRequest: Hashable, Sendable, Codable {
     /// complete list is then brought up to date from its first page; `nil` leaves it to what the
     /// cache recorded or detects.
     public var newestFirst: Bool?
+    /// The name of the ``Account`` the list is kept for (`slippers enqueue --account`), such as a
+    /// user's id; `nil` for the one the worker's credentials derive (anonymous without any).
+    public var account: String?
 
     /// Creates a request for the list at `url`, everything else detected or left to its default.
     public init(
         url: String, style: Style = Style(), limits: Limits = Limits(), itemType: String? = nil,
         refresh: Bool = false, revalidate: Bool = false, keepsNoStorePages: Bool = false,
         network: Network = Network(), schedule: Schedule? = nil, incremental: Incremental? = nil,
-        newestFirst: Bool? = nil
+        newestFirst: Bool? = nil, account: String? = nil
     ) {
         self.url = url
         self.style = style
@@ -66,6 +69,7 @@ public struct SyncRequest: Hashable, Sendable, Codable {
         self.schedule = schedule
         self.incremental = incremental
         self.newestFirst = newestFirst
+        self.account = account
     }
 
     /// The request as the queue stores it: JSON with sorted keys, so that one request is one text.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Slippers
 import SlippersStore
 import TableOutput
 
@@ -9,22 +10,26 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the cached collections: items, pages, total, end reached, age, whether unverified.",
             discussion: """
-                The end column says INCOMPLETE for a list whose end was reached with fewer items than \
+                The account column says whose list it is: the name --account gave, ~ and a fingerprint \
+                for one derived from credentials (never the credential), anonymous for none; --account \
+                or --header shows one account's lists. The end column says INCOMPLETE for a list whose end was reached with fewer items than \
                 its server announced (incomplete in --json): sync --refresh walks it again.
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let collections = try await store.collections()
+            let selection = try account.selection(in: store)
+            let collections = try await store.collections().filter { selection.admits($0.account) }
             if output.json {
                 print(try JSONOutput.render(collections))
                 return
             }
             var table = TextTable([
-                .init(header: "collection"), .init(header: "type"),
+                .init(header: "collection"), .init(header: "account"), .init(header: "type"),
                 .init(header: "items", alignment: .right), .init(header: "pages", alignment: .right),
                 .init(header: "total", alignment: .right), .init(header: "end"),
                 .init(header: "age", alignment: .right), .init(header: "unverified"),
@@ -32,7 +37,9 @@ extension SlippersCommand {
             let now = Date()
             for collection in collections {
                 table.append([
-                    collection.key, collection.itemType, String(collection.itemCount), String(collection.pageCount),
+                    CollectionKey(parsing: collection.key).forAccount(.anonymous).description,
+                    collection.account.description,
+                    CollectionKey.account(ofItemType: collection.itemType).itemType, String(collection.itemCount), String(collection.pageCount),
                     Formatting.number(collection.total),
                     collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
                     Formatting.age(of: collection.lastFetchedAt ?? collection.createdAt, now: now),

@@ -45,6 +45,7 @@ extension SlippersCommand {
             fields += lines("pages", diagnosis.inconsistentPages, none: "consistent")
             fields += lines(
                 "lists", diagnosis.incompleteLists.map { "INCOMPLETE \($0)" }, none: "complete as announced")
+            fields += lines("accounts", diagnosis.writesOfDerivedAccounts, none: "no write waits for a derived account")
             fields.append(("verdict", diagnosis.isHealthy ? "healthy" : "NOT healthy"))
             return TextTable.fields(fields)
         }

@@ -27,6 +27,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
 
         @Argument(help: "The collection's key (its item type and URL are used).")
         var collection: String
@@ -86,7 +87,7 @@ extension SlippersCommand {
         }
 
         func execute() async throws {
-            let key = try await database.existingCollectionKey(naming: collection)
+            let key = try await database.existingCollectionKey(naming: collection, account: account)
             let store = try database.openForWriting()
             guard let info = try store.collection(key) else { throw CacheError.collectionNotFound(key: key) }
             if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }

@@ -23,6 +23,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountOptions
 
         @Argument(help: ArgumentHelp("The URLs of the lists' first pages (http or https).", valueName: "url"))
         var urls: [String]
@@ -80,6 +81,7 @@ extension SlippersCommand {
                     url: url, shape: shape, posted: posted, options: options, network: network, origins: origins,
                     retrying: retrying, concurrent: concurrent, incremental: incremental)
                 request.schedule = every.map { SyncRequest.Schedule(every: $0.seconds) }
+                request.account = account.declared?.description
                 return request
             }
         }

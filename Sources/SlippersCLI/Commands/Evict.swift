@@ -14,6 +14,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var logging: LoggingOptions
         @OptionGroup var output: OutputOptions
 
@@ -38,7 +39,8 @@ extension SlippersCommand {
         func execute() async throws {
             var key: String?
             if let collection {
-                key = try await database.existingCollectionKey(naming: collection, logger: logging.logger)
+                key = try await database.existingCollectionKey(
+                    naming: collection, account: account, logger: logging.logger)
             }
             let store = try await database.openStorageForWriting(logger: logging.logger)
             let report: EvictionReport

@@ -27,6 +27,7 @@ extension SlippersCommand {
         }
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
 
         @Argument(help: "The collection's key, as `slippers collections` lists it.")
         var collection: String
@@ -36,7 +37,8 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let collection = try await store.collectionKey(naming: collection)
+            let collection = try await store.collectionKey(
+                naming: collection, account: try account.selection(in: store, typed: collection))
             let out = ChunkedOutput()
             switch format {
             case .json:

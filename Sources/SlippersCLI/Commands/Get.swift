@@ -18,6 +18,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
         @Argument(help: "A collection's key (its item type is used), or an item type.")
@@ -60,12 +61,15 @@ extension SlippersCommand {
         /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
         private func itemType(in store: any CacheStorage) async throws -> String? {
             // A collection as `sync` was given it (its URL, query and all) names its items' type.
-            if let key = try? await store.collectionKey(naming: collectionOrType),
+            let selection = try account.selection(in: store, typed: collectionOrType)
+            if let key = try? await store.collectionKey(naming: collectionOrType, account: selection),
                 let collection = try await store.collection(key)
             {
                 return collection.itemType
             }
-            let types = try await store.itemTypes(named: collectionOrType)
+            let types = try await store.itemTypes(named: collectionOrType).filter {
+                selection.admits(CollectionKey.account(ofItemType: $0).account)
+            }
             if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
             return types.first
         }

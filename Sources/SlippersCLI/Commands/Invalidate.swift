@@ -9,6 +9,7 @@ extension SlippersCommand {
                 "Invalidate a collection (or every collection): its pages stay readable, unverified until revalidated.")
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
 
         @Argument(help: "The collection's key.")
         var collection: String?
@@ -26,7 +27,7 @@ extension SlippersCommand {
 
         func execute() async throws {
             var key: String?
-            if let collection { key = try await database.existingCollectionKey(naming: collection) }
+            if let collection { key = try await database.existingCollectionKey(naming: collection, account: account) }
             let store = try await database.openStorageForWriting()
             if let collection, let key {
                 try await store.invalidate(key)

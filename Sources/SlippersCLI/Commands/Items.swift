@@ -16,6 +16,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
         @Argument(help: "The collection's key, as `slippers collections` lists it.")
@@ -58,7 +59,8 @@ extension SlippersCommand {
 
         /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
         private func forEachItem(in store: any CacheStorage, _ body: (RawItem) throws -> Void) async throws {
-            let collection = try await store.collectionKey(naming: collection)
+            let collection = try await store.collectionKey(
+                naming: collection, account: try account.selection(in: store, typed: collection))
             guard let page else {
                 try await store.forEachItem(in: collection, body)
                 return

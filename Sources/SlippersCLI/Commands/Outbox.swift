@@ -19,33 +19,61 @@ extension SlippersCommand {
                 discussion: """
                     Each write: its number, state (pending; failed with the server's reason; or in_doubt, a POST \
                     whose answer never arrived and that could not be found on the server, with what to check), \
-                    method and URL (credentials in the query masked), item, attempts and age. \
-                    Headers are never stored, so never shown.
+                    method and URL (credentials in the query masked), account, item, attempts and age. \
+                    Headers are never stored, so never shown. A write goes out only by a push of its \
+                    account; a derived account (~ and a fingerprint) is the one its credentials gave, so \
+                    writes of one that the --header values given no longer derive (a rotated token) are \
+                    told on stderr: push them with the credentials that made them, and declare an account \
+                    (--account, the user's id) to survive token rotation.
                     """)
 
             @OptionGroup var database: DatabaseOptions
+            @OptionGroup var account: AccountSelectionOptions
             @OptionGroup var output: OutputOptions
 
             func execute() throws {
-                let writes = try database.openForReading().pendingWrites()
+                let store = try database.openForReading()
+                let selection = try account.selection(in: store)
+                let all = try store.pendingWrites()
+                let writes = all.filter { selection.admits($0.account) }
+                for line in Self.strandedLines(all, selection: selection) { StandardError.write(line) }
                 if output.json {
                     print(try JSONOutput.render(writes.map(OutboxEntry.init)))
                     return
                 }
                 var table = TextTable([
                     .init(header: "id", alignment: .right), .init(header: "state"), .init(header: "method"),
-                    .init(header: "url"), .init(header: "type"), .init(header: "item"),
+                    .init(header: "url"), .init(header: "account"), .init(header: "type"), .init(header: "item"),
                     .init(header: "attempts", alignment: .right), .init(header: "age", alignment: .right),
                     .init(header: "error"),
                 ])
                 for write in writes {
                     table.append([
                         String(write.id), write.state.rawValue, write.method, CredentialQuery.masking(write.url),
-                        write.itemType, write.itemKey.commandLineText, String(write.attempts),
+                        write.account.description, CollectionKey.account(ofItemType: write.itemType).itemType,
+                        write.itemKey.commandLineText, String(write.attempts),
                         Formatting.age(of: write.createdAt), write.error.map { $0.shortenedForErrors } ?? "",
                     ])
                 }
                 print(table.render())
+            }
+
+            /// One line per account derived from credentials that the credentials given (`--header`)
+            /// do not derive, or, with none given, per derived account: its writes wait for a push with
+            /// the credentials that made them, which a rotated token no longer is.
+            static func strandedLines(_ writes: [PendingWrite], selection: AccountSelection) -> [String] {
+                if case .account(let given) = selection, !given.isDerived { return [] }
+                var counts: [Account: Int] = [:]
+                for write in writes where write.account.isDerived && selection != .account(write.account) {
+                    counts[write.account, default: 0] += 1
+                }
+                let given = selection != .any
+                return counts.sorted { $0.key.name < $1.key.name }.map { account, count in
+                    "slippers: \(account) "
+                        + (given ? "(credentials other than these) " : "(an account derived from credentials) ")
+                        + "has \(Formatting.count(count, "write")) that only a push with its credentials sends; after a "
+                        + "token rotation none can: declare --account (the user's id) instead"
+                }
             }
         }
 
@@ -89,6 +117,7 @@ struct OutboxEntry: Encodable {
     var kind: String
     var method: String
     var url: String
+    var account: String
     var type: String
     var item: ItemKey
     var attempts: Int
@@ -103,7 +132,8 @@ struct OutboxEntry: Encodable {
         kind = write.kind.rawValue
         method = write.method
         url = CredentialQuery.masking(write.url)
-        type = write.itemType
+        account = write.account.description
+        type = CollectionKey.account(ofItemType: write.itemType).itemType
         item = write.itemKey
         attempts = write.attempts
         error = write.error

@@ -14,6 +14,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
         @Argument(help: "The collection's key, as `slippers collections` lists it.")
@@ -21,7 +22,8 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let pages = try await store.pages(in: try await store.collectionKey(naming: collection))
+            let pages = try await store.pages(in: try await store.collectionKey(
+                        naming: collection, account: try account.selection(in: store, typed: collection)))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

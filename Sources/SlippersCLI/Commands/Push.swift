@@ -30,7 +30,9 @@ extension SlippersCommand {
                 outbox retry or drop), and the item's later writes wait behind it. Each failed or \
                 in-doubt write is one line on stderr (five at most). A network failure that \
                 outlasts the retries stops the push, the writes still pending; run it again. The \
-                --header values go only to the origin of each write's URL, as with sync. Exits 1 \
+                --header values go only to the origin of each write's URL, as with sync. Only the \
+                writes of the push's account are sent (--account, else the one its --header values \
+                derive): another account's writes stay pending, counted in one line. Exits 1 \
                 when a write failed, is in doubt, or the push stopped.
                 """)
 
@@ -41,6 +43,7 @@ extension SlippersCommand {
         }
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountOptions
         @OptionGroup var network: NetworkOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -84,6 +87,7 @@ extension SlippersCommand {
                         originPolicy: try origins.policy(), logger: logging.logger))
                 client.logger = logging.logger
                 var push = OutboxPush(cache: store, client: client, headers: parsed)
+                push.account = account.declared
                 push.conflictRule = conflict == .server ? .serverWins : .clientWins
                 let report = try await push.run()
                 var summary =
@@ -91,6 +95,12 @@ extension SlippersCommand {
                     + "\(report.conflicts) conflicts (\(conflict.rawValue) won)"
                 if report.inDoubt > 0 { summary += ", \(report.inDoubt) in doubt" }
                 print(summary + ", \(report.remaining) in the outbox")
+                if report.otherAccounts > 0 {
+                    StandardError.write(
+                        "slippers: other accounts have \(Formatting.count(report.otherAccounts, "write")) waiting: a "
+                            + "push sends only its own account's (--account NAME, or the --header that made them; "
+                            + "slippers outbox)")
+                }
                 for line in Self.problemLines(report.problems) { StandardError.write(line) }
                 if let stopped = report.stoppedBy {
                     throw CommandFailure.pushStopped(reason: stopped, remaining: report.remaining)

@@ -8,7 +8,7 @@ extension SlippersCommand {
     /// Prints the overall figures of the cache file.
     struct Stats: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the cache's figures: file size, counts, oldest and newest page, schema version.",
+            abstract: "Print the cache's figures: file size, counts, oldest and newest page, schema version, accounts.",
             discussion: """
                 An existing file is opened read-only. A missing file is created and migrated first, \
                 so `slippers stats --db new.sqlite` makes a new, empty cache.
@@ -42,6 +42,7 @@ extension SlippersCommand {
                     ("oldest page", dated(stats.oldestPage)),
                     ("newest page", dated(stats.newestPage)),
                     ("schema", stats.schemaVersion ?? "-"),
+                    ("accounts", stats.accounts.isEmpty ? "-" : stats.accounts.joined(separator: ", ")),
                 ]))
         }
     }

@@ -6,12 +6,12 @@ extension SlippersCommand.Sync {
     /// The plan of this sync: the library's, with a conflict of styles told in the command's words.
     static func plan(
         storage: any CacheStorage, client: APIClient, url: URL, headers: [String: String], overrides: StyleOverrides,
-        itemType: String?, refresh: Bool
+        itemType: String?, refresh: Bool, account: Account?
     ) async throws -> SyncPlan {
         do {
             return try await SyncPlan.make(
                 storage: storage, client: client, url: url, headers: headers, overrides: overrides, itemType: itemType,
-                refresh: refresh)
+                refresh: refresh, account: account)
         } catch let error as SyncPlanError where error.code == .styleConflict {
             guard let stored = error.storedStyle, let requested = error.requestedStyle else { throw error }
             throw CommandFailure.styleConflict(

@@ -71,6 +71,7 @@ extension SlippersCommand {
                 """)
 
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var account: AccountOptions
         @OptionGroup var network: NetworkOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -196,7 +197,7 @@ extension SlippersCommand {
             // here. --retry-for keeps a list already under way alive.
             let plan = try await Self.plan(
                 storage: storage, client: client, url: url, headers: headers, overrides: overrides,
-                itemType: itemType, refresh: refresh)
+                itemType: itemType, refresh: refresh, account: account.declared)
 
             await onPlanned(plan.collection.key)
             if revalidate { return try await runRevalidation(plan, in: storage) }

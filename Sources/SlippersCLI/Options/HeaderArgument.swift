@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// An HTTP header given on the command line as `Name: value`.
@@ -27,5 +28,19 @@ struct HeaderArgument: Equatable {
         else { return nil }
         self.name = name
         self.value = value
+    }
+
+    /// The `--header` arguments by name; a value is never echoed in an error.
+    ///
+    /// - throws: A `ValidationError` naming the position of an argument that is not `Name: value`.
+    static func parse(_ arguments: [String]) throws -> [String: String] {
+        var parsed: [String: String] = [:]
+        for (position, text) in arguments.enumerated() {
+            guard let header = HeaderArgument(argument: text) else {
+                throw ValidationError("--header takes 'Name: value'; header \(position + 1) is not of that form.")
+            }
+            parsed[header.name] = header.value
+        }
+        return parsed
     }
 }

@@ -27,13 +27,6 @@ extension ListRequestArguments {
 
     /// The headers by name; the values are never echoed in an error.
     func parsedHeaders() throws -> [String: String] {
-        var parsed: [String: String] = [:]
-        for (position, text) in headers.enumerated() {
-            guard let header = HeaderArgument(argument: text) else {
-                throw ValidationError("--header takes 'Name: value'; header \(position + 1) is not of that form.")
-            }
-            parsed[header.name] = header.value
-        }
-        return parsed
+        try HeaderArgument.parse(headers)
     }
 }

@@ -5,18 +5,49 @@ import SlippersStorage
 import SlippersStore
 
 extension CacheStorage {
-    /// The key of the collection a person means by `typed`, as `CacheStorage.collectionKey(typed:)`
-    /// finds it; else the collection `sync` filed the list at the URL `typed` under (its key
-    /// leaves out the paging parameters of the list's style: `…/items?size=50` is filed as
-    /// `…/items` when `size` sets its page size, so the URL given to `sync` finds its list); else
-    /// the one collection of the item type `typed` names, in full or by its short name (`posts`
-    /// for `posts@https://api.example.com`).
+    /// The key of the collection a person means by `typed`, among the lists of the selected
+    /// account: its key as `CacheStorage.collectionKey(typed:)` finds it (the account added when
+    /// the text names none); else the collection `sync` filed the list at the URL `typed` under
+    /// (its key leaves out the paging parameters of the list's style: `…/items?size=50` is filed
+    /// as `…/items` when `size` sets its page size, so the URL given to `sync` finds its list);
+    /// else the one collection of the item type `typed` names, in full or by its short name
+    /// (`posts` for `posts@https://api.example.com`).
     ///
     /// - returns: The key found, or `typed` as `CacheStorage.collectionKey(typed:)` gives it.
-    /// - throws: ``CommandFailure/ambiguousItemType(_:candidates:)`` when a type names several collections.
-    func collectionKey(naming typed: String) async throws -> String {
-        let key = try await collectionKey(typed: typed)
-        guard try await collection(key) == nil else { return key }
+    /// - throws: ``CommandFailure/ambiguousItemType(_:candidates:)`` when a type names several
+    ///   collections; ``CommandFailure/ambiguousAccount(_:accounts:)`` when any account may hold
+    ///   the list and several do.
+    func collectionKey(naming typed: String, account selection: AccountSelection = .any) async throws -> String {
+        let typedKey = CollectionKey(parsing: try await collectionKey(typed: typed))
+        let all = try await collections()
+        let accounts: [Account]
+        switch selection {
+        case .account(let account): accounts = [account]
+        case .any:
+            accounts = Set(all.map { CollectionKey(parsing: $0.key).account }).sorted { $0.name < $1.name }
+        }
+        var found: [(account: Account, key: String)] = []
+        for account in accounts {
+            if let key = try await collectionKey(naming: typed, typedKey: typedKey, account: account, among: all) {
+                found.append((account, key))
+            }
+        }
+        if found.count > 1 {
+            throw CommandFailure.ambiguousAccount(typed, accounts: found.map(\.account.description))
+        }
+        if let only = found.first { return only.key }
+        guard case .account(let account) = selection, typedKey.account.isAnonymous else {
+            return typedKey.description
+        }
+        return typedKey.forAccount(account).description
+    }
+
+    /// The key of `account`'s collection that `typed` names, or `nil` when it has none.
+    private func collectionKey(
+        naming typed: String, typedKey: CollectionKey, account: Account, among all: [CollectionInfo]
+    ) async throws -> String? {
+        let exact = typedKey.account.isAnonymous ? typedKey.forAccount(account) : typedKey
+        if exact.account == account, all.contains(where: { $0.key == exact.description }) { return exact.description }
         if let url = URL(string: typed), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             let configuration = ServerConfiguration(baseURL: url)
         {
@@ -24,12 +55,18 @@ extension CacheStorage {
             let client = APIClient(
                 configuration: configuration,
                 options: APIClient.Options(transport: StubTransport(StubResponse(statusCode: 404))))
-            if let found = try await httpCollections(for: url, client: client).first { return found.collection.key }
+            if let found = try await httpCollections(for: url, client: client, account: account).first {
+                return CollectionKey(parsing: found.collection.key).forAccount(account).description
+            }
         }
-        let ofType = try await collections().filter { $0.itemType == typed || $0.itemType.hasPrefix(typed + "@") }
+        let ofType = all.filter { collection in
+            let filed = CollectionKey.account(ofItemType: collection.itemType)
+            return filed.account == account && (filed.itemType == typed || filed.itemType.hasPrefix(typed + "@"))
+                && CollectionKey(parsing: collection.key).account == account
+        }
         if ofType.count > 1 {
             throw CommandFailure.ambiguousItemType(typed, candidates: ofType.map(\.key))
         }
-        return ofType.first?.key ?? key
+        return ofType.first?.key
     }
 }

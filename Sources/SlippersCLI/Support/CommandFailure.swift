@@ -8,6 +8,8 @@ enum CommandFailure: Error, Equatable {
     case unknownCollectionOrType(String)
     /// The short name stands for item types of several origins.
     case ambiguousItemType(String, candidates: [String])
+    /// The name stands for a list that several accounts hold, and no account was given.
+    case ambiguousAccount(String, accounts: [String])
     /// The collection has no cached page at this index.
     case pageNotCached(index: Int, collection: String, pageCount: Int)
     /// A sync would resume a collection with another pagination style than the one it was paged with.
@@ -33,6 +35,9 @@ extension CommandFailure: CustomStringConvertible {
             "No collection or item type \"\(CredentialQuery.masking(name).shortenedForErrors)\" in the cache"
         case .ambiguousItemType(let name, let candidates):
             "\"\(name)\" names the items of several origins; give one of: \(candidates.joined(separator: ", "))"
+        case .ambiguousAccount(let name, let accounts):
+            "\"\(CredentialQuery.masking(name).shortenedForErrors)\" is held by \(accounts.count) accounts "
+                + "(\(accounts.joined(separator: ", "))); say whose with --account NAME, or the --header that synced it"
         case .pageNotCached(let index, let collection, let count):
             "Page \(index) of \"\(collection)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
         case .styleConflict(let collection, let stored, let requested):

@@ -75,8 +75,11 @@ public struct OutboxPush: Sendable {
         public var conflicts = 0
         /// Inserts whose answer never arrived and that the server could not be checked for: now in doubt.
         public var inDoubt = 0
-        /// Writes still in the outbox after the push, pending, failed or in doubt.
+        /// Writes of the push's account still in the outbox after it, pending, failed or in doubt.
         public var remaining = 0
+        /// Writes of other accounts, left in the outbox untouched: a push sends only its own
+        /// account's writes, with its own credentials.
+        public var otherAccounts = 0
         /// Why the push stopped early (the network), if it did.
         public var stoppedBy: String?
         /// The writes this push left failed or in doubt, each with its reason, in order.
@@ -101,6 +104,10 @@ public struct OutboxPush: Sendable {
     public var client: APIClient
     /// Headers for every write (credentials); never stored.
     public var headers: [String: String]
+    /// Whose writes are sent: `nil` unless set, and then the account the credentials of
+    /// ``headers`` derive (anonymous without any). Writes queued under another account stay
+    /// pending (``Report/otherAccounts``); declare the account (the user's id) when the token rotates.
+    public var account: Account?
     /// What a conflict does; ``ConflictRule/serverWins`` unless set.
     public var conflictRule: ConflictRule = .serverWins
     /// The member of the server's answer to an insert that holds the id it gave the item; `"id"` unless set.
@@ -120,21 +127,27 @@ public struct OutboxPush: Sendable {
         self.headers = headers
     }
 
-    /// Sends every pending write, oldest first; writes of an item wait behind its failed ones.
+    /// Sends every pending write of the push's ``account``, oldest first; writes of an item wait
+    /// behind its failed ones, and other accounts' writes are left as they are.
     ///
     /// - returns: What the push did.
     /// - throws: A cache error, or `CancellationError`. Network failures do not throw: they stop
     ///   the push and are in ``Report/stoppedBy``.
     public func run() async throws -> Report {
         var report = Report()
+        let account = cache.account(
+            declared: account, credentialDigest: HTTPPageSource.credentialDigest(headers: headers, url: nil))
         var blocked: Set<String> = []
         var last: Int64?
         // A batch at a time: memory does not grow with the outbox.
         var reads: [Int64: Result<ServerState, any Error>] = [:]
         sending: while true {
-            let batch = try cache.pendingWrites(after: last, limit: Self.batchSize)
-            guard let end = batch.last?.id else { break }
+            let read = try cache.pendingWrites(after: last, limit: Self.batchSize)
+            guard let end = read.last?.id else { break }
             last = end
+            // Another account's write goes out only with that account's credentials, by its own push:
+            // it is neither read nor sent here.
+            let batch = read.filter { $0.account == account }
             for (position, write) in batch.enumerated() {
                 try Task.checkCancellation()
                 let item = "\(write.itemType)\u{0}\(write.itemKey)"
@@ -167,7 +180,9 @@ public struct OutboxPush: Sendable {
                 }
             }
         }
-        report.remaining = try cache.pendingWriteCount()
+        let counts = try cache.pendingWriteCounts()
+        report.remaining = counts[account] ?? 0
+        report.otherAccounts = counts.filter { $0.key != account }.values.reduce(0, +)
         return report
     }
 

@@ -20,14 +20,23 @@ extension PagedList {
     /// - parameter cache: The cache; ``SQLiteCache/inMemory()`` for previews and tests.
     /// - parameter configuration: The client, headers and stub of the requests, the item type
     ///   and the pager's settings; the defaults of ``HTTPListConfiguration`` unless given.
+    /// - parameter account: Whose list this is, such as the signed-in user's id; the
+    ///   configuration's ``HTTPListConfiguration/account`` unless given (derived from the
+    ///   credentials of its headers when that is `nil`, anonymous without any).
     /// - parameter distanceFromEnd: How many rows before the end the next page is asked for.
     public convenience init(
         url: URL,
         style: PaginationStyle? = nil,
         cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
+        account: Account? = nil,
         distanceFromEnd: Int = 5
     ) {
+        let configuration = account.map { account in
+            var configured = configuration
+            configured.account = account
+            return configured
+        } ?? configuration
         let made: @Sendable () throws -> Pager<Item>? = {
             try style.map { style in
                 try Pager<Item>(url: url, style: style, cache: cache, configuration: configuration)
@@ -50,12 +59,13 @@ extension PagedList {
     /// A list of the HTTP API at `url` (an absolute `http` or `https` URL), cached in `cache`.
     ///
     /// A text that is not such a URL gives a list whose ``refreshError`` says so on ``load()``.
-    /// The parameters are those of ``init(url:style:in:configuration:distanceFromEnd:)``.
+    /// The parameters are those of ``init(url:style:cache:configuration:account:distanceFromEnd:)``.
     public convenience init(
         url: String,
         style: PaginationStyle? = nil,
         cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
+        account: Account? = nil,
         distanceFromEnd: Int = 5
     ) {
         guard let parsed = URL(string: url), parsed.host?.isEmpty == false else {
@@ -65,6 +75,7 @@ extension PagedList {
             return
         }
         self.init(
-            url: parsed, style: style, cache: cache, configuration: configuration, distanceFromEnd: distanceFromEnd)
+            url: parsed, style: style, cache: cache, configuration: configuration, account: account,
+            distanceFromEnd: distanceFromEnd)
     }
 }

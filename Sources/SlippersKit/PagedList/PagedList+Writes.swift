@@ -106,6 +106,8 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     public func push(conflictRule: OutboxPush.ConflictRule = .serverWins) async throws -> OutboxPush.Report {
         guard let pager, let requests else { throw PagedListWriteError.notLoaded }
         var push = OutboxPush(cache: pager.cache, client: requests.client, headers: requests.headers)
+        // The list's own account: the declared one, else the one its credentials derive.
+        push.account = pager.account
         push.conflictRule = conflictRule
         let report = try await push.run()
         countWrites()

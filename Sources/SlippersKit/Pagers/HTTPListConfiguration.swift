@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// var configuration = HTTPListConfiguration(headers: ["Authorization": "Bearer \(token)"])
-/// configuration.pager.partition = user.id    // cached apart per user, whatever the token
+/// configuration.account = Account(user.id)    // cached apart per user, whatever the token
 /// let posts = PagedList<Post>(url: postsURL, cache: cache, configuration: configuration)
 /// ```
 public struct HTTPListConfiguration: Sendable {
@@ -26,8 +26,16 @@ public struct HTTPListConfiguration: Sendable {
     /// The name items are filed under: the cached collection's, else the list's default
     /// (`posts@https://api.example.com`), unless set.
     public var itemType: String?
-    /// The pager's settings: cache policy, first window, partition, no-cache pages, backoff.
+    /// The pager's settings: cache policy, first window, account, no-store pages, backoff.
     public var pager: PagerConfiguration
+
+    /// Whose list this is, such as the signed-in user's id (the pager's ``PagerConfiguration/account``):
+    /// `nil` unless set, and then the account the credentials of ``headers`` derive, or the
+    /// anonymous account without any. Declare it when the token rotates.
+    public var account: Account? {
+        get { pager.account }
+        set { pager.account = newValue }
+    }
 
     /// Creates a configuration; what is not given keeps its default.
     public init(

@@ -40,43 +40,43 @@ extension SQLiteCache {
     ///
     /// - parameter url: The URL of the list's first page.
     /// - parameter client: The client a source of the list would use.
-    /// - parameter partition: The partition a pager files the list under, if any: only its
-    ///   collections count, and each is returned with the key and item type the pager was
-    ///   given (the partition left out), as a pager takes them.
+    /// - parameter account: The account whose lists count (``CacheStorage/account(declared:credentialDigest:)``):
+    ///   each is returned with the key and item type a pager is given (the account left out),
+    ///   as a pager takes them; another account's lists never count.
     /// - throws: What reading the cache throws.
     public func httpCollections(
-        for url: URL, client: APIClient, partition: String? = nil
+        for url: URL, client: APIClient, account: Account
     ) throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
-        HTTPPageSource.lists(at: url, client: client, partition: partition, among: try collections())
+        HTTPPageSource.lists(at: url, client: client, account: account, among: try collections())
     }
 }
 
 extension CacheStorage {
     /// The cached collections of the list at `url`, with the style each was paged with, most
-    /// recently refreshed first; see ``SlippersStore/SQLiteCache/httpCollections(for:client:partition:)``.
+    /// recently refreshed first; see ``SlippersStore/SQLiteCache/httpCollections(for:client:account:)``.
     ///
     /// - throws: What reading the storage throws.
     public func httpCollections(
-        for url: URL, client: APIClient, partition: String? = nil
+        for url: URL, client: APIClient, account: Account
     ) async throws -> [(collection: CollectionInfo, style: PaginationStyle)] {
-        HTTPPageSource.lists(at: url, client: client, partition: partition, among: try await collections())
+        HTTPPageSource.lists(at: url, client: client, account: account, among: try await collections())
     }
 }
 
 extension HTTPPageSource {
     /// Those of `collections` that hold the list at `url`, with their styles, most recently refreshed first.
     static func lists(
-        at url: URL, client: APIClient, partition: String?, among collections: [CollectionInfo]
+        at url: URL, client: APIClient, account: Account, among collections: [CollectionInfo]
     ) -> [(collection: CollectionInfo, style: PaginationStyle)] {
         var found: [(collection: CollectionInfo, style: PaginationStyle)] = []
         for var collection in collections {
             var key = CollectionKey(parsing: collection.key)
-            guard let style = PaginationStyle(storedText: collection.style), key.partition == partition else {
+            guard let style = PaginationStyle(storedText: collection.style), key.account == account else {
                 continue
             }
-            key.partition = nil
+            key.account = .anonymous
             collection.key = key.description
-            collection.itemType = CollectionKey.itemType(collection.itemType, removingPartition: partition)
+            collection.itemType = CollectionKey.itemType(collection.itemType, removingAccount: account)
             if HTTPPageSource(client: client, url: url, style: style).holds(collection) {
                 found.append((collection, style))
             }

@@ -11,7 +11,7 @@ import SlippersStorage
 /// The one rule behind ``SyncPlan/make(storage:client:url:headers:overrides:itemType:refresh:)``,
 /// ``Pager``'s `detecting(url:…)` and ``PagedList``'s lists from a URL.
 enum ListStyleResolution: Sendable {
-    /// The cache holds the list: its collection (the partition left out of its key and item type) and style.
+    /// The cache holds the list: its collection (the account left out of its key and item type) and style.
     case stored(CollectionInfo, PaginationStyle)
     /// The cache does not: the source of the detected style (with any adjustment), the first page
     /// read under it (`nil` when the adjusted style asks for it at another URL), the second page when
@@ -31,10 +31,10 @@ enum ListStyleResolution: Sendable {
     /// body is its own; the lists of the URL asked for by GET are never.
     static func resolve(
         url: URL, client: APIClient, headers: [String: String], stub: PageStub?, storage: any CacheStorage,
-        partition: String?, posted: PaginationStyle? = nil,
+        account: Account, posted: PaginationStyle? = nil,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
     ) async throws -> ListStyleResolution {
-        let stored = try await storage.httpCollections(for: url, client: client, partition: partition)
+        let stored = try await storage.httpCollections(for: url, client: client, account: account)
         if let posted, posted.isPosted {
             var source = HTTPPageSource(client: client, url: url, style: posted, headers: headers)
             source.stub = stub

@@ -24,7 +24,8 @@ extension Pager {
         self.init(
             cache: cache, source: source,
             collection: try HTTPList.collection(
-                of: source, cache: cache, itemType: itemType, partition: configuration.partition),
+                of: source, cache: cache, itemType: itemType,
+                account: cache.account(declared: configuration.account, credentialDigest: source.credentialDigest)),
             configuration: configuration)
     }
 
@@ -75,7 +76,9 @@ extension Pager {
         let (source, collection) = try await HTTPList.resolve(
             url: url, client: try configuration.client(for: url), headers: configuration.headers,
             stub: configuration.stub, cache: cache, itemType: configuration.itemType,
-            partition: configuration.pager.partition)
+            account: cache.account(
+                declared: configuration.pager.account,
+                credentialDigest: HTTPPageSource.credentialDigest(headers: configuration.headers, url: url)))
         return Pager<Item>(cache: cache, source: source, collection: collection, configuration: configuration.pager)
     }
 }
@@ -84,14 +87,14 @@ extension Pager {
 enum HTTPList {
     /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
     static func collection(
-        of source: HTTPPageSource, cache: SQLiteCache, itemType: String?, partition: String?
+        of source: HTTPPageSource, cache: SQLiteCache, itemType: String?, account: Account
     ) throws -> CollectionDescriptor {
         let style = try source.style.storedText()
-        // A partitioned pager adds the partition to the key and item type it is given.
+        // The pager adds its account to the key and item type it is given.
         for key in [source.styledCollectionKey, source.collectionKey] {
-            if var stored = try cache.collection(CollectionKey(parsing: key).partitioned(partition).description) {
+            if var stored = try cache.collection(CollectionKey(parsing: key).forAccount(account).description) {
                 stored.key = key
-                stored.itemType = CollectionKey.itemType(stored.itemType, removingPartition: partition)
+                stored.itemType = CollectionKey.itemType(stored.itemType, removingAccount: account)
                 if source.holds(stored) {
                     return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
                 }
@@ -105,10 +108,10 @@ enum HTTPList {
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
         url: URL, client: APIClient, headers: [String: String], stub: PageStub?, cache: SQLiteCache,
-        itemType: String?, partition: String?
+        itemType: String?, account: Account
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: stub, storage: cache, partition: partition)
+            url: url, client: client, headers: headers, stub: stub, storage: cache, account: account)
         {
         case .stored(let stored, let style):
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
@@ -118,7 +121,7 @@ enum HTTPList {
             return (source, collection)
         case .detected(let base, let firstPage, let secondPage, _):
             let primed = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
-            return (primed, try collection(of: base, cache: cache, itemType: itemType, partition: partition))
+            return (primed, try collection(of: base, cache: cache, itemType: itemType, account: account))
         }
     }
 }

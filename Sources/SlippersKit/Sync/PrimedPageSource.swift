@@ -56,6 +56,9 @@ public final class PrimedPageSource: AddressablePageSource {
         base.varyKey(for: headerNames)
     }
 
+    /// The base source's digest of the credentials it sends.
+    public var credentialDigest: String? { base.credentialDigest }
+
     /// The base source's token for the page at `index`.
     public func token(forPageAt index: Int) -> PageToken? {
         base.token(forPageAt: index)

@@ -25,6 +25,9 @@ public struct SyncPlan: Sendable {
     public var collection: CollectionDescriptor
     /// The collection as the cache held it before the run, if it did.
     public var stored: CollectionInfo?
+    /// Whose list this is: the account declared, else the one the request's credentials derive,
+    /// else the anonymous account. The collection's key and item type carry it.
+    public var account: Account { collection.account }
 
     /// The pagination style being used.
     public var style: PaginationStyle { source.base.style }
@@ -87,6 +90,9 @@ public struct SyncPlan: Sendable {
     /// - parameter itemType: The name items are filed under; the source's default unless given.
     /// - parameter refresh: Whether the list starts again at its first page (then a stored
     ///   style may be replaced by another one).
+    /// - parameter account: Whose list this is, such as the user's id; `nil` for the account the
+    ///   credentials in `headers` and the URL's query derive (anonymous without any). Only this
+    ///   account's collection is resumed: another account's copy of the list is never used.
     /// - throws: ``SyncPlanError/styleConflict(collection:stored:requested:)`` when a stored
     ///   collection would be resumed with another way of asking for pages; a `NetworkError`
     ///   when the first page, needed to detect the style, cannot be fetched or read.
@@ -97,14 +103,19 @@ public struct SyncPlan: Sendable {
         headers: [String: String] = [:],
         overrides: StyleOverrides = StyleOverrides(),
         itemType: String? = nil,
-        refresh: Bool = false
+        refresh: Bool = false,
+        account: Account? = nil
     ) async throws -> SyncPlan {
+        let account = storage.account(
+            declared: account, credentialDigest: HTTPPageSource.credentialDigest(headers: headers, url: url))
         let posted = overrides.style.flatMap { $0.isPosted ? overrides.applied(to: $0) : nil }
         let resolution = try await ListStyleResolution.resolve(
-            url: url, client: client, headers: headers, stub: nil, storage: storage, partition: nil, posted: posted,
+            url: url, client: client, headers: headers, stub: nil, storage: storage, account: account, posted: posted,
             adjusting: { overrides.applied(to: $0) })
         switch resolution {
-        case .stored(let stored, let storedStyle):
+        case .stored(var stored, let storedStyle):
+            stored.key = CollectionKey(parsing: stored.key).forAccount(account).description
+            stored.itemType = CollectionKey.itemType(stored.itemType, account: account)
             let style = overrides.applied(to: storedStyle)
             if overrides.asksForPagesOtherwise, !style.asksForPagesLike(storedStyle), !refresh {
                 throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: style)
@@ -113,20 +124,18 @@ public struct SyncPlan: Sendable {
             let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             var plan = SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
-                collection: CollectionDescriptor(
-                    key: stored.key, itemType: stored.itemType, style: try style.storedText()),
+                collection: CollectionDescriptor(key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
             plan.resumesStoredStyle = true
             return plan
         case .detected(let base, let firstPage, let secondPage, let detection):
             try checkPageSize(overrides, style: base.style)
             let source = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
-            let key = base.collectionKey
+            let collection = CollectionDescriptor(
+                key: base.collectionKey, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()
+            ).forAccount(account)
             var plan = SyncPlan(
-                source: source,
-                collection: CollectionDescriptor(
-                    key: key, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()),
-                stored: try await storage.collection(key))
+                source: source, collection: collection, stored: try await storage.collection(collection.key))
             plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low && detection.hints.isEmpty
             plan.detection = detection
             return plan

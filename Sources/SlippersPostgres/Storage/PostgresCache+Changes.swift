@@ -10,7 +10,8 @@ extension PostgresCache {
     /// Figures of the whole cache; `fileSize` is the size on disk of our schema's tables and indexes.
     public func stats() async throws -> StoreStats {
         let applied = try await appliedMigrations()
-        return try await mappingErrors {
+        let accounts = try await accounts().map(\.description)
+        var stats = try await mappingErrors {
             try await client.withConnection { [self] connection in
                 guard
                     let row = try await PostgresRows.first(
@@ -37,6 +38,8 @@ extension PostgresCache {
                     schemaVersion: applied.last)
             }
         }
+        stats.accounts = accounts
+        return stats
     }
 
     /// Checks the cache: its migrations, and that each page lists as many items as its row says.

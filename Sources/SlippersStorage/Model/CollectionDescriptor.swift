@@ -29,16 +29,19 @@ public struct CollectionDescriptor: Hashable, Sendable {
         self.init(key: key.description, itemType: itemType, style: style)
     }
 
-    /// The key in its parts: the list's own key, its style fingerprint and its partition.
+    /// The key in its parts: the list's own key, its style fingerprint and its account.
     public var collectionKey: CollectionKey { CollectionKey(parsing: key) }
 
-    /// The list kept for `partition`: the partition goes into the key and the item type, so no
-    /// page or item row is shared across partitions. This descriptor itself for `nil`.
-    public func partitioned(_ partition: String?) -> CollectionDescriptor {
-        guard let partition else { return self }
+    /// The account the list is kept for: the one its key carries.
+    public var account: Account { collectionKey.account }
+
+    /// The list kept for `account`: the account goes into the key and the item type, so no
+    /// page or item row is shared across accounts. This descriptor itself for the anonymous account.
+    public func forAccount(_ account: Account) -> CollectionDescriptor {
+        guard !account.isAnonymous else { return self }
         var described = self
-        described.key = collectionKey.partitioned(partition).description
-        described.itemType = CollectionKey.itemType(itemType, partition: partition)
+        described.key = collectionKey.forAccount(account).description
+        described.itemType = CollectionKey.itemType(itemType, account: account)
         return described
     }
 }

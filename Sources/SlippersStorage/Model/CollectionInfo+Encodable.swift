@@ -1,16 +1,19 @@
 import Foundation
+import Slippers
 
 extension CollectionInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case key, itemType, style, itemCount, pageCount, supersededPageCount, total, endReached, resumeToken
+        case key, account, itemType, style, itemCount, pageCount, supersededPageCount, total, endReached, resumeToken
         case nextPageIndex, generation, unverified, incomplete, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
     }
 
     /// Encodes the collection as one object: every key present, `null` when a value is absent,
+    /// `account` the name of the ``account`` (`anonymous` for the anonymous account),
     /// the resume token as its text, `unverified` for ``isUnverified`` and `incomplete` for ``isIncomplete``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
+        try container.encode(account.description, forKey: .account)
         try container.encode(itemType, forKey: .itemType)
         try container.encode(style, forKey: .style)
         try container.encode(itemCount, forKey: .itemCount)

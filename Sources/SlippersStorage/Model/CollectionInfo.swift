@@ -9,6 +9,9 @@ import Slippers
 /// statistics sum over every page, so reading them costs more for a longer
 /// list, which reading a head never does.
 public struct CollectionInfo: Hashable, Sendable {
+    /// Whose list this is: the account its key carries.
+    public var account: Account { CollectionKey(parsing: key).account }
+
     /// The list's state and where its current generation ends.
     public var head: CollectionHead
     /// The type of the list's items.

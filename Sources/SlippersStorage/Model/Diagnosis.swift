@@ -13,6 +13,10 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     /// Lists whose end was reached with fewer items than their server announced, one line each
     /// (see ``CollectionInfo/isIncomplete``).
     public var incompleteLists: [String] = []
+    /// Pending writes of accounts derived from credentials, one line per account: only a push with
+    /// the credentials that made them sends them, which a rotated token no longer is. A note,
+    /// not a fault: it does not change ``isHealthy``.
+    public var writesOfDerivedAccounts: [String] = []
 
     /// Makes a diagnosis; for backends.
     package init(
@@ -47,7 +51,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
 extension Diagnosis {
     private enum EncodedKeys: String, CodingKey {
         case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
-        case incompleteLists
+        case incompleteLists, writesOfDerivedAccounts
     }
 
     /// Encodes the diagnosis with its verdict: `healthy` (``isHealthy``) and `schemaVersion` beside the findings.
@@ -61,5 +65,6 @@ extension Diagnosis {
         try container.encode(orphans, forKey: .orphans)
         try container.encode(inconsistentPages, forKey: .inconsistentPages)
         try container.encode(incompleteLists, forKey: .incompleteLists)
+        try container.encode(writesOfDerivedAccounts, forKey: .writesOfDerivedAccounts)
     }
 }

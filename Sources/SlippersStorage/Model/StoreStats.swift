@@ -22,6 +22,9 @@ public struct StoreStats: Hashable, Sendable, Codable {
     public var newestPage: Date?
     /// The last migration applied to the file.
     public var schemaVersion: String?
+    /// The accounts the cache holds data of, by name (`anonymous` for the anonymous account; a
+    /// derived one as `~` and a fingerprint, never a credential).
+    public var accounts: [String] = []
 
     /// Makes the figures of a cache; `fileSize` is the database's size on disk. For backends.
     package init(
@@ -55,5 +58,6 @@ extension StoreStats {
         try container.encode(oldestPage, forKey: .oldestPage)
         try container.encode(newestPage, forKey: .newestPage)
         try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(accounts, forKey: .accounts)
     }
 }

@@ -36,6 +36,8 @@ public struct PendingWrite: Hashable, Sendable, Codable {
     public var id: Int64
     /// The type the item is filed under.
     public var itemType: String
+    /// Whose write this is: the account of its item's type. Only a push of that account sends it.
+    public var account: Account { CollectionKey.account(ofItemType: itemType).account }
     /// The item's id.
     public var itemKey: ItemKey
     /// What the write does.

@@ -145,6 +145,23 @@ extension SQLiteCache {
         }
     }
 
+    /// The number of writes in the outbox, pending and failed, by the account they belong to;
+    /// accounts without any are left out.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func pendingWriteCounts() throws -> [Account: Int] {
+        try read { db in
+            guard try db.tableExists("outbox") else { return [:] }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT i.type, count(*) FROM outbox o JOIN items i ON i.id = o.item_id GROUP BY i.type")
+            var counts: [Account: Int] = [:]
+            for row in rows {
+                counts[CollectionKey.account(ofItemType: row[0]).account, default: 0] += row[1] as Int
+            }
+            return counts
+        }
+    }
+
     /// The server's copy of an item that has pending writes; `nil` for an item without.
     ///
     /// - throws: A `DatabaseError`.

@@ -445,7 +445,7 @@ extension Pager {
     }
 
     /// The validators to revalidate a cached page with; none for a page that no longer decodes
-    /// or that was fetched for another partition, whose copy must be sent again.
+    /// or that was fetched for other header values, whose copy must be sent again.
     private func validators(of cached: PageInfo?, at index: Int) -> PageValidators? {
         guard let cached, undecodable[index] == nil, isServable(cached), !cached.validators.isEmpty else {
             return nil
@@ -455,7 +455,7 @@ extension Pager {
 
     // MARK: - No-cache pages
 
-    /// Fetches the page after the window and holds it in memory: the window is of `no-cache` pages.
+    /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
     private func appendPageInMemory() async {
         guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
             publishHead()
@@ -486,7 +486,7 @@ extension Pager {
 
     /// Puts a fetched page at `index` of the window without storing it; the window is held in memory from now on.
     ///
-    /// The server said `no-cache`: the page must not reach the file. Later pages
+    /// The server said `no-store`: the page must not reach the file. Later pages
     /// of the session are held in memory too (a stored page needs the one before it stored).
     private func holdInMemory(_ page: Page<RawItem>, at index: Int, now: Date) {
         isEphemeral = true

@@ -87,7 +87,7 @@ extension Pager {
     /// Whether a cached page must be revalidated before it counts as settled.
     ///
     /// Of an older generation, marked unverified by a refresh, withheld (another
-    /// partition's), no longer decodable and not fetched again yet; or, unless the
+    /// account's), no longer decodable and not fetched again yet; or, unless the
     /// network confirmed it in this session, `no-cache` or past its lifetime (or the
     /// policy's `maxAge`).
     func needsNetwork(_ page: PageInfo, at now: Date) -> Bool {
@@ -103,13 +103,13 @@ extension Pager {
 
     /// Whether a cached page may be shown to this pager's requests.
     ///
-    /// Not a page whose response varied on `*`, nor — without a partition — one
+    /// Not a page whose response varied on `*`, nor — unless the account is declared — one
     /// that varied on a request header this source sends with another value.
     /// A page fetched in this session always may.
     func isServable(_ page: PageInfo) -> Bool {
         if verifiedThisSession.contains(page.index), !page.isSuperseded, !page.isUnverified { return true }
         if page.vary.contains("*") { return false }
-        guard partition == nil, !page.vary.isEmpty else { return true }
+        guard !account.isDeclared, !page.vary.isEmpty else { return true }
         return sourceVaryKey(for: page.vary) == page.varyKey
     }
 
@@ -203,7 +203,7 @@ extension Pager {
         for page in pages {
             var items: [RawItem] = []
             items.reserveCapacity(page.items.count)
-            // A page for another partition is withheld: as if it were not cached.
+            // A page for other header values is withheld: as if it were not cached.
             let servable = isServable(page.info)
             for item in page.items where servable && seen.insert(item.key).inserted { items.append(item) }
             if page.info.index == leftoversAfter, !leftovers.isEmpty {

@@ -45,7 +45,7 @@ import SlippersStorage
 /// it reaches. To fetch a whole list ahead, run a `CollectionSync` with
 /// `CollectionSync.concurrency`; the pager then reads its pages from the cache.
 public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
-    /// The collection the pager reads and writes; its key and item type carry the partition, if any.
+    /// The collection the pager reads and writes; its key and item type carry its ``account``.
     public nonisolated let collection: CollectionDescriptor
     /// How the pager weighs the cache against the network.
     public nonisolated let policy: CachePolicy
@@ -95,11 +95,12 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     var failureCount = 0
     /// No request is sent before this time, unless ``retry()`` or ``refresh()`` is called.
     var retryAt: Date?
-    /// The partition the caller declared: pages are kept apart per partition.
-    public nonisolated let partition: String?
-    /// Whether pages whose response said `Cache-Control: no-cache` are stored all the same.
+    /// Whose pages these are: the account declared in the configuration, else the one the
+    /// source's credentials derive, else the anonymous account. Pages are kept apart per account.
+    public nonisolated let account: Account
+    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same.
     public nonisolated let keepsNoStorePages: Bool
-    /// Whether the window is held in memory only, since a `no-cache` page was fetched in this session.
+    /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
     var isEphemeral = false
     /// The number of window pages the published snapshot shows as they are; `nil` once one of them changed.
     var publishedThrough: Int?
@@ -108,7 +109,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// The source's `Vary` fingerprints by header names: its headers do not change.
     var sourceVaryKeys: [[String]: String?] = [:]
 
-    /// The settings of a pager: its cache policy, first window, partition and backoff.
+    /// The settings of a pager: its cache policy, first window, account and backoff.
     public typealias Configuration = PagerConfiguration
 
     /// Creates a pager of `Item`s for a collection, fed by `source`.
@@ -127,7 +128,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// - parameter source: Where pages come from.
     /// - parameter collection: The collection: its canonical key, the name its items are filed
     ///   under, and the pagination style recorded with it.
-    /// - parameter configuration: The cache policy, first window, partition and backoff; the
+    /// - parameter configuration: The cache policy, first window, account and backoff; the
     ///   defaults of ``PagerConfiguration`` unless given.
     public init(
         cache: SQLiteCache,
@@ -137,9 +138,10 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     ) {
         self.cache = cache
         self.source = AnyPageSource(source)
-        // A partition is a collection and an item type of its own: no page or item row is shared across partitions.
-        self.collection = collection.partitioned(configuration.partition)
-        self.partition = configuration.partition
+        // An account is a collection and an item type of its own: no page or item row is shared across accounts.
+        let account = cache.account(declared: configuration.account, credentialDigest: source.credentialDigest)
+        self.collection = collection.forAccount(account)
+        self.account = account
         self.keepsNoStorePages = configuration.keepsNoStorePages
         self.policy = configuration.policy
         // A window holds at least one page.

@@ -1,7 +1,8 @@
 import Foundation
+import Slippers
 
-/// How a ``Pager`` weighs the cache and the network, how many pages it shows first, who its
-/// pages are for, and how it waits after a failure: one value, with documented defaults.
+/// How a ``Pager`` weighs the cache and the network, how many pages it shows first, whose
+/// pages they are, and how it waits after a failure: one value, with documented defaults.
 ///
 /// For example, a pager that shows what the cache holds for up to a minute, and three pages at once:
 ///
@@ -15,7 +16,7 @@ public struct PagerConfiguration: Sendable {
 
     /// How the cache and the network are weighed: ``CachePolicy/cacheThenNetwork`` unless set.
     public var policy: CachePolicy
-    /// Whether to cache pages whose response says `Cache-Control: no-cache`; `false` unless set,
+    /// Whether to cache pages whose response says `Cache-Control: no-store`; `false` unless set,
     /// so such pages are held in memory for the session only. Set it only for an offline-first app
     /// that must keep them (the server said the data is sensitive: protect the file accordingly).
     public var keepsNoStorePages: Bool
@@ -26,16 +27,17 @@ public struct PagerConfiguration: Sendable {
     /// Restore a scroll position with more.
     public var initialWindow: Int
 
-    // MARK: - Partition
+    // MARK: - Account
 
-    /// Who the pages are for, such as the signed-in user's id, when the responses depend on it
-    /// (they `Vary` on `Authorization`, `Cookie` or `Accept-Language`); `nil` unless set.
+    /// Whose pages these are, such as the signed-in user's id; `nil` unless set, and then the
+    /// account the source's credentials derive (``PageSource/credentialDigest``), or the
+    /// anonymous account for a source that sends none.
     ///
-    /// Each partition is cached apart (its collection key and item type carry it, see
-    /// ``CollectionKey``) and never served to another; a rotating token within one partition
-    /// keeps its cache. Without a partition, a page that `Vary`s on a request header is served
-    /// only to a source that sends the same value for it.
-    public var partition: String?
+    /// Each account is cached apart (its collection key and item type carry it, see
+    /// ``CollectionKey``) and never served to another. Declare it when the credentials rotate
+    /// (a refreshed token, an authenticator that adds `Authorization` as it sends): a derived
+    /// account follows the credentials, so a new token would be a new, empty account.
+    public var account: Account?
 
     // MARK: - Failures and time
 
@@ -48,14 +50,14 @@ public struct PagerConfiguration: Sendable {
     public init(
         policy: CachePolicy = .cacheThenNetwork,
         initialWindow: Int = 1,
-        partition: String? = nil,
+        account: Account? = nil,
         keepsNoStorePages: Bool = false,
         backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.policy = policy
         self.initialWindow = initialWindow
-        self.partition = partition
+        self.account = account
         self.keepsNoStorePages = keepsNoStorePages
         self.backoff = backoff
         self.clock = clock

@@ -22,7 +22,7 @@ extension Pager {
         /// The items of the window's pages, in order, each id once (its first occurrence wins).
         ///
         /// Items a replaced page pushed down stay after it until the page that now holds
-        /// them is fetched; the items of a page withheld (another partition's, or no
+        /// them is fetched; the items of a page withheld (one for other header values, or no
         /// longer decodable) are left out.
         public var items: [Item] = []
         /// The window's pages, in order; superseded ones are of an older generation.

@@ -34,6 +34,7 @@ extension SQLiteCache {
                 newestPage: Date(storedValue: counts["newest"] as Double?),
                 schemaVersion: try Schema.migrator.appliedMigrations(db).last)
         }
+        stats.accounts = try accounts().map(\.description)
         stats.fileSize = [path, path + "-wal"].reduce(0) { sum, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value
             return sum + (size ?? 0)
@@ -45,7 +46,7 @@ extension SQLiteCache {
     ///
     /// - throws: A `DatabaseError` when the check itself cannot run.
     public func diagnose() throws -> Diagnosis {
-        try read { db in
+        var diagnosis = try read { db in
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
                 "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? 0) references a missing \(row[2] as String? ?? "?")"
@@ -69,5 +70,12 @@ extension SQLiteCache {
                 orphans: orphans,
                 inconsistentPages: inconsistent)
         }
+        diagnosis.writesOfDerivedAccounts = try pendingWriteCounts().filter(\.key.isDerived)
+            .sorted { $0.key.name < $1.key.name }
+            .map { account, count in
+                "\(account) has \(count) pending write\(count == 1 ? "" : "s"), sent only by a push with the "
+                    + "credentials that made them: after a token rotation, declare --account instead"
+            }
+        return diagnosis
     }
 }

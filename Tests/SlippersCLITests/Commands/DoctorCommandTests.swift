@@ -12,10 +12,11 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0008_newest_first (8 of 8 migrations applied)
+                schema     0009_accounts (9 of 9 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
+                accounts   no write waits for a derived account
                 verdict    healthy
 
                 """)
@@ -28,7 +29,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0008_newest_first")
+        #expect(diagnosis["schema_version"] as? String == "0009_accounts")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {

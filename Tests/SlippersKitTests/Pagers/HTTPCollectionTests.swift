@@ -70,30 +70,30 @@ import Testing
         await fixture.server.stop()
     }
 
-    @Test func aPartitionedListIsRebuiltOfflineFromItsOwnStoredStyle() async throws {
+    @Test func anAccountsListIsRebuiltOfflineFromItsOwnStoredStyle() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let online = try await Pager<FixtureItem>.detecting(
             url: url, cache: fixture.store,
-            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
+            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
         )
         await online.start()
-        #expect(online.collection.key.hasSuffix(" [partition: user 7]"))
+        #expect(online.collection.key.hasSuffix(" [account: user 7]"))
         await fixture.server.stop()
 
         let offline = try await Pager<FixtureItem>.detecting(
             url: url, cache: fixture.store,
-            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(partition: "user 7"))
+            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
         )
         #expect(offline.collection == online.collection)
         await offline.start()
         #expect(await offline.state.items.map(\.id.rawValue) == Array(1...10))
-        // Another partition has nothing cached: it would have to ask the network.
+        // Another account has nothing cached: it would have to ask the network.
         await #expect(throws: (any Error).self) {
             try await Pager<FixtureItem>.detecting(
                 url: url, cache: fixture.store,
                 configuration: HTTPListConfiguration(
-                    client: fixture.client, pager: PagerConfiguration(partition: "user 8")))
+                    client: fixture.client, pager: PagerConfiguration(account: Account("user 8"))))
         }
     }
 

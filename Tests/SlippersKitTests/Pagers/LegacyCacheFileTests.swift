@@ -8,7 +8,7 @@ import Testing
 /// A cache file written by the release before `CollectionKey`: its lists are found by the same URLs and styles.
 ///
 /// `Fixtures/cache-written-by-0.4.db` holds a list synced as `slippers sync` files it (the plain
-/// URL key), a pager's list (the styled key) and the same list kept for the partition `user 7`,
+/// URL key), a pager's list (the styled key) and the same list kept for the partition `user 7` (the account `user 7` since accounts exist),
 /// 25 items each, fetched from a fixture server on a port that is closed now.
 @Suite struct LegacyCacheFileTests {
     let directory: TemporaryDirectory
@@ -34,23 +34,23 @@ import Testing
         }
         #expect(keys.map(\.list) == [base + "/offset", base + "/page", base + "/page"])
         #expect(keys.map(\.styleFingerprint) == [nil, "62598c38", "62598c38"])
-        #expect(keys.map(\.partition) == [nil, nil, "user 7"])
+        #expect(keys.map(\.account) == [.anonymous, .anonymous, Account("user 7")])
         #expect(try store.collections().map(\.key).sorted() == keys.map(\.description))
     }
 
-    @Test func pagersFindTheirListsStyledAndPartitioned() async throws {
+    @Test func pagersFindTheirListsStyledAndOfTheirAccount() async throws {
         let url = try #require(URL(string: base + "/page"))
-        for partition in [nil, "user 7"] as [String?] {
+        for account in [.anonymous, Account("user 7")] {
             let pager = try Pager<FixtureItem>(
                 url: url, style: style, cache: store,
                 configuration: HTTPListConfiguration(
-                    pager: PagerConfiguration(policy: .cacheOnly, partition: partition)))
+                    pager: PagerConfiguration(policy: .cacheOnly, account: account)))
             await pager.start()
             await pager.loadNextPageIfNeeded()
             await pager.loadNextPageIfNeeded()
             let state = await pager.state
-            #expect(state.items.map(\.id.rawValue) == Array(1...25), "\(partition ?? "no partition")")
-            #expect(CollectionKey(parsing: pager.collection.key).partition == partition)
+            #expect(state.items.map(\.id.rawValue) == Array(1...25), "\(account)")
+            #expect(CollectionKey(parsing: pager.collection.key).account == account)
             #expect(CollectionKey(parsing: pager.collection.key).styleFingerprint == "62598c38")
         }
     }

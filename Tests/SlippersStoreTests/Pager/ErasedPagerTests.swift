@@ -65,11 +65,11 @@ private typealias Post = ScriptedSource.Post
         #expect("\(Pager<Post>.Provenance.network)" == "network")
     }
 
-    @Test func aPartitionIsFiledApartFromTheDescribedCollection() {
+    @Test func anAccountIsFiledApartFromTheDescribedCollection() {
         let pager = Pager<Post>(
             cache: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
-            configuration: PagerConfiguration(partition: "user 7"))
-        #expect(pager.collection.key == "GET /posts [partition: user 7]")
-        #expect(pager.collection.itemType == "Post [partition: user 7]")
+            configuration: PagerConfiguration(account: Account("user 7")))
+        #expect(pager.collection.key == "GET /posts [account: user 7]")
+        #expect(pager.collection.itemType == "Post [account: user 7]")
     }
 }
