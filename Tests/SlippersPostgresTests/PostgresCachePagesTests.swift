@@ -124,6 +124,29 @@ struct PostgresCachePagesTests {
     // MARK: Helpers
 
     /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
+    @Test func removingAnAccountDeletesItsListsItemsAndWatermarksAndNothingElse() async throws {
+        try await onBothBackends { storage in
+            let alice = Self.posts.forAccount(Account("alice"))
+            let bob = Self.posts.forAccount(Account("bob"))
+            _ = try await storage.savePage(Self.page([1, 2], next: nil, label: "alice"), at: 0, in: alice)
+            _ = try await storage.savePage(Self.page([1, 2], next: nil, label: "bob"), at: 0, in: bob)
+            _ = try await storage.savePage(Self.page([1], next: nil, label: "anyone"), at: 0, in: Self.posts)
+            try await storage.saveWatermark(SyncWatermark(field: "updated_at", value: "1"), of: alice.key)
+            #expect(try await storage.accounts() == [.anonymous, Account("alice"), Account("bob")])
+            #expect(storage.account(derivedFrom: nil) == .anonymous)
+            #expect(storage.account(derivedFrom: "digest").isDerived)
+
+            let removal = try await storage.removeAccount(Account("alice"))
+            #expect(removal.collections == 1 && removal.items == 2 && removal.watermarks == 1)
+            #expect(try await storage.collection(alice.key) == nil)
+            #expect(try await storage.item(type: alice.itemType, key: .integer(1)) == nil)
+            #expect(try await storage.watermark(of: alice.key) == nil)
+            #expect(try await storage.item(type: bob.itemType, key: .integer(1))?.item == Self.item(1, "bob"))
+            #expect(try await storage.accounts() == [.anonymous, Account("bob")])
+            return try await Self.outline(storage)
+        }
+    }
+
     private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
         let directory = try TemporaryDirectory()
         let file = try SQLiteCache(path: directory.path())

@@ -13,6 +13,7 @@ enum FigureCatalog {
         StoreFigures.updateItem,
         DepthFigures.offsetDepth,
         DeepPageFigures.deepPage,
+        AccountFigures.oneOfTen,
         ColdStartFigures.coldStart,
         RevalidationFigures.notModified,
         FreshnessFigures.relaunch,

@@ -13,7 +13,7 @@ extension SlippersCommand.Sync {
         self.logging = logging
         self.headers = headers
         url = request.url
-        account.name = request.account
+        account = AccountOptions(name: request.account)
         shape = ListShapeOptions(request.style)
         posted = PostedStyleOptions(request.style)
         options = SyncOptions(request)

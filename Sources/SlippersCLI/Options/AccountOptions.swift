@@ -22,6 +22,14 @@ struct AccountOptions: ParsableArguments {
         return Account(name)
     }
 
+    /// The options naming `name`, as a queued request gives it; no account declared for `nil`.
+    init(name: String?) {
+        self.init()
+        self.name = name
+    }
+
+    init() {}
+
     func validate() throws {
         if let name, name.isEmpty { throw ValidationError("--account takes a name; 'anonymous' for no account.") }
     }

@@ -20,6 +20,12 @@ extension CacheStorage {
     func collectionKey(naming typed: String, account selection: AccountSelection = .any) async throws -> String {
         let typedKey = CollectionKey(parsing: try await collectionKey(typed: typed))
         let all = try await collections()
+        // A key that names its account names one list, whatever else the text could stand for.
+        if !typedKey.account.isAnonymous, selection.admits(typedKey.account),
+            all.contains(where: { $0.key == typedKey.description })
+        {
+            return typedKey.description
+        }
         let accounts: [Account]
         switch selection {
         case .account(let account): accounts = [account]

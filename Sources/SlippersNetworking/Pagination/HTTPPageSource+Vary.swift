@@ -10,7 +10,7 @@ extension HTTPPageSource {
     ///
     /// The same headers as ``fetch(_:)`` sets: `Accept`, then ``headers``.
     /// Headers the client adds as it sends (an authenticator's `Authorization`)
-    /// are not seen here: declare a partition on the pager for those.
+    /// are not seen here: declare the account on the pager for those.
     public func varyKey(for headerNames: [String]) -> String? {
         var request = URLRequest(url: url)
         request.setValue(style.accept ?? "application/json", forHTTPHeaderField: "Accept")

@@ -137,6 +137,33 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(3)))
+    func onPostgreSQLTwoTokensKeepTwoListsAndAPurgeRemovesOne() async throws {
+        try await PostgresServer.with { postgres in
+            try await Self.withAccountList { _, _, url in
+                let db = ["--db", postgres.url(database: try await postgres.makeDatabase())]
+                #expect(try await BuiltBinary.slippers.run(["sync", url] + db + Self.alice).status == 0)
+                let bobSync = try await BuiltBinary.slippers.run(["sync", url] + db + Self.bob)
+                #expect(bobSync.stdout.contains("synced 30 items"), "\(bobSync.stdout)")
+                let bobExport = try await BuiltBinary.slippers.run(
+                    ["export", url, "--format", "ndjson"] + db + Self.bob)
+                #expect(try Self.secrets(bobExport.stdout) == Set((1...30).map { "bob-secret-\($0)" }))
+
+                let purge = try await BuiltBinary.slippers.run(["purge"] + db + Self.alice)
+                #expect(purge.stdout.contains("1 list, 30 items"), "\(purge.stdout) \(purge.stderr)")
+                let aliceExport = try await BuiltBinary.slippers.run(["export", url] + db + Self.alice)
+                #expect(aliceExport.status == 1)
+                let collections = try await BuiltBinary.slippers.run(["collections", "--json"] + db)
+                let rows = try #require(
+                    try JSONSerialization.jsonObject(with: Data(collections.stdout.utf8)) as? [[String: Any]])
+                #expect(rows.count == 1)
+                let again = try await BuiltBinary.slippers.run(
+                    ["export", url, "--format", "ndjson"] + db + Self.bob)
+                #expect(try Self.secrets(again.stdout).count == 30)
+            }
+        }
+    }
+
     /// The bytes of the cache file and of its write-ahead log, if any, as Latin-1 text to search.
     static func fileBytes(_ path: String) throws -> String {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -25,7 +25,7 @@ import Testing
         #expect(
             writtenKeys(ofFirstObjectIn: json.stdout) == [
                 "applied_migrations", "healthy", "incomplete_lists", "inconsistent_pages", "integrity",
-                "known_migrations", "orphans", "schema_version",
+                "known_migrations", "orphans", "schema_version", "writes_of_derived_accounts",
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)

@@ -33,7 +33,9 @@ import Testing
             #expect(entries.allSatisfy { $0["state"] as? String == "pending" })
             fixture.server.resetRequests()
 
-            let push = try await BuiltBinary.slippers.run(["push", "--header", "Authorization: Bearer s3cret"] + db)
+            // The list was synced without credentials: its writes are the anonymous account's, sent with a token.
+            let push = try await BuiltBinary.slippers.run(
+                ["push", "--account", "anonymous", "--header", "Authorization: Bearer s3cret"] + db)
             #expect(push.status == 0, "\(push.stderr)")
             #expect(push.stdout.contains("pushed: 2 acknowledged, 0 failed"), "\(push.stdout)")
             #expect(fixture.server.appliedWrites == 2)

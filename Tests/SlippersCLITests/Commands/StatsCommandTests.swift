@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct StatsCommandTests {
     static let keys = [
-        "collections", "file_size", "item_bytes", "items", "newest_page", "oldest_page", "pages", "path",
+        "accounts", "collections", "file_size", "item_bytes", "items", "newest_page", "oldest_page", "pages", "path",
         "schema_version", "unreferenced_items",
     ]
 
@@ -16,12 +16,13 @@ import Testing
         let lines = outcome.stdoutLines
         #expect(
             lines.map { $0.split(separator: " ").first ?? "" } == [
-                "file", "size", "collections", "pages", "items", "item", "oldest", "newest", "schema",
+                "file", "size", "collections", "pages", "items", "item", "oldest", "newest", "schema", "accounts",
             ])
         #expect(lines[2] == "collections  2")
         #expect(lines[3] == "pages        4")
         #expect(lines[4] == "items        153 (0 unreferenced)")
         #expect(lines[8] == "schema       0009_accounts")
+        #expect(lines[9] == "accounts     anonymous")
     }
 
     @Test func jsonHasEveryKey() async throws {

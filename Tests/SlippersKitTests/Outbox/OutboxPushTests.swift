@@ -26,6 +26,8 @@ import Testing
         -> OutboxPush.Report
     {
         var push = OutboxPush(cache: fixture.store, client: fixture.client, headers: ["Authorization": "Bearer t"])
+        // The lists were synced without credentials: their writes are the anonymous account's, sent with a token.
+        push.account = .anonymous
         push.conflictRule = rule
         return try await push.run()
     }
