@@ -453,9 +453,9 @@ extension Pager {
         return cached.validators
     }
 
-    // MARK: - No-cache pages
+    // MARK: - No-store pages
 
-    /// Fetches the page after the window and holds it in memory: the window is of `no-cache` pages.
+    /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
     private func appendPageInMemory() async {
         guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
             publishHead()
@@ -486,7 +486,7 @@ extension Pager {
 
     /// Puts a fetched page at `index` of the window without storing it; the window is held in memory from now on.
     ///
-    /// The server said `no-cache`: the page must not reach the file. Later pages
+    /// The server said `no-store`: the page must not reach the file. Later pages
     /// of the session are held in memory too (a stored page needs the one before it stored).
     private func holdInMemory(_ page: Page<RawItem>, at index: Int, now: Date) {
         isEphemeral = true

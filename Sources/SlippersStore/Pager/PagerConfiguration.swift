@@ -15,7 +15,7 @@ public struct PagerConfiguration: Sendable {
 
     /// How the cache and the network are weighed: ``CachePolicy/cacheThenNetwork`` unless set.
     public var policy: CachePolicy
-    /// Whether to cache pages whose response says `Cache-Control: no-cache`; `false` unless set,
+    /// Whether to cache pages whose response says `Cache-Control: no-store`; `false` unless set,
     /// so such pages are held in memory for the session only. Set it only for an offline-first app
     /// that must keep them (the server said the data is sensitive: protect the file accordingly).
     public var keepsNoStorePages: Bool
