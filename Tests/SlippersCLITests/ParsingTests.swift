@@ -32,12 +32,12 @@ import Testing
             let help = command.helpMessage(columns: 80)
             let head = help.components(separatedBy: "\nUSAGE:")[0]
             let parts = head.components(separatedBy: "\n\n").filter { !$0.isEmpty }
-            // The overview, one paragraph, the examples: the rest is in the command-line guide.
-            #expect(parts.count == 3, "\(command): \(parts.count) paragraphs before the usage")
+            // The overview, one paragraph, the examples (indented: a code block in the generated reference).
+            #expect(parts.count == 4, "\(command): \(parts.count) paragraphs before the usage")
+            #expect(parts.count > 2 && parts[2] == "Examples:", "\(command)")
             let examples = parts.last?.split(separator: "\n") ?? []
-            #expect(examples.first == "Examples:", "\(command)")
-            #expect(examples.filter { $0.hasPrefix("  slippers ") }.count == 3, "\(command)")
-            #expect(examples.allSatisfy { $0.count <= 80 }, "\(command): an example wraps")
+            #expect(examples.filter { $0.hasPrefix("    slippers ") }.count == 3, "\(command)")
+            #expect(examples.allSatisfy { $0.hasPrefix("    ") && $0.count < 80 }, "\(command): an example wraps")
             // Options are grouped under titles; what is left untitled is the common few.
             #expect(help.contains("\nREQUESTS:\n"), "\(command)")
             let untitled = help.components(separatedBy: "\nOPTIONS:\n").last ?? ""

@@ -16,10 +16,11 @@ extension SlippersCommand {
                 its response (an object with edges or nodes and pageInfo) is found and explained.
 
                 Examples:
-                  slippers detect https://api.example.com/posts
-                  slippers detect 'https://api.example.com/posts?per_page=50' --json
-                  slippers detect https://api.github.com/graphql --graphql @issues.graphql \\
-                      --header "Authorization: Bearer $TOKEN"
+
+                    slippers detect https://api.example.com/posts
+                    slippers detect 'https://api.example.com/posts?per_page=50' --json
+                    slippers detect https://api.github.com/graphql --graphql @issues.graphql \\
+                        --header "Authorization: Bearer $TOKEN"
                 """)
 
         @OptionGroup var output: OutputOptions

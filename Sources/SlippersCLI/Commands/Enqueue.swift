@@ -18,10 +18,11 @@ extension SlippersCommand {
                 The command-line guide (SlippersKit's CommandLine article) tells the rest.
 
                 Examples:
-                  slippers enqueue --db postgres://sync@db/cache https://api.example.com/posts
-                  slippers enqueue --db "$DB" https://api.example.com/posts --every 15m
-                  slippers enqueue --db "$DB" --style pageNumber --page-size 100 \\
-                      https://api.example.com/posts https://api.example.com/comments
+
+                    slippers enqueue --db postgres://db/cache https://api.example.com/posts
+                    slippers enqueue --db "$DB" https://api.example.com/posts --every 15m
+                    slippers enqueue --db "$DB" --style pageNumber --page-size 100 \\
+                        https://api.example.com/posts https://api.example.com/comments
                 """)
 
         @OptionGroup var database: DatabaseOptions

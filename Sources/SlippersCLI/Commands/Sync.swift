@@ -26,10 +26,11 @@ extension SlippersCommand {
                 they are read, retries, origins, PostgreSQL.
 
                 Examples:
-                  slippers sync https://api.example.com/posts --header "Authorization: $AUTH"
-                  slippers sync https://api.example.com/posts --items-path data --max-pages 10
-                  slippers sync https://api.example.com/posts \\
-                      --incremental updated_at --since-param updated_since
+
+                    slippers sync https://api.example.com/posts --header "Authorization: $AUTH"
+                    slippers sync https://api.example.com/posts --style offset --page-size 100
+                    slippers sync https://api.example.com/posts \\
+                        --incremental updated_at --since-param updated_since
                 """)
 
         @OptionGroup var database: DatabaseOptions
