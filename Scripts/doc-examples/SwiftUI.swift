@@ -50,16 +50,15 @@ public struct ModifiedView: View {
 }
 
 @propertyWrapper public struct State<Value> {
-    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
-    public var wrappedValue: Value
+    public init(wrappedValue: Value) {}
+    public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
     public var projectedValue: Binding<Value> { fatalError() }
 }
 
-@propertyWrapper @dynamicMemberLookup public struct Binding<Value> {
+@propertyWrapper public struct Binding<Value> {
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError() }
     public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
     public var projectedValue: Binding<Value> { self }
-    public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Binding<Member> { fatalError() }
 }
 
 public struct Text: View {
