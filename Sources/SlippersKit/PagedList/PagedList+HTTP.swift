@@ -50,7 +50,7 @@ extension PagedList {
     /// A list of the HTTP API at `url` (an absolute `http` or `https` URL), cached in `cache`.
     ///
     /// A text that is not such a URL gives a list whose ``refreshError`` says so on ``load()``.
-    /// The parameters are those of ``init(url:style:cache:configuration:distanceFromEnd:)``.
+    /// The parameters are those of ``init(url:style:in:configuration:distanceFromEnd:)``.
     public convenience init(
         url: String,
         style: PaginationStyle? = nil,

@@ -26,7 +26,7 @@ public struct HTTPListConfiguration: Sendable {
     /// The name items are filed under: the cached collection's, else the list's default
     /// (`posts@https://api.example.com`), unless set.
     public var itemType: String?
-    /// The pager's settings: cache policy, first window, partition, no-store pages, backoff.
+    /// The pager's settings: cache policy, first window, partition, no-cache pages, backoff.
     public var pager: PagerConfiguration
 
     /// Creates a configuration; what is not given keeps its default.

@@ -97,9 +97,9 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     var retryAt: Date?
     /// The partition the caller declared: pages are kept apart per partition.
     public nonisolated let partition: String?
-    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same.
+    /// Whether pages whose response said `Cache-Control: no-cache` are stored all the same.
     public nonisolated let keepsNoStorePages: Bool
-    /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
+    /// Whether the window is held in memory only, since a `no-cache` page was fetched in this session.
     var isEphemeral = false
     /// The number of window pages the published snapshot shows as they are; `nil` once one of them changed.
     var publishedThrough: Int?
