@@ -24,6 +24,27 @@ import Testing
         }
     }
 
+    @Test func theLongCommandsSayWhatTheyDoInOneParagraphAndThreeExamples() throws {
+        let commands: [any ParsableCommand.Type] = [
+            SlippersCommand.Sync.self, SlippersCommand.Detect.self, SlippersCommand.Enqueue.self,
+        ]
+        for command in commands {
+            let help = command.helpMessage(columns: 80)
+            let head = help.components(separatedBy: "\nUSAGE:")[0]
+            let parts = head.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+            // The overview, one paragraph, the examples (indented: a code block in the generated reference).
+            #expect(parts.count == 4, "\(command): \(parts.count) paragraphs before the usage")
+            #expect(parts.count > 2 && parts[2] == "Examples:", "\(command)")
+            let examples = parts.last?.split(separator: "\n") ?? []
+            #expect(examples.filter { $0.hasPrefix("    slippers ") }.count == 3, "\(command)")
+            #expect(examples.allSatisfy { $0.hasPrefix("    ") && $0.count < 80 }, "\(command): an example wraps")
+            // Options are grouped under titles; what is left untitled is the common few.
+            #expect(help.contains("\nREQUESTS:\n"), "\(command)")
+            let untitled = help.components(separatedBy: "\nOPTIONS:\n").last ?? ""
+            #expect(untitled.split(separator: "\n").filter { $0.hasPrefix("  -") }.count <= 7, "\(command)")
+        }
+    }
+
     @Test func evictTakesOneChoice() throws {
         let evict = try SlippersCommand.Evict.parse(["--older-than", "7d", "--db", "x.sqlite"])
         #expect(evict.olderThan == Age(seconds: 604_800))

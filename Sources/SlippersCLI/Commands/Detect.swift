@@ -14,9 +14,15 @@ extension SlippersCommand {
                 file is opened or created. The --header values go only to the origin of URL, as \
                 with sync. With --graphql, the query is sent by POST and the Relay connection in \
                 its response (an object with edges or nodes and pageInfo) is found and explained.
+
+                Examples:
+
+                    slippers detect https://api.example.com/posts
+                    slippers detect 'https://api.example.com/posts?per_page=50' --json
+                    slippers detect https://api.github.com/graphql --graphql @issues.graphql \\
+                        --header "Authorization: Bearer $TOKEN"
                 """)
 
-        @OptionGroup var network: NetworkOptions
         @OptionGroup var output: OutputOptions
         @OptionGroup var logging: LoggingOptions
 
@@ -29,13 +35,15 @@ extension SlippersCommand {
                 "An HTTP header for the request, 'Name: value'; repeatable. Never stored.", valueName: "header"))
         var headers: [String] = []
 
-        @OptionGroup var origins: OriginOptions
-
-        @OptionGroup var retrying: RetryOptions
-
         @OptionGroup(title: "How the list pages (detected unless given)") var shape: ListShapeOptions
 
         @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
+
+        @OptionGroup(title: "Requests") var network: NetworkOptions
+
+        @OptionGroup(title: "Requests") var origins: OriginOptions
+
+        @OptionGroup(title: "Requests") var retrying: RetryOptions
 
         func validate() throws {
             _ = try parsedURL()

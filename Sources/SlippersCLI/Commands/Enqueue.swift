@@ -9,17 +9,20 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add lists to the queue of a PostgreSQL cache, for `slippers worker` processes to sync.",
             discussion: """
-                Each URL is queued with the options given, which are those `slippers sync` takes \
-                (for example --style pageNumber --page-size 100), anywhere on the line; a worker syncs \
-                the list as `sync` would. Headers are never queued: give credentials to the workers \
-                (worker --origin-header or --header-file). A list already queued with the same \
-                options is made pending again, due now, unless a worker holds it.
+                Queues each URL with the options given, those `slippers sync` takes, anywhere on the \
+                line: a worker syncs the list as `sync` would. A list already queued with the same \
+                options is made pending again, due now, unless a worker holds it. Headers are never \
+                queued: give credentials to the workers (worker --origin-header or --header-file). \
+                With --every, a list is synced again that long after each run (±10 %), and one whose \
+                runs fail waits longer (30 s doubled per failure in a row, at most --every and 1 h). \
+                The command-line guide (SlippersKit's CommandLine article) tells the rest.
 
-                With --every, the lists are synced again and again: after each run a list waits \
-                that long (±10 % at random, so that lists queued together drift apart) before a \
-                worker takes it again, and its next run resumes or revalidates what the cache \
-                holds, as `sync` run again would. A run that fails makes it wait 30 s, doubled \
-                with each failure in a row (at most --every and 1 h), rather than try again at once.
+                Examples:
+
+                    slippers enqueue --db postgres://db/cache https://api.example.com/posts
+                    slippers enqueue --db "$DB" https://api.example.com/posts --every 15m
+                    slippers enqueue --db "$DB" --style pageNumber --page-size 100 \\
+                        https://api.example.com/posts https://api.example.com/comments
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -32,17 +35,17 @@ extension SlippersCommand {
 
         @OptionGroup(title: "Lists asked for by POST") var posted: PostedStyleOptions
 
-        @OptionGroup var options: SyncOptions
+        @OptionGroup(title: "What a run does") var options: SyncOptions
 
         @OptionGroup(title: "Incremental sync") var incremental: IncrementalOptions
 
-        @OptionGroup var network: NetworkOptions
+        @OptionGroup(title: "Requests") var network: NetworkOptions
 
-        @OptionGroup var origins: OriginOptions
+        @OptionGroup(title: "Requests") var origins: OriginOptions
 
-        @OptionGroup var retrying: RetryOptions
+        @OptionGroup(title: "Requests") var retrying: RetryOptions
 
-        @OptionGroup var concurrent: ConcurrencyOptions
+        @OptionGroup(title: "What a run does") var concurrent: ConcurrencyOptions
 
         @Option(
             help: ArgumentHelp(

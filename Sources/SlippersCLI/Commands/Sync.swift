@@ -14,65 +14,27 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Page an HTTP JSON API into the cache, resuming where the last run stopped.",
             discussion: """
-                The pagination style (page numbers, offset and limit, a cursor, a next URL in the \
-                body, Link headers), the items array and the id field are detected from the first \
-                response unless given. Every page is saved in one transaction: a run killed at any \
-                moment and started again continues after the last saved page, without fetching the \
-                saved pages again. A list already complete is not fetched again without --refresh.
+                Detects from the first response how the list pages, where its items are and which \
+                member is their id, unless the options below say; saves each page in one transaction, \
+                so a run killed at any moment resumes after its last saved page; asks page-number and \
+                offset lists for --concurrency pages at once; and reads a list that moved while it \
+                was read again where it may have hidden items. A complete list is fetched again only \
+                with --refresh or --revalidate, or from its first page when its new items come first. \
+                The --header values go only to the URL's origin; transient failures are retried; a \
+                walk that ends short of the total its server announced exits 3. The command-line \
+                guide (SlippersKit's CommandLine article) tells the rest: lists that change while \
+                they are read, retries, origins, PostgreSQL.
 
-                Page-number lists, and offset lists with a page size, are fetched --concurrency \
-                pages at once (6 unless given); pages that arrive early wait in memory and are \
-                saved in order, so a killed run still resumes after the last saved page. When the \
-                first page gives the total, no page past the end is asked for; otherwise at most \
-                --concurrency - 1 requests go past it. A 429 or 503 halves the concurrency and \
-                holds new requests for its Retry-After. Other lists are fetched one page after \
-                another, the next page asked for while the last one is saved.
+                Examples:
 
-                A list that changes while it is read is watched for it: ids repeated across pages, \
-                a total that changes, and on an offset or range list whose page size is set (or \
-                next URLs that advance an offset by their limit), the item before each page \
-                (every page after the first is asked for from offset - 1 with limit + 1, at no \
-                extra request). A list that moved is read again where it may \
-                have hidden items, and the summary says so. A page-number list with a total, read \
-                with --concurrency 1 and not newest first, is read again from its last page to its \
-                first once the walk reaches its end, one request per page: an item removed above \
-                the walk while one is added at its end shows in neither the ids nor the total \
-                (--no-reverse-read skips that read). Read several pages at once, on PostgreSQL or \
-                with --no-reverse-read, such a list's last page is read right after its first, before \
-                the pages between, so that an item a move hid shows as an id repeated at another \
-                boundary; the list is then read again from its last page (from its first, when its \
-                new items come first).
-
-                The --header values (and any Authorization or Cookie) go only to the origin of URL \
-                (its scheme, host and port). A next page or redirect to another origin is refused \
-                unless --allow-origin names it, and then sent without the headers unless \
-                --trust-origin names it; https to http is always refused. A transient failure (a \
-                dropped connection, a body cut short, 408, 429, 5xx, a timeout) is retried with \
-                exponential backoff and full jitter, honouring Retry-After: 5 attempts per request, \
-                then the page is fetched again for up to --retry-for seconds; each retry is one line \
-                on stderr, saying what failed and until when it is tried. The first request of a new \
-                list gets its request's attempts only: a list that cannot be reached fails at once \
-                with one line. A TLS failure (an untrusted or expired certificate, a name that does \
-                not match) is never retried; --cacert trusts a private CA. A page that fails is \
-                never saved. A list that cycles, repeats a page, or brings no new item for \
-                --stall-limit pages in a row is stopped with an error, and a rerun adds nothing.
-
-                A list that does not page is one page: --style singlePage asks for URL once; a null \
-                next is the list's only page; and when the style was only guessed (no pagination \
-                field in the first response), a page 2 that repeats page 1 exactly ends the list at \
-                page 1, which the summary says.
-
-                On PostgreSQL (--db postgres://…), one process at a time walks a list and commits \
-                its pages; another sync of the same list says it waits, then reports the finished \
-                list or resumes it. While it waits on a page-number or offset list whose total is \
-                known, it fetches pages ahead for the one walking it, each page by one process only.
-
-                On a terminal, a progress bar is drawn on stderr; the summary line goes to stdout.
+                    slippers sync https://api.example.com/posts --header "Authorization: $AUTH"
+                    slippers sync https://api.example.com/posts --style offset --page-size 100
+                    slippers sync https://api.example.com/posts \\
+                        --incremental updated_at --since-param updated_since
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var account: AccountOptions
-        @OptionGroup var network: NetworkOptions
         @OptionGroup var logging: LoggingOptions
 
         @Argument(help: "The URL of the list's first page (http or https).")
@@ -88,32 +50,23 @@ extension SlippersCommand {
                 "An HTTP header for every request, 'Name: value'; repeatable. Never stored.", valueName: "header"))
         var headers: [String] = []
 
-        @OptionGroup var options: SyncOptions
+        @OptionGroup(title: "What a run does") var options: SyncOptions
 
         @Flag(
             help: ArgumentHelp(
-                "Do not read a page-number list again from its last page after reading it one page at a time.",
-                discussion: """
-                    A page-number list with a total, read with --concurrency 1 and not newest first, is read \
-                    again from its last page to its first once the walk reaches its end (one request per \
-                    page): an item removed above the walk while one is added at the end moves an item onto \
-                    a page already read, which neither the total nor the ids show, and the read from the \
-                    end finds it. Offset and range lists need no such read: each page is asked for with \
-                    the item before it. On PostgreSQL the list is not read again so: workers waiting for it \
-                    fetch its pages ahead, so its walk is not one page at a time. A list not read again so \
-                    (this flag, PostgreSQL, or several pages at once) has its last page read right after its \
-                    first, before the pages between: an item a move hid then shows as an id repeated at \
-                    another boundary, and the list is read again only then.
-                    """))
+                "Do not read a page-number list with a total again from its last page after reading it one "
+                    + "page at a time; its last page is then read right after its first."))
         var noReverseRead = false
 
         @OptionGroup(title: "Incremental sync") var incremental: IncrementalOptions
 
-        @OptionGroup var origins: OriginOptions
+        @OptionGroup(title: "Requests") var network: NetworkOptions
 
-        @OptionGroup var retrying: RetryOptions
+        @OptionGroup(title: "Requests") var origins: OriginOptions
 
-        @OptionGroup var concurrent: ConcurrencyOptions
+        @OptionGroup(title: "Requests") var retrying: RetryOptions
+
+        @OptionGroup(title: "What a run does") var concurrent: ConcurrencyOptions
 
         func validate() throws {
             _ = try parsedURL()

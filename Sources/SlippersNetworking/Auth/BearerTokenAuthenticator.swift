@@ -16,7 +16,7 @@ import Slippers
 /// let auth = BearerTokenAuthenticator(token: savedToken) {
 ///     try await authService.renewToken()
 /// }
-/// let client = APIClient(configuration: .init(host: "api.example.com"), authenticator: auth)
+/// let client = APIClient(configuration: .init(host: "api.example.com"), options: .init(authenticator: auth))
 /// ```
 public actor BearerTokenAuthenticator: HTTPAuthenticator {
     /// The current token; never printed by errors.

@@ -24,7 +24,7 @@ public struct PageInfo: Hashable, Sendable {
     /// A digest of the page's items (keys and JSON bytes); `nil` for a page saved by an older version.
     public var digest: String?
     /// How long after ``verifiedAt`` the page is fresh, in seconds, when its response said
-    /// (`Cache-Control: max-age`, `Expires`); 0 for `no-cache`.
+    /// (`Cache-Control: max-age`, `Expires`); 0 for `no-cache` and for `no-store` (a page kept all the same).
     public var lifetime: TimeInterval?
     /// Whether the response said `Cache-Control: no-cache`: revalidate before every use.
     public var requiresRevalidation: Bool

@@ -453,7 +453,7 @@ extension Pager {
         return cached.validators
     }
 
-    // MARK: - No-cache pages
+    // MARK: - No-store pages
 
     /// Fetches the page after the window and holds it in memory: the window is of `no-store` pages.
     private func appendPageInMemory() async {
