@@ -66,8 +66,11 @@ public final class AccountList: Sendable {
                     let token = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
                     let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
                     state.withLock { state in
-                        for (name, value) in object { state.edits[user, default: [:]][id, default: [:]][name] = "\(value)" }
-                        state.writes.append(Write(token: token, id: id, body: String(decoding: request.body, as: UTF8.self)))
+                        for (name, value) in object {
+                            state.edits[user, default: [:]][id, default: [:]][name] = "\(value)"
+                        }
+                        state.writes.append(
+                            Write(token: token, id: id, body: String(decoding: request.body, as: UTF8.self)))
                     }
                 }
                 return .json(itemJSON(user: user, id: id))

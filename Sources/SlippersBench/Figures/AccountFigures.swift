@@ -12,8 +12,10 @@ enum AccountFigures {
         let pageSize = context.workload.pageSize
         let pageCount = 10_000 / pageSize
         let key = "GET /messages"
-        let one = try AccountFigures.store(in: context, named: "accounts-one", accounts: 1, key: key, pageCount: pageCount)
-        let ten = try AccountFigures.store(in: context, named: "accounts-ten", accounts: 10, key: key, pageCount: pageCount)
+        let one = try AccountFigures.store(
+            in: context, named: "accounts-one", accounts: 1, key: key, pageCount: pageCount)
+        let ten = try AccountFigures.store(
+            in: context, named: "accounts-ten", accounts: 10, key: key, pageCount: pageCount)
         // The account read from the file of ten is one in the middle, its rows among the others'.
         func serve(_ store: SQLiteCache, account: Int) throws {
             let account = Account("user-\(account)")

@@ -39,7 +39,8 @@ extension SlippersCommand {
                 table.append([
                     CollectionKey(parsing: collection.key).forAccount(.anonymous).description,
                     collection.account.description,
-                    CollectionKey.account(ofItemType: collection.itemType).itemType, String(collection.itemCount), String(collection.pageCount),
+                    CollectionKey.account(ofItemType: collection.itemType).itemType, String(collection.itemCount),
+                    String(collection.pageCount),
                     Formatting.number(collection.total),
                     collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
                     Formatting.age(of: collection.lastFetchedAt ?? collection.createdAt, now: now),

@@ -22,8 +22,9 @@ extension SlippersCommand {
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let pages = try await store.pages(in: try await store.collectionKey(
-                        naming: collection, account: try account.selection(in: store, typed: collection)))
+            let pages = try await store.pages(
+                in: try await store.collectionKey(
+                    naming: collection, account: try account.selection(in: store, typed: collection)))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

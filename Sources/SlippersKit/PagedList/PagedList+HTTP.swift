@@ -32,11 +32,12 @@ extension PagedList {
         account: Account? = nil,
         distanceFromEnd: Int = 5
     ) {
-        let configuration = account.map { account in
-            var configured = configuration
-            configured.account = account
-            return configured
-        } ?? configuration
+        let configuration =
+            account.map { account in
+                var configured = configuration
+                configured.account = account
+                return configured
+            } ?? configuration
         let made: @Sendable () throws -> Pager<Item>? = {
             try style.map { style in
                 try Pager<Item>(url: url, style: style, cache: cache, configuration: configuration)

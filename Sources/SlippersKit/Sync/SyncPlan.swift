@@ -124,7 +124,8 @@ public struct SyncPlan: Sendable {
             let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             var plan = SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
-                collection: CollectionDescriptor(key: stored.key, itemType: stored.itemType, style: try style.storedText()),
+                collection: CollectionDescriptor(
+                    key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
             plan.resumesStoredStyle = true
             return plan

@@ -75,7 +75,8 @@ import Testing
         let url = fixture.server.url(.page)
         let online = try await Pager<FixtureItem>.detecting(
             url: url, cache: fixture.store,
-            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
+            configuration: HTTPListConfiguration(
+                client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
         )
         await online.start()
         #expect(online.collection.key.hasSuffix(" [account: user 7]"))
@@ -83,7 +84,8 @@ import Testing
 
         let offline = try await Pager<FixtureItem>.detecting(
             url: url, cache: fixture.store,
-            configuration: HTTPListConfiguration(client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
+            configuration: HTTPListConfiguration(
+                client: fixture.client, pager: PagerConfiguration(account: Account("user 7")))
         )
         #expect(offline.collection == online.collection)
         await offline.start()
