@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    @Test func theListsMadeBeforeAccountsAreTheAnonymousAccountsAndACredentialDoesNotSeeThem() async throws {
+        let url = try #require(URL(string: base + "/page"))
+        let anonymous = try Pager<FixtureItem>(
+            url: url, style: style, cache: store,
+            configuration: HTTPListConfiguration(pager: PagerConfiguration(policy: .cacheOnly)))
+        #expect(anonymous.account == .anonymous)
+        await anonymous.start()
+        #expect(await anonymous.state.items.count == 10)
+        let signedIn = try Pager<FixtureItem>(
+            url: url, style: style, cache: store,
+            configuration: HTTPListConfiguration(
+                headers: ["Authorization": "Bearer t"], pager: PagerConfiguration(policy: .cacheOnly)))
+        #expect(signedIn.account.isDerived)
+        await signedIn.start()
+        #expect(await signedIn.state.items.isEmpty)
+    }
+
     @Test func aSyncFindsTheListItFiledUnderThePlainKeyWithNoRequest() async throws {
         let url = try #require(URL(string: base + "/offset"))
         let client = APIClient(
