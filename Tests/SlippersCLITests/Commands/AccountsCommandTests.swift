@@ -137,7 +137,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(5)))
     func onPostgreSQLTwoTokensKeepTwoListsAndAPurgeRemovesOne() async throws {
         try await PostgresServer.with { postgres in
             try await Self.withAccountList { _, _, url in
