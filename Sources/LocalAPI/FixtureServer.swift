@@ -83,6 +83,14 @@ public final class FixtureServer: Sendable {
         /// The most items an offset page (``Route/offset``, ``Route/next``) holds whatever `limit`
         /// asks for, as Django REST framework's `max_limit` caps it; `nil` for no cap.
         public var maxLimit: Int?
+        /// The status a list answers, instead of a page, when its `limit` asks for more than
+        /// ``maxLimit``, as servers that validate the limit do: `400` with "limit cannot be higher
+        /// than N", or `422` with a validation error as FastAPI's `Query(le=N)` sends; `nil` to
+        /// serve ``maxLimit`` items instead.
+        public var refusedLimitStatus: Int?
+        /// Whether list bodies are pretty-printed: each item over several indented lines, as
+        /// servers that format their JSON for people send them; `false` unless set.
+        public var prettyPrinted = false
 
         /// How the fixture API treats item writes: by default as a careful server does (it honours
         /// `Idempotency-Key` and `If-Match` and sends `ETag`s); each member turns one habit of stock

@@ -46,6 +46,8 @@ public struct HTTPPageSource: PageSource {
     public var stub: PageStub?
     /// Whether this source answers from its ``stub`` even when the client's configuration does not stub.
     public var shouldStub = false
+    /// What this source and its copies learnt of the server while they asked it for pages.
+    let learnt = LearntServerLimits()
 
     /// Creates a source from the URL of the first page.
     ///
@@ -106,8 +108,10 @@ public struct HTTPPageSource: PageSource {
     /// A request that asks for the item before the page (``Slippers/PageRequest/overlapsPreviousPage``)
     /// of an offset list whose page size the source sets, of a range list, or of a next-URL list
     /// that advances an offset by the page size its URL sets, asks for one item more from one item
-    /// earlier; when the server sends fewer items than that while its list goes on (it caps the
-    /// page size), the page is asked for again plainly, and comes without the item before.
+    /// earlier; when the server refuses that request (`400`, `422`) or sends fewer items than it
+    /// asked for while its list goes on (it caps the page size), the page is asked for again
+    /// plainly, and comes without the item before. The source then knows the largest page size
+    /// the server takes (``learntStyle``) and asks every page after it plainly.
     ///
     /// - throws: ``NetworkError`` (transport, HTTP, decoding, a token that does
     ///   not fit the style, a next page that does not advance);
@@ -116,7 +120,7 @@ public struct HTTPPageSource: PageSource {
         if request.overlapsPreviousPage, request.validators == nil,
             let overlapping = overlappingRequest(for: request.token)
         {
-            if let page = try await fetchOverlapping(request, overlapping) { return .page(page) }
+            if let page = try await fetchWidened(request, overlapping) { return .page(page) }
             var plain = request
             plain.overlapsPreviousPage = false
             return try await fetch(plain)

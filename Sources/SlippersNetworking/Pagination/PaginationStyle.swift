@@ -58,6 +58,16 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     ///
     /// Learnt by detection from a `406`; a style stored before this member existed decodes with `nil`.
     public var accept: String?
+    /// The largest page size the server takes, when a sync learnt that it takes no more than
+    /// the page size: it refused (`400`, `422`) or cut short a page asked for one item more, to
+    /// check the page boundary against the item before it; `nil` when nothing was learnt.
+    ///
+    /// Pages whose request would ask for more than this are asked for plainly, with no item
+    /// before them: the list's drift is then checked by the other signals (the ids at page
+    /// boundaries, the total, the last page read early). Recorded with the collection's style,
+    /// so the next run does not ask again; it is no part of the style's fingerprint. A style
+    /// stored before this member existed decodes with `nil`.
+    public var maxPageSize: Int?
 
     /// The ways of asking for pages.
     public enum Kind: Codable, Sendable, Hashable {
