@@ -152,6 +152,10 @@ struct FixtureHandler: Sendable {
         let page = FixturePage(
             route: route, query: query, configuration: configuration, catalog: catalog, port: port,
             isAdvancing: fault != .nonAdvancing)
+        if let refusal = page.refusal() {
+            return Answer(
+                status: refusal.status, headers: ["Content-Type": "application/json"], body: Data(refusal.body.utf8))
+        }
         guard let rendered = page.render() else {
             return Answer(status: 400, body: Data(#"{"error":"bad page parameters"}"#.utf8))
         }

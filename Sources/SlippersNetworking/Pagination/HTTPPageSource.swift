@@ -244,8 +244,10 @@ public struct HTTPPageSource: PageSource {
         return page
     }
 
-    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say.
+    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say; of
+    /// a next-URL or `Link` list whose URLs name every page, as its headers say (`X-WP-TotalPages`…).
     private func announcedPageCount(_ scanner: JSONScanner, announced: PaginationHeaders) -> Int? {
+        if style.advancing != nil, isLinked { return announced.pageCount }
         guard case .pageNumber = style.kind else { return nil }
         if case .pageCount(let keyPath)? = style.endSignal,
             let count = scanner.int(at: PaginationStyle.components(keyPath))
@@ -264,6 +266,9 @@ public struct HTTPPageSource: PageSource {
         var pagesSoFar: Int?
         if case .pageNumber(_, let firstPage) = style.kind {
             pagesSoFar = try (token.map(integer) ?? firstPage) - firstPage + 1
+        } else if isLinked, let advancing = style.advancing {
+            // The URLs of such a list number its pages: a page count in a header says which is the last.
+            pagesSoFar = token == nil ? 1 : advancing.pageIndex(of: requestURL).map { $0 + 1 }
         }
         if isLastPage(scanner, pagesSoFar: pagesSoFar) || announced.isLastPage { return nil }
         if let pagesSoFar, let count = announced.pageCount, pagesSoFar >= count { return nil }
@@ -307,15 +312,21 @@ public struct HTTPPageSource: PageSource {
             }
             return PageToken(cursor)
         case .nextURL(let keyPath):
-            guard let text = scanner.string(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
+            guard let text = scanner.linkURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
                 return nil
             }
             return try advancingURL(text, from: requestURL, token: token)
         case .linkHeader:
-            guard let header = response.header("Link"), let text = LinkHeader(header).url(rel: "next") else {
-                return nil
-            }
+            guard let text = NextLink.url(header: response.header)?.url else { return nil }
             return try advancingURL(text, from: requestURL, token: token)
+        }
+    }
+
+    /// Whether the list follows next links (in the body or in headers).
+    private var isLinked: Bool {
+        switch style.kind {
+        case .nextURL, .linkHeader: true
+        default: false
         }
     }
 

@@ -77,9 +77,12 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case offset(parameter: String)
         /// `?cursor=C`, with the next cursor in the body at `keyPath`. The token is the cursor.
         case cursor(parameter: String, keyPath: String)
-        /// The full URL of the next page in the body at `keyPath` (`next`, `next_url`…). The token is the URL.
+        /// The full URL of the next page in the body at `keyPath` (`next`, `next_url`…): a string, a
+        /// link object's `href` (`_links.next`), or the `href` of the link whose `rel` is `next` in
+        /// an array of link objects (`links`). A relative URL is resolved against the request's. The token is the URL.
         case nextURL(keyPath: String)
-        /// RFC 8288 `Link: <url>; rel="next"` headers. The token is the URL.
+        /// RFC 8288 `Link: <url>; rel="next"` headers, or a header that holds the next page's URL
+        /// alone (`Next-Page`, `X-Next-Page`, `X-Next`). The token is the URL.
         case linkHeader
         /// `?starting_after=ID`, with the id of the previous page's last item (Stripe). The token is that id.
         ///

@@ -1,0 +1,83 @@
+import Foundation
+import Slippers
+import SlippersNetworking
+import Testing
+
+/// Next links wherever the body or the headers give them, found before anything is guessed, and
+/// the counts that keep a list from being taken for one page.
+@Suite struct PaginationStyleLinkDetectionTests {
+    private func explain(_ url: String, _ body: String, headers: [String: String] = [:]) -> PaginationStyle.Detection {
+        PaginationStyle.explain(url: URL(string: url)!, body: Data(body.utf8), headers: headers)
+    }
+
+    @Test func aLinksArrayWithRelNextIsFollowed() {
+        let detection = explain(
+            "https://geo.test/collections/lakes/items",
+            #"{"type": "FeatureCollection", "features": [{"id": 1}, {"id": 2}], "numberMatched": 1234,"#
+                + #""numberReturned": 2, "links": [{"rel": "self", "href": "https://geo.test/collections/lakes/items"},"#
+                + #"{"rel": "next", "href": "https://geo.test/collections/lakes/items?offset=2","#
+                + #""type": "application/geo+json"}]}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: "links"))
+        #expect(detection.style.itemsKeyPath == "features")
+        #expect(detection.style.totalKeyPath == "numberMatched")
+        #expect(detection.style.advancing?.parameter == "offset")
+        #expect(detection.confidence == .high)
+    }
+
+    @Test(arguments: [#"["next"]"#, #""next nofollow""#, #"["alternate", "next"]"#])
+    func aRelGivenAsAListOrSeveralWordsCounts(rel: String) {
+        let detection = explain(
+            "https://api.test/things",
+            #"{"entities": [{"id": 1}], "links": [{"rel": \#(rel), "href": "/things?page=2"}]}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: "links"))
+    }
+
+    @Test func halsNextHrefIsFollowed() {
+        let detection = explain(
+            "https://api.test/people",
+            #"{"_embedded": {"people": [{"id": 1}]}, "_links": {"self": {"href": "https://api.test/people"},"#
+                + #""next": {"href": "https://api.test/people?page=1&size=20"}}, "page": {"totalElements": 90}}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: "_links.next"))
+    }
+
+    @Test(arguments: ["Next-Page", "X-Next-Page", "X-Next"])
+    func aHeaderHoldingTheNextURLIsFollowed(header: String) {
+        let detection = explain(
+            "https://api.test/events", #"[{"id": 9}, {"id": 8}]"#,
+            headers: [header: "https://api.test/events?_token=abc"])
+        #expect(detection.style.kind == .linkHeader)
+        #expect(detection.reasons.contains("the next page's URL in the \(header) header"))
+        #expect(detection.hints.contains("the \(header) header"))
+    }
+
+    @Test func aPageNumberInXNextPageIsNoURL() {
+        let detection = explain("https://api.test/events", #"[{"id": 9}, {"id": 8}]"#, headers: ["X-Next-Page": "2"])
+        #expect(detection.style.kind != .linkHeader)
+    }
+
+    @Test(arguments: ["numberMatched", "hitCount", "totalRows", "count"])
+    func aCountAboveThePageIsAHintThatItPages(member: String) {
+        let detection = explain("https://api.test/rows", #"{"rows": [{"id": 1}, {"id": 2}], "\#(member)": 1234}"#)
+        #expect(!detection.hints.isEmpty, "\(detection.hints)")
+    }
+
+    @Test func aCountNoLargerThanThePageIsNoHint() {
+        let detection = explain("https://api.test/rows", #"{"rows": [{"id": 1}, {"id": 2}], "hitCount": 2}"#)
+        #expect(detection.hints.isEmpty, "\(detection.hints)")
+    }
+
+    @Test(arguments: [
+        ["X-WP-Total": "1234", "X-WP-TotalPages": "124"], ["X-Total": "1234", "X-Total-Pages": "124"],
+        ["X-Pagination-Total-Count": "1234", "X-Pagination-Page-Count": "124"], ["Total-Records": "1234"],
+    ])
+    func totalsInHeadersAreRead(headers: [String: String]) {
+        let announced = PaginationHeaders { name in
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+        #expect(announced.total == 1234)
+        if headers.count > 1 { #expect(announced.pageCount == 124) }
+        let detection = explain("https://api.test/posts", #"[{"id": 1}]"#, headers: headers)
+        #expect(detection.totalHeader != nil)
+        #expect(!detection.hints.isEmpty)
+    }
+}
