@@ -275,10 +275,18 @@ private struct Detector {
         }
         if let answer = odata(scanner, total: total) { return answer }
         // An array of link objects, each with its `rel` (OGC API's, Siren's `links`): the one whose rel is next.
-        for key in Self.linkArrayKeys where scanner.value(at: [key])?.kind == .array {
-            if let text = scanner.linkURL(at: [key]), looksLikeURL(text) {
+        for key in Self.linkArrayKeys {
+            guard let links = scanner.value(at: [key]), links.kind == .array else { continue }
+            if let text = scanner.linkURL(at: [key]), !text.isEmpty {
                 reasons.append(#"a link with rel "next" in the \#(key) array"#)
                 return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .high)
+            }
+            // Link objects without a next one: the server says this page is the list's only, or last, one.
+            if scanner.elements(of: links).contains(where: {
+                $0.kind == .object && scanner.member("rel", of: $0) != nil
+            }) {
+                reasons.append(#"a \#(key) array with no rel "next": the list's only (or last) page"#)
+                return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .medium)
             }
         }
         for path in candidatePaths(Style.nextURLKeys) {

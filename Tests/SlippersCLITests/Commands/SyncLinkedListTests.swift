@@ -73,6 +73,25 @@ import Testing
         }
     }
 
+    /// A first page that says it is the last (no next link) while it counts more items than it holds.
+    @Test(arguments: [
+        #""next": null, "previous": null, "count": 1234"#,
+        #""links": [{"rel": "self", "href": "/x"}], "numberMatched": 1234"#,
+    ])
+    func aLastPageShortOfItsCountIsIncomplete(members: String) async throws {
+        try await RunningFixture.with { fixture in
+            fixture.server.script("/short") { _ in
+                let ids = (1...20).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+                return .json(#"{"items":[\#(ids)],\#(members)}"#)
+            }
+            let directory = try TemporaryDirectory()
+            let url = fixture.server.url(path: "/short").absoluteString
+            let outcome = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+            #expect(outcome.status == 3, "\(outcome.stdout) \(outcome.stderr)")
+            #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        }
+    }
+
     /// A server that ignores every parameter and answers its first page, with a count above it.
     @Test(arguments: [#""numberMatched": 1234"#, #""hitCount": 1234"#, #""meta": {"total_rows": 1234}"#])
     func aFirstPageRepeatedUnderACountAboveItIsNeverOnePage(count: String) async throws {

@@ -24,6 +24,23 @@ import Testing
         #expect(detection.confidence == .high)
     }
 
+    @Test func aLinksArrayWithoutRelNextIsTheLastPageOfALinkedList() {
+        let detection = explain(
+            "https://geo.test/items",
+            #"{"features": [{"id": 1}], "numberMatched": 1, "links": [{"rel": "self", "href": "https://geo.test/items"}]}"#
+        )
+        #expect(detection.style.kind == .nextURL(keyPath: "links"))
+        #expect(detection.confidence == .medium)
+    }
+
+    @Test func aRelativeHrefIsANextLink() {
+        let detection = explain(
+            "https://geo.test/collections/lakes/items",
+            #"{"features": [{"id": 1}], "links": [{"rel": "next", "href": "items?offset=1"}]}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: "links"))
+        #expect(detection.style.advancing?.parameter == "offset")
+    }
+
     @Test(arguments: [#"["next"]"#, #""next nofollow""#, #"["alternate", "next"]"#])
     func aRelGivenAsAListOrSeveralWordsCounts(rel: String) {
         let detection = explain(
