@@ -125,8 +125,11 @@ extension PaginationStyle {
             signals.append("no URL at \(keyPath)")
             if advancing != nil, let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
         case .linkHeader:
-            signals.append(#"no Link rel="next""#)
-            if advancing != nil { signals.append(#"the page a Link rel="last" names"#) }
+            signals.append(#"no Link rel="next" nor next-page header"#)
+            if advancing != nil {
+                signals.append(#"the page a Link rel="last" names"#)
+                signals.append("the page count a header announces")
+            }
         case .afterLastItem:
             break
         case .range(let unit):
@@ -162,7 +165,7 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .offset(let parameter): "offsets (?\(parameter)=N)"
         case .cursor(let parameter, let keyPath): "cursor (?\(parameter)= from \(keyPath))"
         case .nextURL(let keyPath): "next URL (at \(keyPath))"
-        case .linkHeader: #"Link header (rel="next")"#
+        case .linkHeader: #"next link in headers (Link rel="next", or Next-Page, X-Next-Page, X-Next)"#
         case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
         case .singlePage: "one page (the whole list in one response)"
         case .graphQL(let connection): "GraphQL connection (at data.\(connection.connectionPath), by POST)"
