@@ -312,7 +312,7 @@ public struct HTTPPageSource: PageSource {
             }
             return PageToken(cursor)
         case .nextURL(let keyPath):
-            guard let text = scanner.linkURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
+            guard let text = scanner.nextPageURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
                 return nil
             }
             return try advancingURL(text, from: requestURL, token: token)

@@ -29,6 +29,19 @@ enum NextLink {
 }
 
 extension JSONScanner {
+    /// The next page's URL at `path` as ``linkURL(at:)`` reads it, joined to the `base` member
+    /// beside it when it is a path and such a member holds an absolute URL: a relative link with
+    /// its own base, as `{"_links": {"base": "https://x.test/wiki", "next": "/rest/api/content?start=25"}}`
+    /// gives it. Any other relative URL is resolved against the request's.
+    func nextPageURL(at path: [String]) -> String? {
+        guard let text = linkURL(at: path) else { return nil }
+        guard text.hasPrefix("/"), !text.hasPrefix("//"), !path.isEmpty,
+            let base = string(at: path.dropLast() + ["base"]),
+            base.lowercased().hasPrefix("http://") || base.lowercased().hasPrefix("https://")
+        else { return text }
+        return (base.hasSuffix("/") ? String(base.dropLast()) : base) + text
+    }
+
     /// The next page's URL a member at `path` gives, in any of the shapes servers give it: a
     /// string; a link object's `href` (HAL's `_links.next`, JSON:API's link objects); or, for an
     /// array of link objects (OGC API's and Siren's `links`), the `href` of the one whose `rel`

@@ -197,6 +197,21 @@ private struct Detector {
         return hints
     }
 
+    /// The members of the body, at its root or in its usual metadata objects, named for the next
+    /// page (`nextRecordsUrl`, `next_page_uri`, `nextHref`…) beyond the usual ``PaginationStyle/nextURLKeys``:
+    /// a URL in one of them is the next page's, whatever the rest of its name.
+    private func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
+        var paths: [[String]] = []
+        for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
+            guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
+            else { continue }
+            for key in scanner.keys(of: object) where key.lowercased().hasPrefix("next") {
+                if !Style.nextURLKeys.contains(key) { paths.append(parent + [key]) }
+            }
+        }
+        return paths
+    }
+
     /// The members of the body, at its root or in its usual metadata objects, that count more
     /// items than the page holds: named like a count or a total (`numberMatched`, `total*`,
     /// `*count*`, `*hits`), as hints that the list has more pages.
@@ -229,7 +244,7 @@ private struct Detector {
     private mutating func advancing(of style: Style) -> Style.Advancing? {
         let text: String?
         switch style.kind {
-        case .nextURL(let keyPath): text = scanner?.linkURL(at: Style.components(keyPath))
+        case .nextURL(let keyPath): text = scanner?.nextPageURL(at: Style.components(keyPath))
         case .linkHeader: text = NextLink.url(header: header)?.url
         default: return nil
         }
@@ -289,7 +304,7 @@ private struct Detector {
                 return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .medium)
             }
         }
-        for path in candidatePaths(Style.nextURLKeys) {
+        for path in candidatePaths(Style.nextURLKeys) + otherNextMembers(scanner) {
             if let text = scanner.linkURL(at: path), looksLikeURL(text) {
                 let keyPath = JSONKeyPath(keys: path).text
                 reasons.append("a next page's URL at \(keyPath)")

@@ -98,3 +98,35 @@ import Testing
         #expect(!detection.hints.isEmpty)
     }
 }
+
+/// Next URLs under names of their own, and relative links with a base of their own.
+@Suite struct PaginationStyleNextMemberTests {
+    private func explain(_ url: String, _ body: String) -> PaginationStyle.Detection {
+        PaginationStyle.explain(url: URL(string: url)!, body: Data(body.utf8), headers: [:])
+    }
+
+    @Test(arguments: ["nextRecordsUrl", "next_page_uri", "nextHref"])
+    func aMemberNamedForTheNextPageHoldingAURLIsANextURL(member: String) {
+        let detection = explain(
+            "https://api.test/query?q=x",
+            #"{"records": [{"id": 1}], "totalSize": 9, "\#(member)": "/query/01g-2000"}"#)
+        #expect(detection.style.kind == .nextURL(keyPath: member))
+    }
+
+    @Test func aRelativeLinkIsJoinedToTheBaseBesideIt() async throws {
+        let transport = ScriptedTransport([
+            .success(
+                .json(
+                    #"{"results": [{"id": 1}], "_links": {"base": "https://x.test/wiki", "#
+                        + #""next": "/rest/api/content?start=1&limit=1"}}"#))
+        ])
+        let source = HTTPPageSource(
+            client: APIClient(
+                configuration: ServerConfiguration(host: "x.test"),
+                options: APIClient.Options(transport: transport, retryPolicy: .none)),
+            url: URL(string: "https://x.test/wiki/rest/api/content?limit=1")!,
+            style: .nextURL(keyPath: "_links.next", itemsKeyPath: "results"))
+        let page = try #require(try await source.fetch(.first).page)
+        #expect(page.nextToken?.rawValue == "https://x.test/wiki/rest/api/content?start=1&limit=1")
+    }
+}
