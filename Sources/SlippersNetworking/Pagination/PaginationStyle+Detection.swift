@@ -429,8 +429,12 @@ private struct Detector {
             return nil
         }
         reasons.append("OData's @odata.context, with no @odata.nextLink: one page, or the last")
+        // A count above the page then says the list ends short of it: a sync says so, never "complete".
         return (
-            Style(kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value"), .medium
+            Style(
+                kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value",
+                totalKeyPath: total),
+            .medium
         )
     }
 

@@ -33,6 +33,13 @@ import Testing
         #expect(detection.confidence == .medium)
     }
 
+    @Test func anODataPageWithoutANextLinkKeepsItsCount() {
+        let detection = explain(
+            "https://api.test/odata/People",
+            #"{"@odata.context": "$metadata#People", "@odata.count": 1234, "value": [{"id": 1}]}"#)
+        #expect(detection.style.totalKeyPath == #"@odata\.count"#)
+    }
+
     @Test func aRelativeHrefIsANextLink() {
         let detection = explain(
             "https://geo.test/collections/lakes/items",
