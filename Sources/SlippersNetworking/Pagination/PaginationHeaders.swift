@@ -26,7 +26,8 @@ public struct PaginationHeaders: Hashable, Sendable {
     public var pageCount: Int?
     /// The page size the server used, when a header says (`Per-Page`, `X-Per-Page`).
     public var pageSize: Int?
-    /// Whether a header says this page is the last: `X-Pagination` without a `next_page`.
+    /// Whether a header says this page is the last: `X-Pagination` without a `next_page`, or an
+    /// empty `X-Next-Page` (servers that name the next page's number there leave it empty on the last).
     public var isLastPage = false
     /// The unit of ranges the server pages in, other than bytes: `items` from `Content-Range: items 0-49/1234`
     /// or `Accept-Ranges: items`; such a list is asked for by `Range: items=0-49` headers.
@@ -48,6 +49,10 @@ public struct PaginationHeaders: Hashable, Sendable {
             pageSize = object.int(at: ["page_size"])
             // flask-smorest names the next page on every page but the last.
             if object.value(at: ["page"]) != nil, object.int(at: ["next_page"]) == nil { isLastPage = true }
+        }
+        if let next = header("X-Next-Page"), next.trimmingCharacters(in: .whitespaces).isEmpty {
+            names.append("X-Next-Page")
+            isLastPage = true
         }
         for name in ["X-Total-Count", "X-Total", "Total", "X-WP-Total", "X-Pagination-Total-Count", "Total-Records"] {
             guard let value = header(name).flatMap(Self.integer(text:)) else { continue }

@@ -74,6 +74,13 @@ import Testing
         #expect(detection.hints.contains("the \(header) header"))
     }
 
+    @Test func anEmptyXNextPageSaysThePageIsTheLast() {
+        let last = PaginationHeaders { ["X-Next-Page": "", "X-Total": "41"][$0] }
+        #expect(last.isLastPage)
+        let more = PaginationHeaders { ["X-Next-Page": "3", "X-Total": "41"][$0] }
+        #expect(!more.isLastPage)
+    }
+
     @Test func aPageNumberInXNextPageIsNoURL() {
         let detection = explain("https://api.test/events", #"[{"id": 9}, {"id": 8}]"#, headers: ["X-Next-Page": "2"])
         #expect(detection.style.kind != .linkHeader)
