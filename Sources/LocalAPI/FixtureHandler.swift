@@ -148,13 +148,18 @@ struct FixtureHandler: Sendable {
         guard let route = listRoute else {
             return Answer(status: 404, body: Data(#"{"error":"no such route"}"#.utf8))
         }
+        if let refusal = Self.limitRefusal(query: query, configuration: configuration) { return refusal }
         let page = FixturePage(
             route: route, query: query, configuration: configuration, catalog: catalog, port: port,
             isAdvancing: fault != .nonAdvancing)
+        if let refusal = page.refusal() {
+            return Answer(
+                status: refusal.status, headers: ["Content-Type": "application/json"], body: Data(refusal.body.utf8))
+        }
         guard let rendered = page.render() else {
             return Answer(status: 400, body: Data(#"{"error":"bad page parameters"}"#.utf8))
         }
-        let body = Data(rendered.body.utf8)
+        let body = Data((configuration.prettyPrinted ? Self.prettyPrinted(rendered.body) : rendered.body).utf8)
         var headers: [String: String] = ["Content-Type": "application/json"]
         let etag = Self.etag(of: body)
         for (name, value) in rendered.headers { headers[name] = value }
@@ -180,6 +185,28 @@ struct FixtureHandler: Sendable {
         default:
             return Answer(status: 200, headers: headers, body: body)
         }
+    }
+
+    /// The refusal of a list request whose `limit` is above the configuration's cap, when the
+    /// server refuses such requests (``FixtureServer/Configuration/refusedLimitStatus``).
+    static func limitRefusal(query: [String: String], configuration: FixtureServer.Configuration) -> Answer? {
+        guard let status = configuration.refusedLimitStatus, let cap = configuration.maxLimit,
+            let text = query["limit"], let limit = Int(text), limit > cap
+        else { return nil }
+        let body =
+            status == 422
+            ? #"{"detail":[{"type":"less_than_equal","loc":["query","limit"],"#
+                + #""msg":"Input should be less than or equal to \#(cap)","input":"\#(text)","ctx":{"le":\#(cap)}}]}"#
+            : #"{"error":"limit cannot be higher than \#(cap)"}"#
+        return Answer(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+    }
+
+    /// A JSON body pretty-printed as people read it: every member and element on a line of its own, indented.
+    static func prettyPrinted(_ body: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8), options: [.fragmentsAllowed]),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        else { return body }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// A scripted response as the connection sends it, with a fault that cuts its body applied.

@@ -12,6 +12,7 @@ struct FixturePage {
     /// The body, and the headers the route sends beside it (`Link`, `X-Pagination`…); `nil` for bad parameters.
     func render() -> (body: String, headers: [String: String])? {
         if let stock = route.isStock ? renderStock() : nil { return stock }
+        if route.isLinked { return renderLinked() }
         return renderWithLink().map { rendered in (rendered.body, rendered.link.map { ["Link": $0] } ?? [:]) }
     }
 
@@ -29,6 +30,7 @@ struct FixturePage {
         case .spring: renderSpring()
         case .drf: renderDRF()
         case .ninjaOffset, .ninjaPage, .smorest, .litestarCursor, .litestarClassic, .contentRange: nil
+        case .ogc, .nextPageHeader, .headerTotals: nil
         }
     }
 

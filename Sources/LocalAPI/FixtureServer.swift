@@ -21,6 +21,9 @@ import Synchronization
 /// | `/odata` | `$skip`, `$top` in the URL it hands out | `@odata.context`, items under `value`, `@odata.nextLink` (absent at the end), `@odata.count` with `$count=true` |
 /// | `/spring` | `page` (from 0), `size` | Spring Data's `Page`: items under `content`, `totalPages`, `totalElements`, `last`, `number`, `size`… |
 /// | `/drf` | `page`, `page_size` | Django REST framework: `count`, `next`, `previous`, `results` |
+/// | `/ogc` | `offset`, `limit` in the URL it hands out | OGC API Features: `features`, `numberMatched`, `numberReturned`, a `links` array with `rel: "next"` |
+/// | `/next-page-header` | `_token` (opaque), `limit` | a bare array, newest first; the next page's URL in a `Next-Page` header |
+/// | `/header-totals` | `page`, `per_page` | a bare array; `X-WP-Total`, `X-WP-TotalPages`, `Link` rel next/prev; `400` past the last page |
 /// | `/graphql` (POST) | `{query, variables: {first, after}}` | a Relay connection at `data.posts` (or two levels down): `edges` or `nodes`, `pageInfo`, `totalCount`; `errors` on request |
 /// | `/ROUTE/ID` and `/ROUTE/ID/` | `GET`, `PATCH` or `PUT` (`{"title": …}`), `DELETE`; `If-Match`, `Idempotency-Key` | the item with its `ETag`; `412` when `If-Match` differs; a key seen again replays its answer |
 /// | `/search` (POST) | `start_cursor`, `page_size` in the body (or `search_after`, `size`) | Notion's `results`, `next_cursor`, `has_more` (or Elasticsearch's `hits.hits`) |
@@ -83,6 +86,14 @@ public final class FixtureServer: Sendable {
         /// The most items an offset page (``Route/offset``, ``Route/next``) holds whatever `limit`
         /// asks for, as Django REST framework's `max_limit` caps it; `nil` for no cap.
         public var maxLimit: Int?
+        /// The status a list answers, instead of a page, when its `limit` asks for more than
+        /// ``maxLimit``, as servers that validate the limit do: `400` with "limit cannot be higher
+        /// than N", or `422` with a validation error as FastAPI's `Query(le=N)` sends; `nil` to
+        /// serve ``maxLimit`` items instead.
+        public var refusedLimitStatus: Int?
+        /// Whether list bodies are pretty-printed: each item over several indented lines, as
+        /// servers that format their JSON for people send them; `false` unless set.
+        public var prettyPrinted = false
 
         /// How the fixture API treats item writes: by default as a careful server does (it honours
         /// `Idempotency-Key` and `If-Match` and sends `ETag`s); each member turns one habit of stock
@@ -180,6 +191,17 @@ public final class FixtureServer: Sendable {
         /// PostgREST: `?offset=N&limit=M` over a bare array, the total in `Content-Range: 0-49/1234`
         /// (`?page=` is ignored).
         case contentRange = "/content-range"
+        /// OGC API Features: `?offset=N&limit=M`, answering a `FeatureCollection` with the items under
+        /// `features`, `numberMatched`, `numberReturned` and a `links` array of `{rel, href, type}`
+        /// objects whose `rel: "next"` names the next page (`?page=` is ignored).
+        case ogc = "/ogc"
+        /// A bare array, newest first, whose next page is only in a `Next-Page` header: the full URL
+        /// carrying an opaque `_token` (`?page=` is ignored).
+        case nextPageHeader = "/next-page-header"
+        /// WordPress's REST API: `?page=N&per_page=M` over a bare array, `X-WP-Total` and
+        /// `X-WP-TotalPages` headers, `Link` with `rel="next"` and `rel="prev"`; `400` "invalid page
+        /// number" for a page past the last.
+        case headerTotals = "/header-totals"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

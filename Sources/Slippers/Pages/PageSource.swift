@@ -75,6 +75,13 @@ public protocol PageSource<Item>: Sendable {
     /// (``PageRequest/overlapsPreviousPage``). The default cannot.
     func asksItemBefore(at token: PageToken?) -> Bool
 
+    /// The style text a collection of this source records from now on, when the source learnt
+    /// since it was made how its server must be asked (an HTTP source: the largest page size
+    /// the server takes); `nil` to keep the collection's. The default learns nothing.
+    ///
+    /// A sync records it with the next page it saves, so the next run asks as this one ended up asking.
+    var learntStyle: String? { get }
+
     /// The fingerprint of the values this source sends for the request headers `headerNames`:
     /// a digest that tells values apart without holding them (the HTTP source's is SHA-256).
     ///
@@ -103,4 +110,7 @@ extension PageSource {
 
     /// A source whose requests carry no credential.
     public var credentialDigest: String? { nil }
+
+    /// A source that learns nothing of its server.
+    public var learntStyle: String? { nil }
 }

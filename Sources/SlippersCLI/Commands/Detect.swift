@@ -136,7 +136,7 @@ extension SlippersCommand {
                 ("items", items),
                 ("id field", style.idField),
                 ("page size", pageSize),
-                ("total", style.totalKeyPath ?? "none"),
+                ("total", style.totalKeyPath ?? detection.totalHeader.map { "the \($0) header" } ?? "none"),
                 ("end of list", detection.endOfList),
                 ("pages at once", style.isAddressable ? "yes (--concurrency)" : "no, each page names the next"),
                 ("confidence", detection.confidence.rawValue),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Slippers
 import SlippersStore
 
 extension SlippersCommand {
@@ -8,8 +9,9 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a collection's items, in list order and each id once, to standard output.",
             discussion: """
-                Each item is written as the bytes the cache holds, never re-encoded. Items are \
-                streamed from the database: memory stays bounded however long the list.
+                Each item is written as the bytes the cache holds, never re-encoded; ndjson \
+                drops the whitespace between tokens, so an item a server pretty-printed is one \
+                line. Items are streamed from the database: memory stays bounded however long the list.
 
                 csv: a header row of every column, then one row per item (RFC 4180, CRLF line \
                 ends). Nested objects become dotted columns (author.name), arrays stay JSON text in \
@@ -20,7 +22,7 @@ extension SlippersCommand {
         enum Format: String, ExpressibleByArgument, CaseIterable {
             /// One JSON array.
             case json
-            /// One item per line (newline-delimited JSON).
+            /// One item per line (newline-delimited JSON), each compacted onto its line.
             case ndjson
             /// A header row, then one row per item, nested objects flattened into dotted columns.
             case csv
@@ -52,7 +54,7 @@ extension SlippersCommand {
             case .ndjson:
                 let newline = Data("\n".utf8)
                 try await store.forEachItem(in: collection) { item in
-                    try out.write(item.json)
+                    try out.write(JsonProvider.compacted(item.json))
                     try out.write(newline)
                 }
             case .csv:

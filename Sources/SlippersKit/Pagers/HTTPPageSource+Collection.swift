@@ -24,10 +24,11 @@ extension HTTPPageSource {
     /// Whether the cached collection `stored` holds this source's list, paged with this source's style.
     ///
     /// A collection under the ``styledCollectionKey`` does; so does one under the plain
-    /// ``collectionKey`` (as `slippers sync` files a list) whose recorded style is this one.
+    /// ``collectionKey`` (as `slippers sync` files a list) whose recorded style is this one, but for
+    /// what syncs learnt of the server (``PaginationStyle/asGiven``).
     public func holds(_ stored: CollectionInfo) -> Bool {
         if stored.key == styledCollectionKey { return true }
-        return stored.key == collectionKey && PaginationStyle(storedText: stored.style) == style
+        return stored.key == collectionKey && PaginationStyle(storedText: stored.style)?.asGiven == style.asGiven
     }
 }
 

@@ -46,6 +46,8 @@ public struct HTTPPageSource: PageSource {
     public var stub: PageStub?
     /// Whether this source answers from its ``stub`` even when the client's configuration does not stub.
     public var shouldStub = false
+    /// What this source and its copies learnt of the server while they asked it for pages.
+    let learnt = LearntServerLimits()
 
     /// Creates a source from the URL of the first page.
     ///
@@ -106,8 +108,10 @@ public struct HTTPPageSource: PageSource {
     /// A request that asks for the item before the page (``Slippers/PageRequest/overlapsPreviousPage``)
     /// of an offset list whose page size the source sets, of a range list, or of a next-URL list
     /// that advances an offset by the page size its URL sets, asks for one item more from one item
-    /// earlier; when the server sends fewer items than that while its list goes on (it caps the
-    /// page size), the page is asked for again plainly, and comes without the item before.
+    /// earlier; when the server refuses that request (`400`, `422`) or sends fewer items than it
+    /// asked for while its list goes on (it caps the page size), the page is asked for again
+    /// plainly, and comes without the item before. The source then knows the largest page size
+    /// the server takes (``learntStyle``) and asks every page after it plainly.
     ///
     /// - throws: ``NetworkError`` (transport, HTTP, decoding, a token that does
     ///   not fit the style, a next page that does not advance);
@@ -116,7 +120,7 @@ public struct HTTPPageSource: PageSource {
         if request.overlapsPreviousPage, request.validators == nil,
             let overlapping = overlappingRequest(for: request.token)
         {
-            if let page = try await fetchOverlapping(request, overlapping) { return .page(page) }
+            if let page = try await fetchWidened(request, overlapping) { return .page(page) }
             var plain = request
             plain.overlapsPreviousPage = false
             return try await fetch(plain)
@@ -240,8 +244,10 @@ public struct HTTPPageSource: PageSource {
         return page
     }
 
-    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say.
+    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say; of
+    /// a next-URL or `Link` list whose URLs name every page, as its headers say (`X-WP-TotalPages`…).
     private func announcedPageCount(_ scanner: JSONScanner, announced: PaginationHeaders) -> Int? {
+        if style.advancing != nil, isLinked { return announced.pageCount }
         guard case .pageNumber = style.kind else { return nil }
         if case .pageCount(let keyPath)? = style.endSignal,
             let count = scanner.int(at: PaginationStyle.components(keyPath))
@@ -260,6 +266,9 @@ public struct HTTPPageSource: PageSource {
         var pagesSoFar: Int?
         if case .pageNumber(_, let firstPage) = style.kind {
             pagesSoFar = try (token.map(integer) ?? firstPage) - firstPage + 1
+        } else if isLinked, let advancing = style.advancing {
+            // The URLs of such a list number its pages: a page count in a header says which is the last.
+            pagesSoFar = token == nil ? 1 : advancing.pageIndex(of: requestURL).map { $0 + 1 }
         }
         if isLastPage(scanner, pagesSoFar: pagesSoFar) || announced.isLastPage { return nil }
         if let pagesSoFar, let count = announced.pageCount, pagesSoFar >= count { return nil }
@@ -303,15 +312,21 @@ public struct HTTPPageSource: PageSource {
             }
             return PageToken(cursor)
         case .nextURL(let keyPath):
-            guard let text = scanner.string(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
+            guard let text = scanner.nextPageURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
                 return nil
             }
             return try advancingURL(text, from: requestURL, token: token)
         case .linkHeader:
-            guard let header = response.header("Link"), let text = LinkHeader(header).url(rel: "next") else {
-                return nil
-            }
+            guard let text = NextLink.url(header: response.header)?.url else { return nil }
             return try advancingURL(text, from: requestURL, token: token)
+        }
+    }
+
+    /// Whether the list follows next links (in the body or in headers).
+    private var isLinked: Bool {
+        switch style.kind {
+        case .nextURL, .linkHeader: true
+        default: false
         }
     }
 

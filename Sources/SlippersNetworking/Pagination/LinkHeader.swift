@@ -82,10 +82,14 @@ public struct LinkHeader: Sendable, Equatable {
         }
     }
 
-    /// The target of the first link with a relation, such as `next`.
+    /// The target of the first link with a relation, such as `next`, that does not say its page is
+    /// empty: a link with `results="false"` names a page with nothing on it (servers that always
+    /// send `rel="next"` say so), and is no link to follow.
     public func url(rel: String) -> String? {
         let rel = rel.lowercased()
-        return links.first { $0.relations.contains(rel) }?.target
+        return links.first { link in
+            link.relations.contains(rel) && link.parameters["results"]?.lowercased() != "false"
+        }?.target
     }
 }
 

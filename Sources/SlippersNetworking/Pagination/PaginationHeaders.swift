@@ -5,7 +5,9 @@ import Foundation
 /// Servers that answer a bare array keep their pagination metadata in headers:
 /// `X-Total-Count` (json-server, many REST APIs), flask-smorest's `X-Pagination`
 /// (a JSON object with `total`, `total_pages`, `page`, `next_page`…), PostgREST's
-/// `Content-Range: 0-49/1234`, and Rails' api-pagination `Total` and `Per-Page`.
+/// `Content-Range: 0-49/1234`, Rails' api-pagination `Total` and `Per-Page`, and the
+/// `X-Total`/`X-Total-Pages`, `X-WP-Total`/`X-WP-TotalPages`, `X-Pagination-Total-Count`/
+/// `X-Pagination-Page-Count`/`X-Pagination-Per-Page` and `Total-Records` families.
 ///
 /// For example:
 ///
@@ -17,11 +19,15 @@ import Foundation
 public struct PaginationHeaders: Hashable, Sendable {
     /// The number of items in the whole list, when a header says.
     public var total: Int?
-    /// The number of pages, when a header says (`X-Pagination`'s `total_pages`, `X-Total-Pages`).
+    /// The name of the header that gave ``total``, as in `X-Total-Count` or `X-WP-Total`.
+    public var totalHeader: String?
+    /// The number of pages, when a header says (`X-Pagination`'s `total_pages`, `X-Total-Pages`,
+    /// `X-WP-TotalPages`, `X-Pagination-Page-Count`).
     public var pageCount: Int?
     /// The page size the server used, when a header says (`Per-Page`, `X-Per-Page`).
     public var pageSize: Int?
-    /// Whether a header says this page is the last: `X-Pagination` without a `next_page`.
+    /// Whether a header says this page is the last: `X-Pagination` without a `next_page`, or an
+    /// empty `X-Next-Page` (servers that name the next page's number there leave it empty on the last).
     public var isLastPage = false
     /// The unit of ranges the server pages in, other than bytes: `items` from `Content-Range: items 0-49/1234`
     /// or `Accept-Ranges: items`; such a list is asked for by `Range: items=0-49` headers.
@@ -38,21 +44,26 @@ public struct PaginationHeaders: Hashable, Sendable {
         {
             names.append("X-Pagination")
             total = object.int(at: ["total"])
+            if total != nil { totalHeader = "X-Pagination" }
             pageCount = object.int(at: ["total_pages"]) ?? object.int(at: ["last_page"])
             pageSize = object.int(at: ["page_size"])
             // flask-smorest names the next page on every page but the last.
             if object.value(at: ["page"]) != nil, object.int(at: ["next_page"]) == nil { isLastPage = true }
         }
-        for name in ["X-Total-Count", "X-Total", "Total"] {
+        if let next = header("X-Next-Page"), next.trimmingCharacters(in: .whitespaces).isEmpty {
+            names.append("X-Next-Page")
+            isLastPage = true
+        }
+        for name in ["X-Total-Count", "X-Total", "Total", "X-WP-Total", "X-Pagination-Total-Count", "Total-Records"] {
             guard let value = header(name).flatMap(Self.integer(text:)) else { continue }
             names.append(name)
-            if total == nil { total = value }
+            if total == nil { (total, totalHeader) = (value, name) }
         }
         if let range = header("Content-Range") {
             let (unit, length) = Self.contentRangeUnitAndLength(range)
             if let announced = Self.contentRangeTotal(range) {
                 names.append("Content-Range")
-                if total == nil { total = announced }
+                if total == nil { (total, totalHeader) = (announced, "Content-Range") }
             }
             if let unit, unit.lowercased() != "bytes" { rangeUnit = unit }
             rangeLength = length
@@ -62,11 +73,12 @@ public struct PaginationHeaders: Hashable, Sendable {
         {
             rangeUnit = accepted
         }
-        if let pages = header("X-Total-Pages").flatMap(Self.integer(text:)) {
-            names.append("X-Total-Pages")
+        for name in ["X-Total-Pages", "X-WP-TotalPages", "X-Pagination-Page-Count"] {
+            guard let pages = header(name).flatMap(Self.integer(text:)) else { continue }
+            names.append(name)
             if pageCount == nil { pageCount = pages }
         }
-        for name in ["Per-Page", "X-Per-Page"] {
+        for name in ["Per-Page", "X-Per-Page", "X-Pagination-Per-Page"] {
             guard let size = header(name).flatMap(Self.integer(text:)) else { continue }
             names.append(name)
             if pageSize == nil { pageSize = size }

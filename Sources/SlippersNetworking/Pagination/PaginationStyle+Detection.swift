@@ -32,10 +32,12 @@ extension PaginationStyle {
     public static let totalKeys = [
         "total", "total_count", "totalCount", "count", "totalElements", "total_items", "totalItems", "@odata.count",
         "filtered_table_rows_count", "total_results", "totalResults", "total_entries", "totalRecords",
-        "total_records", "totalHits",
+        "total_records", "totalHits", "numberMatched",
     ]
     /// The objects that commonly hold pagination fields next to the items.
-    static let metadataKeys = ["meta", "pagination", "paging", "links", "cursor", "response_metadata", "page"]
+    static let metadataKeys = [
+        "meta", "pagination", "paging", "links", "_links", "cursor", "response_metadata", "page",
+    ]
     /// The members of an item that commonly hold its id, in order of preference.
     static let idFields = ["id", "_id", "uuid", "ID", "Id"]
 
@@ -49,19 +51,23 @@ extension PaginationStyle {
     /// Guesses the style of an API from the URL of its first page and that page's response, and says why.
     ///
     /// The rules, first match wins:
-    /// 1. a `Link` header with `rel="next"` → ``Kind/linkHeader``;
+    /// 1. a `Link` header with `rel="next"`, or a header holding the next page's URL (`Next-Page`,
+    ///    `X-Next-Page`, `X-Next`) → ``Kind/linkHeader``;
     /// 2. OData's `@odata.nextLink` (or an `@odata.context` without it) →
     ///    ``Kind/nextURL(keyPath:)`` at `@odata\.nextLink`, items under `value`;
-    /// 3. a URL at `next`, `next_url`, `next_page_url`, `nextLink` (at the root, or under
-    ///    `meta`, `pagination`, `links`…) → ``Kind/nextURL(keyPath:)``; JSON:API's `links.next` is one;
+    /// 3. an array of link objects (`links`, `link`, `_links`) one of which has `rel` `next` (a
+    ///    string or a list) → ``Kind/nextURL(keyPath:)`` at the array, following that link's `href`;
+    /// 4. a URL at `next`, `next_url`, `next_page_url`, `nextLink` (at the root, or under
+    ///    `meta`, `pagination`, `links`, `_links`…), as a string or a link object's `href` →
+    ///    ``Kind/nextURL(keyPath:)``; JSON:API's `links.next` and HAL's `_links.next.href` are ones;
     ///    so is a `null` `next` beside a `previous` (Django REST framework's last page);
-    /// 4. a cursor at `next_cursor`, `next_page_token`, `cursor`, `after`… (at the root, or under
+    /// 5. a cursor at `next_cursor`, `next_page_token`, `cursor`, `after`… (at the root, or under
     ///    `meta`, `response_metadata`…) → ``Kind/cursor(parameter:keyPath:)``,
     ///    sent back under the URL's cursor parameter when it has one;
-    /// 5. a `has_more` boolean with no page number in the URL → ``Kind/afterLastItem(parameter:)``
+    /// 6. a `has_more` boolean with no page number in the URL → ``Kind/afterLastItem(parameter:)``
     ///    (Stripe's `starting_after`);
-    /// 6. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
-    /// 7. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
+    /// 7. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
+    /// 8. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
     ///    or when the body numbers the first page 0, as Spring Data does).
     ///
     /// The items are the body when it is an array, else the first array under
@@ -109,6 +115,14 @@ private struct Detector {
 
     func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 
+    /// The value of a response header, by a name compared case-insensitively.
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The members that hold an array of link objects (`{"rel": "next", "href": …}`).
+    static let linkArrayKeys = ["links", "link", "_links"]
+
     /// The first of `names` that the URL's query carries.
     func queryParameter(_ names: [String]) -> String? { names.first { queryValue($0) != nil } }
 
@@ -138,21 +152,28 @@ private struct Detector {
             }
         }
         if alternatives.isEmpty == false, itemCount ?? 0 == 0 { alternatives = [] }
-        return Style.Detection(
-            style: style, confidence: confidence, reasons: reasons, itemCount: itemCount, hints: pagingHints(),
-            alternatives: alternatives)
+        if let header = announced.totalHeader, let total = announced.total {
+            reasons.append("the total in the \(header) header: \(total)")
+        }
+        var detection = Style.Detection(
+            style: style, confidence: confidence, reasons: reasons, itemCount: itemCount,
+            hints: pagingHints(itemCount: itemCount), alternatives: alternatives)
+        detection.totalHeader = announced.totalHeader
+        return detection
     }
 
     // MARK: Hints
 
-    /// What in the response says the list pages: pagination headers, a cursor, page or total field.
-    private func pagingHints() -> [String] {
+    /// What in the response says the list pages: pagination headers, a next link, a cursor, a page
+    /// or total field, a count larger than the page.
+    private func pagingHints(itemCount: Int?) -> [String] {
         var hints: [String] = []
-        if let link = headers.first(where: { $0.key.caseInsensitiveCompare("Link") == .orderedSame })?.value,
+        if let link = header("Link"),
             LinkHeader(link).url(rel: "next") != nil || LinkHeader(link).url(rel: "last") != nil
         {
             hints.append("a Link header")
         }
+        if let next = NextLink.url(header: header), next.header != "Link" { hints.append("the \(next.header) header") }
         hints += announced.names.map { "the \($0) header" }
         if let parameter = queryParameter(Style.pageParameters + ["offset", "cursor", "after", "starting_after"]) {
             hints.append("?\(parameter)= in the URL")
@@ -165,6 +186,53 @@ private struct Detector {
             let text = JSONKeyPath(keys: path).text
             if !hints.contains("\(text) in the body") { hints.append("\(text) in the body") }
         }
+        for key in Self.linkArrayKeys where scanner.value(at: [key])?.kind == .array {
+            if let text = scanner.linkURL(at: [key]), looksLikeURL(text) { hints.append("a next link in \(key)") }
+        }
+        if let itemCount {
+            // A member already named as a total or a count is said once.
+            hints += countsAbovePage(scanner, itemCount: itemCount).filter { !hints.contains("\($0.path) in the body") }
+                .map(\.hint)
+        }
+        return hints
+    }
+
+    /// The members of the body, at its root or in its usual metadata objects, named for the next
+    /// page (`nextRecordsUrl`, `next_page_uri`, `nextHref`…) beyond the usual ``PaginationStyle/nextURLKeys``:
+    /// a URL in one of them is the next page's, whatever the rest of its name.
+    private func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
+        var paths: [[String]] = []
+        for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
+            guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
+            else { continue }
+            for key in scanner.keys(of: object) where key.lowercased().hasPrefix("next") {
+                if !Style.nextURLKeys.contains(key) { paths.append(parent + [key]) }
+            }
+        }
+        return paths
+    }
+
+    /// The members of the body, at its root or in its usual metadata objects, that count more
+    /// items than the page holds: named like a count or a total (`numberMatched`, `total*`,
+    /// `*count*`, `*hits`), as hints that the list has more pages.
+    private func countsAbovePage(_ scanner: JSONScanner, itemCount: Int) -> [(path: String, hint: String)] {
+        var hints: [(path: String, hint: String)] = []
+        let objects = [[]] + Style.metadataKeys.map { [$0] } + [["meta", "pagination"], ["meta", "page"]]
+        for path in objects {
+            guard let object = path.isEmpty ? scanner.root : scanner.value(at: path), object.kind == .object else {
+                continue
+            }
+            for key in scanner.keys(of: object) {
+                let name = key.lowercased()
+                guard
+                    name.contains("count") || name.hasPrefix("total") || name.contains("matched")
+                        || name.hasSuffix("hits"),
+                    let count = scanner.member(key, of: object).flatMap(scanner.int), count > itemCount
+                else { continue }
+                let text = JSONKeyPath(keys: path + [key]).text
+                hints.append((text, "\(text) in the body counts \(count), more than the page's \(itemCount)"))
+            }
+        }
         return hints
     }
 
@@ -176,10 +244,8 @@ private struct Detector {
     private mutating func advancing(of style: Style) -> Style.Advancing? {
         let text: String?
         switch style.kind {
-        case .nextURL(let keyPath): text = scanner?.string(at: Style.components(keyPath))
-        case .linkHeader:
-            text = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }
-                .flatMap { LinkHeader($0.value).url(rel: "next") }
+        case .nextURL(let keyPath): text = scanner?.nextPageURL(at: Style.components(keyPath))
+        case .linkHeader: text = NextLink.url(header: header)?.url
         default: return nil
         }
         guard let text, let next = URL(string: text, relativeTo: url)?.absoluteURL,
@@ -207,9 +273,10 @@ private struct Detector {
             return (Style.range(unit: unit, pageSize: announced.rangeLength), .high)
         }
 
-        let linkValue = headers.first { $0.key.caseInsensitiveCompare("Link") == .orderedSame }?.value
-        if let linkValue, LinkHeader(linkValue).url(rel: "next") != nil {
-            reasons.append(#"a Link header with rel="next""#)
+        if let next = NextLink.url(header: header) {
+            reasons.append(
+                next.header == "Link"
+                    ? #"a Link header with rel="next""# : "the next page's URL in the \(next.header) header")
             return (
                 Style(
                     kind: .linkHeader, pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize,
@@ -222,8 +289,23 @@ private struct Detector {
             return (Style.pageNumber(pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize), .low)
         }
         if let answer = odata(scanner, total: total) { return answer }
-        for path in candidatePaths(Style.nextURLKeys) {
-            if let text = scanner.string(at: path), looksLikeURL(text) {
+        // An array of link objects, each with its `rel` (OGC API's, Siren's `links`): the one whose rel is next.
+        for key in Self.linkArrayKeys {
+            guard let links = scanner.value(at: [key]), links.kind == .array else { continue }
+            if let text = scanner.linkURL(at: [key]), !text.isEmpty {
+                reasons.append(#"a link with rel "next" in the \#(key) array"#)
+                return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .high)
+            }
+            // Link objects without a next one: the server says this page is the list's only, or last, one.
+            if scanner.elements(of: links).contains(where: {
+                $0.kind == .object && scanner.member("rel", of: $0) != nil
+            }) {
+                reasons.append(#"a \#(key) array with no rel "next": the list's only (or last) page"#)
+                return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .medium)
+            }
+        }
+        for path in candidatePaths(Style.nextURLKeys) + otherNextMembers(scanner) {
+            if let text = scanner.linkURL(at: path), looksLikeURL(text) {
                 let keyPath = JSONKeyPath(keys: path).text
                 reasons.append("a next page's URL at \(keyPath)")
                 return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
@@ -347,8 +429,12 @@ private struct Detector {
             return nil
         }
         reasons.append("OData's @odata.context, with no @odata.nextLink: one page, or the last")
+        // A count above the page then says the list ends short of it: a sync says so, never "complete".
         return (
-            Style(kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value"), .medium
+            Style(
+                kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value",
+                totalKeyPath: total),
+            .medium
         )
     }
 

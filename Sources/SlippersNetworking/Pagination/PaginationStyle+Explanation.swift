@@ -37,6 +37,9 @@ extension PaginationStyle {
         /// `{"items": […], "count": 1234}` pages by `?page=` or by `?offset=`, and only a second
         /// request tells which.
         public var alternatives: [PaginationStyle]
+        /// The header that announces the list's total (`X-Total-Count`, `X-WP-Total`, `Content-Range`…),
+        /// read as a body's total is; `nil` when no header does.
+        public var totalHeader: String?
 
         /// Creates a detection.
         public init(
@@ -57,10 +60,10 @@ extension PaginationStyle {
         public var needsProbe: Bool { !alternatives.isEmpty }
 
         private enum CodingKeys: String, CodingKey {
-            case style, confidence, reasons, itemCount, endOfList, hints, alternatives
+            case style, confidence, reasons, itemCount, endOfList, hints, alternatives, totalHeader
         }
 
-        /// Decodes a detection; one encoded without hints or alternatives has none.
+        /// Decodes a detection; one encoded without hints, alternatives or a total header has none.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             style = try container.decode(PaginationStyle.self, forKey: .style)
@@ -70,9 +73,11 @@ extension PaginationStyle {
             endOfList = try container.decode(String.self, forKey: .endOfList)
             hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
             alternatives = try container.decodeIfPresent([PaginationStyle].self, forKey: .alternatives) ?? []
+            totalHeader = try container.decodeIfPresent(String.self, forKey: .totalHeader)
         }
 
-        /// Encodes every member, an unknown ``itemCount`` as `null`, so a reader finds the same keys each time.
+        /// Encodes every member, an unknown ``itemCount`` or ``totalHeader`` as `null`, so a reader finds
+        /// the same keys each time.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(style, forKey: .style)
@@ -82,6 +87,7 @@ extension PaginationStyle {
             try container.encode(endOfList, forKey: .endOfList)
             try container.encode(hints, forKey: .hints)
             try container.encode(alternatives, forKey: .alternatives)
+            try container.encode(totalHeader, forKey: .totalHeader)
         }
 
         /// How sure a detection is.
@@ -119,8 +125,11 @@ extension PaginationStyle {
             signals.append("no URL at \(keyPath)")
             if advancing != nil, let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
         case .linkHeader:
-            signals.append(#"no Link rel="next""#)
-            if advancing != nil { signals.append(#"the page a Link rel="last" names"#) }
+            signals.append(#"no Link rel="next" nor next-page header"#)
+            if advancing != nil {
+                signals.append(#"the page a Link rel="last" names"#)
+                signals.append("the page count a header announces")
+            }
         case .afterLastItem:
             break
         case .range(let unit):
@@ -156,7 +165,7 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .offset(let parameter): "offsets (?\(parameter)=N)"
         case .cursor(let parameter, let keyPath): "cursor (?\(parameter)= from \(keyPath))"
         case .nextURL(let keyPath): "next URL (at \(keyPath))"
-        case .linkHeader: #"Link header (rel="next")"#
+        case .linkHeader: #"next link in headers (Link rel="next", or Next-Page, X-Next-Page, X-Next)"#
         case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
         case .singlePage: "one page (the whole list in one response)"
         case .graphQL(let connection): "GraphQL connection (at data.\(connection.connectionPath), by POST)"

@@ -58,6 +58,16 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     ///
     /// Learnt by detection from a `406`; a style stored before this member existed decodes with `nil`.
     public var accept: String?
+    /// The largest page size the server takes, when a sync learnt that it takes no more than
+    /// the page size: it refused (`400`, `422`) or cut short a page asked for one item more, to
+    /// check the page boundary against the item before it; `nil` when nothing was learnt.
+    ///
+    /// Pages whose request would ask for more than this are asked for plainly, with no item
+    /// before them: the list's drift is then checked by the other signals (the ids at page
+    /// boundaries, the total, the last page read early). Recorded with the collection's style,
+    /// so the next run does not ask again; it is no part of the style's fingerprint. A style
+    /// stored before this member existed decodes with `nil`.
+    public var maxPageSize: Int?
 
     /// The ways of asking for pages.
     public enum Kind: Codable, Sendable, Hashable {
@@ -67,9 +77,12 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case offset(parameter: String)
         /// `?cursor=C`, with the next cursor in the body at `keyPath`. The token is the cursor.
         case cursor(parameter: String, keyPath: String)
-        /// The full URL of the next page in the body at `keyPath` (`next`, `next_url`…). The token is the URL.
+        /// The full URL of the next page in the body at `keyPath` (`next`, `next_url`…): a string, a
+        /// link object's `href` (`_links.next`), or the `href` of the link whose `rel` is `next` in
+        /// an array of link objects (`links`). A relative URL is resolved against the request's. The token is the URL.
         case nextURL(keyPath: String)
-        /// RFC 8288 `Link: <url>; rel="next"` headers. The token is the URL.
+        /// RFC 8288 `Link: <url>; rel="next"` headers, or a header that holds the next page's URL
+        /// alone (`Next-Page`, `X-Next-Page`, `X-Next`). The token is the URL.
         case linkHeader
         /// `?starting_after=ID`, with the id of the previous page's last item (Stripe). The token is that id.
         ///

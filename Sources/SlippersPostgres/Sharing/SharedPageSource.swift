@@ -84,6 +84,11 @@ where Base.Item == RawItem {
         base.asksItemBefore(at: token)
     }
 
+    /// The style text the base source learnt of its server, if any.
+    public var learntStyle: String? {
+        base.learntStyle
+    }
+
     /// The base source's fingerprint of the headers it sends.
     public func varyKey(for headerNames: [String]) -> String? {
         base.varyKey(for: headerNames)

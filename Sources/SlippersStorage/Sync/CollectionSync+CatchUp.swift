@@ -111,7 +111,7 @@ extension CollectionSync {
         var merged = stored.page
         merged.items = stored.items + unlisted
         merged.total = page.total
-        _ = try await storage.savePage(merged, at: target, in: collection)
+        _ = try await storage.savePage(merged, at: target, in: recordedCollection)
         return unlisted.count
     }
 }

@@ -154,6 +154,15 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         case endsTheList(style: String?)
     }
 
+    /// The collection as a saved page records it: with the style the source learnt of its server
+    /// during the run (``Slippers/PageSource/learntStyle``), so the next run asks as this one ended up asking.
+    var recordedCollection: CollectionDescriptor {
+        guard let learnt = source.learntStyle else { return collection }
+        var recorded = collection
+        recorded.style = learnt
+        return recorded
+    }
+
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
 
@@ -391,12 +400,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     // Until the server has answered a page with the item before it as asked, that page
                     // is the only one in flight: a server that cuts the wider request costs one request
                     // more, not one for every page in flight, and no page is asked for plainly beside
-                    // it, its boundary unchecked, while the server may yet honour the request.
+                    // it, its boundary unchecked, while the server may yet honour the request. A source that
+                    // learnt from that answer that its server refuses the request waits for it all the same:
+                    // the page read without the item before it has the list's last page read next.
                     overlap.askedUnread = overlap.askedUnread.filter { $0 >= readIndex }
                     let overlaps =
                         overlap.asks && inFlight.nextIndex > 0
                         && source.asksItemBefore(at: inFlight.token(at: inFlight.nextIndex) ?? nil)
-                    if overlaps, !overlap.trusted, !overlap.askedUnread.isEmpty { return }
+                    if overlap.asks, !overlap.trusted, !overlap.askedUnread.isEmpty { return }
                     let (pageIndex, pageToken) = inFlight.ask()
                     if overlaps { overlap.askedUnread.insert(pageIndex) }
                     start(index: pageIndex, token: pageToken, overlaps: overlaps, &group)
@@ -564,14 +575,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             // The check and the save in one round trip.
                             guard
                                 let stored = try await storage.savePageUnlessNothingNew(
-                                    saved, at: index, in: collection)
+                                    saved, at: index, in: recordedCollection)
                             else {
                                 try hold(page, keys: pageKeys)
                                 continue walk
                             }
                             head = stored
                         } else {
-                            head = try await storage.savePage(saved, at: index, in: collection)
+                            head = try await storage.savePage(saved, at: index, in: recordedCollection)
                         }
                     } catch let error as CacheError where error.code == .pageOutOfOrder && restarts < Self.maxRestarts {
                         // Another process started the list again meanwhile: go on from where the cache now stands.

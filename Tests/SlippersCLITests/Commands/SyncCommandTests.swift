@@ -36,7 +36,7 @@ import Testing
             try store.forEachItem(in: collection.key) { item in
                 if case .integer(let id) = item.key { ids.append(id) }
             }
-            #expect(ids == Array(1...95), "\(route)")
+            #expect(ids == (route.listsNewestFirst ? Array((1...95).reversed()) : Array(1...95)), "\(route)")
         }
     }
 

@@ -78,7 +78,7 @@ import Testing
             case .page, .link: query["per_page"] = String(Self.pageSize)
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
             case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
-                .litestarCursor, .litestarClassic, .contentRange:
+                .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals:
                 break
             }
             let (source, first) = try await HTTPPageSource.detecting(

@@ -84,6 +84,48 @@ import Testing
         }
     }
 
+    @Test(arguments: [400, 422])
+    func aServerThatRefusesALargerPageIsAskedPlainlyFromThen(status: Int) async throws {
+        var configuration = FixtureServer.Configuration(itemCount: 10, pageSize: 4)
+        configuration.maxLimit = 4
+        configuration.refusedLimitStatus = status
+        try await withFixtureServer(configuration) { server in
+            let source = HTTPPageSource(
+                client: client(for: server), url: server.url(.offset), style: .offset(limit: 4))
+            #expect(source.asksItemBefore(at: PageToken(4)))
+            #expect(source.learntStyle == nil)
+            let page = try #require(
+                try await source.fetch(PageRequest(token: PageToken(4), overlapsPreviousPage: true)).page)
+            #expect(server.requests.map { [$0.query["offset"], $0.query["limit"]] } == [["3", "5"], ["4", "4"]])
+            #expect(integerIDs(page.items) == [5, 6, 7, 8])
+            #expect(page.itemBefore == nil)
+            #expect(page.nextToken == PageToken(8))
+
+            // The source, and any copy of it, asks no wider page again; the style it records says why.
+            #expect(!source.asksItemBefore(at: PageToken(8)))
+            let learnt = try #require(PaginationStyle(storedText: source.learntStyle))
+            #expect(learnt.maxPageSize == 4)
+            #expect(learnt.asGiven == source.style)
+            let next = HTTPPageSource(client: client(for: server), url: server.url(.offset), style: learnt)
+            #expect(!next.asksItemBefore(at: PageToken(8)))
+            #expect(next.learntStyle == nil)
+        }
+    }
+
+    @Test func aServerThatCutsALargerPageIsRememberedToCapIt() async throws {
+        var configuration = FixtureServer.Configuration(itemCount: 10, pageSize: 4)
+        configuration.maxLimit = 4
+        try await withFixtureServer(configuration) { server in
+            let source = HTTPPageSource(
+                client: client(for: server), url: server.url(.offset), style: .offset(limit: 4))
+            _ = try await source.fetch(PageRequest(token: PageToken(4), overlapsPreviousPage: true))
+            #expect(PaginationStyle(storedText: source.learntStyle)?.maxPageSize == 4)
+            server.resetRequests()
+            _ = try await source.fetch(PageRequest(token: PageToken(8), overlapsPreviousPage: true))
+            #expect(server.requests.map { $0.query["limit"] } == ["4"])
+        }
+    }
+
     @Test func aRangePageAsksForARangeOneItemWider() async throws {
         let (source, transport) = scripted(
             .range(pageSize: 2),

@@ -12,6 +12,15 @@ import Testing
         #expect(header.url(rel: "prev") == nil)
     }
 
+    @Test func aNextLinkThatSaysItsPageHasNoResultsIsNotFollowed() {
+        let last = LinkHeader(
+            #"<https://x.test/e?cursor=0:0:1>; rel="previous"; results="true"; cursor="0:0:1", "#
+                + #"<https://x.test/e?cursor=0:100:0>; rel="next"; results="false"; cursor="0:100:0""#)
+        #expect(last.url(rel: "next") == nil)
+        let more = LinkHeader(#"<https://x.test/e?cursor=0:100:0>; rel="next"; results="true""#)
+        #expect(more.url(rel: "next") == "https://x.test/e?cursor=0:100:0")
+    }
+
     @Test func quotedParametersMayHoldCommasAndSemicolons() {
         let header = LinkHeader(#"<https://x.test/a>; title="a, b; c"; rel="prev next", <https://x.test/b>; rel=last"#)
         #expect(header.links.first?.parameters["title"] == "a, b; c")

@@ -18,20 +18,12 @@ extension PaginationStyle {
         self = style
     }
 
-    /// A short fingerprint of the style, the same in every process: 8 hex digits of a 64-bit FNV-1a
-    /// hash of ``storedText()``.
-    var fingerprint: String {
-        String(FNV1a.hash(((try? storedText()) ?? "").utf8).hex.prefix(8))
-    }
-
-    /// The name of the way of asking for pages, as in `pageNumber` or `linkHeader`; parameters aside.
-    var kindName: String {
-        if case .singlePage = kind { return "singlePage" }
-        return Mirror(reflecting: kind).children.first?.label ?? String(describing: kind)
-    }
-
-    /// Whether two styles ask for pages the same way, whatever their parameters.
-    func asksForPagesLike(_ other: PaginationStyle) -> Bool {
-        kindName == other.kindName
+    /// The style as it was given or detected: without what syncs learnt of the server (``maxPageSize``).
+    ///
+    /// Two styles that are the same but for what was learnt page the same list alike.
+    public var asGiven: PaginationStyle {
+        var style = self
+        style.maxPageSize = nil
+        return style
     }
 }
