@@ -62,11 +62,12 @@ extension SlippersCommand {
         private func itemType(in store: any CacheStorage) async throws -> String? {
             // A collection as `sync` was given it (its URL, query and all) names its items' type.
             let selection = try account.selection(in: store, typed: collectionOrType)
-            if let key = try? await store.collectionKey(naming: collectionOrType, account: selection),
-                let collection = try await store.collection(key)
-            {
-                return collection.itemType
-            }
+            // A list several accounts hold is refused here, naming them, never mixed; a type that
+            // several lists of one account share is the type their items are filed under.
+            do {
+                let key = try await store.collectionKey(naming: collectionOrType, account: selection)
+                if let collection = try await store.collection(key) { return collection.itemType }
+            } catch CommandFailure.ambiguousItemType {}
             let types = try await store.itemTypes(named: collectionOrType).filter {
                 selection.admits(CollectionKey.account(ofItemType: $0).account)
             }

@@ -51,6 +51,10 @@ import Testing
             #expect(either.status == 1)
             #expect(either.stdout.isEmpty)
             #expect(either.stderr.contains("is held by 2 accounts (~"), "\(either.stderr)")
+            let get = try await BuiltBinary.slippers.run(["get", url, "3"] + db)
+            #expect(get.status == 1 && get.stderr.contains("is held by 2 accounts"), "\(get.stderr)")
+            let bobs = try await BuiltBinary.slippers.run(["get", url, "3"] + db + Self.bob)
+            #expect(bobs.stdout.contains("bob-secret-3") && !bobs.stdout.contains("alice"), "\(bobs.stdout)")
 
             // collections shows each list's account as a fingerprint, never the token.
             let collections = try await BuiltBinary.slippers.run(["collections", "--json"] + db)
