@@ -27,6 +27,7 @@ import Testing
     @Test func theLongCommandsSayWhatTheyDoInOneParagraphAndThreeExamples() throws {
         let commands: [any ParsableCommand.Type] = [
             SlippersCommand.Sync.self, SlippersCommand.Detect.self, SlippersCommand.Enqueue.self,
+            SlippersCommand.Push.self,
         ]
         for command in commands {
             let help = command.helpMessage(columns: 80)

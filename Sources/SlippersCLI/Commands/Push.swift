@@ -10,30 +10,21 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send the writes edit queued, oldest first, each once.",
             discussion: """
-                Most servers ignore Idempotency-Key and If-Match, so push does not rely on them. \
-                Before a change (PATCH, PUT, DELETE) is sent, the item is read (If-None-Match \
-                with its version) and compared with the copy the change was made on: if the server \
-                changed it meanwhile, that is a conflict; if it already holds the change (an answer \
-                lost before), the write is acknowledged. A server that answered 412 or 428 once is \
-                trusted to check If-Match and is no longer read first. The moment between the read \
-                and the write stays open on servers that ignore If-Match. A 428 reads the item's \
-                version and sends the write once more with it. A POST (an insert) is sent again by \
-                itself only when its connection never opened; one whose answer never arrived (a \
-                kill, a timeout, a 5xx) is first looked for in the first and last pages of its list \
-                by the members it posted: found, it is acknowledged; not found, sent again; \
-                neither, it is left in doubt. The provisional id is not posted. \
-                A 2xx acknowledges a write: the server's answer becomes the item. A conflict (412, \
-                409, or a change seen by the read): with --conflict server (the default) the change \
-                is dropped and the item is the server's; with --conflict client it is sent with \
-                the server's current version. A 404 for a change fails it at once, naming \
-                --item-url; another 4xx leaves the write failed with the server's reason (slippers \
-                outbox retry or drop), and the item's later writes wait behind it. Each failed or \
-                in-doubt write is one line on stderr (five at most). A network failure that \
-                outlasts the retries stops the push, the writes still pending; run it again. The \
-                --header values go only to the origin of each write's URL, as with sync. Only the \
-                writes of the push's account are sent (--account, else the one its --header values \
-                derive): another account's writes stay pending, counted in one line. Exits 1 \
-                when a write failed, is in doubt, or the push stopped.
+                Sends the outbox of the push's account (--account, else the one its --header values \
+                derive; another account's writes stay pending, counted in one line), oldest first, \
+                each write once, on servers that ignore Idempotency-Key and If-Match too: a change is \
+                sent only after a read shows the server still holds the copy it was made on, and a \
+                POST whose answer was lost is looked for before it is sent again, else left in doubt. \
+                --conflict says who wins a conflict. Exits 1 when a write failed, is in doubt, or the \
+                network stopped the push. The command-line guide (SlippersKit's CommandLine article) \
+                and its SendingOfflineWrites article tell the rules: conditional reads, 412 and 428, \
+                inserts in doubt, failed writes.
+
+                Examples:
+
+                    slippers push --header "Authorization: $AUTH"
+                    slippers push --account user-42 --header "Authorization: $AUTH"
+                    slippers push --conflict client --retries 2
                 """)
 
         /// What a conflict does.
@@ -44,7 +35,7 @@ extension SlippersCommand {
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var account: AccountOptions
-        @OptionGroup var network: NetworkOptions
+        @OptionGroup(title: "Requests") var network: NetworkOptions
         @OptionGroup var logging: LoggingOptions
 
         @Option(
@@ -56,8 +47,8 @@ extension SlippersCommand {
         @Option(help: "Who wins a conflict (412 or 409): the server's copy, or the local change.")
         var conflict: ConflictOption = .server
 
-        @OptionGroup var origins: OriginOptions
-        @OptionGroup var retrying: RetryOptions
+        @OptionGroup(title: "Requests") var origins: OriginOptions
+        @OptionGroup(title: "Requests") var retrying: RetryOptions
 
         /// One line for each write left failed or in doubt, five at most, then how many more.
         static func problemLines(_ problems: [OutboxPush.Report.Problem]) -> [String] {

@@ -21,7 +21,8 @@ extension SlippersCommand {
                 was read again where it may have hidden items. A complete list is fetched again only \
                 with --refresh or --revalidate, or from its first page when its new items come first. \
                 The --header values go only to the URL's origin; transient failures are retried; a \
-                walk that ends short of the total its server announced exits 3. The command-line \
+                walk that ends short of the total its server announced exits 3. A list is kept for its \
+                account (--account, else one the credentials of --header derive), never another's. The command-line \
                 guide (SlippersKit's CommandLine article) tells the rest: lists that change while \
                 they are read, retries, origins, PostgreSQL.
 
