@@ -86,6 +86,9 @@ extension SQLiteCache {
             try db.execute(sql: "DELETE FROM items WHERE type = ?", arguments: [type])
             removal.items += db.changesCount
         }
+        // The search index only marks a deleted item's tokens as deleted: merging its segments
+        // drops them, so that they leave the file's bytes with the items.
+        if removal.items > 0 { try SearchIndex.optimize(db) }
         return removal
     }
 }
