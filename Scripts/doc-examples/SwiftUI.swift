@@ -85,4 +85,5 @@ extension View {
         ModifiedView()
     }
     public func refreshable(action: @escaping @Sendable () async -> Void) -> ModifiedView { ModifiedView() }
+    public func searchable(text: Binding<String>, prompt: some StringProtocol) -> ModifiedView { ModifiedView() }
 }
