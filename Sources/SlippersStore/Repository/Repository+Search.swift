@@ -20,4 +20,14 @@ extension Repository {
         let scope: SearchScope = key.map { .collection($0) } ?? .itemType(itemType)
         return try cache.search(text, in: scope, limit: limit).decoded(as: Item.self, logger: cache.logger)
     }
+
+    /// Makes only `members` searchable in the items of ``itemType``: see
+    /// ``SQLiteCache/setSearchableMembers(_:of:)``.
+    ///
+    /// - returns: Whether the set changed, and so the items were indexed again.
+    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    @discardableResult
+    public func setSearchableMembers(_ members: [String]) throws -> Bool {
+        try cache.setSearchableMembers(members, of: itemType)
+    }
 }

@@ -92,3 +92,37 @@ extension SQLiteCache {
         try write { db in try SearchIndex.rebuild(db) }
     }
 }
+
+extension SQLiteCache {
+    /// Makes only the string values under `members` (top-level member names) searchable in the
+    /// items of `itemType`, and indexes its cached items again, once, in one transaction.
+    ///
+    /// By default every string value of an item is searched; naming the members keeps ids,
+    /// URLs and dates out of the index and makes it smaller. The set is kept in the file: the
+    /// items saved afterwards are indexed by it. Setting the set it already has does nothing.
+    /// An item type carries its account, so each account's type is set on its own.
+    ///
+    /// For example:
+    ///
+    /// ```swift
+    /// try cache.setSearchableMembers(["title", "body"], of: "Post")
+    /// ```
+    ///
+    /// - parameter members: The members to search; empty for every string value.
+    /// - returns: Whether the set changed, and so the type's items were indexed again.
+    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    @discardableResult
+    public func setSearchableMembers(_ members: [String], of itemType: String) throws -> Bool {
+        try write { db in try SearchIndex.setSearchableMembers(Set(members), of: itemType, db) }
+    }
+
+    /// The members searched in the items of `itemType`, sorted; empty when every string value is.
+    ///
+    /// - throws: A `DatabaseError`.
+    public func searchableMembers(of itemType: String) throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT member FROM search_members WHERE item_type = ? ORDER BY member", arguments: [itemType])
+        }
+    }
+}

@@ -199,6 +199,7 @@ import Testing
         let queue = try DatabaseQueue(path: directory.path())
         try queue.write { db in
             try db.execute(sql: "DROP TABLE item_search")
+            try db.execute(sql: "DROP TABLE search_members")
             for name in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER item_search_\(name)") }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '0010_search'")
         }
@@ -212,6 +213,25 @@ import Testing
         try save([Self.message(1, "one"), Self.message(2, "two")])
         try save([Self.message(2, "two again"), Self.message(3, "three")])
         try store.saveItem(Self.message(4, "four"), type: "Message")
+        try store.evict(collection: "GET /messages")
+        _ = try store.collectUnreferencedItems()
+        #expect(try store.searchIndexAgreesWithItems())
+    }
+
+    @Test func aTypeThatNamesItsSearchableMembersIsSearchedInThoseOnly() throws {
+        try save([Self.message(1, "visible", body: "hidden", author: "Ann")])
+        #expect(try store.setSearchableMembers(["title", "author"], of: "Message"))
+        #expect(try found("hidden").isEmpty)
+        #expect(try found("visible") == [1])
+        #expect(try found("ann") == [1])
+        try save([Self.message(1, "visible", body: "hidden"), Self.message(2, "other", body: "hidden too")])
+        #expect(try found("hidden").isEmpty)
+        #expect(try found("other") == [2])
+        #expect(try store.searchableMembers(of: "Message") == ["author", "title"])
+        #expect(try !store.setSearchableMembers(["author", "title"], of: "Message"))
+        #expect(try store.searchIndexAgreesWithItems())
+        #expect(try store.setSearchableMembers([], of: "Message"))
+        #expect(try Set(found("hidden")) == [1, 2])
         try store.evict(collection: "GET /messages")
         _ = try store.collectUnreferencedItems()
         #expect(try store.searchIndexAgreesWithItems())
