@@ -24,9 +24,11 @@ enum SearchFigures {
             let found = try store.search(queries[round % queries.count], in: .collection(key), limit: 20)
             precondition(!found.isEmpty, "a search of the bench found nothing")
         }
-        // The scan a user without an index writes: every item's JSON, matched by LIKE.
+        // The scan a user without an index writes: every item's JSON, matched by LIKE (which finds
+        // nothing in a BLOB: the JSON is read as text).
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
-        let like = try connection.prepare("SELECT key, json FROM items WHERE type = 'Message' AND json LIKE ?1")
+        let like = try connection.prepare(
+            "SELECT key, json FROM items WHERE type = 'Message' AND CAST(json AS TEXT) LIKE ?1")
         let scanned = try context.settings.measure { round in
             let word = queries[round % queries.count].split(separator: " ").first.map(String.init) ?? ""
             try like.bind("%\(word.trimmingCharacters(in: CharacterSet(charactersIn: "*\"")))%", at: 1)
