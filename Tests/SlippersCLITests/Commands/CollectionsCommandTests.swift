@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct CollectionsCommandTests {
     static let keys = [
-        "created_at", "end_reached", "generation", "incomplete", "invalidated_at", "item_count", "item_type", "key",
+        "account", "created_at", "end_reached", "generation", "incomplete", "invalidated_at", "item_count", "item_type",
+        "key",
         "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token",
         "style", "superseded_page_count", "total", "unverified",
     ]
@@ -17,10 +18,10 @@ import Testing
         #expect(outcome.stderr.isEmpty)
         let lines = outcome.stdoutLines
         #expect(lines.count == 4)
-        #expect(lines[0].hasPrefix("collection  type  items  pages  total  end"))
-        #expect(lines[2].hasPrefix("GET /posts  Post    150      3    150  yes"))
+        #expect(lines[0].hasPrefix("collection  account    type  items  pages  total  end"))
+        #expect(lines[2].hasPrefix("GET /posts  anonymous  Post    150      3    150  yes"))
         #expect(lines[2].hasSuffix("no"))
-        #expect(lines[3].hasPrefix("GET /users  User      3      1      -  no"))
+        #expect(lines[3].hasPrefix("GET /users  anonymous  User      3      1      -  no"))
     }
 
     @Test func jsonHasEveryKeySortedWithNullsAndISODates() async throws {

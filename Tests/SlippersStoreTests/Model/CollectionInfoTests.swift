@@ -35,7 +35,8 @@ import Testing
             try JSONSerialization.jsonObject(with: encoder.encode(info)) as? [String: Any])
         #expect(
             object.keys.sorted() == [
-                "createdAt", "endReached", "generation", "incomplete", "invalidatedAt", "itemCount", "itemType", "key",
+                "account", "createdAt", "endReached", "generation", "incomplete", "invalidatedAt", "itemCount",
+                "itemType", "key",
                 "lastFetchedAt",
                 "nextPageIndex", "pageCount", "refreshedAt", "resumeToken", "style", "supersededPageCount", "total",
                 "unverified",
