@@ -1,4 +1,7 @@
 import Foundation
+import Slippers
+import SlippersStorage
+import SlippersStore
 import SlippersTestSupport
 import Testing
 
@@ -65,5 +68,33 @@ import Testing
         #expect(sick.stdout.contains("doctor --repair"))
         let repaired = try await BuiltBinary.slippers.run(["doctor", "--repair", "--db", directory.path()])
         #expect(repaired.status == 0, "\(repaired.stdout)")
+    }
+
+    @Test func aSearchKeepsToTheSelectedAccountAndNeverMixesTwo() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteCache(path: directory.path())
+        for name in ["alice", "bob"] {
+            let account = Account(name)
+            try store.savePage(
+                Page(
+                    items: [RawItem(key: .integer(1), json: Data(#"{"id":1,"title":"secret of \#(name)"}"#.utf8))],
+                    nextToken: nil),
+                at: 0,
+                in: CollectionDescriptor(
+                    key: CollectionKey("GET /notes", account: account).description,
+                    itemType: CollectionKey.itemType("Note", account: account)))
+        }
+        try store.close()
+        let db = ["--db", directory.path()]
+        let alice = try await BuiltBinary.slippers.run(["search", "GET /notes", "secret", "--account", "alice"] + db)
+        #expect(alice.status == 0)
+        #expect(alice.stdout.contains("secret of alice") && !alice.stdout.contains("secret of bob"))
+        let bob = try await BuiltBinary.slippers.run(["search", "GET /notes", "alice", "--account", "bob"] + db)
+        #expect(bob.status == 0)
+        #expect(bob.stdout.contains("no item matches"))
+        // Without an account, a list two accounts hold is refused, never searched as one.
+        let either = try await BuiltBinary.slippers.run(["search", "GET /notes", "secret"] + db)
+        #expect(either.status == 1)
+        #expect(!either.stdout.contains("secret of"))
     }
 }
