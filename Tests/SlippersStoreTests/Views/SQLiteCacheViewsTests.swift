@@ -115,4 +115,15 @@ import Testing
         try store.refreshItemViews()
         #expect(try rows("SELECT note FROM posts").first?["note"] as String? == "local")
     }
+
+    @Test func aViewThatCannotBeMadeNeverStopsAPageFromBeingSaved() throws {
+        try save([Self.item(1, #"{"id": 1}"#)])
+        // A file damaged by hand: the views' own table is gone, so no view can be made.
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in try db.execute(sql: "DROP TABLE item_views") }
+        try queue.close()
+        try save([Self.item(1, #"{"id": 1}"#), Self.item(2, #"{"id": 2, "mood": "new member"}"#)])
+        #expect(try store.cachedList("https://api.example.com/posts")?.items.count == 2)
+        #expect(try rows("SELECT count(*) AS n FROM items").first?["n"] as Int? == 2)
+    }
 }
