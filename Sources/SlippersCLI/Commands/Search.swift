@@ -13,7 +13,8 @@ extension SlippersCommand {
                 Every string value of an item is searched, ignoring case and diacritics (cafe \\
                 finds Café). Words are ANDed, "quoted words" are a phrase, and the last word is a \\
                 prefix (mess finds message). Items with pending writes are found by their written \\
-                values. Only the items of the selected account's list are searched.
+                values. Only the items of the selected account's list are searched. Works on a \
+                cache file and on PostgreSQL (--db postgres://…).
 
                 With --json (or --format json), prints an array of {"id": …, "item": …} objects; \\
                 --format ndjson prints one item per line, as the cache stores it.
@@ -54,13 +55,10 @@ extension SlippersCommand {
 
         func execute() async throws {
             let storage = try await database.openStorageForReading()
-            guard let store = storage as? SQLiteCache else {
-                throw CacheError.unsupported(operation: "search", location: storage.locationDescription)
-            }
             let key = try await storage.collectionKey(
                 naming: collection, account: try account.selection(in: storage, typed: collection))
-            guard try store.collection(key) != nil else { throw CacheError.collectionNotFound(key: key) }
-            let found = try store.search(text, in: .collection(key), limit: limit)
+            guard try await storage.collection(key) != nil else { throw CacheError.collectionNotFound(key: key) }
+            let found = try await storage.search(text, in: .collection(key), limit: limit)
             let out = ChunkedOutput()
             switch format ?? (output.json ? .json : .table) {
             case .json:

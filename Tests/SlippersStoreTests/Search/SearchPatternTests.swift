@@ -1,4 +1,4 @@
-import SlippersStore
+import SlippersStorage
 import Testing
 
 @Suite struct SearchPatternTests {

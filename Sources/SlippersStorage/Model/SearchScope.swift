@@ -1,7 +1,7 @@
 /// Where a search looks: the items of one cached list, or every cached item of one item type.
 ///
 /// Both stay within one account: a list's key and an item type carry their account
-/// (``Slippers/CollectionKey``), so a search never finds another account's items.
+/// (`CollectionKey`), so a search never finds another account's items.
 ///
 /// For example:
 ///
