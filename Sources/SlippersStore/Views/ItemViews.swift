@@ -32,6 +32,18 @@ enum ItemViews {
         }
     }
 
+    /// Makes the views agree with the recorded members, or leaves them as they were when that fails.
+    static func refreshUnlessItFails(_ db: Database) {
+        do {
+            try db.inSavepoint {
+                try refresh(db)
+                return .commit
+            }
+        } catch {
+            // A view is made again at the next page saved; the write that called this stands.
+        }
+    }
+
     /// The members of a page's items written at a time (`?1` the page, `?2` the time), upserted.
     static let recordPageMembersSQL = """
         INSERT INTO item_members (item_type, member, nested, kinds)

@@ -166,8 +166,10 @@ import Testing
         try store.removeAccount(alice)
         #expect(try found("plum", in: .itemType(type)).isEmpty)
         #expect(try store.searchIndexAgreesWithItems())
+        #expect(try store.itemViews().isEmpty)
         let raw = try Data(contentsOf: URL(fileURLWithPath: directory.path()))
         #expect(raw.range(of: Data("plum".utf8)) == nil)
+        #expect(raw.range(of: Data("alice".utf8)) == nil)
     }
 
     @Test func theLimitBoundsTheMatches() throws {
