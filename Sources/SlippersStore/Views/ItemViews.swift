@@ -32,6 +32,24 @@ enum ItemViews {
         }
     }
 
+    /// Makes the views of the recorded members when the store has made none yet (a file whose
+    /// items were cached before views existed), in a transaction of its own; never fails.
+    static func makeIfNoneWasMade(_ db: Database) {
+        do {
+            guard try db.tableExists("item_views"),
+                try Bool.fetchOne(
+                    db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item_views) AND EXISTS (SELECT 1 FROM item_members)")
+                    == true
+            else { return }
+            try db.inTransaction {
+                refreshUnlessItFails(db)
+                return .commit
+            }
+        } catch {
+            // The views are made at the next page saved.
+        }
+    }
+
     /// Makes the views agree with the recorded members, or leaves them as they were when that fails.
     static func refreshUnlessItFails(_ db: Database) {
         do {

@@ -126,4 +126,18 @@ import Testing
         #expect(try store.cachedList("https://api.example.com/posts")?.items.count == 2)
         #expect(try rows("SELECT count(*) AS n FROM items").first?["n"] as Int? == 2)
     }
+
+    @Test func aFileWhoseItemsWereCachedBeforeViewsHasThemOnceOpened() throws {
+        try save([Self.item(1, #"{"id": 1, "title": "old"}"#)])
+        try store.close()
+        // As migration 0011 leaves a file: the members recorded, no view made.
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in
+            try db.execute(sql: "DROP VIEW posts")
+            try db.execute(sql: "DELETE FROM item_views")
+        }
+        try queue.close()
+        _ = try SQLiteCache(path: directory.path())
+        #expect(try rows("SELECT title FROM posts").first?["title"] as String? == "old")
+    }
 }
