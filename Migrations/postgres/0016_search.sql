@@ -1,6 +1,6 @@
 -- Offline full-text search: each item's string values as a tsvector (the 'simple' configuration,
--- lowercased and stripped of Latin diacritics, so `cafe` finds `Café`), kept by a trigger in the
--- statement that writes the item, with a GIN index.
+-- lowercased and stripped of Latin diacritics, so `cafe` finds `Café`), computed by the search
+-- from the items of its list or type: nothing is added to a write.
 -- Written to run again over itself (a database whose migrations were partly rolled back by hand).
 -- Never edit this file once it has landed: a schema change is a new, higher-numbered file.
 
@@ -29,20 +29,3 @@ $$;
 CREATE OR REPLACE FUNCTION slippers_item_search_vector(json BYTEA) RETURNS tsvector LANGUAGE sql IMMUTABLE AS $$
     SELECT to_tsvector('simple'::regconfig, slippers_unaccent(coalesce(slippers_item_search_text(json), '')));
 $$;
-
-ALTER TABLE items ADD COLUMN IF NOT EXISTS search tsvector;
-
-CREATE OR REPLACE FUNCTION slippers_items_search_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    NEW.search := slippers_item_search_vector(NEW.json);
-    RETURN NEW;
-END;
-$$;
-
-DROP TRIGGER IF EXISTS items_search ON items;
-CREATE TRIGGER items_search BEFORE INSERT OR UPDATE OF json ON items
-FOR EACH ROW EXECUTE FUNCTION slippers_items_search_trigger();
-
-UPDATE items SET search = slippers_item_search_vector(json);
-
-CREATE INDEX IF NOT EXISTS items_by_search ON items USING GIN (search);

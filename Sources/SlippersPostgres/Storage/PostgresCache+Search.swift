@@ -9,7 +9,8 @@ extension PostgresCache {
     /// `SQLiteCache.search(_:in:limit:)` for how the text is read.
     ///
     /// Each item's string values are a `tsvector` (Latin diacritics removed, the `simple` configuration)
-    /// written by a trigger with the item, searched through a GIN index.
+    /// computed as the search reads the items of its list or type: a write costs nothing more, and a
+    /// search reads every item of its scope (no index).
     ///
     /// - throws: A `PostgresCacheError`.
     public func search(_ text: String, in scope: SearchScope, limit: Int = 50) async throws -> [RawItem] {
@@ -21,18 +22,25 @@ extension PostgresCache {
                 case .collection(let key):
                     rows = try await PostgresRows.all(
                         """
-                        SELECT i.key, i.json FROM items i, to_tsquery('simple', slippers_unaccent(\(query))) q
-                        WHERE i.search @@ q AND EXISTS (
-                            SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                            WHERE pi.item_id = i.id AND p.collection_id = (SELECT id FROM collections WHERE key = \(key)))
-                        ORDER BY ts_rank(i.search, q, 1) DESC, i.id LIMIT \(limit)
+                        SELECT s.key, s.json FROM (
+                            SELECT i.id, i.key, i.json, slippers_item_search_vector(i.json) AS search FROM items i
+                            WHERE EXISTS (
+                                SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
+                                WHERE pi.item_id = i.id
+                                    AND p.collection_id = (SELECT id FROM collections WHERE key = \(key)))
+                        ) s, to_tsquery('simple', slippers_unaccent(\(query))) q
+                        WHERE s.search @@ q
+                        ORDER BY ts_rank(s.search, q, 1) DESC, s.id LIMIT \(limit)
                         """, on: connection, logger: logger)
                 case .itemType(let type):
                     rows = try await PostgresRows.all(
                         """
-                        SELECT i.key, i.json FROM items i, to_tsquery('simple', slippers_unaccent(\(query))) q
-                        WHERE i.search @@ q AND i.type = \(type)
-                        ORDER BY ts_rank(i.search, q, 1) DESC, i.id LIMIT \(limit)
+                        SELECT s.key, s.json FROM (
+                            SELECT i.id, i.key, i.json, slippers_item_search_vector(i.json) AS search FROM items i
+                            WHERE i.type = \(type)
+                        ) s, to_tsquery('simple', slippers_unaccent(\(query))) q
+                        WHERE s.search @@ q
+                        ORDER BY ts_rank(s.search, q, 1) DESC, s.id LIMIT \(limit)
                         """, on: connection, logger: logger)
                 }
                 return try rows.map(PostgresRows.item)
