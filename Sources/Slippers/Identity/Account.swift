@@ -59,3 +59,8 @@ public struct Account: Hashable, Sendable, CustomStringConvertible {
     private static let anonymousName = "anonymous"
     private static let derivedPrefix = "~"
 }
+
+extension Account: Comparable {
+    /// Accounts in the order of their names, the anonymous account (an empty name) first.
+    public static func < (lhs: Account, rhs: Account) -> Bool { lhs.name < rhs.name }
+}

@@ -88,6 +88,12 @@ public struct CollectionKey: Hashable, Sendable, CustomStringConvertible {
         return (Account(name), String(itemType[..<start.lowerBound]))
     }
 
+    /// The accounts that collection keys and item types belong to, each once, in order.
+    package static func accounts(ofKeys keys: [String], itemTypes: [String]) -> [Account] {
+        Set(keys.map { CollectionKey(parsing: $0).account } + itemTypes.map { account(ofItemType: $0).account })
+            .sorted()
+    }
+
     /// The text ending a key or an item type of `account`: empty for the anonymous account.
     public static func suffix(for account: Account) -> String {
         account.isAnonymous ? "" : accountOpening + account.name + "]"

@@ -68,7 +68,7 @@ extension SlippersCommand {
                     counts[write.account, default: 0] += 1
                 }
                 let given = selection != .any
-                return counts.sorted { $0.key.name < $1.key.name }.map { account, count in
+                return counts.sorted { $0.key < $1.key }.map { account, count in
                     "slippers: \(account) "
                         + (given ? "(credentials other than these) " : "(an account derived from credentials) ")
                         + "has \(Formatting.count(count, "write")) that only a push with its credentials sends; after a "

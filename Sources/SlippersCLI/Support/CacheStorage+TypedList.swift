@@ -30,7 +30,7 @@ extension CacheStorage {
         switch selection {
         case .account(let account): accounts = [account]
         case .any:
-            accounts = Set(all.map { CollectionKey(parsing: $0.key).account }).sorted { $0.name < $1.name }
+            accounts = Set(all.map(\.account)).sorted()
         }
         var found: [(account: Account, key: String)] = []
         for account in accounts {

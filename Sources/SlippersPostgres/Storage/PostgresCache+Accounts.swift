@@ -60,11 +60,11 @@ extension PostgresCache {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 let keys = try await PostgresRows.all("SELECT key FROM collections", on: connection, logger: logger)
-                    .map { CollectionKey(parsing: try $0["key"].decode(String.self)).account }
+                    .map { try $0["key"].decode(String.self) }
                 let types = try await PostgresRows.all(
                     "SELECT DISTINCT type FROM items", on: connection, logger: logger
-                ).map { CollectionKey.account(ofItemType: try $0["type"].decode(String.self)).account }
-                return Set(keys + types).sorted { $0.name < $1.name }
+                ).map { try $0["type"].decode(String.self) }
+                return CollectionKey.accounts(ofKeys: keys, itemTypes: types)
             }
         }
     }

@@ -52,11 +52,9 @@ extension SQLiteCache {
     /// The accounts the file holds lists, items or pending writes of, by name, anonymous included when it holds any.
     public func accounts() throws -> [Account] {
         try read { db in
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM collections")
-            let types = try String.fetchAll(db, sql: "SELECT DISTINCT type FROM items")
-            var accounts = Set(keys.map { CollectionKey(parsing: $0).account })
-            accounts.formUnion(types.map { CollectionKey.account(ofItemType: $0).account })
-            return accounts.sorted { $0.name < $1.name }
+            CollectionKey.accounts(
+                ofKeys: try String.fetchAll(db, sql: "SELECT key FROM collections"),
+                itemTypes: try String.fetchAll(db, sql: "SELECT DISTINCT type FROM items"))
         }
     }
 

@@ -71,7 +71,7 @@ extension SQLiteCache {
                 inconsistentPages: inconsistent)
         }
         diagnosis.writesOfDerivedAccounts = try pendingWriteCounts().filter(\.key.isDerived)
-            .sorted { $0.key.name < $1.key.name }
+            .sorted { $0.key < $1.key }
             .map { account, count in
                 "\(account) has \(count) pending write\(count == 1 ? "" : "s"), sent only by a push with the "
                     + "credentials that made them: after a token rotation, declare --account instead"
