@@ -18,6 +18,8 @@ struct FixtureCatalog: Sendable {
     private var placeOfOrdinal: [Int] = []
     /// Titles changed by ``update(id:title:)``.
     private(set) var titles: [Int: String] = [:]
+    /// Authors' ids given by ``setAuthor(id:authorID:)``, in place of the generated ones.
+    private(set) var authors: [Int: Int] = [:]
     /// Grows with every change, so that ETags change with the content.
     private(set) var version = 0
     /// Ids removed by ``remove(id:)``.
@@ -71,7 +73,7 @@ struct FixtureCatalog: Sendable {
         for position in clamped {
             if position > clamped.lowerBound { json += "," }
             let id = id(at: position)
-            json += FixtureItem.json(id: id, title: titles[id])
+            json += itemJSON(id: id)
         }
         return json + "]"
     }
@@ -100,6 +102,12 @@ struct FixtureCatalog: Sendable {
         removedIDs.insert(id)
         version += 1
         return true
+    }
+
+    /// Gives an item another author, as a create that names one does.
+    mutating func setAuthor(id: Int, authorID: Int) {
+        authors[id] = authorID
+        version += 1
     }
 
     mutating func update(id: Int, title: String) -> Bool {

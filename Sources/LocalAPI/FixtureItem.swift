@@ -65,12 +65,14 @@ public struct FixtureItem: Codable, Sendable, Hashable, Identifiable, CacheIdent
             score: parts.score, author: Author(id: parts.authorID, name: parts.authorName), tags: parts.tags)
     }
 
-    /// The JSON bytes the server sends for an item, keys sorted; `title` replaces the generated title.
-    public static func json(id: Int, title: String? = nil) -> String {
+    /// The JSON bytes the server sends for an item, keys sorted; `title` replaces the generated
+    /// title, and `authorID` the generated author (with that author's name).
+    public static func json(id: Int, title: String? = nil, authorID: Int? = nil) -> String {
         let parts = Parts(id: id)
         var json = #"{"author":{"id":"#
-        json += String(parts.authorID)
-        json += #","name":""# + parts.authorName + #""},"body":""# + parts.body
+        json += String(authorID ?? parts.authorID)
+        json += #","name":""# + (authorID.map(Parts.authorName(of:)) ?? parts.authorName)
+        json += #""},"body":""# + parts.body
         json += #"","created_at":""# + parts.createdAtText + #"","id":"# + String(id)
         json += #","score":"# + String(parts.score) + #","tags":[""#
         json += parts.tags.joined(separator: #"",""#) + #""],"title":""#
@@ -135,12 +137,16 @@ private struct Parts {
         body = (0..<5).map { _ in sentence(56) + "." }.joined(separator: " ")
         score = next(1000)
         authorID = next(50) + 1
-        authorName =
-            Self.firstNames[authorID % Self.firstNames.count] + " "
-            + Self.lastNames[authorID % Self.lastNames.count]
+        authorName = Self.authorName(of: authorID)
         tags = (0..<3).map { _ in Self.words[next(Self.words.count)] }
         createdAtMilliseconds = Self.epochMilliseconds + Int64(id) * 37 * 60_000 + Int64(id % 1000)
         createdAtText = Self.iso8601(milliseconds: createdAtMilliseconds)
+    }
+
+    /// The name of the author with an id.
+    static func authorName(of authorID: Int) -> String {
+        let index = abs(authorID % (firstNames.count * lastNames.count))
+        return firstNames[index % firstNames.count] + " " + lastNames[index % lastNames.count]
     }
 
     private static func iso8601(milliseconds: Int64) -> String {

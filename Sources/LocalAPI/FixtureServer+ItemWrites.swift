@@ -87,19 +87,31 @@ extension FixtureServer {
     }
 
     /// Creates an item from a `POST`: it goes to the top of the list with the next id, its title
-    /// from the body; `201` with the item and its `Location`. A repeated `Idempotency-Key` gets the first answer.
+    /// from the body (and its author, when the server takes one); `201` with the item and its
+    /// `Location`. A repeated `Idempotency-Key` gets the first answer.
     private func create(_ object: [String: Any], in route: String, headers: [String: String]) -> ItemWriteAnswer {
         state.withLock { state in
             let writes = state.configuration.writes
             let key = writes.honoursIdempotencyKey ? headers["Idempotency-Key"] : nil
             if let key, let answer = state.writeAnswers[key] { return answer }
-            guard let title = object["title"] as? String, !title.isEmpty, title.count <= 200 else {
+            let titleMember = writes.titleMember
+            guard let title = object[titleMember] as? String, !title.isEmpty, title.count <= 200 else {
                 return ItemWriteAnswer(
-                    status: 400, etag: nil, body: Data(#"{"title":["This field is required."]}"#.utf8))
+                    status: 400, etag: nil, body: Data(#"{"\#(titleMember)":["This field is required."]}"#.utf8))
+            }
+            var authorID: Int?
+            if let reference = writes.authorReference {
+                guard let id = object[reference] as? Int, (1...50).contains(id) else {
+                    return ItemWriteAnswer(
+                        status: 400, etag: nil,
+                        body: Data(#"{"\#(reference)":["A valid author id is required."]}"#.utf8))
+                }
+                authorID = id
             }
             state.catalog.insertAtTop(count: 1)
             let id = state.catalog.id(at: 0)
             _ = state.catalog.update(id: id, title: title)
+            if let authorID { state.catalog.setAuthor(id: id, authorID: authorID) }
             let json = state.catalog.itemJSON(id: id)
             let answer = ItemWriteAnswer(
                 status: 201, etag: writes.sendsETags ? Self.itemETag(json) : nil, body: Data(json.utf8),
@@ -119,6 +131,6 @@ extension FixtureServer {
 extension FixtureCatalog {
     /// The JSON of the item with `id`, as the list serves it.
     func itemJSON(id: Int) -> String {
-        FixtureItem.json(id: id, title: titles[id])
+        FixtureItem.json(id: id, title: titles[id], authorID: authors[id])
     }
 }

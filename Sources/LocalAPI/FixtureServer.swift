@@ -115,6 +115,15 @@ public final class FixtureServer: Sendable {
             /// A wait after a write is applied and before it is answered: the moment a client killed
             /// then never learns of it.
             public var answerDelay: Duration?
+            /// The member of a `POST`'s body that names the new item's author, required (an id
+            /// from 1 to 50), when the server writes a reference it never lists: items are listed
+            /// with their author nested (`"author": {"id", "name"}`), as serializers with a
+            /// write-only `author_id` beside a read-only `author` do. `nil` (the author is made up)
+            /// unless set.
+            public var authorReference: String?
+            /// The member of a `POST`'s body the new item's title is taken from: `"title"` unless
+            /// set; another name is a write-only member the list never shows.
+            public var titleMember = "title"
 
             /// Writes as a careful server treats them.
             public init() {}

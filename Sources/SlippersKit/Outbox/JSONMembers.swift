@@ -3,7 +3,7 @@ import Foundation
 /// Comparisons of JSON objects by their members, as a write's base and the server's copy are compared.
 ///
 /// What every write goes through reads the bytes with ``JSONScanner``, without building objects.
-enum JSONMembers {
+package enum JSONMembers {
     /// Whether a JSON text is an object.
     static func isObject(_ data: Data?) -> Bool {
         guard let data, let scanner = try? JSONScanner(data) else { return false }

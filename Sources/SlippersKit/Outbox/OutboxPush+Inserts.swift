@@ -21,7 +21,7 @@ extension OutboxPush {
         if write.attempts > 0 {
             switch await lookUp(write) {
             case .found(let json):
-                try acknowledgeInsert(write, json: json, location: nil)
+                try acknowledgeInsert(write, json: json, location: nil, isListed: true)
                 report.acknowledged += 1
                 return .done
             case .undecidable(let why):
@@ -40,7 +40,7 @@ extension OutboxPush {
             // The server may hold it: look before anything is sent again.
             switch await lookUp(write) {
             case .found(let json):
-                try acknowledgeInsert(write, json: json, location: nil)
+                try acknowledgeInsert(write, json: json, location: nil, isListed: true)
                 report.acknowledged += 1
                 return .done
             case .notFound:
@@ -71,12 +71,15 @@ extension OutboxPush {
         return true
     }
 
-    private func acknowledgeInsert(_ write: PendingWrite, json: Data?, location: String?) throws {
+    private func acknowledgeInsert(
+        _ write: PendingWrite, json: Data?, location: String?, isListed: Bool = false
+    ) throws {
         let key = serverKey(in: json) ?? location.flatMap(Self.key(fromLocation:))
         // An answer that is only an id (`{"id": 27}`) or a status is not the item: the item is what
-        // was posted, with the server's members over it.
+        // was posted, with the server's members over it. An item found in the list is the item as
+        // the list shows it: a write-only member posted is not added to it.
         var item = json
-        if let json, let postedBody = postedBody(of: write), !JSONMembers.contains(json, postedBody),
+        if !isListed, let json, let postedBody = postedBody(of: write), !JSONMembers.contains(json, postedBody),
             var answer = JSONMembers.object(json), let posted = JSONMembers.object(postedBody)
         {
             for (name, value) in posted where answer[name] == nil { answer[name] = value }
@@ -138,7 +141,8 @@ extension OutboxPush {
     }
 
     /// Looks for an insert among the server's items: the first page of its list, and its last
-    /// page when the first says where that is. An item is the insert when it has every member posted.
+    /// page when the first says where that is, for an item new to the cache that agrees with
+    /// what was posted (``recognise(_:posted:among:)``).
     func lookUp(_ write: PendingWrite) async -> Lookup {
         guard let posted = postedBody(of: write), JSONMembers.isObject(posted), let url = URL(string: write.url)
         else { return .undecidable("its body is not a JSON object to look for") }
@@ -166,16 +170,62 @@ extension OutboxPush {
             {
                 pages.append(last)
             }
-            for item in pages.flatMap(\.items) {
-                let matches =
-                    insertMatch.map { $0(posted, item.json) }
-                    ?? JSONMembers.contains(item.json, posted)
-                if matches { return .found(item.json) }
-            }
-            return .notFound
+            return try recognise(write, posted: posted, among: pages.flatMap(\.items))
         } catch {
             let reason = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
             return .undecidable("its list could not be read (\(reason))")
         }
+    }
+
+    /// Which of the listed `items` is the insert: among those whose ids the cache did not hold
+    /// before the insert was made (any other was there before it), the one whose members agree
+    /// with what was posted, a write-only reference and its nested read taken as one
+    /// (``JSONMembers/agreement(posted:listed:isGenerated:)``), or that ``insertMatch`` accepts.
+    ///
+    /// Two such items, or new items that share nothing with the body but generated members,
+    /// leave it undecidable: the write is never sent again on a guess.
+    func recognise(_ write: PendingWrite, posted: Data, among items: [RawItem]) throws -> Lookup {
+        var seen: Set<ItemKey> = []
+        let listed = items.filter { seen.insert($0.key).inserted }
+        let held = try cache.heldKeys(among: listed.map(\.key), beforeInsert: write.id)
+        let new = listed.filter { !held.contains($0.key) }
+        var matches: [RawItem] = []
+        var blind: [RawItem] = []
+        for item in new {
+            if let insertMatch {
+                if insertMatch(posted, item.json) { matches.append(item) }
+                continue
+            }
+            switch JSONMembers.agreement(posted: posted, listed: item.json, isGenerated: isGenerated) {
+            case .agree?: matches.append(item)
+            case .nothingShared?: blind.append(item)
+            case .differ?, nil: break
+            }
+        }
+        if matches.count == 1, let item = matches.first { return .found(item.json) }
+        if matches.count > 1 {
+            return .undecidable(
+                "\(matches.count) items new to the cache match what it posted (\(Self.keyList(matches)))")
+        }
+        if !blind.isEmpty {
+            let sent = JSONMembers.object(posted).map { $0.keys.sorted().joined(separator: ", ") } ?? ""
+            let (items, show) = blind.count == 1 ? ("new item", "shows") : ("new items", "show")
+            return .undecidable(
+                "the list's \(items) (\(Self.keyList(blind))) \(show) none of the members it posted (\(sent)) "
+                    + "but ones a server makes, so nothing tells whether one is this insert")
+        }
+        return .notFound
+    }
+
+    /// Whether a posted member is one the server makes: not compared when looking for an insert.
+    private func isGenerated(_ key: String) -> Bool {
+        if sendsClientIDs, key == idField { return false }
+        return JSONMembers.isGenerated(key, idField: idField)
+    }
+
+    /// The ids of some items, for a line: `id 26, 31`, the first five.
+    private static func keyList(_ items: [RawItem]) -> String {
+        let ids = items.prefix(5).map { $0.key.description.shortenedForErrors }.joined(separator: ", ")
+        return (items.count == 1 ? "id " : "ids ") + ids + (items.count > 5 ? ", …" : "")
     }
 }

@@ -24,10 +24,15 @@ import Foundation
 /// - **No duplicate create.** A `POST` is retried by itself only when it provably never reached
 ///   the server (the connection was refused). One whose answer never arrived (a kill, a
 ///   timeout, a dropped connection, a `5xx`) is looked for on the server first: the first and
-///   last pages of its list, for an item with the members it posted (or ``insertMatch``); found,
-///   the server's item is the acknowledgement; not found, it is sent again; neither decidable,
-///   it waits ``PendingWrite/State/inDoubt`` with a reason, until it is retried or discarded.
-///   The provisional id is not posted unless ``sendsClientIDs``.
+///   last pages of its list, among the items whose ids the cache did not hold before the
+///   insert, for one whose members agree with those it posted that the item shows, a write-only
+///   reference and its nested read taken as one (`author_id` or `authorId` posted, `author:
+///   {"id", …}` listed), server-made members (ids, times, URLs) aside; or one ``insertMatch``
+///   accepts. Found, the server's item is the acknowledgement; none new, or none agreeing, it is
+///   sent again; when the list cannot be read, two items match, or the new items share nothing
+///   with the body but server-made members, it waits ``PendingWrite/State/inDoubt`` with a
+///   one-line reason, until it is retried (sent as a new item) or discarded. The provisional
+///   id is not posted unless ``sendsClientIDs``.
 ///
 /// Every write carries its `Idempotency-Key` (the same on every attempt) for servers that honour
 /// it. The client's retries and backoff apply to the reads and to the changes (which are
@@ -115,9 +120,10 @@ public struct OutboxPush: Sendable {
     /// Whether the server takes the ids the app gives new items: the provisional id is posted.
     /// `false` unless set: the id member is left out of a `POST`'s body.
     public var sendsClientIDs = false
-    /// How an insert whose answer never arrived is recognised among the server's items: given
-    /// what was posted and a candidate, whether it is the one. `nil` for the default: every
-    /// member posted is in the candidate with an equal value.
+    /// How an insert whose answer never arrived is recognised among the server's items that are
+    /// new to the cache: given what was posted and a candidate, whether it is the one. `nil` for
+    /// the default: the members both show agree (a reference such as `author_id` and a nested
+    /// `author: {"id"}` taken as one), and they share one at least that the server does not make.
     public var insertMatch: (@Sendable (_ posted: Data, _ candidate: Data) -> Bool)?
 
     /// Creates a push of `cache`'s outbox through `client`.

@@ -138,7 +138,8 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         return try pager.cache.pendingWrites().filter { $0.itemType == pager.collection.itemType }
     }
 
-    /// Makes a failed write pending again: it goes with the next push.
+    /// Makes a failed write pending again: it goes with the next push. An insert in doubt goes
+    /// as a new item, without being looked for: retry it once the server is known not to hold it.
     ///
     /// - throws: A `StoreError`.
     public func retry(_ write: PendingWrite) throws {

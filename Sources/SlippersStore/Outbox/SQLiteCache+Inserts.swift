@@ -60,6 +60,42 @@ extension SQLiteCache {
         }
     }
 
+    /// The ids among `keys` that the cache held as items of an insert's type before the insert
+    /// was made: an item the server lists with any other id is new since then, and may be the
+    /// insert itself when its answer was lost.
+    ///
+    /// An item's row is never renumbered, and a row made later has a larger number: the rows
+    /// before the insert's own are the ones held before it.
+    ///
+    /// - parameter keys: Ids of items a list shows.
+    /// - parameter writeID: The insert's number in the outbox.
+    /// - returns: Those of `keys` held before the insert.
+    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    public func heldKeys(among keys: [ItemKey], beforeInsert writeID: Int64) throws -> Set<ItemKey> {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT i.id, i.type FROM outbox o JOIN items i ON i.id = o.item_id WHERE o.id = ?",
+                    arguments: [writeID])
+            else { throw StoreError.writeNotFound(id: writeID) }
+            let (itemID, type): (Int64, String) = (row[0], row[1])
+            var held: Set<ItemKey> = []
+            // A page of ids at a time, well under SQLite's limit on bound values.
+            for start in stride(from: 0, to: keys.count, by: 500) {
+                let chunk = Array(keys[start..<min(start + 500, keys.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                var arguments: StatementArguments = [type, itemID]
+                arguments += StatementArguments(chunk)
+                let found = try ItemKey.fetchAll(
+                    db, sql: "SELECT key FROM items WHERE type = ? AND id < ? AND key IN (\(marks))",
+                    arguments: arguments)
+                held.formUnion(found)
+            }
+            return held
+        }
+    }
+
     // MARK: Inside a transaction
 
     /// The page a new item is placed on: the first page of the collection's current generation, or its last.

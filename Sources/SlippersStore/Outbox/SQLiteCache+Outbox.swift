@@ -256,9 +256,15 @@ extension SQLiteCache {
 
     /// Makes a failed write pending again: it is sent at the next push.
     ///
+    /// An insert in doubt is retried on the caller's word that the server does not hold it: it
+    /// is sent as a new one, without being looked for first (a lookup that could not decide
+    /// before would not decide now).
+    ///
     /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func retryWrite(_ id: Int64, now: Date = Date()) throws {
-        try updateWrite(id, set: "state = 'pending', error = NULL", now: now)
+        try updateWrite(
+            id, set: "attempts = CASE state WHEN 'in_doubt' THEN 0 ELSE attempts END, state = 'pending', error = NULL",
+            now: now)
     }
 
     /// Drops a write without sending it: its change is undone (the item is the server's copy

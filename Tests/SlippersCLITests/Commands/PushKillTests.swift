@@ -132,6 +132,37 @@ import Testing
         }
     }
 
+    @Test func anInsertIsCreatedOnceWhenKilledOnAServerThatListsItsWriteOnlyReferenceNested() async throws {
+        try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            let db = ["--db", directory.path()]
+            let url = fixture.url()
+            #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
+            // Its create takes `author_id`, and its list shows `author: {"id", "name"}` instead.
+            var writes = Self.servers.first { $0.name == "ignoring" }?.writes ?? .init()
+            writes.authorReference = "author_id"
+            writes.answerDelay = .seconds(3)
+            fixture.server.setWrites(writes)
+            let edit = try await BuiltBinary.slippers.run(
+                ["edit", url, "new-1", "--insert", #"{"title": "Made offline", "author_id": 7}"#] + db)
+            #expect(edit.status == 0, "\(edit.stderr)")
+            let output = try TemporaryDirectory()
+            let push = try BuiltBinary.slippers.start(["push"] + db, outputDirectory: output.url)
+            for _ in 0..<2_000 where fixture.server.appliedWrites == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            Foundation.kill(push.processIdentifier, SIGKILL)
+            await BuiltBinary.waitForExit(of: push)
+            #expect(fixture.server.appliedWrites == 1)
+
+            let again = try await BuiltBinary.slippers.run(["push"] + db)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("pushed: 1 acknowledged"), "\(again.stdout)")
+            #expect(fixture.server.appliedWrites == 1)
+            #expect(try SQLiteCache(path: db[1], mode: .readOnly).pendingWrites().isEmpty)
+            let get = try await BuiltBinary.slippers.run(["get", url, "31"] + db)
+            #expect(get.stdout.contains(#""author":{"id":7"#), "\(get.stdout)")
+        }
+    }
+
     @Test func aServerChangeIsNotOverwrittenOnAServerThatIgnoresIfMatch() async throws {
         try await RunningFixture.with(itemCount: 30, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
