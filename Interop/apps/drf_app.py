@@ -11,6 +11,13 @@ and If-Match are ignored, as DRF does):
 
     /drf/items/            GET (list), POST
     /drf/items/{id}/       GET, PUT, PATCH, DELETE
+
+And the same items written and read in two shapes, as DRF's docs pair a write-only
+`PrimaryKeyRelatedField` with a nested read-only serializer: a create takes
+`{"title", "author_id"}`, the list shows `{"id", "title", "author": {"id", "name"}, …}`:
+
+    /drf/posts/            GET (list), POST
+    /drf/posts/{id}/       GET, PUT, PATCH, DELETE
 """
 
 import django_setup
@@ -29,7 +36,9 @@ django_setup.configure(
 from django.urls import include, path  # noqa: E402
 from rest_framework import generics, pagination, routers, serializers, viewsets  # noqa: E402
 
-from django_items.models import Item  # noqa: E402
+from django_items.models import Author, Item  # noqa: E402
+
+Author.objects.bulk_create(Author(id=i, name=f"author {i}") for i in range(1, 6))
 
 
 class StandardResultsSetPagination(pagination.PageNumberPagination):
@@ -63,11 +72,34 @@ class ItemViewSet(viewsets.ModelViewSet):
     serializer_class = ItemSerializer
 
 
+class AuthorSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Author
+        fields = ["id", "name"]
+
+
+class PostSerializer(serializers.ModelSerializer):
+    author = AuthorSerializer(read_only=True)
+    author_id = serializers.PrimaryKeyRelatedField(
+        queryset=Author.objects.all(), source="author", write_only=True
+    )
+
+    class Meta:
+        model = Item
+        fields = ["id", "title", "author", "author_id", "created", "updated_at"]
+
+
+class PostViewSet(viewsets.ModelViewSet):
+    queryset = Item.objects.select_related("author")
+    serializer_class = PostSerializer
+
+
 router = routers.DefaultRouter()
 router.register(r"items", ItemViewSet)
+router.register(r"posts", PostViewSet, basename="post")
 
 urlpatterns = [path(route.lstrip("/"), item_list(paginator)) for route, paginator in LISTS.items()]
 urlpatterns.append(path("drf/", include(router.urls)))
 
 if __name__ == "__main__":
-    django_setup.serve(port_from_args(__doc__), [*LISTS, "/drf/items/"], writable=True)
+    django_setup.serve(port_from_args(__doc__), [*LISTS, "/drf/items/", "/drf/posts/"], writable=True)
