@@ -77,9 +77,10 @@ extension SlippersCommand {
             }
         }
 
-        /// Makes a failed write pending again.
+        /// Makes a failed write, or an insert in doubt, pending again.
         struct Retry: ReportingCommand {
-            static let configuration = CommandConfiguration(abstract: "Make a failed write pending again.")
+            static let configuration = CommandConfiguration(
+                abstract: "Make a failed write pending again; an insert in doubt is then sent as a new item.")
 
             @OptionGroup var database: DatabaseOptions
 
