@@ -53,7 +53,7 @@ extension OutboxPush {
 
     private func markInDoubt(_ write: PendingWrite, why: String, report: inout Report) throws -> Outcome {
         let reason =
-            "in doubt: the POST may have created it; \(why); check the list on the server, then "
+            "the POST may have created it; \(why); check the list on the server, then "
             + "slippers outbox retry \(write.id) (send again) or drop \(write.id) (it is there)"
         try cache.markWriteInDoubt(write.id, reason: reason)
         report.inDoubt += 1
