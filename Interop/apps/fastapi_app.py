@@ -14,11 +14,18 @@ SQLAlchemy (the cursor needs its SQLAlchemy extension, which pages by keyset).
                                  "current_page", "current_page_backwards", "previous_page",
                                  "next_page"}, the `*_page` members opaque cursors sent back
                                  as ?cursor=
+
+And FastAPI's own tutorial lists (no paginator library; "SQL (Relational) Databases"): a
+bare array, no total, no link, the end a short page.
+
+    /heroes/                     `offset: int = 0, limit: Annotated[int, Query(le=100)] = 100`:
+                                 100 a page, 422 to a limit above 100
+    /users/                      the tutorial's earlier `skip: int = 0, limit: int = 100`
 """
 
 import os
 from datetime import datetime
-from typing import TypeVar
+from typing import Annotated, List, TypeVar
 
 import uvicorn
 from fastapi import Depends, FastAPI, Query
@@ -114,7 +121,19 @@ def items_cursor(db: Session = Depends(get_db)) -> CursorPage[ItemOut]:
     return sqlalchemy_paginate(db, select(ItemRow).order_by(ItemRow.id))
 
 
-LISTS = ["/items/page", "/items/limit-offset", "/items/links", "/items/capped-limit-offset", "/items/cursor"]
+@app.get("/heroes/")
+def read_heroes(
+    db: Session = Depends(get_db), offset: int = 0, limit: Annotated[int, Query(le=100)] = 100
+) -> List[ItemOut]:
+    return db.scalars(select(ItemRow).order_by(ItemRow.id).offset(offset).limit(limit)).all()
+
+
+@app.get("/users/")
+def read_users(db: Session = Depends(get_db), skip: int = 0, limit: int = 100) -> List[ItemOut]:
+    return db.scalars(select(ItemRow).order_by(ItemRow.id).offset(skip).limit(limit)).all()
+
+
+LISTS = ["/heroes/", "/users/", "/items/page", "/items/limit-offset", "/items/links", "/items/capped-limit-offset", "/items/cursor"]
 
 if __name__ == "__main__":
     interop = Interop(LISTS, lambda: [item.id for item in ITEMS])
