@@ -10,6 +10,8 @@
                            the pages in `Link` (rel next, prev, first, last; ?page=N)
     /drf/link-header-cursor/  its LinkHeaderCursorPagination: a bare array, the cursor only in
                            `Link` rel=next (?cursor=…; ordering "-created", newest first)
+    /drf/header-limit-offset/  hedju's HeaderLimitOffsetPagination: a bare array, `Link` rel
+                           first, next, previous, last and the total in `X-Total-Count`
 
 And a `ModelViewSet` registered on a `DefaultRouter`, as in DRF's quickstart, that takes
 writes (its list paged by the default PageNumberPagination; no ETag, and Idempotency-Key
@@ -34,6 +36,7 @@ django_setup.configure(
 
 from django.urls import include, path  # noqa: E402
 from drf_link_header_pagination import LinkHeaderCursorPagination, LinkHeaderPagination  # noqa: E402
+from hedju.pagination import HeaderLimitOffsetPagination  # noqa: E402
 from rest_framework import generics, pagination, routers, serializers, viewsets  # noqa: E402
 
 from django_items.models import Item  # noqa: E402
@@ -70,6 +73,7 @@ LISTS = {
     "/drf/capped-limit-offset/": CappedLimitOffsetPagination,
     "/drf/link-header/": LinkHeaderPagination,
     "/drf/link-header-cursor/": LinkHeaderCursorPagination,
+    "/drf/header-limit-offset/": HeaderLimitOffsetPagination,
 }
 
 
