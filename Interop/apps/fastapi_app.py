@@ -133,7 +133,15 @@ def read_users(db: Session = Depends(get_db), skip: int = 0, limit: int = 100) -
     return db.scalars(select(ItemRow).order_by(ItemRow.id).offset(skip).limit(limit)).all()
 
 
-LISTS = ["/heroes/", "/users/", "/items/page", "/items/limit-offset", "/items/links", "/items/capped-limit-offset", "/items/cursor"]
+LISTS = [
+    "/heroes/",
+    "/users/",
+    "/items/page",
+    "/items/limit-offset",
+    "/items/links",
+    "/items/capped-limit-offset",
+    "/items/cursor",
+]
 
 if __name__ == "__main__":
     interop = Interop(LISTS, lambda: [item.id for item in ITEMS])

@@ -1,10 +1,11 @@
 """Piccolo API: `PiccoloCRUD` over a Piccolo table on SQLite, mounted on a Starlette router
 as Piccolo's docs show, read-only.
 
-    /items/   {"rows": [...15]}, newest first (its default ordering, -id), paged by ?__page=N (from 1) and ?__page_size=N (15 by
-              default, at most 1000); no total in the body (PiccoloCRUD answers it at
-              /items/count/), no link; an unknown parameter, such as ?page=2, is read as a
-              filter on a column and answered 400 "page isn't a valid field name"
+    /items/   {"rows": [...15]}, newest first (its default ordering, -id), paged by
+              ?__page=N (from 1) and ?__page_size=N (15 by default, at most 1000); no total
+              in the body (PiccoloCRUD answers it at /items/count/), no link; an unknown
+              parameter, such as ?page=2, is read as a filter on a column and answered
+              400 "page isn't a valid field name"
 """
 
 import os
