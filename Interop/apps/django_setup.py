@@ -65,9 +65,10 @@ def item_store():
     return Store(item=item, set=change, find=find)
 
 
-def serve(port, list_paths, writable=False):
+def serve(port, list_paths, writable=False, ids=None):
     """Serves the project with runserver's threaded server, behind the interop middleware
-    (with the `Item` store when the project takes writes)."""
+    (with the `Item` store when the project takes writes; `ids` as `Interop` takes it, else
+    the `Item` table's ids)."""
     from django.core.servers.basehttp import run
     from django.core.wsgi import get_wsgi_application
 
@@ -75,7 +76,7 @@ def serve(port, list_paths, writable=False):
 
     interop = Interop(
         list_paths,
-        lambda: Item.objects.values_list("id", flat=True),
+        ids or (lambda: Item.objects.values_list("id", flat=True)),
         store=item_store() if writable else None,
     )
     run("127.0.0.1", port, interop.wsgi(get_wsgi_application()), threading=True)

@@ -4,6 +4,14 @@
     /drf/limit-offset/     LimitOffsetPagination (default limit PAGE_SIZE)
     /drf/cursor/           CursorPagination (its default ordering "-created": newest first)
     /drf/page-size-param/  the docs' StandardResultsSetPagination (page_size_query_param)
+    /drf/capped-limit-offset/  LimitOffsetPagination with `max_limit` 100 (default limit 100):
+                           a larger limit is cut to 100 without a word
+    /drf/link-header/      drf-link-header-pagination's LinkHeaderPagination: a bare array,
+                           the pages in `Link` (rel next, prev, first, last; ?page=N)
+    /drf/link-header-cursor/  its LinkHeaderCursorPagination: a bare array, the cursor only in
+                           `Link` rel=next (?cursor=…; ordering "-created", newest first)
+    /drf/header-limit-offset/  hedju's HeaderLimitOffsetPagination: a bare array, `Link` rel
+                           first, next, previous, last and the total in `X-Total-Count`
 
 And a `ModelViewSet` registered on a `DefaultRouter`, as in DRF's quickstart, that takes
 writes (its list paged by the default PageNumberPagination; no ETag, and Idempotency-Key
@@ -34,6 +42,8 @@ django_setup.configure(
 )
 
 from django.urls import include, path  # noqa: E402
+from drf_link_header_pagination import LinkHeaderCursorPagination, LinkHeaderPagination  # noqa: E402
+from hedju.pagination import HeaderLimitOffsetPagination  # noqa: E402
 from rest_framework import generics, pagination, routers, serializers, viewsets  # noqa: E402
 
 from django_items.models import Author, Item  # noqa: E402
@@ -45,6 +55,11 @@ class StandardResultsSetPagination(pagination.PageNumberPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 1000
+
+
+class CappedLimitOffsetPagination(pagination.LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 100
 
 
 class ItemSerializer(serializers.ModelSerializer):
@@ -64,6 +79,10 @@ LISTS = {
     "/drf/limit-offset/": pagination.LimitOffsetPagination,
     "/drf/cursor/": pagination.CursorPagination,
     "/drf/page-size-param/": StandardResultsSetPagination,
+    "/drf/capped-limit-offset/": CappedLimitOffsetPagination,
+    "/drf/link-header/": LinkHeaderPagination,
+    "/drf/link-header-cursor/": LinkHeaderCursorPagination,
+    "/drf/header-limit-offset/": HeaderLimitOffsetPagination,
 }
 
 

@@ -4,7 +4,8 @@ The middleware sits outside the framework and its paginator. For the list routes
 is given, it counts requests and can hold each response back for a delay. It also
 answers the runner's control routes:
 
-    GET  /__interop/ids            JSON array of every id the list holds
+    GET  /__interop/ids            JSON array of every id the list holds (?path=P: the list at
+                                   P, for a server whose lists differ in their ids)
     GET  /__interop/requests       JSON number: requests to the list routes since the last reset
     POST /__interop/reset          zeroes that count
     GET  /__interop/delay          JSON number: the delay in milliseconds
@@ -122,7 +123,8 @@ class Interop:
     def control(self, method, path, query):
         """Answers a control route: (status code, JSON-encodable body)."""
         if path == "/__interop/ids" and method == "GET":
-            return 200, list(self.ids())
+            list_path = parse_qs(query).get("path", [""])[0]
+            return 200, list(self.ids(list_path) if list_path else self.ids())
         if path == "/__interop/requests" and method == "GET":
             return 200, self.requests
         if path == "/__interop/reset" and method == "POST":

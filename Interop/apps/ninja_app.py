@@ -1,9 +1,12 @@
 """Django Ninja: `@paginate` with its LimitOffsetPagination (the default) and PageNumberPagination.
 
 Both answer {"items": [...], "count": N}; the page size is NINJA_PAGINATION_PER_PAGE (100).
+And its CursorPagination, {"previous", "next", "results"} with `next` a full URL carrying
+an opaque ?cursor= (ordering its default "-pk": newest first; 100 a page).
 
     /api/items/limit-offset   @paginate                          (limit, offset)
     /api/items/page-number    @paginate(PageNumberPagination)    (page, page_size)
+    /api/items/cursor         @paginate(CursorPagination)        (cursor, page_size)
 
 And the CRUD of Ninja's tutorial ("CRUD example"; PATCH as its `PatchDict` guide shows) on
 a `Router`, which takes writes. As in the tutorial, a POST answers {"id": N} and PUT,
@@ -23,7 +26,7 @@ django_setup.configure("ninja", urlconf=__name__, installed_apps=[])
 from django.shortcuts import get_object_or_404  # noqa: E402
 from django.urls import path  # noqa: E402
 from ninja import ModelSchema, NinjaAPI, PatchDict, Router, Schema  # noqa: E402
-from ninja.pagination import PageNumberPagination, paginate  # noqa: E402
+from ninja.pagination import CursorPagination, PageNumberPagination, paginate  # noqa: E402
 
 from django_items.models import Item  # noqa: E402
 
@@ -45,6 +48,12 @@ def items_limit_offset(request):
 @api.get("/items/page-number", response=List[ItemSchema])
 @paginate(PageNumberPagination)
 def items_page_number(request):
+    return Item.objects.all()
+
+
+@api.get("/items/cursor", response=List[ItemSchema])
+@paginate(CursorPagination)
+def items_cursor(request):
     return Item.objects.all()
 
 
@@ -101,7 +110,7 @@ api.add_router("/", router)
 
 urlpatterns = [path("api/", api.urls)]
 
-LISTS = ["/api/items/limit-offset", "/api/items/page-number"]
+LISTS = ["/api/items/limit-offset", "/api/items/page-number", "/api/items/cursor"]
 
 if __name__ == "__main__":
     django_setup.serve(port_from_args(__doc__), [*LISTS, "/api/items"], writable=True)
