@@ -40,6 +40,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // PostgreSQL's wire protocol, for SlippersPostgres only.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The metrics API the libraries record through: no NIO, no backend; a program picks the backend.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The Prometheus text format of the worker's /metrics, for the CLI only.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Signals and graceful shutdown of a server's services: the fleet worker, for SlippersPostgres and the CLI.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -58,6 +64,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: nioPlatforms),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // Requests, refusals, retries and bytes by origin: the metrics API only, no backend.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swift6
         ),
@@ -65,7 +73,11 @@ let package = Package(
         .target(
             name: "SlippersStorage",
             // Crypto: the HMAC-SHA-256 of the fingerprints of header values both backends store.
-            dependencies: ["Slippers", .product(name: "Crypto", package: "swift-crypto")],
+            // CoreMetrics: the sync's counters and timers, recorded into whatever backend the program bootstraps.
+            dependencies: [
+                "Slippers", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: swift6
         ),
         .target(
@@ -83,6 +95,11 @@ let package = Package(
             dependencies: [
                 "Slippers", "SlippersStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                // The worker's metrics, its graceful shutdown, and the HTTP server of its /metrics and /health.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
@@ -90,7 +107,10 @@ let package = Package(
         // One import for apps, above the storage seam, the store and networking: re-exports them and adds what an app needs.
         .target(
             name: "SlippersKit",
-            dependencies: ["Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking"],
+            dependencies: [
+                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: swift6
         ),
         // Embeds Migrations/*.sql into SlippersStore at build time: no resource lookup at run time.
@@ -119,6 +139,10 @@ let package = Package(
                 "TableOutput", "SlippersPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The backend of `worker --metrics`, bootstrapped here only: libraries record through swift-metrics.
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swift6
         ),

@@ -1,5 +1,8 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
+import Prometheus
+import ServiceLifecycle
 import Slippers
 import SlippersNetworking
 import SlippersPostgres
@@ -29,6 +32,13 @@ extension SlippersCommand {
                 list gets the headers of its own origin only.
 
                 One summary line per list goes to stdout, prefixed with its number in the queue.
+
+                --metrics 127.0.0.1:9464 serves the worker's metrics in the Prometheus text format \
+                on /metrics, and /health (200 while the worker reaches PostgreSQL and its loops run, \
+                503 otherwise) on the same port. SIGTERM or SIGINT stops the worker cleanly: it takes \
+                no more lists, each list in flight saves the pages it has in flight (or is cancelled \
+                after --shutdown-grace) and goes back to the queue at once for another worker to \
+                resume, and the worker exits 0.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -61,8 +71,24 @@ extension SlippersCommand {
                 "A file of ORIGIN=Name: value lines, read by this worker only (keep it 0600).", valueName: "path"))
         var headerFile: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "Serve /metrics (Prometheus text) and /health on this address, such as 127.0.0.1:9464.",
+                valueName: "host:port"))
+        var metrics: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Seconds a list in flight has, after SIGTERM or SIGINT, to save its pages in flight before it is "
+                    + "cancelled and given back.", valueName: "seconds"))
+        var shutdownGrace: Double = 10
+
         func validate() throws {
             if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more.") }
+            if !(shutdownGrace >= 0) { throw ValidationError("--shutdown-grace must be 0 seconds or more.") }
+            if let metrics, Self.address(metrics) == nil {
+                throw ValidationError("--metrics takes HOST:PORT, such as 127.0.0.1:9464.")
+            }
             if lease < 3 { throw ValidationError("--lease must be 3 seconds or more.") }
             if !(poll > 0) { throw ValidationError("--poll must be more than 0 seconds.") }
             _ = try headersByOrigin(fileContents: nil)
@@ -82,10 +108,11 @@ extension SlippersCommand {
             worker.poll = .seconds(poll)
             worker.concurrency = concurrency
             worker.untilEmpty = untilEmpty
+            worker.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
             worker.describe = { Self.reason($0) }
             worker.onEvent = { Self.report($0, worker: name) }
             let (database, logging) = (self.database, self.logging)
-            try await worker.run { job in
+            let service = FleetWorkerService(worker) { job in
                 var origin: Origin?
                 if let url = URL(string: job.request.url) { origin = Origin(url) }
                 let command = SlippersCommand.Sync(
@@ -96,6 +123,35 @@ extension SlippersCommand {
                     await job.recordCollection(key)
                 }
             }
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+            if let metrics, let address = Self.address(metrics) {
+                let (host, port) = address
+                // The one backend of the libraries' swift-metrics, for this process only.
+                let registry = PrometheusCollectorRegistry()
+                MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+                var server = FleetStatusServer(host: host, port: port, health: worker.health) {
+                    registry.emitToString()
+                }
+                server.onListening = { port in
+                    StandardError.write("worker \(name): metrics on http://\(host):\(port)/metrics, health on /health")
+                }
+                services.append(.init(service: server))
+            }
+            // Shut down in reverse order: the worker first, then the server, which says 503 meanwhile.
+            services.append(.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup))
+            var configuration = ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: LoggingOptions.silent)
+            configuration.maximumGracefulShutdownDuration = worker.shutdownGrace + .seconds(10)
+            try await ServiceGroup(configuration: configuration).run()
+        }
+
+        /// The host and port of `HOST:PORT`.
+        static func address(_ text: String) -> (host: String, port: Int)? {
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+                (0...65535).contains(port)
+            else { return nil }
+            let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return host.isEmpty ? nil : (host, port)
         }
 
         /// Tells what the worker did: a list's summary on stdout, the rest on stderr.
@@ -121,6 +177,10 @@ extension SlippersCommand {
                 StandardError.write("#\(id): cannot reach the cache (\(reason)); it goes back to the queue")
             case .notRecorded(let id, let reason):
                 StandardError.write("#\(id): could not record how it ended (\(reason)); its lease runs out")
+            case .stopping:
+                StandardError.write("worker \(name): stopping; taking no more lists")
+            case .released(let id):
+                StandardError.write("#\(id): stopped with the worker; back in the queue for another worker")
             }
         }
 

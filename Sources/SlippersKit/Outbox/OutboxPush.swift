@@ -189,6 +189,7 @@ public struct OutboxPush: Sendable {
         let counts = try cache.pendingWriteCounts()
         report.remaining = counts[account] ?? 0
         report.otherAccounts = counts.filter { $0.key != account }.values.reduce(0, +)
+        report.recordMetrics()
         return report
     }
 

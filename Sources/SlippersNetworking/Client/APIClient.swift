@@ -207,6 +207,7 @@ public struct APIClient: Sendable {
                             .rateLimited(wait: wait), url: response.url ?? request.url, method: request.httpMethod)
                     }
                     let (until, announcement) = rateLimiter.block(origin, for: wait, spent: limits.isSpent)
+                    RequestMetrics.recordRefusal(origin: origin, status: response.statusCode)
                     logger.info(
                         "waiting for the rate limit",
                         metadata: [
@@ -257,6 +258,7 @@ public struct APIClient: Sendable {
                         "error": "\(error.description)",
                     ])
                 onRetry?(RetryEvent(attempt: attempt, error: error, delay: wait))
+                RequestMetrics.recordRetry(url: request.url)
                 try await sleep(wait)
             }
         }
@@ -348,10 +350,12 @@ public struct APIClient: Sendable {
             response = try await transport.send(request)
         } catch {
             rateLimiter.release(origin)
+            RequestMetrics.recordFailure(origin: origin)
             throw error
         }
         logExchange(request, response, elapsed: started.duration(to: .now), hop: hop)
         let limits = RateLimitHeaders(response)
+        RequestMetrics.recordResponse(response, origin: origin, remaining: limits.remaining)
         rateLimiter.record(origin, limits)
         await rateLimiter.share(origin, limits)
         return response

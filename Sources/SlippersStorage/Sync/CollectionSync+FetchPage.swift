@@ -14,6 +14,8 @@ extension CollectionSync {
         let key = collection.key
         var retries = 0
         let requested = PageRequest(token: token, overlapsPreviousPage: overlapping)
+        let started = ContinuousClock.now
+        defer { SyncMetrics.recordFetch(since: started, retries: retries) }
         let result = try await retryBudget.run(
             retries: &retries,
             onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },

@@ -371,6 +371,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             }
             // Asks for the pages whose tokens are known, as far as the concurrency, the limits and the known end allow.
             func ask(_ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>) {
+                // A stopping sync asks for nothing more; the pages in flight are saved, then it ends.
+                if SyncStop.isRequestedHere { return }
                 // The last page, read alone before the pages between it and the first (see `LastPageFirst`).
                 if let first = progress.lastPageFirst, first.isAwaited {
                     guard first.lastIndex == nil, concurrency.hasRoom() else { return }
@@ -423,6 +425,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 let number = concurrency.start()
                 group.addTask {
                     var retries = 0
+                    let started = ContinuousClock.now
                     let result: Result<PageResult<RawItem>, any Error>
                     do {
                         result = .success(
@@ -439,6 +442,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         result = .failure(error)
                     }
                     concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
+                    SyncMetrics.recordFetch(since: started, retries: retries)
                     return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
                 }
             }
@@ -471,6 +475,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 ask(&group)
                 guard let fetched = inFlight.take(readIndex) else {
                     if group.isEmpty {
+                        // A stopping sync ends here, its pages in flight saved: the next run resumes after them.
+                        if SyncStop.isRequestedHere { throw CancellationError() }
                         // Nothing in flight: a Retry-After holds the next request back, other syncs sharing
                         // the controller hold every slot, or nothing is left to ask.
                         if let pause = concurrency.pause() {
@@ -608,6 +614,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                         readsAhead: readsAhead || progress.lastPageFirst != nil)
                     progress.pagesFetched += 1
                     progress.itemsFetched += saved.items.count - head.repeatedItemCount
+                    SyncMetrics.recordSaved(items: saved.items.count - head.repeatedItemCount)
                     progress.repeatedItems += head.repeatedItemCount
                     progress.pagesCached = head.currentPageCount
                     progress.total = head.total
