@@ -55,10 +55,13 @@ public struct ModifiedView: View {
     public var projectedValue: Binding<Value> { fatalError() }
 }
 
-@propertyWrapper public struct Binding<Value> {
+@propertyWrapper @dynamicMemberLookup public struct Binding<Value> {
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError() }
     public var wrappedValue: Value { get { fatalError() } nonmutating set {} }
     public var projectedValue: Binding<Value> { self }
+    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
+        fatalError()
+    }
 }
 
 public struct Text: View {
@@ -85,4 +88,5 @@ extension View {
         ModifiedView()
     }
     public func refreshable(action: @escaping @Sendable () async -> Void) -> ModifiedView { ModifiedView() }
+    public func searchable(text: Binding<String>, prompt: some StringProtocol) -> ModifiedView { ModifiedView() }
 }

@@ -172,6 +172,11 @@ public protocol CacheStorage: Sendable {
     /// The accounts the cache holds lists, items or pending writes of, by name; the anonymous
     /// account among them when it holds any.
     func accounts() async throws -> [Account]
+
+    /// The cached items of a list or an item type (so of one account) whose string values match
+    /// `text`, most relevant first: words ANDed, the last one a prefix, quoted text a phrase, case
+    /// and diacritics ignored (see ``SearchPattern``); none for text without a word.
+    func search(_ text: String, in scope: SearchScope, limit: Int) async throws -> [RawItem]
 }
 
 extension CacheStorage {

@@ -14,6 +14,8 @@ enum FigureCatalog {
         DepthFigures.offsetDepth,
         DeepPageFigures.deepPage,
         AccountFigures.oneOfTen,
+        SearchFigures.search,
+        SearchFigures.persist,
         ColdStartFigures.coldStart,
         RevalidationFigures.notModified,
         FreshnessFigures.relaunch,

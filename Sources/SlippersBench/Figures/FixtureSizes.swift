@@ -14,6 +14,8 @@ struct FixtureSizes: Sendable {
     var fleet: (lists: Int, items: Int) = (40, 2_000)
     /// Items of the list synced incrementally after 1 % of them changed.
     var incrementalItems = 50_000
+    /// Items of the list searched with the full-text index.
+    var searchItems = 100_000
 
     /// The full sizes: page 10 000 of 500 000 items, 1 000 000 items, 2 000 pages, 20 000 items 20 ms away.
     static let full = FixtureSizes(
@@ -23,5 +25,5 @@ struct FixtureSizes: Sendable {
     /// A tenth of the full sizes, for smoke runs; figure names say which sizes were used.
     static let quick = FixtureSizes(
         deepItems: 50_000, coldStartItems: 100_000, revalidatedPages: 200, syncItems: (1_000, 10_000),
-        networkItems: 2_000, fleet: (8, 1_000), incrementalItems: 5_000)
+        networkItems: 2_000, fleet: (8, 1_000), incrementalItems: 5_000, searchItems: 10_000)
 }

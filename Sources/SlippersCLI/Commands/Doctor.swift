@@ -13,13 +13,17 @@ extension SlippersCommand {
                 wrong; a list whose end was reached with fewer items than its server announced is \
                 not healthy. A file that cannot be opened (not a database, damaged, written by a newer \
                 Slippers) also exits 1, with one line on stderr naming the problem. The file is \
-                opened read-only and never changed.
+                opened read-only and never changed, unless --repair is given.
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
+        @Flag(help: "Rebuild the full-text index of the items first (the file is opened for writing).")
+        var repair = false
+
         func execute() async throws {
+            if repair { try database.openForWriting().rebuildSearchIndex() }
             let store = try await database.openStorageForReading()
             var diagnosis = try await store.diagnose()
             diagnosis.noteIncompleteLists(try await store.collections())
@@ -45,6 +49,7 @@ extension SlippersCommand {
             fields += lines("pages", diagnosis.inconsistentPages, none: "consistent")
             fields += lines(
                 "lists", diagnosis.incompleteLists.map { "INCOMPLETE \($0)" }, none: "complete as announced")
+            fields += lines("search", diagnosis.searchIndex, none: "the index agrees with the items")
             fields += lines("accounts", diagnosis.writesOfDerivedAccounts, none: "no write waits for a derived account")
             fields.append(("verdict", diagnosis.isHealthy ? "healthy" : "NOT healthy"))
             return TextTable.fields(fields)

@@ -17,6 +17,9 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     /// the credentials that made them sends them, which a rotated token no longer is. A note,
     /// not a fault: it does not change ``isHealthy``.
     public var writesOfDerivedAccounts: [String] = []
+    /// Where the full-text index of the items disagrees with them, one line each (`doctor --repair`
+    /// rebuilds it); empty for a backend without one.
+    public var searchIndex: [String] = []
 
     /// Makes a diagnosis; for backends.
     package init(
@@ -34,7 +37,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     /// Whether the file is sound and fully migrated, and every list it calls complete is.
     public var isHealthy: Bool {
         integrity == ["ok"] && appliedMigrations == knownMigrations && orphans.isEmpty
-            && inconsistentPages.isEmpty && incompleteLists.isEmpty
+            && inconsistentPages.isEmpty && incompleteLists.isEmpty && searchIndex.isEmpty
     }
 
     /// Adds a line for each of `collections` that is incomplete.
@@ -51,7 +54,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
 extension Diagnosis {
     private enum EncodedKeys: String, CodingKey {
         case healthy, integrity, schemaVersion, appliedMigrations, knownMigrations, orphans, inconsistentPages
-        case incompleteLists, writesOfDerivedAccounts
+        case incompleteLists, writesOfDerivedAccounts, searchIndex
     }
 
     /// Encodes the diagnosis with its verdict: `healthy` (``isHealthy``) and `schemaVersion` beside the findings.
@@ -66,5 +69,6 @@ extension Diagnosis {
         try container.encode(inconsistentPages, forKey: .inconsistentPages)
         try container.encode(incompleteLists, forKey: .incompleteLists)
         try container.encode(writesOfDerivedAccounts, forKey: .writesOfDerivedAccounts)
+        try container.encode(searchIndex, forKey: .searchIndex)
     }
 }

@@ -120,6 +120,8 @@ public final class SQLiteCache: Sendable {
                     try DatabasePool(path: path, configuration: configuration)
                 }
                 try Self.migrate(pool, path: path)
+                // A file migrated to the views has its members recorded, but no view until one is made here.
+                pool.writeWithoutTransaction { db in ItemViews.makeIfNoneWasMade(db) }
                 reader = pool
                 writer = pool
                 // Read on the writer's connection: a reader's would be the pool's last to close, and a

@@ -24,7 +24,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Hashable, Sendable {
             case directoryNotFound, fileNotFound, notADatabase, corrupt, newerSchema, readOnly, notAFile
             case foreignDatabase, readOnlyFileSystem, permissionDenied, uncheckpointedChanges, diskFull, busy
-            case itemNotFound, invalidJSON, writeNotFound
+            case itemNotFound, invalidJSON, writeNotFound, notSearchable
         }
 
         fileprivate let base: Base
@@ -65,6 +65,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let invalidJSON = Code(.invalidJSON)
         /// No write of the outbox has this id (it was sent, or dropped).
         public static let writeNotFound = Code(.writeNotFound)
+        /// A search of a read-only store named an item type that was never indexed for search: the
+        /// first search of a type indexes its items, which is a write.
+        public static let notSearchable = Code(.notSearchable)
 
         /// The code's name, as in `fileNotFound`.
         public var description: String { base.rawValue }
@@ -81,7 +84,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public let unknownMigrations: [String]
     /// The tables of another application the file holds, for ``Code/foreignDatabase``.
     public let tables: [String]
-    /// The type the item is filed under, for ``Code/itemNotFound``.
+    /// The type the item is filed under, for ``Code/itemNotFound``; the type searched, for ``Code/notSearchable``.
     public let itemType: String?
     /// The item's id, for ``Code/itemNotFound``.
     public let itemKey: String?
@@ -151,6 +154,11 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another process kept the file at `path` locked for too long.
     public static func busy(path: String) -> StoreError { StoreError(.busy, path: path) }
 
+    /// The items of `type` in the read-only file at `path` are not indexed for search yet.
+    public static func notSearchable(path: String, type: String) -> StoreError {
+        StoreError(.notSearchable, path: path, itemType: type)
+    }
+
     /// No item `key` of `type` is cached.
     public static func itemNotFound(type: String, key: String) -> StoreError {
         StoreError(.itemNotFound, itemType: type, itemKey: key)
@@ -204,6 +212,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "Invalid JSON: \(detail)"
         case .writeNotFound:
             "No write \(writeID ?? 0) in the outbox; it was sent or dropped"
+        case .notSearchable:
+            "The items of \((itemType ?? "").shortenedForErrors) in the cache \(path) are not indexed for search yet, "
+                + "and the file is opened read-only; search it once where it can be written, which indexes them"
         }
     }
 }

@@ -84,6 +84,19 @@ extension SQLiteCache {
             try db.execute(sql: "DELETE FROM items WHERE type = ?", arguments: [type])
             removal.items += db.changesCount
         }
+        // The search index only marks a deleted item's tokens as deleted: merging its segments
+        // drops them, so that they leave the file's bytes with the items.
+        if removal.items > 0 { try SearchIndex.optimize(db) }
+        // What the views and the index recorded of the account's types (their names carry the
+        // account's), once its items are gone: the views are made again without them.
+        let recorded = try String.fetchAll(
+            db, sql: "SELECT item_type FROM item_members UNION SELECT item_type FROM search_types"
+        ).filter { CollectionKey.account(ofItemType: $0).account == account }
+        for type in recorded {
+            try db.execute(sql: "DELETE FROM item_members WHERE item_type = ?", arguments: [type])
+            try db.execute(sql: "DELETE FROM search_types WHERE item_type = ?", arguments: [type])
+        }
+        if !recorded.isEmpty { ItemViews.refreshUnlessItFails(db) }
         return removal
     }
 }

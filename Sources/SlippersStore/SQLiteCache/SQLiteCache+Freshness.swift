@@ -50,6 +50,7 @@ extension SQLiteCache {
                 page, index: index, itemCount: itemIDs.count, generation: row.generation, collectionID: row.id,
                 digest: digest, now: now, in: db)
             try replaceMembership(of: pageID, with: itemIDs, in: db)
+            ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
             if index > 0 { repeated += try countListed(itemIDs, before: index, in: row, db: db) }
         }
         if let stored, stored.nextToken != page.nextToken?.rawValue, !page.isLast,

@@ -84,6 +84,7 @@ extension SQLiteCache {
                 row.total = total
                 try row.update(in: db)
             }
+            if !added.isEmpty { ItemViews.keepCurrent(afterWritingPage: firstPage, now: now, db) }
             return HeadMerge(added: added.count, updated: updated)
         }
     }

@@ -70,6 +70,11 @@ extension SQLiteCache {
                 orphans: orphans,
                 inconsistentPages: inconsistent)
         }
+        if diagnosis.appliedMigrations.contains(SearchIndex.migration), try !searchIndexAgreesWithItems() {
+            diagnosis.searchIndex = [
+                "the full-text index does not hold one entry per cached item: doctor --repair rebuilds it"
+            ]
+        }
         diagnosis.writesOfDerivedAccounts = try pendingWriteCounts().filter(\.key.isDerived)
             .sorted { $0.key < $1.key }
             .map { account, count in

@@ -12,10 +12,11 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0009_accounts (9 of 9 migrations applied)
+                schema     0011_item_views (11 of 11 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
+                search     the index agrees with the items
                 accounts   no write waits for a derived account
                 verdict    healthy
 
@@ -25,11 +26,11 @@ import Testing
         #expect(
             writtenKeys(ofFirstObjectIn: json.stdout) == [
                 "applied_migrations", "healthy", "incomplete_lists", "inconsistent_pages", "integrity",
-                "known_migrations", "orphans", "schema_version", "writes_of_derived_accounts",
+                "known_migrations", "orphans", "schema_version", "search_index", "writes_of_derived_accounts",
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0009_accounts")
+        #expect(diagnosis["schema_version"] as? String == "0011_item_views")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {
