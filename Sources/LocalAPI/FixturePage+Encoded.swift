@@ -5,11 +5,14 @@ import Foundation
 /// Neither reads `?page=`: a client that sends it gets the first page again. Each checks the
 /// members it does not page by: a `filters` or `order_by` member sent back changed is refused
 /// (`400`), as a server that cannot read it would.
-extension FixturePage {
+extension FixtureServer {
     /// The rison filter a client may send in `/rison`'s `q`, exactly: a quoted string with `!` escapes in it.
     public static let risonFilter = "filters:!((col:title,opr:ct,value:'it!'s a!!b'))"
     /// The JSON order a client may send in `/json-query`'s `q`, exactly.
     public static let jsonOrder = #""order_by":[{"field":"id","direction":"asc"}]"#
+}
+
+extension FixturePage {
 
     /// The body of an encoded route; `nil` for bad parameters.
     func renderEncoded() -> (body: String, headers: [String: String])? {
@@ -35,7 +38,7 @@ extension FixturePage {
                     guard let number = Int(member.dropFirst(10)), number > 0 else { return nil }
                     size = number
                 } else if member.hasPrefix("filters:") {
-                    guard member == Self.risonFilter else { return nil }
+                    guard member == FixtureServer.risonFilter else { return nil }
                 }
             }
         }
@@ -65,7 +68,7 @@ extension FixturePage {
                 guard let number = value as? Int, number > 0 else { return nil }
                 size = number
             }
-            if object["order_by"] != nil, !text.contains(Self.jsonOrder) { return nil }
+            if object["order_by"] != nil, !text.contains(FixtureServer.jsonOrder) { return nil }
         }
         let start = (page - 1) * size
         let items = catalog.json(positions: start..<start + size)

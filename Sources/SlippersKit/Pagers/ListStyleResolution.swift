@@ -55,7 +55,8 @@ enum ListStyleResolution: Sendable {
                             + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path"
                         : "no list (an array of objects) in the response; check the query's selection, "
                             + "or give the list's path"
-                    throw NetworkError(.decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
+                    throw NetworkError(
+                        .decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
                 }
             }
             let detection = PaginationStyle.Detection(

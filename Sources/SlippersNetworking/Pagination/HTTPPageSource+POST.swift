@@ -137,7 +137,13 @@ extension HTTPPageSource {
             return PageToken(next)
         case .page(_, let firstPage):
             let number = token?.intValue ?? firstPage
-            if let total, (number - firstPage + 1) * items.count >= total { return nil }
+            if let total {
+                // A short page after full ones is the last when the pages before it and its items reach the total.
+                let size = style.pageSize ?? items.count
+                let isShort = number > firstPage && items.count < size
+                let seen = isShort ? (number - firstPage) * size + items.count : (number - firstPage + 1) * items.count
+                if seen >= total { return nil }
+            }
             return PageToken(number + 1)
         }
     }

@@ -6,8 +6,8 @@ import Testing
 /// `sync` and `detect` of lists whose page and size are members of a rison or JSON object in
 /// one query parameter (`?q=(page:0,page_size:25)`): with no flag, and with `--page-param q.page`.
 @Suite struct SyncEncodedParameterTests {
-    static let rison = "(\(FixturePage.risonFilter),order_column:id,page:0,page_size:25)"
-    static let json = #"{\#(FixturePage.jsonOrder),"page":1,"per_page":20}"#
+    static let rison = "(\(FixtureServer.risonFilter),order_column:id,page:0,page_size:25)"
+    static let json = #"{\#(FixtureServer.jsonOrder),"page":1,"per_page":20}"#
 
     @Test func aRisonAndAJSONPageSyncToTheServersCountWithNoFlag() async throws {
         try await RunningFixture.with(itemCount: 123, pageSize: 10) { fixture in

@@ -108,8 +108,10 @@ import Testing
                 #expect(outcome.status == 0, "\(query): \(outcome.stderr)")
                 #expect(outcome.stdout.contains("synced 123 items in \(pages) pages"), "\(query): \(outcome.stdout)")
                 #expect(fixture.server.requestCount <= pages + 1, "\(query)")
+                let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
+                let collection = try #require(try store.collections().first)
                 let export = try await BuiltBinary.slippers.run([
-                    "export", "--format", "ndjson", "--db", directory.path(),
+                    "export", collection.key, "--format", "ndjson", "--db", directory.path(),
                 ])
                 #expect(try exportedIDs(export.stdout) == Array(1...123), "\(query)")
                 if query != Self.hasura {

@@ -10,8 +10,8 @@ import Testing
 /// planned and synced by the library with no override: detected from the URL, advanced inside
 /// the object, every other member sent back as it was.
 @Suite(.timeLimit(.minutes(2))) struct EncodedParameterListTests {
-    static let rison = "(\(FixturePage.risonFilter),order_column:id,page:0,page_size:25)"
-    static let json = #"{\#(FixturePage.jsonOrder),"page":1,"per_page":20}"#
+    static let rison = "(\(FixtureServer.risonFilter),order_column:id,page:0,page_size:25)"
+    static let json = #"{\#(FixtureServer.jsonOrder),"page":1,"per_page":20}"#
 
     private func synced(_ fixture: Fixture, _ url: URL) async throws -> (SyncPlan, [Int]) {
         let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
@@ -26,30 +26,30 @@ import Testing
     @Test func aRisonPageFromZeroIsDetectedAndSyncedToTheServersCount() async throws {
         let fixture = try await Fixture(itemCount: 123, pageSize: 10)
         let (plan, ids) = try await synced(fixture, fixture.server.url(.rison, query: ["q": Self.rison]))
-        #expect(plan.source.style.kind == .pageNumber(parameter: "q.page", firstPage: 0))
-        #expect(plan.source.style.pageSizeParameter == "q.page_size")
+        #expect(plan.style.kind == .pageNumber(parameter: "q.page", firstPage: 0))
+        #expect(plan.style.pageSizeParameter == "q.page_size")
         #expect(ids == Array(1...123))
         let stored = try #require(try fixture.store.collection(plan.collection.key))
         #expect(stored.endReached)
         #expect(stored.total == 123)
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
-        // The short last page may cost one request more.
+        // Pages are asked for several at once; the short last page may cost one request more.
         #expect(sent.count <= 6)
         #expect(
-            Array(sent.prefix(5))
-                == (0..<5).map { "(\(FixturePage.risonFilter),order_column:id,page:\($0),page_size:25)" })
+            Set(sent).isSuperset(
+                of: (0..<5).map { "(\(FixtureServer.risonFilter),order_column:id,page:\($0),page_size:25)" }))
         await fixture.server.stop()
     }
 
     @Test func aJSONPageIsDetectedAndSyncedToTheServersTotal() async throws {
         let fixture = try await Fixture(itemCount: 123, pageSize: 10)
         let (plan, ids) = try await synced(fixture, fixture.server.url(.jsonQuery, query: ["q": Self.json]))
-        #expect(plan.source.style.kind == .pageNumber(parameter: "q.page", firstPage: 1))
+        #expect(plan.style.kind == .pageNumber(parameter: "q.page", firstPage: 1))
         #expect(ids == Array(1...123))
         #expect(try fixture.store.collection(plan.collection.key)?.total == 123)
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
         #expect(sent.count <= 8)
-        #expect(sent.dropFirst(6).first == #"{\#(FixturePage.jsonOrder),"page":7,"per_page":20}"#)
+        #expect(sent.contains(#"{\#(FixtureServer.jsonOrder),"page":7,"per_page":20}"#))
         await fixture.server.stop()
     }
 
@@ -61,14 +61,13 @@ import Testing
             overrides: StyleOverrides(pageSize: 20, pageParameter: "q.page", pageSizeParameter: "q.page_size"))
         try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
         #expect(try fixture.store.collection(plan.collection.key)?.itemCount == 45)
-        // The first request is the URL as given; the pages are then asked for at the size given.
+        // The first request is the URL as given; the pages are then asked for at the size given, several at once.
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
         #expect(
-            Array(sent.suffix(3))
-                == [
-                    "(order_column:id,page:0,page_size:20)", "(order_column:id,page:1,page_size:20)",
-                    "(order_column:id,page:2,page_size:20)",
-                ])
+            Set(sent.suffix(3)) == [
+                "(order_column:id,page:0,page_size:20)", "(order_column:id,page:1,page_size:20)",
+                "(order_column:id,page:2,page_size:20)",
+            ])
         await fixture.server.stop()
     }
 }
