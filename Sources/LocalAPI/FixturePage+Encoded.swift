@@ -112,4 +112,15 @@ extension FixturePage {
 extension FixtureServer.Route {
     /// Whether the route pages by members of an object encoded in its `q` parameter.
     var isEncoded: Bool { self == .rison || self == .jsonQuery }
+
+    /// The query of the route's first page as a client that knows the list asks for it: the
+    /// encoded `q` of the routes that page inside one (a URL without it says nothing of how
+    /// the list pages); empty for the other routes.
+    public var firstPageQuery: [String: String] {
+        switch self {
+        case .rison: ["q": "(page:0)"]
+        case .jsonQuery: ["q": #"{"page":1}"#]
+        default: [:]
+        }
+    }
 }
