@@ -71,6 +71,32 @@ import Testing
         await fixture.server.stop()
     }
 
+    @Test func aListThatEndsShortOfItsTotalIsIncompleteNeverComplete() async throws {
+        // A server whose `totalCount` says 50 but that serves 30 items: the total is checked as a body total.
+        let fixture = try await Fixture(itemCount: 10, pageSize: 10)
+        fixture.server.script("/short") { request in
+            let variables = request.jsonBody?["variables"] as? [String: Any]
+            let offset = variables?["offset"] as? Int ?? 0
+            let limit = variables?["limit"] as? Int ?? 10
+            let ids = Array(offset..<min(30, offset + limit)).map { #"{"id":\#($0 + 1)}"# }
+            let body = #"{"data":{"items":{"totalCount":50,"results":[\#(ids.joined(separator: ","))]}}}"#
+            return FixtureServer.ScriptedResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        var style = SyncRequest.Style()
+        style.graphQL = Self.paginationInput
+        style.pageSize = 10
+        let plan = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/short"),
+            overrides: StyleOverrides(style))
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        #expect(stored.itemCount == 30)
+        #expect(stored.total == 50)
+        #expect(stored.isIncomplete)
+        await fixture.server.stop()
+    }
+
     @Test func theDeclaredVariablesSayHowAQueryPages() {
         typealias Connection = PaginationStyle.GraphQLConnection
         #expect(Connection.declaredVariables(in: Self.paginationInput) == ["offset", "limit"])
