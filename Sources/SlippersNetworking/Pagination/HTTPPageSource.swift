@@ -206,7 +206,7 @@ public struct HTTPPageSource: PageSource {
         var values = values
         if let parameter = style.pageSizeParameter, let size = style.pageSize { values[parameter] = String(size) }
         guard !values.isEmpty else { return url }
-        components.queryItems = Self.queryItems(components.queryItems ?? [], setting: values)
+        Self.setQueryItems(values, in: &components)
         guard let result = components.url else { throw NetworkError(.invalidURL(NetworkError.redacting(url))) }
         return result
     }

@@ -63,29 +63,53 @@ extension PaginationStyle {
 }
 
 extension HTTPPageSource {
-    /// A URL's query items with `values` set: a name such as `q.page`, whose `q` is a query
-    /// parameter holding a rison or JSON object, sets the member `page` of that object, written
-    /// back in its notation with its other members unchanged; any other name sets a parameter,
-    /// replacing one of that name, new ones added in the order of their names.
-    static func queryItems(_ items: [URLQueryItem], setting values: [String: String]) -> [URLQueryItem] {
-        var items = items
+    /// Sets `values` in a URL's query: a name such as `q.page`, whose `q` is a query parameter
+    /// holding a rison or JSON object, sets the member `page` of that object, written back in its
+    /// notation with its other members unchanged; any other name sets a parameter, replacing one
+    /// of that name, new ones added in the order of their names.
+    ///
+    /// An encoded object is read and written as a form encodes it: a `+` in the URL is a space,
+    /// and a `+` of the object's text is sent as `%2B`, so that a string member holding one (a
+    /// filter's `a+b`) reaches the server as it was.
+    static func setQueryItems(_ values: [String: String], in components: inout URLComponents) {
+        var encoded = components.percentEncodedQueryItems ?? []
+        var changed: [String: String] = [:]
         var plain: [String: String] = [:]
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let dot = name.firstIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex,
-                let index = items.firstIndex(where: { $0.name == name[..<dot] }),
-                let text = items[index].value, var object = EncodedQueryObject(text)
+                let index = encoded.firstIndex(where: { $0.name == name[..<dot] }),
+                let raw = encoded[index].value,
+                let text = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                var object = EncodedQueryObject(text)
             else {
                 plain[name] = value
                 continue
             }
             let member = String(name[name.index(after: dot)...])
             object.set(Int(value).map { .number(String($0)) } ?? .string(value), for: member)
-            items[index].value = object.text
+            let written = object.text.addingPercentEncoding(withAllowedCharacters: formValueCharacters) ?? raw
+            encoded[index].value = written
+            changed[encoded[index].name] = written
         }
-        items = items.filter { plain[$0.name] == nil }
-        for (name, value) in plain.sorted(by: { $0.key < $1.key }) {
-            items.append(URLQueryItem(name: name, value: value))
+        if !plain.isEmpty {
+            var items = (components.queryItems ?? []).filter { plain[$0.name] == nil }
+            for (name, value) in plain.sorted(by: { $0.key < $1.key }) {
+                items.append(URLQueryItem(name: name, value: value))
+            }
+            components.queryItems = items
         }
-        return items
+        guard !changed.isEmpty, var current = components.percentEncodedQueryItems else { return }
+        for index in current.indices {
+            if let written = changed[current[index].name] { current[index].value = written }
+        }
+        components.percentEncodedQueryItems = current
     }
+
+    /// The characters a query value holds as they are: those of a query, less the ones a form
+    /// reads as separators (`&`, `=`, `#`) or as a space (`+`).
+    private static let formValueCharacters: CharacterSet = {
+        var characters = CharacterSet.urlQueryAllowed
+        characters.remove(charactersIn: "+&=#")
+        return characters
+    }()
 }

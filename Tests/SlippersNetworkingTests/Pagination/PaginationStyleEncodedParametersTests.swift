@@ -65,6 +65,16 @@ import Testing
         #expect(URLComponents(url: named, resolvingAgainstBaseURL: false)?.queryItems?.last?.name == "x.page")
     }
 
+    @Test func aPlusInTheURLIsASpaceAndAPlusOfTheObjectIsSentEncoded() throws {
+        // As a form reads a query: `+` is a space, `%2B` a plus; the other parameters stay as they were sent.
+        let url = URL(string: "https://api.test/x?a=1+2&q=(f:'a+b%2Bc',page:0)&z=%2B")!
+        let source = HTTPPageSource(
+            client: APIClient(configuration: ServerConfiguration(host: "api.test")), url: url,
+            style: .pageNumber(parameter: "q.page", firstPage: 0, pageSizeParameter: nil))
+        let next = try source.requestURL(for: PageToken(1))
+        #expect(next.absoluteString == "https://api.test/x?a=1+2&q=(f:'a%20b%2Bc',page:1)&z=%2B")
+    }
+
     @Test func aJSONObjectIsWrittenBackAsJSON() throws {
         let url = url(#"{"filter":{"name":"a&b"},"page":1,"per_page":20}"#)
         let style = PaginationStyle.pageNumber(parameter: "q.page", pageSizeParameter: "q.per_page")
