@@ -13,6 +13,7 @@ struct FixturePage {
     func render() -> (body: String, headers: [String: String])? {
         if let stock = route.isStock ? renderStock() : nil { return stock }
         if route.isLinked { return renderLinked() }
+        if route.isEncoded { return renderEncoded() }
         return renderWithLink().map { rendered in (rendered.body, rendered.link.map { ["Link": $0] } ?? [:]) }
     }
 
@@ -31,6 +32,7 @@ struct FixturePage {
         case .drf: renderDRF()
         case .ninjaOffset, .ninjaPage, .smorest, .litestarCursor, .litestarClassic, .contentRange: nil
         case .ogc, .nextPageHeader, .headerTotals: nil
+        case .rison, .jsonQuery: nil
         }
     }
 

@@ -12,6 +12,11 @@ import Foundation
 /// that position answer partial `data` with an `errors` entry, as a resolver that fails
 /// does. Cursors are `base64("arrayconnection:N")`, as graphene and graphql-relay make them.
 ///
+/// A query with `pagination:` answers `data.items.results` paged by `$offset` and `$limit`, the
+/// total at `data.items.totalCount`; a query with `$pageSize` answers `data.articles.edges`
+/// paged by `$page` from 1, the total at `data.articles.count`: lists paged by variables whose
+/// items are under a key of their own.
+///
 /// `/search` pages by a cursor in the body. Without `size` it answers as Notion does:
 /// `start_cursor` and `page_size` in, `{"object": "list", "results", "next_cursor",
 /// "has_more"}` out. With `size` it answers as Elasticsearch does: `search_after` (the
@@ -44,6 +49,8 @@ struct FixturePostPage {
             )
         }
         let variables = request["variables"] as? [String: Any] ?? [:]
+        if query.contains("pagination:") { return renderPaginationInput(variables) }
+        if query.contains("$pageSize") { return renderNumberedEdges(variables) }
         if let limit = variables["limit"] as? Int, limit > 0 {
             // A list paged as Hasura pages one: `limit` and `offset` (or `page` from 1), the total in an aggregate.
             let start = (variables["offset"] as? Int) ?? (((variables["page"] as? Int) ?? 1) - 1) * limit
@@ -90,6 +97,44 @@ struct FixturePostPage {
             )
         }
         return (200, #"{"data":\#(data)}"#)
+    }
+
+    /// `items(pagination: {offset: $offset, limit: $limit}) { totalCount results { … } }`: the items
+    /// under `results`, the total beside them, the limit capped at 100. A null offset or limit
+    /// fails in the resolver, as arithmetic on a missing number does.
+    private func renderPaginationInput(_ variables: [String: Any]) -> (status: Int, body: String) {
+        guard let offset = variables["offset"] as? Int, let limit = variables["limit"] as? Int else {
+            return (
+                200,
+                #"{"errors":[{"message":"unsupported operand type(s) for +: 'NoneType' and 'int'","path":["items"]}],"data":{"items":null}}"#
+            )
+        }
+        guard offset >= 0, limit > 0 else {
+            return (200, #"{"errors":[{"message":"offset and limit must be positive","path":["items"]}],"data":null}"#)
+        }
+        let start = min(offset, catalog.count)
+        let items = catalog.json(positions: start..<min(catalog.count, start + min(limit, 100)))
+        return (200, #"{"data":{"items":{"totalCount":\#(catalog.count),"results":\#(items)}}}"#)
+    }
+
+    /// `articles(page: $page, pageSize: $pageSize) { count edges { node { … } } }`: pages from 1,
+    /// each item an edge's `node`, the total in `count`; no `pageInfo`.
+    private func renderNumberedEdges(_ variables: [String: Any]) -> (status: Int, body: String) {
+        let page = (variables["page"] as? Int) ?? 1
+        let size = (variables["pageSize"] as? Int) ?? configuration.pageSize
+        guard page >= 1, size > 0 else {
+            return (
+                200, #"{"errors":[{"message":"page and pageSize must be positive","path":["articles"]}],"data":null}"#
+            )
+        }
+        let start = min((page - 1) * size, catalog.count)
+        let edges = (start..<min(catalog.count, start + size)).map { position in
+            #"{"node":\#(catalog.json(positions: position..<position + 1).dropFirst().dropLast())}"#
+        }
+        return (
+            200,
+            #"{"data":{"articles":{"count":\#(catalog.count),"edges":[\#(edges.joined(separator: ","))]}}}"#
+        )
     }
 
     private func renderNotion(_ request: [String: Any]) -> (status: Int, body: String) {

@@ -211,6 +211,12 @@ public final class FixtureServer: Sendable {
         /// `X-WP-TotalPages` headers, `Link` with `rel="next"` and `rel="prev"`; `400` "invalid page
         /// number" for a page past the last.
         case headerTotals = "/header-totals"
+        /// A page from 0 and its size inside a rison object: `?q=(page:N,page_size:M)`, answering
+        /// `count`, `ids`, `list_columns` and the items under `result` (`?page=` is ignored).
+        case rison = "/rison"
+        /// A page from 1 and its size inside a JSON object: `?q={"page":N,"per_page":M}`, answering
+        /// `items` and `total` (`?page=` is ignored).
+        case jsonQuery = "/json-query"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

@@ -93,13 +93,16 @@ extension SlippersCommand {
             else { return nil }
             if let totalPath = shape.totalPath { style.totalKeyPath = totalPath }
             let source = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
-            if posted.graphQLPaging != .cursor {
-                // A list paged by variables is no connection to find: its first page is read as sync reads it.
-                let first = try await source.fetch(.first).page
-                var reasons = ["a list at data.\(posted.connection ?? ""), paged by variables of the query"]
-                if let total = first?.total { reasons.append("the total at \(style.totalKeyPath ?? ""): \(total)") }
+            if case .graphQL(let connection) = style.kind, connection.paging != .cursor {
+                // A list paged by variables: the array of objects its first response holds, read as sync reads it.
+                guard let (found, first) = try await source.detectingConnection() else {
+                    throw CommandFailure.noGraphQLConnection
+                }
+                style = found.style
+                var reasons = ["a list at \(style.itemsKeyPath), paged by variables of the query"]
+                if let total = first.total { reasons.append("the total at \(style.totalKeyPath ?? ""): \(total)") }
                 return PaginationStyle.Detection(
-                    style: style, confidence: .high, reasons: reasons, itemCount: first?.items.count)
+                    style: style, confidence: .high, reasons: reasons, itemCount: first.items.count)
             }
             let found = try await source.graphQLConnections()
             let chosen = found.first { $0.connectionPath == posted.connection } ?? found.first

@@ -26,13 +26,16 @@ struct ListShapeOptions: ParsableArguments {
     @Option(
         name: .customLong("page-param"),
         help: ArgumentHelp(
-            "The query parameter that numbers pages, such as current_page: the list pages by page numbers.",
+            "The query parameter that numbers pages, such as current_page: the list pages by page numbers; "
+                + "q.page names the member page of a rison or JSON object in ?q= (?q=(page:0,page_size:100)).",
             valueName: "name"))
     var pageParameter: String?
 
     @Option(
         name: .customLong("page-size-param"),
-        help: ArgumentHelp("The query parameter that sets the page size, such as page_size.", valueName: "name"))
+        help: ArgumentHelp(
+            "The query parameter that sets the page size, such as page_size; q.page_size names a member of the "
+                + "object encoded in ?q=, as --page-param does.", valueName: "name"))
     var pageSizeParameter: String?
 
     @Option(

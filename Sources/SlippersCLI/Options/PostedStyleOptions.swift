@@ -10,13 +10,15 @@ struct PostedStyleOptions: ParsableArguments {
         name: .customLong("graphql"),
         help: ArgumentHelp(
             "A GraphQL query, or @FILE to read it from a file: the list is a Relay connection, asked for by POST "
-                + "with $first (--page-size, default 50) and $after.", valueName: "query"))
+                + "with $first (--page-size, default 50) and $after; a query that declares $offset, $skip or $page "
+                + "with $limit, $first or $pageSize is paged by them instead.", valueName: "query"))
     var graphQL: String?
 
     @Option(
         help: ArgumentHelp(
             "The key path of the connection under data, such as repository.issues (default: the first "
-                + "connection in the first response).", valueName: "path"))
+                + "connection in the first response; for a list paged by an offset or a page number, the first "
+                + "array of objects, whatever its key).", valueName: "path"))
     var connection: String?
 
     @Option(
@@ -33,22 +35,24 @@ struct PostedStyleOptions: ParsableArguments {
     @Option(
         name: .customLong("offset-variable"),
         help: ArgumentHelp(
-            "With --graphql, a list that is not a Relay connection, paged by an offset in this variable "
-                + "(Hasura's offset), its size in --size-variable; --connection names the list.", valueName: "name"))
+            "With --graphql, a list that is not a Relay connection, paged by an offset in this variable, "
+                + "its size in --size-variable (default: a query that declares $offset, $skip or $start with "
+                + "$limit, $first or $pageSize pages by them).", valueName: "name"))
     var offsetVariable: String?
 
     @Option(
         name: .customLong("page-variable"),
         help: ArgumentHelp(
-            "With --graphql, a list paged by a page number from 1 in this variable, its size in --size-variable.",
+            "With --graphql, a list paged by a page number from 1 in this variable, its size in --size-variable "
+                + "(default: a query that declares $page with $limit, $first or $pageSize pages by them).",
             valueName: "name"))
     var pageVariable: String?
 
     @Option(
         name: .customLong("size-variable"),
         help: ArgumentHelp(
-            "The variable that carries the page size of a list paged by --offset-variable or --page-variable "
-                + "(default: limit).", valueName: "name"))
+            "The variable that carries the page size of a list paged by an offset or a page number "
+                + "(default: the one the query declares, else limit).", valueName: "name"))
     var sizeVariable: String?
 
     @Option(
@@ -90,11 +94,14 @@ struct PostedStyleOptions: ParsableArguments {
     /// Whether the list is asked for by POST.
     var isPosted: Bool { graphQL != nil || postBody != nil }
 
-    /// How a `--graphql` list is paged: a Relay cursor, or an offset or page number in a variable.
-    var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
+    /// How a `--graphql` list is paged: an offset or page number in the variable named, else as the
+    /// query's declared variables say, else a Relay cursor.
+    func graphQLPaging() throws -> PaginationStyle.GraphQLConnection.Paging {
         if let offsetVariable { return .offset(variable: offsetVariable) }
         if let pageVariable { return .page(variable: pageVariable, firstPage: 1) }
-        return .cursor
+        guard let graphQL else { return .cursor }
+        let query = try Self.text(of: graphQL, option: "--graphql")
+        return PaginationStyle.GraphQLConnection.paging(declaredIn: query)?.paging ?? .cursor
     }
 
     func validate() throws {
@@ -113,13 +120,10 @@ struct PostedStyleOptions: ParsableArguments {
         if offsetVariable != nil, pageVariable != nil {
             throw ValidationError("--offset-variable and --page-variable are two ways of paging: give one.")
         }
-        if sizeVariable != nil, graphQLPaging == .cursor {
+        if sizeVariable != nil, try graphQLPaging() == .cursor {
             throw ValidationError(
-                "--size-variable goes with --offset-variable or --page-variable ($first pages a connection).")
-        }
-        if graphQLPaging != .cursor, connection == nil {
-            throw ValidationError(
-                "--offset-variable and --page-variable need --connection: the key path of the list under data.")
+                "--size-variable goes with a list paged by an offset or a page number: declare $offset, $skip or "
+                    + "$page in the query, or give --offset-variable or --page-variable ($first pages a connection).")
         }
         if postBody == nil {
             for (name, value) in [

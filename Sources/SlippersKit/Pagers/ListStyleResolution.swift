@@ -42,17 +42,22 @@ enum ListStyleResolution: Sendable {
                 return .stored(collection, style)
             }
             var firstPage: Page<RawItem>?
-            if case .graphQL(let connection) = posted.kind, connection.connectionPath.isEmpty {
-                guard let (found, page) = try await source.detectingConnection() else {
+            // A list paged by variables is found, or its total beside it, in its first response.
+            if case .graphQL(let connection) = posted.kind,
+                connection.connectionPath.isEmpty || (connection.paging != .cursor && posted.totalKeyPath == nil)
+            {
+                if let (found, page) = try await source.detectingConnection() {
+                    (source, firstPage) = (found, page)
+                } else if connection.connectionPath.isEmpty {
+                    let reason =
+                        connection.paging == .cursor
+                        ? "no Relay connection (an object with edges or nodes and pageInfo) in the "
+                            + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path"
+                        : "no list (an array of objects) in the response; check the query's selection, "
+                            + "or give the list's path"
                     throw NetworkError(
-                        .decoding(
-                            path: "data",
-                            reason: "no Relay connection (an object with edges or nodes and pageInfo) in the "
-                                + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path",
-                            bodySnippet: ""),
-                        url: url, method: "POST")
+                        .decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
                 }
-                (source, firstPage) = (found, page)
             }
             let detection = PaginationStyle.Detection(
                 style: source.style, confidence: .high, reasons: ["given by the caller: asked for by POST"],

@@ -55,13 +55,13 @@ extension SyncRequest.Style {
     public func postedStyle(
         connectionPath found: String? = nil, items: PaginationStyle.GraphQLConnection.Items = .edges
     ) -> PaginationStyle? {
-        if let graphQL, graphQLPaging != .cursor, let connection {
+        if let graphQL, graphQLPaging != .cursor {
             let variables = self.variables ?? "{}"
-            let size = sizeVariable ?? "limit"
+            let size = graphQLSizeVariable
             let givesSize = Self.jsonObject(variables)?[size] != nil
             return .graphQLOffset(
-                query: graphQL, variables: variables, operationName: operationName, listPath: connection,
-                paging: graphQLPaging, sizeVariable: size,
+                query: graphQL, variables: variables, operationName: operationName,
+                listPath: connection ?? found ?? "", paging: graphQLPaging, sizeVariable: size,
                 pageSize: pageSize ?? (givesSize ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
         }
         if let graphQL {
@@ -83,11 +83,21 @@ extension SyncRequest.Style {
         return nil
     }
 
-    /// How a GraphQL list is paged: a Relay cursor, or an offset or page number in a variable.
+    /// How a GraphQL list is paged: an offset or page number in the variable ``offsetVariable``
+    /// or ``pageVariable`` names, else as the query's declared variables say (`$offset`, `$skip`
+    /// or `$page` with `$limit`, `$first` or `$pageSize`: see
+    /// ``PaginationStyle/GraphQLConnection/paging(declaredIn:)``), else a Relay cursor.
     public var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
         if let offsetVariable { return .offset(variable: offsetVariable) }
         if let pageVariable { return .page(variable: pageVariable, firstPage: 1) }
-        return .cursor
+        return graphQL.flatMap { PaginationStyle.GraphQLConnection.paging(declaredIn: $0)?.paging } ?? .cursor
+    }
+
+    /// The variable of the page size of a GraphQL list paged by an offset or a page number:
+    /// ``sizeVariable``, else the one the query declares, else `limit`.
+    public var graphQLSizeVariable: String {
+        sizeVariable ?? graphQL.flatMap { PaginationStyle.GraphQLConnection.paging(declaredIn: $0)?.sizeVariable }
+            ?? "limit"
     }
 
     /// The page size asked for as `first` (or the size variable) when neither the style nor the variables give one.

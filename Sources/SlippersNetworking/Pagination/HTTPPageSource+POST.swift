@@ -125,8 +125,9 @@ extension HTTPPageSource {
         _ paging: PaginationStyle.GraphQLConnection.Paging, scanner: JSONScanner, token: PageToken?, items: [RawItem]
     ) -> PageToken? {
         guard !items.isEmpty else { return nil }
-        if let size = style.pageSize, items.count < size { return nil }
         let total = style.totalKeyPath.flatMap { scanner.int(at: PaginationStyle.components($0)) }
+        // A server may serve fewer items than asked for: a total says whether the list goes on, else a short page ends it.
+        if total == nil, let size = style.pageSize, items.count < size { return nil }
         switch paging {
         case .cursor:
             return nil
@@ -136,7 +137,13 @@ extension HTTPPageSource {
             return PageToken(next)
         case .page(_, let firstPage):
             let number = token?.intValue ?? firstPage
-            if let total, (number - firstPage + 1) * items.count >= total { return nil }
+            if let total {
+                // A short page after full ones is the last when the pages before it and its items reach the total.
+                let size = style.pageSize ?? items.count
+                let isShort = number > firstPage && items.count < size
+                let seen = isShort ? (number - firstPage) * size + items.count : (number - firstPage + 1) * items.count
+                if seen >= total { return nil }
+            }
             return PageToken(number + 1)
         }
     }
@@ -272,6 +279,15 @@ extension HTTPPageSource {
         if scanner.member(items.rawValue, of: value) == nil {
             items = items == .edges ? .nodes : .edges
             if scanner.member(items.rawValue, of: value) == nil { items = connection.items }
+        }
+        // A list paged by variables names its array as it likes (`results`, `entries`): its only array of objects.
+        if connection.paging != .cursor, scanner.member(items.rawValue, of: value) == nil,
+            let key = scanner.keys(of: value).first(where: { key in
+                guard let member = scanner.member(key, of: value), member.kind == .array else { return false }
+                return scanner.elements(of: member).first?.kind == .object
+            })
+        {
+            return try scanner.rawItems(at: keys + [key], idField: style.idField)
         }
         return try scanner.rawItems(
             at: keys + [items.rawValue], member: items == .edges ? "node" : nil, idField: style.idField)

@@ -206,11 +206,7 @@ public struct HTTPPageSource: PageSource {
         var values = values
         if let parameter = style.pageSizeParameter, let size = style.pageSize { values[parameter] = String(size) }
         guard !values.isEmpty else { return url }
-        var items = (components.queryItems ?? []).filter { values[$0.name] == nil }
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            items.append(URLQueryItem(name: name, value: value))
-        }
-        components.queryItems = items
+        Self.setQueryItems(values, in: &components)
         guard let result = components.url else { throw NetworkError(.invalidURL(NetworkError.redacting(url))) }
         return result
     }

@@ -66,7 +66,10 @@ extension PaginationStyle {
     ///    sent back under the URL's cursor parameter when it has one;
     /// 6. a `has_more` boolean with no page number in the URL → ``Kind/afterLastItem(parameter:)``
     ///    (Stripe's `starting_after`);
-    /// 7. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
+    /// 7. a page number or offset inside a rison or JSON object in a query parameter
+    ///    (`?q=(page:0,page_size:100)`) → ``Kind/pageNumber(parameter:firstPage:)`` or
+    ///    ``Kind/offset(parameter:)`` at `q.page` (see ``encodedPaging(in:)``); else
+    ///    `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
     /// 8. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
     ///    or when the body numbers the first page 0, as Spring Data does).
     ///
@@ -359,6 +362,17 @@ private struct Detector {
                     kind: .afterLastItem(parameter: sent), pageSizeParameter: sizeParameter ?? "limit",
                     pageSize: urlPageSize, totalKeyPath: total, endSignal: .hasMore(keyPath: keyPath)),
                 isStripeList ? .high : .medium
+            )
+        }
+        if let encoded = Style.encodedPaging(in: url) {
+            reasons.append(encoded.reason)
+            if let total { reasons.append("the total at \(total)") }
+            noteSignal(endSignal)
+            return (
+                Style(
+                    kind: encoded.kind, pageSizeParameter: encoded.pageSizeParameter, pageSize: encoded.pageSize,
+                    totalKeyPath: total, endSignal: endSignal),
+                total != nil || announced.total != nil ? .high : .medium
             )
         }
         let bodyHasOffset = scanner.value(at: ["offset"]) != nil || scanner.value(at: ["limit"]) != nil

@@ -48,6 +48,142 @@ extension PaginationStyle.GraphQLConnection {
     }
 }
 
+extension PaginationStyle.GraphQLConnection {
+    /// A list found in a GraphQL response's `data` for a query paged by variables: the array of
+    /// objects the query's selection returns, whatever its key.
+    public struct FoundList: Sendable, Hashable {
+        /// The key path under `data` of the array (`items.results`), or of the object whose
+        /// `edges` hold the items as each edge's `node` (`posts`, with ``items`` `.edges`).
+        public var connectionPath: String
+        /// `.edges` when the items are the `node` of each element of ``connectionPath``'s `edges`,
+        /// `.nodes` when ``connectionPath`` is the array of items itself.
+        public var items: Items
+        /// The number of items in it.
+        public var itemCount: Int
+        /// The key path from the body's root of the list's total: a `totalCount`, `total` or
+        /// `count` (or another of ``PaginationStyle/totalKeys``) beside the array; `nil` when there is none.
+        public var totalKeyPath: String?
+    }
+
+    /// The variables of a query that give the offset of a page, in order of preference.
+    public static let offsetVariables = ["offset", "skip", "start", "from"]
+    /// The variables of a query that give the number of a page, from 1, in order of preference.
+    public static let pageVariables = ["page", "pageNumber", "page_number", "pageNo", "pageIndex"]
+    /// The variables of a query that give the page size, in order of preference.
+    public static let sizeVariables = [
+        "limit", "first", "pageSize", "page_size", "perPage", "per_page", "take", "size", "count",
+    ]
+
+    /// The variables a query declares, in the order it declares them: `query($offset: Int,
+    /// $limit: Int)` declares `offset` and `limit`. Strings and comments are skipped.
+    public static func declaredVariables(in query: String) -> [String] {
+        var names: [String] = []
+        let characters = Array(query)
+        var index = 0
+        func isNameCharacter(_ character: Character) -> Bool {
+            character.isASCII && (character.isLetter || character.isNumber || character == "_")
+        }
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
+            switch character {
+            case "#":
+                while index < characters.count, !characters[index].isNewline { index += 1 }
+            case "\"":
+                let isBlock = index + 1 < characters.count && characters[index] == "\"" && characters[index + 1] == "\""
+                if isBlock {
+                    index += 2
+                    while index + 2 < characters.count,
+                        !(characters[index] == "\"" && characters[index + 1] == "\"" && characters[index + 2] == "\"")
+                    {
+                        index += 1
+                    }
+                    index += 3
+                } else {
+                    while index < characters.count, characters[index] != "\"", !characters[index].isNewline {
+                        index += characters[index] == "\\" ? 2 : 1
+                    }
+                    index += 1
+                }
+            case "$":
+                let start = index
+                while index < characters.count, isNameCharacter(characters[index]) { index += 1 }
+                let name = String(characters[start..<min(index, characters.count)])
+                var next = index
+                while next < characters.count, characters[next].isWhitespace { next += 1 }
+                if !name.isEmpty, next < characters.count, characters[next] == ":", !names.contains(name) {
+                    names.append(name)
+                }
+            default:
+                break
+            }
+        }
+        return names
+    }
+
+    /// How a query that is not a Relay connection pages, read from the variables it declares: by
+    /// an offset (`$offset`, `$skip`…) or a page number from 1 (`$page`…), with a size (`$limit`,
+    /// `$first`, `$pageSize`…); `nil` when it declares a Relay cursor (`$after`) or no such pair.
+    ///
+    /// - returns: The paging and the variable of the page size.
+    public static func paging(declaredIn query: String) -> (paging: Paging, sizeVariable: String)? {
+        let declared = declaredVariables(in: query)
+        guard !declared.contains("after"), let size = sizeVariables.first(where: declared.contains) else {
+            return nil
+        }
+        if let offset = offsetVariables.first(where: declared.contains) {
+            return (.offset(variable: offset), size)
+        }
+        if let page = pageVariables.first(where: declared.contains) {
+            return (.page(variable: page, firstPage: 1), size)
+        }
+        return nil
+    }
+
+    /// The lists in a GraphQL response's `data`: each array of objects, outermost first, at most
+    /// eight levels down, with the total beside it; an array of edges (objects with a `node`
+    /// object) lists their nodes. Arrays inside items are not lists of the response.
+    ///
+    /// For example, `{"data": {"items": {"totalCount": 1234, "results": [{"id": 1}, …]}}}` has
+    /// one, at `items.results`, its total at `data.items.totalCount`.
+    public static func findLists(in body: Data) -> [FoundList] {
+        guard let scanner = try? JSONScanner(body), let data = scanner.value(at: ["data"]), data.kind == .object
+        else { return [] }
+        var found: [FoundList] = []
+        var level: [(value: JSONScanner.Value, path: [String])] = [(data, [])]
+        while !level.isEmpty {
+            var next: [(value: JSONScanner.Value, path: [String])] = []
+            for (object, path) in level where path.count <= 8 {
+                let total = PaginationStyle.totalKeys.first { scanner.int(at: ["data"] + path + [$0]) != nil }
+                    .map { JSONKeyPath(keys: ["data"] + path + [$0]).text }
+                for key in scanner.keys(of: object) {
+                    guard let member = scanner.member(key, of: object) else { continue }
+                    if member.kind == .object {
+                        next.append((member, path + [key]))
+                        continue
+                    }
+                    guard member.kind == .array else { continue }
+                    let elements = scanner.elements(of: member)
+                    guard let first = elements.first, first.kind == .object else { continue }
+                    if key == "edges", scanner.member("node", of: first)?.kind == .object {
+                        found.append(
+                            FoundList(
+                                connectionPath: JSONKeyPath(keys: path).text, items: .edges,
+                                itemCount: elements.count, totalKeyPath: total))
+                    } else {
+                        found.append(
+                            FoundList(
+                                connectionPath: JSONKeyPath(keys: path + [key]).text, items: .nodes,
+                                itemCount: elements.count, totalKeyPath: total))
+                    }
+                }
+            }
+            level = next
+        }
+        return found
+    }
+}
+
 extension HTTPPageSource {
     /// Sends a GraphQL list's first request and finds the Relay connections in its response,
     /// outermost first. The source's connection path is not used; nothing is stored.
@@ -64,15 +200,37 @@ extension HTTPPageSource {
     ///
     /// - returns: `nil` when the response holds no connection.
     /// - throws: ``NetworkError`` as ``graphQLConnections()``, and when the first page cannot be read.
+    ///
+    /// A list paged by variables (an offset or a page number) is found as the array of objects
+    /// its response holds under `data` (see ``PaginationStyle/GraphQLConnection/findLists(in:)``),
+    /// the one under the style's connection path when it has one; its total is the one beside it
+    /// (`totalCount`, `total`, `count`) unless the style gives one.
     public func detectingConnection() async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>)? {
         let (found, response) = try await findingConnection()
-        guard let chosen = found.first, case .graphQL(var connection) = style.kind else { return nil }
-        connection.connectionPath = chosen.connectionPath
-        connection.items = chosen.items
+        guard case .graphQL(var connection) = style.kind else { return nil }
         var source = self
+        if connection.paging == .cursor {
+            guard let chosen = found.first else { return nil }
+            connection.connectionPath = chosen.connectionPath
+            connection.items = chosen.items
+            source.style.totalKeyPath = connection.totalKeyPath
+            source.style.itemsKeyPath = connection.itemsKeyPath
+        } else {
+            let given = connection.connectionPath
+            let lists = PaginationStyle.GraphQLConnection.findLists(in: response.body).filter {
+                given.isEmpty || $0.connectionPath == given || $0.connectionPath.hasPrefix(given + ".")
+            }
+            guard let chosen = lists.first else { return nil }
+            // A path the caller gave stays the list's (and its collection's): only its total is found.
+            if given.isEmpty {
+                connection.connectionPath = chosen.connectionPath
+                connection.items = chosen.items
+                source.style.itemsKeyPath =
+                    chosen.items == .edges ? connection.itemsKeyPath : JSONKeyPath(keys: connection.connectionKeys).text
+            }
+            if source.style.totalKeyPath == nil { source.style.totalKeyPath = chosen.totalKeyPath }
+        }
         source.style.kind = .graphQL(connection)
-        source.style.itemsKeyPath = connection.itemsKeyPath
-        source.style.totalKeyPath = connection.totalKeyPath
         let page = try source.page(from: response, token: nil, requestURL: url, validators: PageValidators())
         return (source, page)
     }

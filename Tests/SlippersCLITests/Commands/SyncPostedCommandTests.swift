@@ -81,11 +81,66 @@ import Testing
                 #expect(detect.status == 0, "\(detect.stderr)")
                 #expect(detect.stdout.contains("paged by variables"), "\(detect.stdout)")
             }
-            // A size variable without an offset or page variable is refused: $first pages a connection.
+            // A size variable for a Relay connection is refused: $first pages a connection.
             let refused = try await BuiltBinary.slippers.run([
-                "sync", url, "--graphql", Self.hasura, "--size-variable", "limit",
+                "sync", url, "--graphql", Self.posts, "--size-variable", "limit",
             ])
             #expect(refused.status == 64)
+        }
+    }
+
+    static let paginationInput =
+        "query($offset: Int, $limit: Int) { items(pagination: {offset: $offset, limit: $limit}) "
+        + "{ totalCount results { id title } } }"
+    static let numberedEdges =
+        "query($page: Int, $pageSize: Int) { articles(page: $page, pageSize: $pageSize) "
+        + "{ count edges { node { id title } } } }"
+
+    @Test func aGraphQLListPagedByTheVariablesItDeclaresSyncsExactlyWithNoFlag() async throws {
+        try await RunningFixture.with(itemCount: 123, pageSize: 20) { fixture in
+            let url = fixture.server.url(.graphql).absoluteString
+            for (query, pages) in [(Self.paginationInput, 3), (Self.numberedEdges, 3), (Self.hasura, 3)] {
+                let directory = try TemporaryDirectory()
+                fixture.server.resetRequests()
+                let outcome = try await BuiltBinary.slippers.run([
+                    "sync", url, "--graphql", query, "--db", directory.path(),
+                ])
+                #expect(outcome.status == 0, "\(query): \(outcome.stderr)")
+                #expect(outcome.stdout.contains("synced 123 items in \(pages) pages"), "\(query): \(outcome.stdout)")
+                #expect(fixture.server.requestCount <= pages + 1, "\(query)")
+                let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
+                let collection = try #require(try store.collections().first)
+                let export = try await BuiltBinary.slippers.run([
+                    "export", collection.key, "--format", "ndjson", "--db", directory.path(),
+                ])
+                #expect(try exportedIDs(export.stdout) == Array(1...123), "\(query)")
+                if query != Self.hasura {
+                    // The total beside the list is the server's, checked as a body total.
+                    let collections = try await BuiltBinary.slippers.run([
+                        "collections", "--json", "--db", directory.path(),
+                    ])
+                    #expect(collections.stdout.contains(#""total" : 123"#), "\(collections.stdout)")
+                }
+                let detect = try await BuiltBinary.slippers.run(["detect", url, "--graphql", query])
+                #expect(detect.status == 0, "\(detect.stderr)")
+                #expect(detect.stdout.contains("paged by variables"), "\(detect.stdout)")
+            }
+        }
+    }
+
+    @Test func theFlagsOfAnOffsetListNeedNoConnectionAndFindItsItemsWhateverTheirKey() async throws {
+        try await RunningFixture.with(itemCount: 123, pageSize: 20) { fixture in
+            let url = fixture.server.url(.graphql).absoluteString
+            for connection in [[], ["--connection", "items"]] {
+                let directory = try TemporaryDirectory()
+                let outcome = try await BuiltBinary.slippers.run(
+                    [
+                        "sync", url, "--graphql", Self.paginationInput, "--offset-variable", "offset",
+                        "--size-variable", "limit", "--page-size", "30",
+                    ] + connection + ["--db", directory.path()])
+                #expect(outcome.status == 0, "\(connection): \(outcome.stderr)")
+                #expect(outcome.stdout.contains("synced 123 items in 5 pages"), "\(connection): \(outcome.stdout)")
+            }
         }
     }
 

@@ -16,9 +16,10 @@ struct RunningFixture {
         return RunningFixture(server: server)
     }
 
-    /// The URL of a route as text, for the command line.
+    /// The URL of a route as text, for the command line: with the route's first-page query
+    /// (`FixtureServer.Route.firstPageQuery`) under `query`.
     func url(_ route: FixtureServer.Route = .page, query: [String: String] = [:]) -> String {
-        server.url(route, query: query).absoluteString
+        server.url(route, query: route.firstPageQuery.merging(query) { _, given in given }).absoluteString
     }
 
     func stop() async {

@@ -1,0 +1,136 @@
+import Foundation
+import LocalAPI
+import Slippers
+import SlippersKit
+import SlippersStorage
+import SlippersTestSupport
+import Testing
+
+/// GraphQL lists paged by an offset or a page number that the query declares, synced by the
+/// library from a ``SyncRequest`` that gives the query alone: the list is found under `data`
+/// whatever its key, and its total checked.
+@Suite(.timeLimit(.minutes(2))) struct NumberedGraphQLListTests {
+    static let paginationInput = """
+        query($offset: Int, $limit: Int) {
+          items(pagination: {offset: $offset, limit: $limit}) { totalCount results { id title } }
+        }
+        """
+    static let numberedEdges = """
+        query Articles($page: Int, $pageSize: Int) {
+          articles(page: $page, pageSize: $pageSize) { count edges { node { id title } } }
+        }
+        """
+
+    private func sync(_ fixture: Fixture, query: String, pageSize: Int? = nil) async throws -> SyncPlan {
+        var style = SyncRequest.Style()
+        style.graphQL = query
+        style.pageSize = pageSize
+        let plan = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
+            overrides: StyleOverrides(style))
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        return plan
+    }
+
+    private func ids(_ fixture: Fixture, _ plan: SyncPlan) throws -> [Int] {
+        var ids: [Int] = []
+        try fixture.store.forEachItem(in: plan.collection.key) { item in
+            if case .integer(let id) = item.key { ids.append(id) }
+        }
+        return ids
+    }
+
+    @Test(arguments: [paginationInput, numberedEdges])
+    func aListPagedByDeclaredVariablesSyncsExactlyWithNoFlag(query: String) async throws {
+        let fixture = try await Fixture(itemCount: 95, pageSize: 10)
+        let plan = try await sync(fixture, query: query, pageSize: 20)
+        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        #expect(stored.endReached)
+        #expect(stored.itemCount == 95)
+        #expect(stored.total == 95)
+        #expect(try ids(fixture, plan) == Array(1...95))
+        // The total ends the list: no request past its last page.
+        #expect(fixture.server.requestCount == 5)
+        let variables = fixture.server.requests.compactMap { $0.jsonBody?["variables"] as? [String: Any] }
+        if query == Self.paginationInput {
+            #expect(variables.map { $0["offset"] as? Int } == [0, 20, 40, 60, 80])
+            #expect(variables.allSatisfy { $0["limit"] as? Int == 20 })
+        } else {
+            #expect(variables.map { $0["page"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(variables.allSatisfy { $0["pageSize"] as? Int == 20 })
+        }
+        await fixture.server.stop()
+    }
+
+    @Test func aServerThatServesFewerThanAskedIsReadToItsTotal() async throws {
+        // The fixture serves at most 100 items a page: the total, not the short page, ends the list.
+        let fixture = try await Fixture(itemCount: 230, pageSize: 10)
+        let plan = try await sync(fixture, query: Self.paginationInput, pageSize: 150)
+        #expect(try ids(fixture, plan) == Array(1...230))
+        #expect(fixture.server.requestCount == 3)
+        await fixture.server.stop()
+    }
+
+    @Test func aListThatEndsShortOfItsTotalIsIncompleteNeverComplete() async throws {
+        // A server whose `totalCount` says 50 but that serves 30 items: the total is checked as a body total.
+        let fixture = try await Fixture(itemCount: 10, pageSize: 10)
+        fixture.server.script("/short") { request in
+            let variables = request.jsonBody?["variables"] as? [String: Any]
+            let offset = variables?["offset"] as? Int ?? 0
+            let limit = variables?["limit"] as? Int ?? 10
+            let ids = Array(offset..<min(30, offset + limit)).map { #"{"id":\#($0 + 1)}"# }
+            let body = #"{"data":{"items":{"totalCount":50,"results":[\#(ids.joined(separator: ","))]}}}"#
+            return FixtureServer.ScriptedResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        var style = SyncRequest.Style()
+        style.graphQL = Self.paginationInput
+        style.pageSize = 10
+        let plan = try await SyncPlan.make(
+            storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/short"),
+            overrides: StyleOverrides(style))
+        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        #expect(stored.itemCount == 30)
+        #expect(stored.total == 50)
+        #expect(stored.isIncomplete)
+        await fixture.server.stop()
+    }
+
+    @Test func theDeclaredVariablesSayHowAQueryPages() {
+        typealias Connection = PaginationStyle.GraphQLConnection
+        #expect(Connection.declaredVariables(in: Self.paginationInput) == ["offset", "limit"])
+        #expect(
+            Connection.declaredVariables(
+                in: """
+                    # $ignored: Int
+                    query Q($skip: Int = 0, $first: Int!) { posts(where: {title: "$no: x"}, skip: $skip) { id } }
+                    """) == ["skip", "first"])
+        #expect(Connection.paging(declaredIn: Self.paginationInput)?.paging == .offset(variable: "offset"))
+        #expect(Connection.paging(declaredIn: Self.paginationInput)?.sizeVariable == "limit")
+        #expect(Connection.paging(declaredIn: Self.numberedEdges)?.paging == .page(variable: "page", firstPage: 1))
+        #expect(Connection.paging(declaredIn: Self.numberedEdges)?.sizeVariable == "pageSize")
+        // A Relay connection pages by its cursor, whatever else it declares.
+        #expect(Connection.paging(declaredIn: "query($first: Int, $after: String, $offset: Int) { x }") == nil)
+        #expect(Connection.paging(declaredIn: "query($offset: Int) { x }") == nil)
+    }
+
+    @Test func theListIsTheArrayOfObjectsUnderDataWhateverItsKey() throws {
+        typealias Connection = PaginationStyle.GraphQLConnection
+        let body = Data(
+            #"""
+            {"data": {"items": {"totalCount": 1234, "facets": {"tags": [{"name": "a"}]},
+              "results": [{"id": 1, "tags": [{"id": 9}]}]}, "tags": ["x"]}}
+            """#.utf8)
+        let found = Connection.findLists(in: body)
+        #expect(found.first?.connectionPath == "items.results")
+        #expect(found.first?.items == .nodes)
+        #expect(found.first?.totalKeyPath == "data.items.totalCount")
+        let edges = Data(#"{"data": {"a": {"count": 3, "edges": [{"node": {"id": 1}}]}}}"#.utf8)
+        let list = try #require(Connection.findLists(in: edges).first)
+        #expect(list.connectionPath == "a")
+        #expect(list.items == .edges)
+        #expect(list.itemCount == 1)
+        #expect(list.totalKeyPath == "data.a.count")
+    }
+}
