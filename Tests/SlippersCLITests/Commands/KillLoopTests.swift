@@ -103,6 +103,45 @@ import Testing
         }
     }
 
+    @Test func aSearchedListKilledMidSyncKeepsItsIndexAgreeingWithItsItems() async throws {
+        try await RunningFixture.with(itemCount: 5_000, pageSize: 50) { fixture in
+            fixture.server.inject(.delay(.milliseconds(30)), count: 1_000_000)
+            let directory = try TemporaryDirectory()
+            let path = directory.path()
+            let url = fixture.url()
+            let first = try await BuiltBinary.slippers.run(["sync", url, "--db", path, "--max-pages", "1"])
+            #expect(first.status == 0, "\(first.stderr)")
+            // The list's type is searched once, so every page saved from now on writes the index.
+            let searched = try await BuiltBinary.slippers.run(["search", url, "x", "--db", path])
+            #expect(searched.status == 0, "\(searched.stderr)")
+            var generator = SystemRandomNumberGenerator()
+            var kills = 0
+            var attempts = 0
+            while kills < 8, attempts < 40 {
+                attempts += 1
+                let before = fixture.server.requestCount
+                fixture.server.hold(fromRequest: before + Int.random(in: 1...12, using: &generator))
+                let delay = Duration.milliseconds(Int.random(in: 0...200, using: &generator))
+                let landed = try await Self.run(
+                    ["sync", url, "--db", path], killingAfter: delay, countingFromARequestTo: fixture.server)
+                fixture.server.release()
+                if landed { kills += 1 }
+                #expect(try Self.isHealthy(path), "after kill \(kills): the index and the items disagree")
+            }
+            #expect(kills >= 8)
+            let last = try await BuiltBinary.slippers.run(["sync", url, "--db", path])
+            #expect(last.status == 0, "\(last.stderr)")
+            #expect(try Self.isHealthy(path))
+            let store = try SQLiteCache(path: path, mode: .readOnly)
+            defer { try? store.close() }
+            for id in [1, 2_500, 5_000] {
+                let words = FixtureItem.make(id: id).title.split(separator: " ").prefix(3).joined(separator: " ")
+                let found = try store.search("\"\(words)\" ", in: .collection(url), limit: 1_000)
+                #expect(found.contains { $0.key == .integer(id) }, "item \(id) not found by \(words)")
+            }
+        }
+    }
+
     @Test func vacuumInvalidateAndEvictKilledMidOperationLeaveASoundFileAndLoseNothing() async throws {
         try await RunningFixture.with(itemCount: 20_000, pageSize: 100) { big in
             try await RunningFixture.with(itemCount: 2_000, pageSize: 100) { small in
