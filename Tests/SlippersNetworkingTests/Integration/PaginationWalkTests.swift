@@ -78,7 +78,8 @@ import Testing
             case .page, .link: query["per_page"] = String(Self.pageSize)
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
             case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
-                .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals:
+                .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals, .metaPages,
+                .opaquePages, .continuation, .fieldFilters:
                 break
             }
             let (source, first) = try await HTTPPageSource.detecting(
