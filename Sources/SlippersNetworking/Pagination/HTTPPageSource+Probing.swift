@@ -74,6 +74,13 @@ extension HTTPPageSource {
         // A way given twice (an alternative the caller's options made the first again) is asked once.
         var candidates: [PaginationStyle] = []
         for candidate in [style] + alternatives where !candidates.contains(candidate) { candidates.append(candidate) }
+        // The same page parameter from 0 asks page 2 as ?page=1, which page 1 from 1 answers again:
+        // asked first, it tells the two apart (asked second, a list from 0 would skip its page 1).
+        if case .pageNumber(let parameter, 1) = style.kind,
+            let index = candidates.firstIndex(where: { $0.kind == .pageNumber(parameter: parameter, firstPage: 0) })
+        {
+            candidates.insert(candidates.remove(at: index), at: 0)
+        }
         candidates = Array(candidates.prefix(Self.maximumProbes))
         for (position, candidate) in candidates.enumerated() {
             var source = self
@@ -88,7 +95,7 @@ extension HTTPPageSource {
             do {
                 second = try await asking.fetch(PageRequest(token: token)).page
             } catch let error as NetworkError where error.status == 400 || error.status == 422 {
-                if position == 0 { refused = true }
+                if candidate == style { refused = true }
                 tried.append("\(asked) was refused (\(Self.refusalText(error)))")
                 continue
             } catch let error as NetworkError {
@@ -105,7 +112,7 @@ extension HTTPPageSource {
             }
             guard second.items.contains(where: { !firstKeys.contains($0.key) }) else {
                 tried.append("\(asked) brought page 1 again")
-                if position == 0 { repeated = second }
+                if candidate == style { repeated = second }
                 continue
             }
             if second.nextToken == token {

@@ -68,7 +68,12 @@ extension PaginationStyle {
     ///    (Stripe's `starting_after`);
     /// 7. `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
     /// 8. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
-    ///    or when the body numbers the first page 0, as Spring Data does).
+    ///    or when the body numbers the first page 0, as Spring Data does). When nothing numbers
+    ///    the page nor counts the list, `page` from 0 is its first alternative, whose page 2
+    ///    (`?page=1`) is asked for first and tells the two apart.
+    ///
+    /// What the rules infer is a proposal: ``Detection/alternatives`` holds the other ways, in the
+    /// order page 2 is to be asked for in (see ``HTTPPageSource/probingSecondPage(firstPage:alternatives:)``).
     ///
     /// The items are the body when it is an array, else the first array under
     /// `results`, `items`, `data`, `rows`, `records`, `entries`, `content`, `value`
@@ -566,6 +571,16 @@ private struct Detector {
         }
         let confidence: Style.Detection.Confidence =
             evidence >= 2 ? .high : (evidence == 1 || urlParameter != nil) ? .medium : .low
+        var isPageCount = false
+        if case .pageCount? = endSignal { isPageCount = true }
+        if urlParameter == nil, currentPage == nil, total == nil, announced.total == nil, !isPageCount {
+            // Nothing numbers this page nor counts the list, so nothing would show a page skipped:
+            // ?page=1 is asked first, in case pages count from 0 (it is then page 2), then ?page=2.
+            reasons.append("nothing numbers this page: ?page=1 is asked first, in case pages count from 0")
+            var fromZero = style
+            fromZero.kind = .pageNumber(parameter: parameter, firstPage: 0)
+            alternatives.insert(fromZero, at: 0)
+        }
         return (style, confidence)
     }
 

@@ -67,13 +67,14 @@ import Testing
         }
     }
 
-    @Test func verboseShowsItsOneExchangeOnStderr() async throws {
+    @Test func verboseShowsItsTwoExchangesOnStderr() async throws {
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let outcome = try await BuiltBinary.slippers.run(["--verbose", "detect", fixture.url()])
             #expect(outcome.status == 0, "\(outcome.stderr)")
+            // Page 1, then page 2 to check the style.
             let lines = outcome.stderr.split(separator: "\n")
-            #expect(lines.count == 1)
-            #expect(lines.first?.hasPrefix("slippers: debug: HTTP exchange") == true, "\(outcome.stderr)")
+            #expect(lines.count == 2)
+            #expect(lines.allSatisfy { $0.hasPrefix("slippers: debug: HTTP exchange") }, "\(outcome.stderr)")
         }
     }
 
