@@ -93,7 +93,10 @@ extension HTTPPageSource {
             let asked = source.askedText(token)
             let second: Page<RawItem>?
             do {
-                second = try await asking.fetch(PageRequest(token: token)).page
+                // Asked as the walk asks it (with the item before it, where the style can), so that a
+                // server that refuses the wider request is learnt here, once.
+                let request = PageRequest(token: token, overlapsPreviousPage: asking.asksItemBefore(at: token))
+                second = try await asking.fetch(request).page
             } catch let error as NetworkError where error.status == 400 || error.status == 422 {
                 if candidate == style { refused = true }
                 tried.append("\(asked) was refused (\(Self.refusalText(error)))")

@@ -47,6 +47,7 @@ import Testing
             let found = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", detected.path()])
             #expect(found.status == 0, "\(found.stderr)")
             #expect(found.stdout.hasPrefix("synced 60 items in 3 pages"), "\(found.stdout)")
+            fixture.server.resetRequests()
             let directory = try TemporaryDirectory()
             let given = try await BuiltBinary.slippers.run([
                 "sync", fixture.url(), "--style", "pageNumber", "--items-path", "payload.list", "--id-field", "id",
