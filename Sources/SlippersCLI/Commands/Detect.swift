@@ -74,7 +74,7 @@ extension SlippersCommand {
                     // only ever those whose page 2 was seen to advance.
                     let overrides = shape.overrides(posted: posted, postedStyle: nil)
                     let detected = try await HTTPPageSource.probedDetecting(
-                        client: client, url: url, headers: try parsedHeaders(), stub: nil, checkingEveryStyle: true,
+                        client: client, url: url, headers: try parsedHeaders(), stub: nil, check: .every,
                         adjusting: { overrides.applied(to: $0) })
                     var found = detected.detection
                     found.style = detected.source.style

@@ -24,7 +24,8 @@ extension HTTPPageSource {
     }
 
     /// Page 2 asked for in every way detection proposed, and refused (`400`, `422`) or answered
-    /// with page 1 again in each: the list pages by a parameter detection cannot guess.
+    /// with page 1 again in each, the first refused (or a cursor's, answered with page 1 again):
+    /// the list pages by a parameter detection cannot guess.
     public struct ProbeFailure: Error, Sendable, CustomStringConvertible {
         /// The list's first URL, credentials masked.
         public var url: String
@@ -37,6 +38,10 @@ extension HTTPPageSource {
         public var description: String {
             let fix: String
             switch style.kind {
+            case .cursor(let parameter, let keyPath) where parameter.isEmpty:
+                fix =
+                    "no option describes a list whose server answers page 1 to the members of \(keyPath) sent back "
+                    + "(slippers detect URL shows what was seen)"
             case .cursor(_, let keyPath):
                 fix =
                     "the server takes the cursor back under another name: give it with --cursor-path \(keyPath) "
@@ -47,7 +52,7 @@ extension HTTPPageSource {
                     + "size's with --page-size-param NAME), or --cursor-path PATH --cursor-param NAME, or --style "
                     + "singlePage if the list is one page"
             }
-            return "Page 2 of \(url.shortenedForErrors) was not served: \(tried.joined(separator: "; ")); \(fix)"
+            return "Page 2 of \(url.shortenedForErrors) did not advance: \(tried.joined(separator: "; ")); \(fix)"
         }
     }
 
@@ -60,7 +65,8 @@ extension HTTPPageSource {
     /// request; the page that decides is kept, so a sync spends no request on it twice.
     ///
     /// - parameter firstPage: The first page, as this source read it.
-    /// - throws: ``ProbeFailure`` when the first way was refused and no other advanced; what
+    /// - throws: ``ProbeFailure`` when the first way was refused, or a cursor's brought page 1
+    ///   again, and no other advanced; what
     ///   fetching a page throws other than a ``NetworkError`` (a network failure of the first way
     ///   ends the probe without a source, leaving page 2 to the walk and its retries).
     public func probingSecondPage(
@@ -134,7 +140,14 @@ extension HTTPPageSource {
             return Probe(source: empty.source, firstPage: first, secondPage: empty.page, tried: tried)
         }
         if let repeated {
-            return Probe(source: self, firstPage: firstPage, secondPage: repeated, tried: tried)
+            // A guessed page number whose page 2 repeats page 1 may be a list of one page: the walk
+            // decides. A cursor the server answers page 1 to was not taken back: it says so now.
+            switch style.kind {
+            case .pageNumber, .offset:
+                return Probe(source: self, firstPage: firstPage, secondPage: repeated, tried: tried)
+            default:
+                refused = true
+            }
         }
         if refused {
             throw ProbeFailure(url: CredentialQuery.masking(url.absoluteString), style: style, tried: tried)
@@ -180,11 +193,21 @@ extension HTTPPageSource {
         }
     }
 
-    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and, when
-    /// the way of asking for page 2 is an inference (a parameter's or a cursor's name), asks for
-    /// page 2 in each way detection proposes until one advances (see
-    /// ``probingSecondPage(firstPage:alternatives:)``). With `checkingEveryStyle`, a next link
-    /// the server gives is followed once too, so that page 2 is seen.
+    /// The lists whose page 2 detection asks for before a walk or a pager goes on.
+    package enum PageTwoCheck: Sendable {
+        /// Those whose first response leaves two or more ways open (``PaginationStyle/Detection/needsProbe``):
+        /// a pager, which asks for page 2 only when it is shown, asks no sooner otherwise.
+        case whenUndecided
+        /// Those too whose way of asking for page 2 is inferred (a parameter's or a cursor's name),
+        /// checked before a sync walks the list.
+        case inferred
+        /// Every list with a page 2, a next link the server gives included, as `slippers detect` sees it.
+        case every
+    }
+
+    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and asks for
+    /// page 2 of the lists `check` says, in each way detection proposes until one advances (see
+    /// ``probingSecondPage(firstPage:alternatives:)``).
     ///
     /// A style whose way of asking `adjust` changed is the caller's: it is not probed. The
     /// detection's reasons end with what the probe tried.
@@ -193,7 +216,7 @@ extension HTTPPageSource {
     ///   style; ``ProbeFailure`` when every way of asking for page 2 was refused or repeated page 1
     ///   and the first was refused.
     package static func probedDetecting(
-        client: APIClient, url: URL, headers: [String: String], stub: PageStub?, checkingEveryStyle: Bool = false,
+        client: APIClient, url: URL, headers: [String: String], stub: PageStub?, check: PageTwoCheck = .whenUndecided,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (
         source: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?,
@@ -203,8 +226,12 @@ extension HTTPPageSource {
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
         var detection = detected.detection
         let given = detected.source.style.kind != detection.style.kind
-        let probes =
-            given ? checkingEveryStyle : detection.needsProbe || checkingEveryStyle || asksByInference(detection.style)
+        let probes: Bool
+        switch check {
+        case .every: probes = true
+        case .inferred: probes = !given && (detection.needsProbe || asksByInference(detection.style))
+        case .whenUndecided: probes = !given && detection.needsProbe
+        }
         guard probes, let firstPage = detected.firstPage, firstPage.nextToken != nil else {
             return (detected.source, detected.firstPage, nil, detection, false)
         }

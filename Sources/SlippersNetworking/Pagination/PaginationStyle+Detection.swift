@@ -558,12 +558,9 @@ private struct Detector {
             alternative.kind = .pageNumber(parameter: bodyParameter, firstPage: firstPage)
             alternatives.append(alternative)
         }
-        if urlParameter == nil, evidence > 0 {
-            // A total with nothing in the URL that names the page: ?page=, else ?offset= (Django Ninja
-            // answers both alike).
-            if currentPage == nil {
-                reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=")
-            }
+        if urlParameter == nil, currentPage == nil, evidence > 0 {
+            // A total with nothing that names the page: ?page=, else ?offset= (Django Ninja answers both alike).
+            reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=")
             alternatives.append(
                 Style(
                     kind: .offset(parameter: "offset"), pageSizeParameter: "limit", totalKeyPath: total,

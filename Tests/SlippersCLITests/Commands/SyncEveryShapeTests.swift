@@ -100,6 +100,34 @@ import Testing
         #expect(detect.stderr.contains("--page-param NAME"), "\(detect.stderr)")
     }
 
+    @Test func anOpaqueCursorSentBackUnderAnUnguessableNameIsNamedWithItsPath() async throws {
+        let server = FixtureServer(configuration: .init())
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // Opaque strings at *_page members, taken back only as ?tok=: no conventional name advances.
+        server.script("/tokens") { request in
+            let start = request.query["tok"].flatMap { Int($0.dropFirst().dropLast()) } ?? 0
+            let end = min(start + 10, 43)
+            let items = (start + 1...end).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+            let next = end < 43 ? #""t\#(end)x""# : "null"
+            return .json(#"{"items":[\#(items)],"total":43,"current_page":"t\#(start)x","next_page":\#(next)}"#)
+        }
+        let url = server.url(path: "/tokens").absoluteString
+        let directory = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(sync.status == 1)
+        #expect(sync.stderrLines.count == 1)
+        #expect(sync.stderr.contains("--cursor-path next_page --cursor-param NAME"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("?cursor= from next_page brought page 1 again"), "\(sync.stderr)")
+        let groups = Self.flagGroups(sync.stderr, documented: ["--cursor-param": "tok"])
+        #expect(groups.contains(["--cursor-path", "next_page", "--cursor-param", "tok"]), "\(groups)")
+        let fixed = try await BuiltBinary.slippers.run([
+            "sync", url, "--cursor-path", "next_page", "--cursor-param", "tok", "--refresh", "--db", directory.path(),
+        ])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try await itemsCached(url, in: directory) == 43)
+    }
+
     /// The number of items the cache holds for the list at `url`.
     private func itemsCached(_ url: String, in directory: TemporaryDirectory) async throws -> Int {
         let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", directory.path()])
@@ -116,7 +144,7 @@ import Testing
     /// form one group; a word or a punctuation mark between them ends it. Placeholders are filled
     /// from `documented`; a group with one it cannot fill, and `--refresh` alone, are left out.
     static func flagGroups(_ line: String, documented: [String: String]) -> [[String]] {
-        let words = line.split(separator: " ").map(String.init)
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         var groups: [[String]] = []
         var group: [String] = []
         var fillable = true

@@ -12,7 +12,8 @@ import Testing
         detection: PaginationStyle.Detection, advanced: Bool
     ) {
         try await HTTPPageSource.probedDetecting(
-            client: client(for: server), url: server.url(route), headers: [:], stub: nil, adjusting: { $0 })
+            client: client(for: server), url: server.url(route), headers: [:], stub: nil, check: .inferred,
+            adjusting: { $0 })
     }
 
     @Test func theConventionalPageParameterIsAskedBeforeTheBodysName() async throws {
@@ -48,12 +49,17 @@ import Testing
                 return .json(#"{"items":[\#(items)],"total":40,"next_page":"t\#(start + 10)x"}"#)
             }
             let url = server.url(path: "/tokens")
-            let found = try await HTTPPageSource.probedDetecting(
-                client: client(for: server), url: url, headers: [:], stub: nil, adjusting: { $0 })
-            // Four tries, none advancing: the walk is left the first, whose page 2 repeated page 1.
+            // Four tries, none advancing: the cursor's path is named, its parameter left to the caller.
+            await #expect {
+                _ = try await HTTPPageSource.probedDetecting(
+                    client: client(for: server), url: url, headers: [:], stub: nil, check: .inferred,
+                    adjusting: { $0 })
+            } throws: { error in
+                guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }
+                return failure.tried.count == 4 && failure.tried.allSatisfy { $0.hasSuffix("brought page 1 again") }
+                    && "\(failure)".contains("--cursor-path next_page --cursor-param NAME")
+            }
             #expect(server.requestCount == 1 + 4)
-            #expect(!found.advanced)
-            #expect(found.detection.tried.allSatisfy { $0.hasSuffix("brought page 1 again") })
         }
     }
 
