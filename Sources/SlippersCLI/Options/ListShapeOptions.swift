@@ -39,7 +39,7 @@ struct ListShapeOptions: ParsableArguments {
         name: .customLong("cursor-param"),
         help: ArgumentHelp(
             "The query parameter a cursor read from the body (--cursor-path) is sent back as (default: cursor); "
-                + "'*' sends each member of a continuation object there back as a parameter of its own.",
+                + "an asterisk sends each member of a continuation object there back as a parameter of its own.",
             valueName: "name"))
     var cursorParameter: String?
 
