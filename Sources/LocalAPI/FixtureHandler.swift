@@ -149,10 +149,11 @@ struct FixtureHandler: Sendable {
             return Answer(status: 404, body: Data(#"{"error":"no such route"}"#.utf8))
         }
         if let refusal = Self.limitRefusal(query: query, configuration: configuration) { return refusal }
-        let page = FixturePage(
+        var page = FixturePage(
             route: route, query: query, configuration: configuration, catalog: catalog, port: port,
             isAdvancing: fault != .nonAdvancing)
-        if let refusal = page.refusal() {
+        page.rawQuery = components?.percentEncodedQuery ?? ""
+        if let refusal = page.refusal() ?? page.probedRefusal() {
             return Answer(
                 status: refusal.status, headers: ["Content-Type": "application/json"], body: Data(refusal.body.utf8))
         }

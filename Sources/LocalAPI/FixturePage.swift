@@ -8,10 +8,13 @@ struct FixturePage {
     let catalog: FixtureCatalog
     let port: UInt16
     let isAdvancing: Bool
+    /// The query as sent, percent-escapes and all, for routes that decode it their own way.
+    var rawQuery = ""
 
     /// The body, and the headers the route sends beside it (`Link`, `X-Pagination`…); `nil` for bad parameters.
     func render() -> (body: String, headers: [String: String])? {
         if let stock = route.isStock ? renderStock() : nil { return stock }
+        if route.isProbed { return renderProbed() }
         if route.isLinked { return renderLinked() }
         if route.isEncoded { return renderEncoded() }
         return renderWithLink().map { rendered in (rendered.body, rendered.link.map { ["Link": $0] } ?? [:]) }
@@ -32,7 +35,7 @@ struct FixturePage {
         case .drf: renderDRF()
         case .ninjaOffset, .ninjaPage, .smorest, .litestarCursor, .litestarClassic, .contentRange: nil
         case .ogc, .nextPageHeader, .headerTotals: nil
-        case .rison, .jsonQuery: nil
+        case .rison, .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters: nil
         }
     }
 

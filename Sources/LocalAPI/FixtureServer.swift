@@ -24,6 +24,10 @@ import Synchronization
 /// | `/ogc` | `offset`, `limit` in the URL it hands out | OGC API Features: `features`, `numberMatched`, `numberReturned`, a `links` array with `rel: "next"` |
 /// | `/next-page-header` | `_token` (opaque), `limit` | a bare array, newest first; the next page's URL in a `Next-Page` header |
 /// | `/header-totals` | `page`, `per_page` | a bare array; `X-WP-Total`, `X-WP-TotalPages`, `Link` rel next/prev; `400` past the last page |
+/// | `/meta-pages` | `page`, `per_page` | `items`, and `meta` with `current_page`, `next_page`, `prev_page`, `total_pages`, `total_count` (`?current_page=` is ignored) |
+/// | `/opaque-pages` | `cursor` (opaque), `limit` | `items`, `total`, opaque strings at `current_page`, `current_page_backwards`, `previous_page`, `next_page` |
+/// | `/continuation` | `xlimit`, and every member of the `continue` object | `batchcomplete`, items (`pageid`, `ns`, `title`) under `query.pages`, `continue` (absent at the end) |
+/// | `/field-filters` | `__page`, `__page_size` | items under `rows`; `400 NAME isn't a valid field name` for any other parameter |
 /// | `/graphql` (POST) | `{query, variables: {first, after}}` | a Relay connection at `data.posts` (or two levels down): `edges` or `nodes`, `pageInfo`, `totalCount`; `errors` on request |
 /// | `/ROUTE/ID` and `/ROUTE/ID/` | `GET`, `PATCH` or `PUT` (`{"title": …}`), `DELETE`; `If-Match`, `Idempotency-Key` | the item with its `ETag`; `412` when `If-Match` differs; a key seen again replays its answer |
 /// | `/search` (POST) | `start_cursor`, `page_size` in the body (or `search_after`, `size`) | Notion's `results`, `next_cursor`, `has_more` (or Elasticsearch's `hits.hits`) |
@@ -217,6 +221,22 @@ public final class FixtureServer: Sendable {
         /// A page from 1 and its size inside a JSON object: `?q={"page":N,"per_page":M}`, answering
         /// `items` and `total` (`?page=` is ignored).
         case jsonQuery = "/json-query"
+        /// A page-number list whose body names the page `current_page` and is asked for by `?page=N&per_page=M`:
+        /// `items` and `meta` with `current_page`, `next_page`, `prev_page`, `total_pages` and `total_count`
+        /// (`?current_page=` is ignored).
+        case metaPages = "/meta-pages"
+        /// A cursor list whose cursors are opaque strings at members named `*_page` (`current_page`,
+        /// `current_page_backwards`, `previous_page`, `next_page`), sent back as `?cursor=`; `items`
+        /// and `total` beside them (`?page=` and `?after=` are ignored).
+        case opaquePages = "/opaque-pages"
+        /// A continuation protocol: the items (`pageid`, `ns`, `title`) under `query.pages`, and a
+        /// `continue` object whose every member (`xcontinue`, with `é`, `&`, `+` and `?` in it, and
+        /// `continue`) must come back as a query parameter; absent on the last page.
+        case continuation = "/continuation"
+        /// Items under `rows` and nothing else, paged by `?__page=N&__page_size=M`; any other
+        /// parameter is a field to filter on, and one that names none is refused with
+        /// `400 page isn't a valid field name`.
+        case fieldFilters = "/field-filters"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

@@ -66,23 +66,26 @@ extension SlippersCommand {
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
                 let detection: PaginationStyle.Detection
+                var pageTwoAdvanced = false
                 if let graphQL = try await graphQLDetection(client: client, url: url) {
                     detection = graphQL
                 } else {
-                    // As sync detects it: the first page read under the style, probed where it leaves page 2 open.
+                    // As sync detects it, and page 2 asked for in every style: the flags printed are
+                    // only ever those whose page 2 was seen to advance.
                     let overrides = shape.overrides(posted: posted, postedStyle: nil)
                     let detected = try await HTTPPageSource.probedDetecting(
-                        client: client, url: url, headers: try parsedHeaders(), stub: nil,
+                        client: client, url: url, headers: try parsedHeaders(), stub: nil, check: .every,
                         adjusting: { overrides.applied(to: $0) })
                     var found = detected.detection
                     found.style = detected.source.style
                     found.endOfList = found.style.endOfList
                     detection = found
+                    pageTwoAdvanced = detected.advanced
                 }
                 if output.json {
                     print(try JSONOutput.render(detection))
                 } else {
-                    print(Self.text(detection))
+                    print(Self.text(detection, pageTwoAdvanced: pageTwoAdvanced))
                 }
             }
         }
@@ -122,8 +125,8 @@ extension SlippersCommand {
                 itemCount: chosen.itemCount)
         }
 
-        /// The detection as aligned lines, one reason a line.
-        static func text(_ detection: PaginationStyle.Detection) -> String {
+        /// The detection as aligned lines, one reason a line; the flags only when page 2 was seen to advance.
+        static func text(_ detection: PaginationStyle.Detection, pageTwoAdvanced: Bool) -> String {
             let style = detection.style
             var items = style.itemsKeyPath.isEmpty ? "the body (a bare array)" : style.itemsKeyPath
             if case .graphQL(let connection) = style.kind, connection.items == .edges { items += "[].node" }
@@ -147,12 +150,22 @@ extension SlippersCommand {
             for (position, reason) in detection.reasons.enumerated() {
                 rows.append((position == 0 ? "why" : "", reason))
             }
-            rows.append(
-                ("flags", style.commandLineFlags.isEmpty ? "none" : style.commandLineFlags.joined(separator: " ")))
+            rows.append(("flags", flagsText(detection, pageTwoAdvanced: pageTwoAdvanced)))
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { name, value in
                 name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value
             }.joined(separator: "\n")
+        }
+
+        /// The `sync` options that reproduce the style, when page 2 advanced under it; else why none are given.
+        private static func flagsText(_ detection: PaginationStyle.Detection, pageTwoAdvanced: Bool) -> String {
+            let flags = detection.style.commandLineFlags
+            if pageTwoAdvanced, !flags.isEmpty { return flags.joined(separator: " ") }
+            if detection.itemCount == nil { return "none: no items array found (give --items-path)" }
+            if detection.tried.isEmpty {
+                return flags.isEmpty ? "none" : "none: the first page is the last, so no page 2 was seen to advance"
+            }
+            return "none: no way of asking for page 2 brought new items (see why)"
         }
     }
 }

@@ -276,11 +276,13 @@ extension SlippersCommand {
                 // Only a way of asking that detection chose is in doubt: a next URL or cursor is the server's own.
                 let chosen: Bool
                 switch plan.style.kind {
-                case .pageNumber, .offset: chosen = true
+                case .pageNumber, .offset, .cursor: chosen = true
                 default: chosen = false
                 }
-                guard chosen, let hints = plan.detection?.hints, !hints.isEmpty else { throw error }
-                throw CommandFailure.pageRepeatedDespiteHints(collection: error.collection ?? "", hints: hints)
+                guard chosen, let detection = plan.detection, !detection.hints.isEmpty else { throw error }
+                throw CommandFailure.pageRepeatedDespiteHints(
+                    collection: error.collection ?? "", hints: detection.hints, style: plan.style,
+                    tried: detection.tried)
             }
         }
 

@@ -41,7 +41,8 @@ struct ListShapeOptions: ParsableArguments {
     @Option(
         name: .customLong("cursor-param"),
         help: ArgumentHelp(
-            "The query parameter a cursor read from the body (--cursor-path) is sent back as (default: cursor).",
+            "The query parameter a cursor read from the body (--cursor-path) is sent back as (default: cursor); "
+                + "an asterisk sends each member of a continuation object there back as a parameter of its own.",
             valueName: "name"))
     var cursorParameter: String?
 
@@ -89,7 +90,8 @@ struct ListShapeOptions: ParsableArguments {
         StyleOverrides(
             style: postedStyle ?? style?.template, itemsPath: posted.isPosted ? nil : itemsPath, idField: idField,
             pageSize: pageSize, pageParameter: pageParameter, pageSizeParameter: pageSizeParameter,
-            cursorPath: posted.isPosted ? nil : posted.responseCursorPath, cursorParameter: cursorParameter,
+            cursorPath: posted.isPosted ? nil : posted.responseCursorPath,
+            cursorParameter: cursorParameter == "*" ? "" : cursorParameter,
             totalPath: totalPath)
     }
 }

@@ -13,7 +13,7 @@ extension PaginationStyle {
             add("--style", StyleOption.offset.rawValue)
         case .cursor(let parameter, let keyPath):
             add("--cursor-path", keyPath)
-            add("--cursor-param", parameter)
+            add("--cursor-param", parameter.isEmpty ? "*" : parameter)
         case .nextURL, .linkHeader, .afterLastItem, .singlePage, .range:
             add("--style", StyleOption(kind).rawValue)
         case .graphQL, .bodyCursor:

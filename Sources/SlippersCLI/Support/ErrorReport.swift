@@ -18,11 +18,23 @@ enum ErrorReport {
         return "slippers: " + (oneLine.isEmpty ? "\(type(of: error))" : oneLine) + advice(for: error)
     }
 
-    /// What to try, for the failures a command-line option fixes: a 401 or 403 wants credentials.
+    /// What to try, for the failures a command-line option fixes (a 401 or 403 wants credentials, a
+    /// refused page request the list's parameters), or that none can fix.
     private static func advice(for error: any Error) -> String {
-        guard let error = error as? NetworkError, case .http(let status, _) = error.kind, status == 401 || status == 403
-        else { return "" }
-        return " (give credentials with --header 'Authorization: Bearer TOKEN', or the header the API documents)"
+        guard let error = error as? NetworkError else { return "" }
+        switch error.kind {
+        case .http(let status, _) where status == 401 || status == 403:
+            return " (give credentials with --header 'Authorization: Bearer TOKEN', or the header the API documents)"
+        case .http(let status, _) where (status == 400 || status == 422) && error.method == "GET":
+            return " (the server refused how a page was asked for: slippers detect URL shows how the list is read; "
+                + "give its parameters with --page-param NAME, --page-size-param NAME, --cursor-param NAME or "
+                + "--style, with --refresh)"
+        case .notAdvancing:
+            return " (no option makes a server advance that names the page it served as the next: the list cannot "
+                + "be copied past it)"
+        default:
+            return ""
+        }
     }
 
     /// Writes the line for `error` to standard error.

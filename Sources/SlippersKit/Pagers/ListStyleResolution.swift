@@ -21,6 +21,8 @@ enum ListStyleResolution: Sendable {
 
     /// Finds the style of the list at `url`.
     ///
+    /// - parameter pageTwo: Which detected lists have page 2 asked for now, to check the style: a
+    ///   sync checks every inferred way of asking, a pager only a way the first page leaves undecided.
     /// - parameter adjust: What the caller knows better than detection (a page size, the items
     ///   path…), applied to a detected style.
     /// - throws: What reading the storage throws; a `NetworkError` when the first page, needed
@@ -31,7 +33,7 @@ enum ListStyleResolution: Sendable {
     /// body is its own; the lists of the URL asked for by GET are never.
     static func resolve(
         url: URL, client: APIClient, headers: [String: String], stub: PageStub?, storage: any CacheStorage,
-        account: Account, posted: PaginationStyle? = nil,
+        account: Account, posted: PaginationStyle? = nil, pageTwo: HTTPPageSource.PageTwoCheck = .whenUndecided,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle = { $0 }
     ) async throws -> ListStyleResolution {
         let stored = try await storage.httpCollections(for: url, client: client, account: account)
@@ -68,7 +70,7 @@ enum ListStyleResolution: Sendable {
             return .stored(collection, style)
         }
         let detected = try await HTTPPageSource.probedDetecting(
-            client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
+            client: client, url: url, headers: headers, stub: stub, check: pageTwo, adjusting: adjust)
         return .detected(
             detected.source, firstPage: detected.firstPage, secondPage: detected.secondPage,
             detection: detected.detection)

@@ -29,11 +29,15 @@ public final class PrimedPageSource: AddressablePageSource {
     /// The primed pages once each, then the base source's pages.
     ///
     /// A request for the primed second page that asks for the item before it (of a list whose
-    /// base source can ask for one) gets the first page's last item: the two pages were read one
-    /// after the other, as a walk reads them.
+    /// base source can ask for one) gets the item the server listed before it when the page was
+    /// read with it, else the first page's last item: the two pages were read one after the other,
+    /// as a walk reads them.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
         if request.validators == nil, var page = takePrimed(request.token) {
-            if request.overlapsPreviousPage, request.token != nil, base.asksItemBefore(at: request.token) {
+            // A second page read with the item before it (as detection asks it) keeps what the server said.
+            if request.overlapsPreviousPage, request.token != nil, page.itemBefore == nil,
+                base.asksItemBefore(at: request.token)
+            {
                 page.itemBefore = lastOfFirstPage
             }
             return .page(page)

@@ -111,7 +111,7 @@ public struct SyncPlan: Sendable {
         let posted = overrides.style.flatMap { $0.isPosted ? overrides.applied(to: $0) : nil }
         let resolution = try await ListStyleResolution.resolve(
             url: url, client: client, headers: headers, stub: nil, storage: storage, account: account, posted: posted,
-            adjusting: { overrides.applied(to: $0) })
+            pageTwo: .inferred, adjusting: { overrides.applied(to: $0) })
         switch resolution {
         case .stored(var stored, let storedStyle):
             stored.key = CollectionKey(parsing: stored.key).forAccount(account).description

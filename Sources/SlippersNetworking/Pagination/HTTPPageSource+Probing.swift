@@ -2,11 +2,16 @@ import Foundation
 import Slippers
 
 extension HTTPPageSource {
+    /// The most requests detection spends on page 2 to tell its candidates apart.
+    static let maximumProbes = 4
+
     /// What asking for a second page showed: the style whose second page advanced, with its first
     /// two pages, or that none did.
     public struct Probe: Sendable {
-        /// The source of the style whose second page brought items the first did not list;
-        /// `nil` when no style's did.
+        /// The source of the style the walk goes on with: the one whose second page brought items
+        /// the first did not list; else the first whose second page was empty (the server took its
+        /// parameter, and the list ends there, short of any total it announced); else the first
+        /// candidate's, whose second page repeated the first. `nil` when no try told anything.
         public var source: HTTPPageSource?
         /// The first page, read under ``source``'s style (its next token that style's).
         public var firstPage: Page<RawItem>?
@@ -14,79 +19,229 @@ extension HTTPPageSource {
         public var secondPage: Page<RawItem>?
         /// The ways of asking that were tried, in words, with what each brought back.
         public var tried: [String]
+        /// Whether ``secondPage`` brought items the first page did not list: the style is confirmed.
+        public var advanced = false
+    }
+
+    /// Page 2 asked for in every way detection proposed, and refused (`400`, `422`) or answered
+    /// with page 1 again in each, the first refused (or a cursor's, answered with page 1 again):
+    /// the list pages by a parameter detection cannot guess.
+    public struct ProbeFailure: Error, Sendable, CustomStringConvertible {
+        /// The list's first URL, credentials masked.
+        public var url: String
+        /// The style of the first way tried.
+        public var style: PaginationStyle
+        /// The ways tried, in words, with what each brought back.
+        public var tried: [String]
+
+        /// One line: what was tried and the options that describe the list.
+        public var description: String {
+            let fix: String
+            switch style.kind {
+            case .cursor(let parameter, let keyPath) where parameter.isEmpty:
+                fix =
+                    "no option describes a list whose server answers page 1 to the members of \(keyPath) sent back "
+                    + "(slippers detect URL shows what was seen)"
+            case .cursor(_, let keyPath):
+                fix =
+                    "the server takes the cursor back under another name: give it with --cursor-path \(keyPath) "
+                    + "--cursor-param NAME"
+            default:
+                fix =
+                    "the list pages by a parameter of another name: give it with --page-param NAME (and the page "
+                    + "size's with --page-size-param NAME), or --cursor-path PATH --cursor-param NAME, or --style "
+                    + "singlePage if the list is one page"
+            }
+            return "Page 2 of \(url.shortenedForErrors) did not advance: \(tried.joined(separator: "; ")); \(fix)"
+        }
     }
 
     /// Asks for the second page in this source's style, then in each of `alternatives`, until one
-    /// brings items the first page does not list.
+    /// brings items the first page does not list; at most ``maximumProbes`` requests.
     ///
     /// A first response such as `{"items": […], "count": 1234}` does not say whether the list
     /// pages by `?page=` or by `?offset=`: a server that ignores the parameter answers the first
-    /// page again. Each try is one request; the page that advances is kept, so a sync spends no
-    /// request on it twice.
+    /// page again, one that validates its parameters refuses it (`400`, `422`). Each try is one
+    /// request; the page that decides is kept, so a sync spends no request on it twice.
     ///
     /// - parameter firstPage: The first page, as this source read it.
-    /// - throws: What fetching a page throws, other than an HTTP error of a try that is not the last.
+    /// - throws: ``ProbeFailure`` when the first way was refused, or a cursor's brought page 1
+    ///   again, and no other advanced; what
+    ///   fetching a page throws other than a ``NetworkError`` (a network failure of the first way
+    ///   ends the probe without a source, leaving page 2 to the walk and its retries).
     public func probingSecondPage(
         firstPage: Page<RawItem>, alternatives: [PaginationStyle]
     ) async throws -> Probe {
         let firstKeys = Set(firstPage.items.map(\.key))
         var tried: [String] = []
-        let candidates = [style] + alternatives
+        var empty: (source: HTTPPageSource, token: PageToken, page: Page<RawItem>)?
+        var repeated: Page<RawItem>?
+        var refused = false
+        // A way given twice (an alternative the caller's options made the first again) is asked once.
+        var candidates: [PaginationStyle] = []
+        for candidate in [style] + alternatives where !candidates.contains(candidate) { candidates.append(candidate) }
+        // The same page parameter from 0 asks page 2 as ?page=1, which page 1 from 1 answers again:
+        // asked first, it tells the two apart (asked second, a list from 0 would skip its page 1).
+        if case .pageNumber(let parameter, 1) = style.kind,
+            let index = candidates.firstIndex(where: { $0.kind == .pageNumber(parameter: parameter, firstPage: 0) })
+        {
+            candidates.insert(candidates.remove(at: index), at: 0)
+        }
+        candidates = Array(candidates.prefix(Self.maximumProbes))
         for (position, candidate) in candidates.enumerated() {
             var source = self
             source.style = candidate
-            guard let token = source.token(forPageAt: 1) else { continue }
+            guard let token = source.token(forPageAt: 1) ?? sameNextToken(candidate, firstPage) else { continue }
+            // A server that ignores a cursor's parameter answers page 1 with the same next cursor:
+            // read as it is, it shows page 1 again instead of failing as a loop.
+            var asking = source
+            asking.readsRepeatedCursors = true
+            let asked = source.askedText(token)
             let second: Page<RawItem>?
             do {
-                second = try await source.fetch(PageRequest(token: token)).page
-            } catch let error as NetworkError where position < candidates.count - 1 {
-                tried.append("\(candidate.kind.description): \(error.kind)")
+                // Asked as the walk asks it (with the item before it, where the style can), so that a
+                // server that refuses the wider request is learnt here, once.
+                let request = PageRequest(token: token, overlapsPreviousPage: asking.asksItemBefore(at: token))
+                second = try await asking.fetch(request).page
+            } catch let error as NetworkError where error.status == 400 || error.status == 422 {
+                if candidate == style { refused = true }
+                tried.append("\(asked) was refused (\(Self.refusalText(error)))")
+                continue
+            } catch let error as NetworkError {
+                // A failure that refutes nothing (a 5xx, a dropped connection, a cursor the server
+                // repeats): the first way is left to the walk, with its retries; another is passed over.
+                tried.append("\(asked): \(error.kind)")
+                if position == 0 { return Probe(source: nil, firstPage: nil, secondPage: nil, tried: tried) }
                 continue
             }
             guard let second, !second.items.isEmpty else {
-                tried.append("\(candidate.kind.description): an empty second page")
+                tried.append("\(asked) brought an empty page")
+                if empty == nil, let second { empty = (source, token, second) }
                 continue
             }
-            let newKeys = second.items.filter { !firstKeys.contains($0.key) }
-            guard !newKeys.isEmpty else {
-                tried.append("\(candidate.kind.description): the first page's items again")
+            guard second.items.contains(where: { !firstKeys.contains($0.key) }) else {
+                tried.append("\(asked) brought page 1 again")
+                if candidate == style { repeated = second }
                 continue
             }
-            tried.append("\(candidate.kind.description): new items")
+            if second.nextToken == token {
+                // New items, and the same cursor again: a server that does not advance; the walk says so.
+                tried.append("\(asked) brought new items and named the same cursor again")
+                return Probe(source: nil, firstPage: nil, secondPage: nil, tried: tried)
+            }
+            tried.append("\(asked) brought new items")
             var first = firstPage
             first.nextToken = token
-            return Probe(source: source, firstPage: first, secondPage: second, tried: tried)
+            return Probe(source: source, firstPage: first, secondPage: second, tried: tried, advanced: true)
+        }
+        if let empty {
+            var first = firstPage
+            first.nextToken = empty.token
+            return Probe(source: empty.source, firstPage: first, secondPage: empty.page, tried: tried)
+        }
+        if let repeated {
+            // A guessed page number whose page 2 repeats page 1 may be a list of one page: the walk
+            // decides. A cursor the server answers page 1 to was not taken back: it says so now.
+            switch style.kind {
+            case .pageNumber, .offset:
+                return Probe(source: self, firstPage: firstPage, secondPage: repeated, tried: tried)
+            default:
+                refused = true
+            }
+        }
+        if refused {
+            throw ProbeFailure(url: CredentialQuery.masking(url.absoluteString), style: style, tried: tried)
         }
         return Probe(source: nil, firstPage: nil, secondPage: nil, tried: tried)
     }
 
-    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and, when
-    /// the first response leaves the way of asking for page 2 open (``PaginationStyle/Detection/needsProbe``),
-    /// asks for page 2 in each way until one advances (see ``probingSecondPage(firstPage:alternatives:)``).
+    /// The token of page 2 under `candidate` when it reads its next page from page 1 as this style
+    /// does: this very style, or a cursor at the same member sent back under another name.
+    private func sameNextToken(_ candidate: PaginationStyle, _ firstPage: Page<RawItem>) -> PageToken? {
+        if candidate == style { return firstPage.nextToken }
+        if case .cursor(_, let keyPath) = candidate.kind, case .cursor(_, let ownPath) = style.kind, keyPath == ownPath
+        {
+            return firstPage.nextToken
+        }
+        return nil
+    }
+
+    /// The request for `token` in words, as a user would write it: `?page=2`, `?cursor=…`.
+    private func askedText(_ token: PageToken) -> String {
+        switch style.kind {
+        case .pageNumber(let parameter, _), .offset(let parameter): "?\(parameter)=\(token.rawValue)"
+        case .cursor(let parameter, let keyPath) where parameter.isEmpty: "the members of \(keyPath)"
+        case .cursor(let parameter, let keyPath): "?\(parameter)= from \(keyPath)"
+        case .afterLastItem(let parameter): "?\(parameter)=\(token.rawValue.shortenedForErrors)"
+        default: "page 2 (\(style.kind.description))"
+        }
+    }
+
+    /// A refusal in words: its status and what the server said, on one line.
+    private static func refusalText(_ error: NetworkError) -> String {
+        guard case .http(let status, let snippet) = error.kind else { return "\(error.kind)" }
+        let said = snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return said.isEmpty ? "\(status)" : "\(status): \(said.prefix(120))"
+    }
+
+    /// Whether the way of asking for page 2 that `style` names was inferred from the first
+    /// response rather than given by the server: a parameter or a cursor, checked with a request.
+    static func asksByInference(_ style: PaginationStyle) -> Bool {
+        switch style.kind {
+        case .pageNumber, .offset, .cursor, .afterLastItem: true
+        case .nextURL, .linkHeader, .singlePage, .range, .graphQL, .bodyCursor: false
+        }
+    }
+
+    /// The lists whose page 2 detection asks for before a walk or a pager goes on.
+    package enum PageTwoCheck: Sendable {
+        /// Those whose first response leaves two or more ways open (``PaginationStyle/Detection/needsProbe``):
+        /// a pager, which asks for page 2 only when it is shown, asks no sooner otherwise.
+        case whenUndecided
+        /// Those too whose way of asking for page 2 is inferred (a parameter's or a cursor's name),
+        /// checked before a sync walks the list.
+        case inferred
+        /// Every list with a page 2, a next link the server gives included, as `slippers detect` sees it.
+        case every
+    }
+
+    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and asks for
+    /// page 2 of the lists `check` says, in each way detection proposes until one advances (see
+    /// ``probingSecondPage(firstPage:alternatives:)``).
     ///
     /// A style whose way of asking `adjust` changed is the caller's: it is not probed. The
     /// detection's reasons end with what the probe tried.
     ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting style.
+    /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting
+    ///   style; ``ProbeFailure`` when every way of asking for page 2 was refused or repeated page 1
+    ///   and the first was refused.
     package static func probedDetecting(
-        client: APIClient, url: URL, headers: [String: String], stub: PageStub?,
+        client: APIClient, url: URL, headers: [String: String], stub: PageStub?, check: PageTwoCheck = .whenUndecided,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (
         source: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?,
-        detection: PaginationStyle.Detection
+        detection: PaginationStyle.Detection, advanced: Bool
     ) {
         let detected = try await explainedDetecting(
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
         var detection = detected.detection
-        guard detection.needsProbe, detected.source.style.kind == detection.style.kind,
-            let firstPage = detected.firstPage, firstPage.nextToken != nil
-        else { return (detected.source, detected.firstPage, nil, detection) }
+        let given = detected.source.style.kind != detection.style.kind
+        let probes: Bool
+        switch check {
+        case .every: probes = true
+        case .inferred: probes = !given && (detection.needsProbe || asksByInference(detection.style))
+        case .whenUndecided: probes = !given && detection.needsProbe
+        }
+        guard probes, let firstPage = detected.firstPage, firstPage.nextToken != nil else {
+            return (detected.source, detected.firstPage, nil, detection, false)
+        }
         let probe = try await detected.source.probingSecondPage(
-            firstPage: firstPage, alternatives: detection.alternatives.map(adjust))
-        detection.reasons.append("asked for page 2 to tell the ways apart: " + probe.tried.joined(separator: "; "))
-        guard let source = probe.source else { return (detected.source, firstPage, nil, detection) }
+            firstPage: firstPage, alternatives: given ? [] : detection.alternatives.map(adjust))
+        detection.reasons.append("asked for page 2: " + probe.tried.joined(separator: "; "))
+        detection.tried = probe.tried
+        guard let source = probe.source else { return (detected.source, firstPage, nil, detection, false) }
         detection.style = source.style
         detection.alternatives = []
-        return (source, probe.firstPage, probe.secondPage, detection)
+        return (source, probe.firstPage, probe.secondPage, detection, probe.advanced)
     }
 }

@@ -48,6 +48,9 @@ public struct HTTPPageSource: PageSource {
     public var shouldStub = false
     /// What this source and its copies learnt of the server while they asked it for pages.
     let learnt = LearntServerLimits()
+    /// Whether a page whose next cursor is the one it was asked with is read as it is, for the
+    /// probe to tell a server that ignored the cursor (page 1 again) from one that repeats it.
+    var readsRepeatedCursors = false
 
     /// Creates a source from the URL of the first page.
     ///
@@ -180,6 +183,10 @@ public struct HTTPPageSource: PageSource {
         case .offset(let parameter):
             let offset = try token.map(integer) ?? 0
             return try settingQuery([parameter: String(offset)])
+        case .cursor(let parameter, _) where parameter.isEmpty:
+            // A continuation object: the token is its members, each sent back as a parameter of its own.
+            guard let token else { return try settingQuery([:]) }
+            return try settingContinuation(token.rawValue)
         case .cursor(let parameter, _), .afterLastItem(let parameter):
             guard let token else { return try settingQuery([:]) }
             return try settingQuery([parameter: token.rawValue])
@@ -211,6 +218,64 @@ public struct HTTPPageSource: PageSource {
         return result
     }
 
+    /// What the body shows instead, when the items are not where the style says or have no id member:
+    /// the arrays of objects it holds, or the one id-like member whose values differ on the page.
+    private func itemsAdvice(_ scanner: JSONScanner, for error: JSONScanner.ScanError) -> String {
+        if case .graphQL = style.kind { return "" }
+        let path = PaginationStyle.components(style.itemsKeyPath)
+        guard let array = scanner.value(at: path), array.kind == .array else {
+            let found = scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4).map { JSONKeyPath(keys: $0).text }
+            return found.isEmpty
+                ? "; the body holds no array of objects"
+                : "; the arrays of objects in the body are at \(found.joined(separator: ", ")) (--items-path PATH)"
+        }
+        guard error.reason.hasSuffix("has no \"\(style.idField)\""),
+            let field = scanner.distinctIDMember(items: scanner.elements(of: array))
+        else { return "" }
+        return "; \(field) is the id-like member whose values differ from item to item (--id-field \(field))"
+    }
+
+    /// This URL with the members of a continuation token (`name=value&…`, percent-encoded) set in
+    /// its query, each replacing a parameter of the same name, and the page size.
+    private func settingContinuation(_ encoded: String) throws -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw NetworkError(.invalidURL(NetworkError.redacting(url)))
+        }
+        var sent = encoded.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return URLQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+        }
+        if let parameter = style.pageSizeParameter, let size = style.pageSize {
+            sent.append(URLQueryItem(name: Self.formEncoded(parameter), value: String(size)))
+        }
+        let names = Set(sent.map { $0.name.removingPercentEncoding ?? $0.name })
+        let kept = (components.percentEncodedQueryItems ?? []).filter {
+            !names.contains($0.name.removingPercentEncoding ?? $0.name)
+        }
+        components.percentEncodedQueryItems = kept + sent
+        guard let result = components.url else { throw NetworkError(.invalidURL(NetworkError.redacting(url))) }
+        return result
+    }
+
+    /// The members of the continuation object at `path` as a token: `name=value` pairs, each
+    /// percent-encoded but for unreserved characters (so `&`, `+`, `?` and `é` travel as they are),
+    /// joined by `&`; `nil` when there is no object there or it has no member.
+    static func continuationToken(_ scanner: JSONScanner, at path: [String]) -> String? {
+        guard let object = scanner.value(at: path), object.kind == .object else { return nil }
+        let pairs = scanner.keys(of: object).compactMap { key -> String? in
+            guard let text = scanner.scalarText(at: path + [key]) else { return nil }
+            return formEncoded(key) + "=" + formEncoded(text)
+        }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "&")
+    }
+
+    /// Text percent-encoded but for RFC 3986's unreserved characters.
+    static func formEncoded(_ text: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
     /// Reads a page out of a successful response to the request for `token`.
     func page(
         from response: NetworkResponse, token: PageToken?, requestURL: URL, validators: PageValidators
@@ -225,6 +290,9 @@ public struct HTTPPageSource: PageSource {
         if let error = graphQLError(in: scanner, requestURL: requestURL) { throw error }
         do {
             items = try readItems(scanner)
+        } catch var error as JSONScanner.ScanError {
+            error.reason += itemsAdvice(scanner, for: error)
+            throw NetworkError(decoding: error, body: response.body, url: requestURL)
         } catch {
             throw NetworkError(decoding: error, body: response.body, url: requestURL)
         }
@@ -295,15 +363,15 @@ public struct HTTPPageSource: PageSource {
             return PageToken(nextOffset)
         case .afterLastItem:
             guard let last = items.last?.key.description, !last.isEmpty else { return nil }
-            guard last != token?.rawValue else {
+            guard last != token?.rawValue || readsRepeatedCursors else {
                 throw NetworkError(.notAdvancing(token: last), url: requestURL)
             }
             return PageToken(last)
-        case .cursor(_, let keyPath):
-            guard let cursor = scanner.scalarText(at: PaginationStyle.components(keyPath)), !cursor.isEmpty else {
-                return nil
-            }
-            guard cursor != token?.rawValue else {
+        case .cursor(let parameter, let keyPath):
+            let path = PaginationStyle.components(keyPath)
+            let text = parameter.isEmpty ? Self.continuationToken(scanner, at: path) : scanner.scalarText(at: path)
+            guard let cursor = text, !cursor.isEmpty else { return nil }
+            guard cursor != token?.rawValue || readsRepeatedCursors else {
                 throw NetworkError(.notAdvancing(token: cursor), url: requestURL)
             }
             return PageToken(cursor)

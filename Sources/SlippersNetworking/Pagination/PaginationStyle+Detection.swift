@@ -71,7 +71,12 @@ extension PaginationStyle {
     ///    ``Kind/offset(parameter:)`` at `q.page` (see ``encodedPaging(in:)``); else
     ///    `offset`/`limit` in the URL or the body → ``Kind/offset(parameter:)``;
     /// 8. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
-    ///    or when the body numbers the first page 0, as Spring Data does).
+    ///    or when the body numbers the first page 0, as Spring Data does). When nothing numbers
+    ///    the page nor counts the list, `page` from 0 is its first alternative, whose page 2
+    ///    (`?page=1`) is asked for first and tells the two apart.
+    ///
+    /// What the rules infer is a proposal: ``Detection/alternatives`` holds the other ways, in the
+    /// order page 2 is to be asked for in (see ``HTTPPageSource/probingSecondPage(firstPage:alternatives:)``).
     ///
     /// The items are the body when it is an array, else the first array under
     /// `results`, `items`, `data`, `rows`, `records`, `entries`, `content`, `value`
@@ -184,8 +189,9 @@ private struct Detector {
         guard let scanner else { return hints }
         var keys = Style.cursorKeys.map(\.key) + Style.nextURLKeys + Style.pageCountKeys + Style.totalKeys
         keys += ["has_more", "hasMore", "page", "current_page", "currentPage", "offset", "pagination", "paging"]
-        keys += ["results_per_page", "page_size", "per_page", "pageInfo", "last", "isLast"]
-        for path in candidatePaths(keys) where scanner.value(at: path) != nil {
+        keys += ["results_per_page", "page_size", "per_page", "pageInfo", "last", "isLast", "continue"]
+        let nextMembers = otherNextMembers(scanner).filter { scanner.value(at: $0).map { $0.kind != .null } ?? false }
+        for path in candidatePaths(keys) + nextMembers where scanner.value(at: path) != nil {
             let text = JSONKeyPath(keys: path).text
             if !hints.contains("\(text) in the body") { hints.append("\(text) in the body") }
         }
@@ -324,6 +330,7 @@ private struct Detector {
         let hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
         let endSignal = self.endSignal(hasMore: hasMore)
         if hasMore == nil, let answer = nullNextOnly(scanner, total: total) { return answer }
+        if let answer = continuationObject(scanner, total: total, sizeParameter: sizeParameter) { return answer }
         for (key, parameter) in Style.cursorKeys {
             for path in candidatePaths([key]) {
                 guard let value = scanner.value(at: path),
@@ -332,22 +339,37 @@ private struct Detector {
                 if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
                 // A null `next` is the last page of a next-URL list as often as of a cursor list.
                 if key == "next", value.kind == .null { continue }
-                let sent =
-                    ["cursor", "after", "page_token", "pageToken", "starting_after", "continuation"]
-                    .first { queryValue($0) != nil } ?? parameter
+                let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? parameter
                 let keyPath = JSONKeyPath(keys: path).text
                 reasons.append(
                     value.kind == .null
                         ? "a null cursor at \(keyPath)" : "a cursor at \(keyPath), sent back as ?\(sent)=")
                 noteSignal(endSignal)
-                return (
-                    Style(
-                        kind: .cursor(parameter: sent, keyPath: keyPath),
-                        pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
-                        totalKeyPath: total, endSignal: endSignal),
-                    value.kind == .null ? .medium : .high
-                )
+                let style = Style(
+                    kind: .cursor(parameter: sent, keyPath: keyPath),
+                    pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
+                    totalKeyPath: total, endSignal: endSignal)
+                if value.kind != .null { cursorAlternatives(of: style, sent: sent) }
+                return (style, value.kind == .null ? .medium : .high)
             }
+        }
+        // An opaque string at a member named for the next page (next_page, nextPage…) is a cursor,
+        // whatever its name says: it is no page number. The parameter it goes back as is found by asking.
+        for path in otherNextMembers(scanner) {
+            guard let text = scanner.string(at: path), !text.isEmpty, Int(text) == nil, !looksLikeURL(text) else {
+                continue
+            }
+            let keyPath = JSONKeyPath(keys: path).text
+            let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? "cursor"
+            reasons.append(
+                "an opaque string at \(keyPath): a cursor, sent back as ?\(sent)= unless page 2 says otherwise")
+            noteSignal(endSignal)
+            let style = Style(
+                kind: .cursor(parameter: sent, keyPath: keyPath),
+                pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
+                totalKeyPath: total, endSignal: endSignal)
+            cursorAlternatives(of: style, sent: sent)
+            return (style, .medium)
         }
         let isStripeList = scanner.string(at: ["object"]) == "list"
         if let hasMore, queryValue("page") == nil, isStripeList || scanner.value(at: ["data"])?.kind == .array {
@@ -385,13 +407,61 @@ private struct Detector {
             return (
                 Style(
                     kind: .offset(parameter: offsetInURL ?? "offset"), pageSizeParameter: sizeParameter ?? "limit",
-                    pageSize: limit, totalKeyPath: total ?? (announced.total == nil ? "total" : nil),
+                    pageSize: limit, totalKeyPath: total,
                     endSignal: endSignal),
                 total != nil || announced.total != nil ? .high : .medium
             )
         }
         return pageNumbers(
             sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
+    }
+
+    /// The query parameters a cursor is commonly sent back as, in the order they are tried.
+    static let cursorParameters = [
+        "cursor", "after", "page_token", "pageToken", "starting_after", "start_cursor", "continuation",
+        "next_token", "pagination_token",
+    ]
+
+    /// The other parameters a cursor may be sent back as, tried when page 2 asked with `sent` does
+    /// not advance: the conventional names, up to four tries in all.
+    private mutating func cursorAlternatives(of style: Style, sent: String) {
+        guard case .cursor(_, let keyPath) = style.kind, queryParameter(Self.cursorParameters) == nil else { return }
+        for parameter in Self.cursorParameters.filter({ $0 != sent }).prefix(3) {
+            var alternative = style
+            alternative.kind = .cursor(parameter: parameter, keyPath: keyPath)
+            alternatives.append(alternative)
+        }
+    }
+
+    /// A continuation object: an object at a member named for continuing (`continue`, `continuation`,
+    /// `next`…) whose members are all strings or numbers, none a URL. Every member goes back as a query
+    /// parameter of its own (``PaginationStyle/Kind/cursor(parameter:keyPath:)`` with no parameter name).
+    private mutating func continuationObject(
+        _ scanner: JSONScanner, total: String?, sizeParameter: String?
+    ) -> (Style, Style.Detection.Confidence)? {
+        guard scanner.root.kind == .object else { return nil }
+        for key in scanner.keys(of: scanner.root) {
+            let name = key.lowercased()
+            guard name.hasPrefix("continu") || name.hasPrefix("next"), let object = scanner.value(at: [key]),
+                object.kind == .object
+            else { continue }
+            let members = scanner.keys(of: object)
+            let scalars = members.compactMap { scanner.member($0, of: object) }.filter {
+                ($0.kind == .string && !(scanner.string($0).map(looksLikeURL) ?? true)) || $0.kind == .number
+            }
+            guard !members.isEmpty, scalars.count == members.count else { continue }
+            let keyPath = JSONKeyPath.escaping(key)
+            reasons.append(
+                "a continuation object at \(keyPath): each of its members (\(members.joined(separator: ", "))) is "
+                    + "sent back as a parameter of its own")
+            return (
+                Style(
+                    kind: .cursor(parameter: "", keyPath: keyPath), pageSizeParameter: sizeParameter,
+                    totalKeyPath: total),
+                .high
+            )
+        }
+        return nil
     }
 
     /// flask-smorest's `X-Pagination` header over a bare array: page numbers, `?page=` and `?page_size=`,
@@ -461,18 +531,20 @@ private struct Detector {
             scanner.int(at: $0) != nil
         }
         let urlParameter = queryParameter(Style.pageParameters)
-        var parameter = urlParameter ?? "page"
+        // The parameter the URL names, else the conventional `page`; the body's own name for the page
+        // number is evidence, not proof: it is tried when page 2 by `page` does not advance.
+        let parameter = urlParameter ?? "page"
+        var bodyParameter: String?
         if let urlParameter, let page = queryValue(urlParameter).flatMap({ Int($0) }) {
             firstPage = page == 0 ? 0 : 1
             reasons.append("\(urlParameter)=\(page) in the URL")
         } else if let currentPage, let number = scanner.int(at: currentPage) {
             firstPage = number == 0 ? 0 : 1
             let name = currentPage.last ?? "page"
-            // The body's own name for the page number is the parameter to send, unless it says `number`.
-            if name != "number" { parameter = name }
+            if name != "number", name != parameter { bodyParameter = name }
             reasons.append(
-                "the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text), asked for as "
-                    + "?\(parameter)=")
+                "the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text): asked for as "
+                    + "?\(parameter)=" + (bodyParameter.map { ", else as ?\($0)=" } ?? ""))
         }
         var sizeName = sizeParameter
         var pageSize: Int?
@@ -492,8 +564,16 @@ private struct Detector {
                 "no pagination fields seen; guessing page numbers (a sync that finds page 2 repeating page 1 "
                     + "exactly takes the list for one page)")
         }
+        let style = Style(
+            kind: .pageNumber(parameter: parameter, firstPage: firstPage), pageSizeParameter: sizeName,
+            pageSize: pageSize, totalKeyPath: total, endSignal: endSignal)
+        if let bodyParameter {
+            var alternative = style
+            alternative.kind = .pageNumber(parameter: bodyParameter, firstPage: firstPage)
+            alternatives.append(alternative)
+        }
         if urlParameter == nil, currentPage == nil, evidence > 0 {
-            // A total with nothing that names the page: ?page= or ?offset= (Django Ninja answers both alike).
+            // A total with nothing that names the page: ?page=, else ?offset= (Django Ninja answers both alike).
             reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=")
             alternatives.append(
                 Style(
@@ -502,12 +582,17 @@ private struct Detector {
         }
         let confidence: Style.Detection.Confidence =
             evidence >= 2 ? .high : (evidence == 1 || urlParameter != nil) ? .medium : .low
-        return (
-            Style(
-                kind: .pageNumber(parameter: parameter, firstPage: firstPage), pageSizeParameter: sizeName,
-                pageSize: pageSize, totalKeyPath: total, endSignal: endSignal),
-            confidence
-        )
+        var isPageCount = false
+        if case .pageCount? = endSignal { isPageCount = true }
+        if urlParameter == nil, currentPage == nil, total == nil, announced.total == nil, !isPageCount {
+            // Nothing numbers this page nor counts the list, so nothing would show a page skipped:
+            // ?page=1 is asked first, in case pages count from 0 (it is then page 2), then ?page=2.
+            reasons.append("nothing numbers this page: ?page=1 is asked first, in case pages count from 0")
+            var fromZero = style
+            fromZero.kind = .pageNumber(parameter: parameter, firstPage: 0)
+            alternatives.insert(fromZero, at: 0)
+        }
+        return (style, confidence)
     }
 
     /// The members of a body that give its page size, each the name of the parameter that sets it.
@@ -567,6 +652,12 @@ private struct Detector {
                 let path = JSONKeyPath.escaping(key)
                 return (path, "items under \(path), the first array of objects")
             }
+            // Deeper down, the body's only array of objects is its items, wherever it sits.
+            let arrays = scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4)
+            if arrays.count == 1, let path = arrays.first {
+                let text = JSONKeyPath(keys: path).text
+                return (text, "items under \(text), the only array of objects in the body")
+            }
         }
         return ("results", nil)
     }
@@ -587,6 +678,10 @@ private struct Detector {
                 return (field, true)
             }
         }
+        if let field = scanner.distinctIDMember(items: scanner.elements(of: array)) {
+            reasons.append("items have no id; \(field), the one *id or key member whose values differ on the page")
+            return (field, true)
+        }
         reasons.append("items have no id member (id, _id, uuid); give the id field")
         return ("id", true)
     }
@@ -606,5 +701,44 @@ private struct Detector {
         let lowered = text.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || text.hasPrefix("/")
             || text.hasPrefix("?")
+    }
+}
+
+extension JSONScanner {
+    /// The paths of the non-empty arrays of objects under `object`, down to `depth` objects deep.
+    func arraysOfObjects(in object: Value, at path: [String], depth: Int) -> [[String]] {
+        guard depth > 0 else { return [] }
+        var found: [[String]] = []
+        for key in keys(of: object) {
+            guard let value = member(key, of: object) else { continue }
+            if value.kind == .array, elements(of: value).first?.kind == .object {
+                found.append(path + [key])
+            } else if value.kind == .object {
+                found += arraysOfObjects(in: value, at: path + [key], depth: depth - 1)
+            }
+        }
+        return found
+    }
+
+    /// The one member of the items named like an id (`*id`, `*_id`, `*Id`, `key`) whose values are
+    /// strings or integers, present in every item and distinct on the page; `nil` when none or several are.
+    func distinctIDMember(items: [Value]) -> String? {
+        guard let first = items.first, first.kind == .object else { return nil }
+        let names = keys(of: first).filter { key in
+            let name = key.lowercased()
+            return name.hasSuffix("id") || name == "key"
+        }
+        let distinct = names.filter { name in
+            var seen: Set<String> = []
+            for item in items {
+                guard item.kind == .object, let value = member(name, of: item),
+                    value.kind == .string || value.kind == .number,
+                    let text = string(value) ?? int(value).map(String.init),
+                    seen.insert(text).inserted
+                else { return false }
+            }
+            return true
+        }
+        return distinct.count == 1 ? distinct.first : nil
     }
 }

@@ -40,6 +40,9 @@ extension PaginationStyle {
         /// The header that announces the list's total (`X-Total-Count`, `X-WP-Total`, `Content-Range`…),
         /// read as a body's total is; `nil` when no header does.
         public var totalHeader: String?
+        /// The ways page 2 was asked for to check the style, in words, each with what it brought
+        /// back (`?page=2 brought page 1 again`); empty when page 2 was not asked for.
+        public var tried: [String] = []
 
         /// Creates a detection.
         public init(
@@ -60,10 +63,10 @@ extension PaginationStyle {
         public var needsProbe: Bool { !alternatives.isEmpty }
 
         private enum CodingKeys: String, CodingKey {
-            case style, confidence, reasons, itemCount, endOfList, hints, alternatives, totalHeader
+            case style, confidence, reasons, itemCount, endOfList, hints, alternatives, totalHeader, tried
         }
 
-        /// Decodes a detection; one encoded without hints, alternatives or a total header has none.
+        /// Decodes a detection; one encoded without hints, alternatives, a total header or tries has none.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             style = try container.decode(PaginationStyle.self, forKey: .style)
@@ -74,6 +77,7 @@ extension PaginationStyle {
             hints = try container.decodeIfPresent([String].self, forKey: .hints) ?? []
             alternatives = try container.decodeIfPresent([PaginationStyle].self, forKey: .alternatives) ?? []
             totalHeader = try container.decodeIfPresent(String.self, forKey: .totalHeader)
+            tried = try container.decodeIfPresent([String].self, forKey: .tried) ?? []
         }
 
         /// Encodes every member, an unknown ``itemCount`` or ``totalHeader`` as `null`, so a reader finds
@@ -88,6 +92,7 @@ extension PaginationStyle {
             try container.encode(hints, forKey: .hints)
             try container.encode(alternatives, forKey: .alternatives)
             try container.encode(totalHeader, forKey: .totalHeader)
+            try container.encode(tried, forKey: .tried)
         }
 
         /// How sure a detection is.
@@ -163,6 +168,8 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         switch self {
         case .pageNumber(let parameter, let firstPage): "page numbers (?\(parameter)=N from \(firstPage))"
         case .offset(let parameter): "offsets (?\(parameter)=N)"
+        case .cursor(let parameter, let keyPath) where parameter.isEmpty:
+            "continuation (each member of \(keyPath) sent back as a parameter)"
         case .cursor(let parameter, let keyPath): "cursor (?\(parameter)= from \(keyPath))"
         case .nextURL(let keyPath): "next URL (at \(keyPath))"
         case .linkHeader: #"next link in headers (Link rel="next", or Next-Page, X-Next-Page, X-Next)"#

@@ -79,7 +79,7 @@ import Testing
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
             case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
                 .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals, .rison,
-                .jsonQuery:
+                .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters:
                 break
             }
             let (source, first) = try await HTTPPageSource.detecting(

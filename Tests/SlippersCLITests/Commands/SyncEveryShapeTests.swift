@@ -1,0 +1,185 @@
+import Foundation
+import LocalAPI
+import SlippersTestSupport
+import Testing
+
+/// Every shape of the fixture catalogue: `sync` with no flags copies the list exactly (exit 0, every
+/// item the server holds), or fails in one line whose flags, run, copy it exactly.
+///
+/// A loud line names the flags that describe the list; where it cannot know a value (a parameter
+/// of a name no detection can guess), it writes `NAME` or `PATH`, and the test fills it from what
+/// the server's documentation says, as a user would.
+@Suite struct SyncEveryShapeTests {
+    /// A shape: a route of the fixture server, how its server is configured, and what its
+    /// documentation says of the values a loud line cannot know.
+    struct Shape: Sendable, CustomTestStringConvertible {
+        var name: String
+        var route: FixtureServer.Route
+        var configuration = FixtureServer.Configuration(itemCount: 123, pageSize: 10)
+        var responseHeaders: [String: String] = [:]
+        /// The documented value of a flag whose value a loud line leaves as `NAME` or `PATH`.
+        var documented: [String: String] = [:]
+
+        var testDescription: String { name }
+    }
+
+    static let shapes: [Shape] =
+        FixtureServer.Route.allCases.map { route in
+            var shape = Shape(name: route.rawValue, route: route)
+            if route == .fieldFilters { shape.documented = ["--page-param": "__page"] }
+            return shape
+        } + [
+            {
+                var shape = Shape(name: "/offset capped, 400 above 20", route: .offset)
+                shape.configuration.maxLimit = 20
+                shape.configuration.refusedLimitStatus = 400
+                return shape
+            }(),
+            {
+                var shape = Shape(name: "/offset capped, 422 above 10", route: .offset)
+                shape.configuration.maxLimit = 10
+                shape.configuration.refusedLimitStatus = 422
+                return shape
+            }(),
+            {
+                var shape = Shape(name: "/page, a bare array from page 0", route: .page)
+                shape.configuration.itemsKeyPath = nil
+                shape.configuration.firstPage = 0
+                return shape
+            }(),
+            {
+                var shape = Shape(name: "/page, items two levels down", route: .page)
+                shape.configuration.itemsKeyPath = "payload.list"
+                return shape
+            }(),
+            {
+                var shape = Shape(name: "/next-page-header, no-store", route: .nextPageHeader)
+                shape.responseHeaders = ["Cache-Control": "no-store"]
+                return shape
+            }(),
+        ]
+
+    @Test(arguments: shapes)
+    func syncsExactlyOrItsLoudLineNamesFlagsThatDo(shape: Shape) async throws {
+        let server = FixtureServer(configuration: shape.configuration)
+        try await server.start()
+        defer { Task { await server.stop() } }
+        server.setResponseHeaders(shape.responseHeaders)
+        let url = server.url(shape.route).absoluteString
+        let directory = try TemporaryDirectory()
+        let plain = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        if plain.status == 0 {
+            #expect(try await itemsCached(url, in: directory) == server.itemCount, "\(shape.name): \(plain.stdout)")
+            return
+        }
+        #expect(plain.stderrLines.count == 1, "\(shape.name): \(plain.stderr)")
+        let groups = Self.flagGroups(plain.stderr, documented: shape.documented)
+        #expect(!groups.isEmpty, "\(shape.name): the line names no flag: \(plain.stderr)")
+        var exact = false
+        for flags in groups where !exact {
+            let fresh = try TemporaryDirectory()
+            let fixed = try await BuiltBinary.slippers.run(["sync", url, "--db", fresh.path()] + flags)
+            if fixed.status == 0, try await itemsCached(url, in: fresh) == server.itemCount { exact = true }
+        }
+        #expect(exact, "\(shape.name): no flags of the line sync exactly: \(plain.stderr)")
+    }
+
+    @Test func aLineThatNamesAParameterItCannotGuessSaysWhichWasRefused() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 57, pageSize: 10))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let url = server.url(.fieldFilters).absoluteString
+        let directory = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(sync.status == 1)
+        #expect(sync.stderr.contains("?page=2 was refused (400"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("page isn't a valid field name"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("--page-param NAME"), "\(sync.stderr)")
+        let detect = try await BuiltBinary.slippers.run(["detect", url])
+        #expect(detect.status == 1)
+        #expect(detect.stderr.contains("--page-param NAME"), "\(detect.stderr)")
+    }
+
+    @Test func anOpaqueCursorSentBackUnderAnUnguessableNameIsNamedWithItsPath() async throws {
+        let server = FixtureServer(configuration: .init())
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // Opaque strings at *_page members, taken back only as ?tok=: no conventional name advances.
+        server.script("/tokens") { request in
+            let start = request.query["tok"].flatMap { Int($0.dropFirst().dropLast()) } ?? 0
+            let end = min(start + 10, 43)
+            let items = (start + 1...end).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+            let next = end < 43 ? #""t\#(end)x""# : "null"
+            return .json(#"{"items":[\#(items)],"total":43,"current_page":"t\#(start)x","next_page":\#(next)}"#)
+        }
+        let url = server.url(path: "/tokens").absoluteString
+        let directory = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(sync.status == 1)
+        #expect(sync.stderrLines.count == 1)
+        #expect(sync.stderr.contains("--cursor-path next_page --cursor-param NAME"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("?cursor= from next_page brought page 1 again"), "\(sync.stderr)")
+        let groups = Self.flagGroups(sync.stderr, documented: ["--cursor-param": "tok"])
+        #expect(groups.contains(["--cursor-path", "next_page", "--cursor-param", "tok"]), "\(groups)")
+        let fixed = try await BuiltBinary.slippers.run([
+            "sync", url, "--cursor-path", "next_page", "--cursor-param", "tok", "--refresh", "--db", directory.path(),
+        ])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(try await itemsCached(url, in: directory) == 43)
+    }
+
+    /// The number of items the cache holds for the list at `url`.
+    private func itemsCached(_ url: String, in directory: TemporaryDirectory) async throws -> Int {
+        let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", directory.path()])
+        return Set(export.stdout.split(separator: "\n")).count
+    }
+
+    /// The value flags of `sync`; any other flag a line names stands alone.
+    static let valueFlags: Set<String> = [
+        "--page-param", "--page-size-param", "--cursor-path", "--cursor-param", "--style", "--items-path",
+        "--id-field", "--total-path", "--page-size",
+    ]
+
+    /// The groups of flags a line names, each a way it proposes: flags that follow one another
+    /// form one group; a word or a punctuation mark between them ends it. Placeholders are filled
+    /// from `documented`; a group with one it cannot fill, and `--refresh` alone, are left out.
+    static func flagGroups(_ line: String, documented: [String: String]) -> [[String]] {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        var groups: [[String]] = []
+        var group: [String] = []
+        var fillable = true
+        func close() {
+            if !group.isEmpty, fillable, group != ["--refresh"] { groups.append(group) }
+            group = []
+            fillable = true
+        }
+        func trimmed(_ word: String) -> (text: String, ends: Bool) {
+            let text = word.trimmingCharacters(in: CharacterSet(charactersIn: ",;:()"))
+            return (text, text.count != word.count && !word.hasPrefix("'"))
+        }
+        var index = 0
+        while index < words.count {
+            let (flag, flagEnds) = trimmed(words[index])
+            index += 1
+            guard flag.hasPrefix("--"), flag.count > 2 else {
+                close()
+                continue
+            }
+            group.append(flag)
+            if valueFlags.contains(flag), !flagEnds, index < words.count {
+                var (value, valueEnds) = trimmed(words[index])
+                index += 1
+                value = value.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+                if value == "NAME" || value == "PATH" {
+                    if let known = documented[flag] { value = known } else { fillable = false }
+                }
+                group.append(value)
+                if valueEnds { close() }
+            } else if flagEnds {
+                close()
+            }
+        }
+        close()
+        return groups
+    }
+}
