@@ -5,7 +5,8 @@ import SlippersStorage
 
 extension PostgresCache {
     /// The cached items of a list or an item type that match `text`, most relevant first
-    /// (`ts_rank`, divided by the logarithm of the item's length, as bm25 favours short items); see
+    /// (`ts_rank` with no length normalisation, as the file's bm25 ranks without document lengths,
+    /// ties by row); see
     /// `SQLiteCache.search(_:in:limit:)` for how the text is read.
     ///
     /// Each item's string values are a `tsvector` (Latin diacritics removed, the `simple` configuration)
@@ -30,7 +31,7 @@ extension PostgresCache {
                                     AND p.collection_id = (SELECT id FROM collections WHERE key = \(key)))
                         ) s, to_tsquery('simple', slippers_unaccent(\(query))) q
                         WHERE s.search @@ q
-                        ORDER BY ts_rank(s.search, q, 1) DESC, s.id LIMIT \(limit)
+                        ORDER BY ts_rank(s.search, q, 0) DESC, s.id LIMIT \(limit)
                         """, on: connection, logger: logger)
                 case .itemType(let type):
                     rows = try await PostgresRows.all(
@@ -40,7 +41,7 @@ extension PostgresCache {
                             WHERE i.type = \(type)
                         ) s, to_tsquery('simple', slippers_unaccent(\(query))) q
                         WHERE s.search @@ q
-                        ORDER BY ts_rank(s.search, q, 1) DESC, s.id LIMIT \(limit)
+                        ORDER BY ts_rank(s.search, q, 0) DESC, s.id LIMIT \(limit)
                         """, on: connection, logger: logger)
                 }
                 return try rows.map(PostgresRows.item)

@@ -95,9 +95,9 @@ extension SQLiteCache {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 
-    /// The row ids of the best `?2` matches of the query `?1`, best first: no row of `items` is read.
+    /// The row ids of the best `?2` matches of the query `?1`, best first (ties by row), reading no row of `items`.
     static let rankedMatchesSQL = """
-        SELECT rowid FROM item_search WHERE item_search MATCH ?1 ORDER BY rank LIMIT ?2
+        SELECT rowid FROM item_search WHERE item_search MATCH ?1 ORDER BY rank, rowid LIMIT ?2
         """
 
     /// The items among the row ids `?1` (a JSON array) that a page of the collection `?2` lists.

@@ -65,7 +65,7 @@ import Testing
         try await server.start()
         defer { Task { await server.stop() } }
         server.setResponseHeaders(shape.responseHeaders)
-        let url = server.url(shape.route).absoluteString
+        let url = server.url(shape.route, query: shape.route.firstPageQuery).absoluteString
         let directory = try TemporaryDirectory()
         let plain = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
         if plain.status == 0 {
