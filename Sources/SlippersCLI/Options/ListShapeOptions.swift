@@ -27,7 +27,8 @@ struct ListShapeOptions: ParsableArguments {
         name: .customLong("page-param"),
         help: ArgumentHelp(
             "The query parameter that numbers pages, such as current_page: the list pages by page numbers; "
-                + "q.page names the member page of a rison or JSON object in ?q= (?q=(page:0,page_size:100)).",
+                + "with --style offset, the parameter that takes the offset, such as skip. q.page names the member "
+                + "page of a rison or JSON object in ?q= (?q=(page:0,page_size:100)).",
             valueName: "name"))
     var pageParameter: String?
 
@@ -74,8 +75,8 @@ struct ListShapeOptions: ParsableArguments {
         if style == StyleOption.singlePage, pageSize != nil {
             throw ValidationError("--page-size does not apply to --style singlePage, whose list is one response.")
         }
-        if pageParameter != nil, let style, style != .pageNumber {
-            throw ValidationError("--page-param goes with page numbers, not --style \(style.rawValue).")
+        if pageParameter != nil, let style, style != .pageNumber, style != .offset {
+            throw ValidationError("--page-param goes with page numbers or offsets, not --style \(style.rawValue).")
         }
         for (name, value) in [
             ("--page-param", pageParameter), ("--page-size-param", pageSizeParameter),

@@ -9,8 +9,9 @@ extension PaginationStyle {
         switch kind {
         case .pageNumber(let parameter, _):
             add("--page-param", parameter)
-        case .offset:
+        case .offset(let parameter):
             add("--style", StyleOption.offset.rawValue)
+            if parameter != "offset" { add("--page-param", parameter) }
         case .cursor(let parameter, let keyPath):
             add("--cursor-path", keyPath)
             add("--cursor-param", parameter.isEmpty ? "*" : parameter)

@@ -10,7 +10,8 @@ public struct StyleOverrides: Hashable, Sendable {
     public var idField: String?
     /// The page size to ask for.
     public var pageSize: Int?
-    /// The query parameter that numbers pages, such as `current_page`: the list pages by page numbers.
+    /// The query parameter that numbers pages, such as `current_page`: the list pages by page numbers;
+    /// with a forced ``style`` of offsets, the parameter that takes the offset, such as `skip`.
     public var pageParameter: String?
     /// The query parameter that sets the page size, such as `page_size`.
     public var pageSizeParameter: String?
@@ -51,7 +52,10 @@ public struct StyleOverrides: Hashable, Sendable {
             if result.totalKeyPath == nil { result.totalKeyPath = forced.totalKeyPath }
             if result.endSignal == nil { result.endSignal = forced.endSignal }
         }
-        if let pageParameter {
+        if let pageParameter, let forced = self.style, case .offset = forced.kind {
+            result.kind = .offset(parameter: pageParameter)
+            result.advancing = nil
+        } else if let pageParameter {
             var firstPage = 1
             if case .pageNumber(_, let first) = result.kind { firstPage = first }
             result.kind = .pageNumber(parameter: pageParameter, firstPage: firstPage)

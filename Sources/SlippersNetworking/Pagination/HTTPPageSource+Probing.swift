@@ -119,7 +119,12 @@ extension HTTPPageSource {
                 if empty == nil, let second { empty = (source, token, second) }
                 continue
             }
-            guard second.items.contains(where: { !firstKeys.contains($0.key) }) else {
+            // Page 1's first items again are page 1 again, new items or not: a server that ignores the
+            // parameter but takes the wider size of a request with the item before it answers page 1
+            // and one item more (its first item read as the item before).
+            let head = Set(firstPage.items.prefix(2).map(\.key))
+            let startsOver = firstPage.items.count > 2 && second.items.contains { head.contains($0.key) }
+            guard !startsOver, second.items.contains(where: { !firstKeys.contains($0.key) }) else {
                 tried.append("\(asked) brought page 1 again")
                 if candidate == style { repeated = second }
                 continue

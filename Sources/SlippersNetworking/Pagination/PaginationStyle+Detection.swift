@@ -561,8 +561,8 @@ private struct Detector {
             .count
         if evidence == 0, urlParameter == nil {
             reasons.append(
-                "no pagination fields seen; guessing page numbers (a sync that finds page 2 repeating page 1 "
-                    + "exactly takes the list for one page)")
+                "no pagination fields seen; guessing page numbers, then offsets (a sync that finds page 2 "
+                    + "repeating page 1 exactly in every way takes the list for one page)")
         }
         let style = Style(
             kind: .pageNumber(parameter: parameter, firstPage: firstPage), pageSizeParameter: sizeName,
@@ -572,13 +572,17 @@ private struct Detector {
             alternative.kind = .pageNumber(parameter: bodyParameter, firstPage: firstPage)
             alternatives.append(alternative)
         }
-        if urlParameter == nil, currentPage == nil, evidence > 0 {
-            // A total with nothing that names the page: ?page=, else ?offset= (Django Ninja answers both alike).
-            reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=")
-            alternatives.append(
-                Style(
-                    kind: .offset(parameter: "offset"), pageSizeParameter: "limit", totalKeyPath: total,
-                    endSignal: endSignal))
+        if urlParameter == nil, currentPage == nil {
+            // Nothing names the page: ?page=, else the conventional offsets, ?offset= then ?skip=
+            // (each with ?limit=), whichever brings page 2; a list is taken for one page only when
+            // every one of them brings page 1 again.
+            reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=, else by ?skip=")
+            for name in ["offset", "skip"] {
+                alternatives.append(
+                    Style(
+                        kind: .offset(parameter: name), pageSizeParameter: "limit", totalKeyPath: total,
+                        endSignal: endSignal))
+            }
         }
         let confidence: Style.Detection.Confidence =
             evidence >= 2 ? .high : (evidence == 1 || urlParameter != nil) ? .medium : .low

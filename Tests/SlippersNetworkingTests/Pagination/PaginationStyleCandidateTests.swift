@@ -21,6 +21,16 @@ import Testing
         #expect(detection.alternatives.map(\.kind) == [.pageNumber(parameter: "current_page", firstPage: 1)])
     }
 
+    @Test func aBareArrayThatNothingPagesIsAskedByPageThenByTheConventionalOffsets() {
+        let detection = explain("https://x.test/users/", #"[{"id": 1}, {"id": 2}, {"id": 3}]"#)
+        #expect(detection.style.kind == .pageNumber(parameter: "page", firstPage: 1))
+        #expect(
+            detection.alternatives.map(\.kind) == [
+                .pageNumber(parameter: "page", firstPage: 0), .offset(parameter: "offset"), .offset(parameter: "skip"),
+            ])
+        #expect(detection.alternatives.dropFirst().allSatisfy { $0.pageSizeParameter == "limit" && $0.pageSize == 3 })
+    }
+
     @Test func theParameterTheURLNamesComesFirst() {
         let detection = explain(
             "https://x.test/items?current_page=1", #"{"items": [{"id": 1}], "current_page": 1, "total_pages": 3}"#)
