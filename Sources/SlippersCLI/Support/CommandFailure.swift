@@ -71,6 +71,7 @@ extension CommandFailure: CustomStringConvertible {
         var ways = ["--page-param NAME", "--cursor-path PATH --cursor-param NAME"]
         if !tried.contains(where: { $0.hasPrefix("?offset=") }) { ways.append("--style offset") }
         return "say how to ask for the next page with one of \(ways.joined(separator: ", ")) (slippers detect URL "
-            + "shows what was seen), with --refresh"
+            + "shows what was seen), with --refresh; a list that pages inside an encoded parameter is paged when "
+            + "its URL names it, as ?q=(page:0,page_size:20)"
     }
 }
