@@ -76,12 +76,9 @@ extension SQLiteCache {
         init?(_ scope: SearchScope, _ db: Database) throws {
             switch scope {
             case .collection(let key):
-                guard
-                    let row = try Row.fetchOne(
-                        db, sql: "SELECT id, item_type FROM collections WHERE key = ?", arguments: [key])
-                else { return nil }
-                itemType = row["item_type"]
-                collectionID = row["id"]
+                guard let row = try CollectionRow.fetchOptional(key: key, in: db) else { return nil }
+                itemType = row.itemType
+                collectionID = row.id
             case .itemType(let type):
                 itemType = type
                 collectionID = nil

@@ -41,20 +41,25 @@ enum SearchIndex {
         if let row, (row["members"] as String?) == encoded { return false }
         if row != nil {
             // Each item's entry is deleted with the text it was indexed with, before the members change.
-            try db.execute(
-                sql: "INSERT INTO item_search (item_search, rowid, text) SELECT 'delete', items.id, \(indexedTextSQL) "
-                    + "FROM items JOIN search_types s ON s.item_type = items.type WHERE items.type = ?",
-                arguments: [itemType])
+            try writeEntries(deleting: true, ofType: itemType, db)
         }
         try db.execute(
             sql: "INSERT INTO search_types (item_type, members) VALUES (?1, ?2) "
                 + "ON CONFLICT (item_type) DO UPDATE SET members = ?2",
             arguments: [itemType, encoded])
-        try db.execute(
-            sql: "INSERT INTO item_search (rowid, text) SELECT items.id, \(indexedTextSQL) "
-                + "FROM items JOIN search_types s ON s.item_type = items.type WHERE items.type = ?",
-            arguments: [itemType])
+        try writeEntries(deleting: false, ofType: itemType, db)
         return true
+    }
+
+    /// Writes (or deletes, with the text they were written with) the index entries of the items
+    /// of `itemType`, or of every searchable type when `nil`.
+    private static func writeEntries(deleting: Bool, ofType itemType: String?, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO item_search (item_search, rowid, text) SELECT "
+                + (deleting ? "'delete'" : "NULL") + ", items.id, \(indexedTextSQL) "
+                + "FROM items JOIN search_types s ON s.item_type = items.type"
+                + (itemType == nil ? "" : " WHERE items.type = ?"),
+            arguments: StatementArguments(itemType.map { [$0] } ?? []))
     }
 
     /// Whether `itemType` is searchable, and so indexed as its items are written.
@@ -85,9 +90,7 @@ enum SearchIndex {
     /// Empties the index and indexes the items of every searchable type again.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO item_search (item_search) VALUES ('delete-all')")
-        try db.execute(
-            sql: "INSERT INTO item_search (rowid, text) SELECT items.id, \(indexedTextSQL) "
-                + "FROM items JOIN search_types s ON s.item_type = items.type")
+        try writeEntries(deleting: false, ofType: nil, db)
         try optimize(db)
     }
 }
