@@ -244,13 +244,13 @@ struct PostgresFleetCommandTests {
         try await FleetScene.with(itemCount: itemCount, pageSize: 50, delay: .milliseconds(40)) { scene in
             let (server, fixture, name, database) = (scene.server, scene.fixture, scene.name, scene.database)
             let url = fixture.url()
+            // The fifth request from now on waits for the release: the run cannot reach the end before the kill.
+            fixture.server.hold(fromRequest: fixture.server.requestCount + 5)
             let output = try TemporaryDirectory()
             let first = try BuiltBinary.slippers.start(
                 ["sync", url, "--concurrency", "1"] + database, outputDirectory: output.url)
             // Never left running when the test stops early.
             defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-            await fixture.server.waitForRequests(4)
-            fixture.server.hold()
             var committed = try await committedPages(atLeast: 2, in: name, on: server)
             #expect(committed >= 2)
             // The second worker finds the list under way and waits for its lease.

@@ -18,13 +18,12 @@ import Testing
             let directory = try TemporaryDirectory()
             let path = directory.path()
             let url = fixture.url()
+            // The fifth request from now on waits for the release: the run cannot reach the end before the kill.
+            fixture.server.hold(fromRequest: fixture.server.requestCount + 5)
             let output = try TemporaryDirectory()
             let first = try BuiltBinary.slippers.start(
                 ["sync", url, "--db", path, "--concurrency", "1"], outputDirectory: output.url)
 
-            // Once a few pages were asked for, hold every answer: the run cannot reach the end before the kill.
-            await fixture.server.waitForRequests(4)
-            fixture.server.hold()
             // Watch the file read-only, as another process would, until two pages are committed.
             var watched = 0
             for _ in 0..<3_000 where watched < 2 {
@@ -80,10 +79,10 @@ import Testing
                 "query($first: Int!, $after: String) { posts(first: $first, after: $after) "
                 + "{ edges { node { id title } } pageInfo { hasNextPage endCursor } } }"
             let arguments = ["sync", url, "--graphql", query, "--page-size", "50", "--db", path]
+            // The fifth request from now on waits for the release: the run cannot reach the end before the kill.
+            fixture.server.hold(fromRequest: fixture.server.requestCount + 5)
             let output = try TemporaryDirectory()
             let first = try BuiltBinary.slippers.start(arguments, outputDirectory: output.url)
-            await fixture.server.waitForRequests(4)
-            fixture.server.hold()
             var key: String?
             for _ in 0..<3_000 where key == nil {
                 key =
