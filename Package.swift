@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
         // The PostgreSQL backend, for a fleet of workers on one database: an app that does not use it does not build it.
         .library(name: "SlippersPostgres", targets: ["SlippersPostgres"]),
+        // A server program's fleet: SlippersKit's Syncer run by SlippersPostgres's worker, with no sync of its own to write.
+        .library(name: "SlippersFleet", targets: ["SlippersFleet"]),
         .executable(name: "slippers", targets: ["SlippersCLI"]),
         .executable(name: "slippers-bench", targets: ["SlippersBench"]),
     ],
@@ -110,6 +112,17 @@ let package = Package(
             dependencies: [
                 "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swift6
+        ),
+        // The fleet's default sync: PostgresCache as a SharedListStorage, its shared rate budgets, and
+        // FleetWorker running SlippersKit's Syncer. Above both, so that SlippersKit never links PostgreSQL.
+        .target(
+            name: "SlippersFleet",
+            dependencies: [
+                "Slippers", "SlippersStorage", "SlippersNetworking", "SlippersKit", "SlippersPostgres",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6
         ),
@@ -136,7 +149,7 @@ let package = Package(
             name: "SlippersCLI",
             dependencies: [
                 "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
-                "TableOutput", "SlippersPostgres",
+                "TableOutput", "SlippersPostgres", "SlippersFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The backend of `worker --metrics`, bootstrapped here only: libraries record through swift-metrics.
@@ -257,6 +270,14 @@ let package = Package(
                 "SlippersKit", "LocalAPI",
                 // Workers sharing an origin's rate-limit budget through the cache.
                 "SlippersNetworking",
+            ],
+            swiftSettings: swift6
+        ),
+        // The fleet's default sync: workers of a server program running the library's Syncer on PostgreSQL.
+        .testTarget(
+            name: "SlippersFleetTests",
+            dependencies: [
+                "Slippers", "SlippersKit", "SlippersPostgres", "SlippersFleet", "SlippersTestSupport", "LocalAPI",
             ],
             swiftSettings: swift6
         ),

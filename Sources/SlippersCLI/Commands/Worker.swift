@@ -4,6 +4,8 @@ import Foundation
 import Prometheus
 import ServiceLifecycle
 import Slippers
+import SlippersFleet
+import SlippersKit
 import SlippersNetworking
 import SlippersPostgres
 
@@ -111,17 +113,16 @@ extension SlippersCommand {
             worker.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000))
             worker.describe = { Self.reason($0) }
             worker.onEvent = { Self.report($0, worker: name) }
+            var syncer = Syncer()
+            syncer.logger = logging.logger
+            syncer.defaultAccount = AccountOptions(name: nil).declared
+            // Each list's sync as `slippers sync` runs it, its request checked as `sync` checks its options.
+            let sync = FleetWorker.sync(with: syncer, headers: try headers.mapValues(HeaderArgument.parse))
             let (database, logging) = (self.database, self.logging)
             let service = FleetWorkerService(worker) { job in
-                var origin: Origin?
-                if let url = URL(string: job.request.url) { origin = Origin(url) }
-                let command = SlippersCommand.Sync(
-                    request: job.request, database: database, logging: logging,
-                    headers: origin.flatMap { headers[$0] } ?? [])
-                try command.validateEveryGroup()
-                return try await command.perform(drawsProgress: false, in: job.cache) { key in
-                    await job.recordCollection(key)
-                }
+                try SlippersCommand.Sync(request: job.request, database: database, logging: logging, headers: [])
+                    .validateEveryGroup()
+                return try await SlippersCommand.Sync.styleConflictTold { try await sync(job) }
             }
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
             if let metrics, let address = Self.address(metrics) {

@@ -61,37 +61,16 @@ struct NetworkOptions: ParsableArguments {
     /// The transport configuration, reading `SSL_CERT_FILE` from `environment` when `--cacert` is not given:
     /// OpenSSL, curl and Python read it for the CAs to trust.
     func configuration(environment: [String: String]) -> AsyncHTTPClientTransport.Configuration {
-        let defaults = Self.defaults
-        let environmentCertificates = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return AsyncHTTPClientTransport.Configuration(
-            connectTimeout: connectTimeout.map(Self.duration) ?? defaults.connectTimeout,
-            idleTimeout: idleTimeout.map(Self.duration) ?? defaults.idleTimeout,
-            deadline: deadline.map(Self.duration) ?? defaults.deadline,
-            maxBodySize: maxBodySize?.bytes ?? defaults.maxBodySize,
-            certificateAuthorityFile: caCertificates ?? environmentCertificates)
+        AsyncHTTPClientTransport.Configuration(
+            connectTimeout: connectTimeout, idleTimeout: idleTimeout, deadline: deadline,
+            maxBodySize: maxBodySize?.bytes,
+            caCertificates: caCertificates, environment: environment)
     }
 
     /// A transport with these limits: the library's shared one when no option was given, else
-    /// one made once per configuration in the process (a worker syncs list after list: a
-    /// transport per list would read the CA file and hold a connection pool each time).
+    /// one made once per configuration in the process.
     func transport(environment: [String: String] = ProcessInfo.processInfo.environment) -> any HTTPTransport {
-        let configuration = configuration(environment: environment)
-        guard configuration != Self.defaults else { return AsyncHTTPClientTransport.shared }
-        return Self.transports.withLock { made in
-            if let transport = made.first(where: { $0.configuration == configuration })?.transport { return transport }
-            let transport = AsyncHTTPClientTransport(configuration: configuration)
-            made.append((configuration, transport))
-            return transport
-        }
-    }
-
-    /// The transports made for configurations other than the defaults, for the process's life.
-    private static let transports = Mutex<
-        [(configuration: AsyncHTTPClientTransport.Configuration, transport: AsyncHTTPClientTransport)]
-    >([])
-
-    private static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(Int64((seconds * 1000).rounded()))
+        AsyncHTTPClientTransport.shared(for: configuration(environment: environment))
     }
 }
 

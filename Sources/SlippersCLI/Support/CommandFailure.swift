@@ -21,10 +21,6 @@ enum CommandFailure: Error, Equatable {
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
     case needsPostgres(command: String)
-    /// Page 2 repeated page 1 of a list whose first response said that it pages: the style is wrong.
-    case pageRepeatedDespiteHints(collection: String, hints: [String], style: PaginationStyle?, tried: [String])
-    /// An incremental sync walked a list whose items have no member at the watermark's field.
-    case noWatermarkField(collection: String, field: String, items: Int)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -51,27 +47,6 @@ extension CommandFailure: CustomStringConvertible {
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
-        case .pageRepeatedDespiteHints(let collection, let hints, let style, let tried):
-            "Page 2 of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" repeated page 1, yet its first "
-                + "response pages (\(hints.prefix(3).joined(separator: ", ")))"
-                + (tried.isEmpty ? "" : "; page 2 was asked for as \(tried.joined(separator: "; "))")
-                + ": " + Self.repeatedPageFix(style: style, tried: tried)
-        case .noWatermarkField(let collection, let field, let items):
-            "None of the \(items) items of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" has a "
-                + "member \(field): give --incremental the member that says when an item changed, such as updated_at"
         }
-    }
-
-    /// The options that describe a list whose page 2 repeated page 1, leaving out the ways already tried.
-    private static func repeatedPageFix(style: PaginationStyle?, tried: [String]) -> String {
-        if case .cursor(let parameter, let keyPath)? = style?.kind, !parameter.isEmpty {
-            return "the server takes the cursor at \(keyPath) back under another name: give it with --cursor-path "
-                + "\(keyPath) --cursor-param NAME, with --refresh"
-        }
-        var ways = ["--page-param NAME", "--cursor-path PATH --cursor-param NAME"]
-        if !tried.contains(where: { $0.hasPrefix("?offset=") }) { ways.append("--style offset") }
-        return "say how to ask for the next page with one of \(ways.joined(separator: ", ")) (slippers detect URL "
-            + "shows what was seen), with --refresh; a list that pages inside an encoded parameter is paged when "
-            + "its URL names it, as ?q=(page:0,page_size:20)"
     }
 }

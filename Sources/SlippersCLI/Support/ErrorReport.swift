@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlippersKit
 import SlippersNetworking
 
 /// Turns a command's failure into the one line a user reads on standard error.
@@ -64,12 +65,15 @@ enum ErrorReport {
         } catch let error as IncompleteList {
             if let summary = error.summary { Swift.print(summary) }
             print(error)
-            throw IncompleteList.exitCode
+            throw incompleteListExitCode
         } catch {
             print(error)
             throw ExitCode.failure
         }
     }
+
+    /// The exit code of an incomplete list: not 0 (verified), not 1 (an error).
+    static let incompleteListExitCode = ExitCode(3)
 
     /// Whether `error` is one of swift-argument-parser's own outcomes (an exit
     /// code, a clean exit, a validation error), which keep their usual handling.

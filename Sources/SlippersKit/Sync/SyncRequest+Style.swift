@@ -23,7 +23,8 @@ extension StyleOverrides {
             idField: style.idField, pageSize: style.pageSize, pageParameter: style.pageParameter,
             pageSizeParameter: style.pageSizeParameter,
             cursorPath: isPosted ? nil : style.cursorPath ?? style.nextCursorPath,
-            cursorParameter: style.cursorParameter, totalPath: style.totalPath)
+            // `*`: every member of the continuation object is sent back.
+            cursorParameter: style.cursorParameter == "*" ? "" : style.cursorParameter, totalPath: style.totalPath)
     }
 }
 

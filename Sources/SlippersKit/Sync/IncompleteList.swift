@@ -1,46 +1,43 @@
-import ArgumentParser
 import Slippers
 import SlippersNetworking
 
 /// A walk that reached the end of its list holding fewer items than the server announced: not
-/// an exact copy, so not exit 0. `sync` exits 3 with this one line.
-struct IncompleteList: Error, CustomStringConvertible {
-    /// The exit code of an incomplete list: not 0 (verified), not 1 (an error).
-    static let exitCode = ExitCode(3)
-
+/// an exact copy. `slippers sync` prints the run's ``summary`` and exits 3 with this one line.
+public struct IncompleteList: Error, CustomStringConvertible, Sendable {
     /// The list's collection key.
-    var collection: String
+    public var collection: String
     /// The total the server announced.
-    var announced: Int
+    public var announced: Int
     /// The distinct items the cache holds.
-    var stored: Int
+    public var stored: Int
     /// The pages the list holds.
-    var pages: Int
+    public var pages: Int
     /// The number of items on its first page, when known.
-    var firstPageItems: Int?
+    public var firstPageItems: Int?
     /// The style it was paged with.
-    var style: PaginationStyle?
+    public var style: PaginationStyle?
     /// The ids this run met twice: a list that shifted while it was read.
-    var repeatedItems = 0
+    public var repeatedItems = 0
     /// The run's summary line, printed on standard output before this line.
-    var summary: String?
+    public var summary: String?
     /// The number of pages the server announced, for a list that announced pages and no item total.
-    var announcedPages: Int?
+    public var announcedPages: Int?
 
-    var description: String {
+    /// The line that says what is missing and the flags that fix it.
+    public var description: String {
         let key = CredentialQuery.masking(collection).shortenedForErrors
         if let announcedPages {
-            return "incomplete: \(key) announced \(Formatting.count(announcedPages, "page")) and "
-                + "\(Formatting.count(pages, "page")) (\(Formatting.count(stored, "item"))) are stored; \(cause)"
+            return "incomplete: \(key) announced \(counted(announcedPages, "page")) and "
+                + "\(counted(pages, "page")) (\(counted(stored, "item"))) are stored; \(cause)"
         }
-        return "incomplete: \(key) announced \(Formatting.count(announced, "item")) and "
-            + "\(Formatting.count(stored, "item")) are stored in \(Formatting.count(pages, "page")); \(cause)"
+        return "incomplete: \(key) announced \(counted(announced, "item")) and "
+            + "\(counted(stored, "item")) are stored in \(counted(pages, "page")); \(cause)"
     }
 
     /// The most likely cause, and the flags that fix it.
     private var cause: String {
         if repeatedItems > 0 {
-            return "the list changed while it was read (\(Formatting.count(repeatedItems, "id")) met twice): run "
+            return "the list changed while it was read (\(counted(repeatedItems, "id")) met twice): run "
                 + "sync --refresh to walk it again"
         }
         if let size = style?.pageSize, let firstPageItems, firstPageItems < size {

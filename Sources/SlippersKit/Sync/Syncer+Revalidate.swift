@@ -1,0 +1,31 @@
+import Foundation
+import Slippers
+import SlippersStorage
+import SlippersStore
+
+extension Syncer.Run {
+    /// Walks the cached list with conditional requests (``SyncRequest/revalidate``), rewriting only the pages that changed.
+    func revalidate(_ plan: SyncPlan) async throws -> SyncReport {
+        guard storage.canRevalidate else {
+            throw CacheError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
+        }
+        var sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
+        sync.keepsNoStorePages = request.keepsNoStorePages
+        let onEvent = syncer.onEvent
+        let found = try await sync.revalidate(maxPages: maxPages) { found in
+            onEvent(
+                .progress(
+                    SyncProgress(pages: found.pagesWalked, items: found.itemsWritten, total: nil, itemsPerSecond: 0)))
+        }
+        let key = plan.collection.key
+        var line =
+            "revalidated \(counted(found.pagesWalked, "page")) of \(key) in \(storage.locationDescription): "
+            + "\(found.unchanged) unchanged, \(found.changed) changed, \(found.new) new, \(found.removed) removed"
+        if !found.endReached { line += " — stopped before the end" }
+        let cached = try await storage.collection(key)
+        return SyncReport(
+            kind: .revalidated, collection: key, pagesFetched: found.pagesWalked, itemsFetched: found.itemsWritten,
+            itemsCached: cached?.itemCount ?? 0, endReached: found.endReached, retries: requestRetries.value,
+            summary: line)
+    }
+}
