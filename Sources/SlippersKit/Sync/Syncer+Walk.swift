@@ -14,11 +14,11 @@ extension Syncer.Run {
             return try await report(progress, plan: plan)
         }
         let onEvent = syncer.onEvent
+        let onWait: @Sendable () -> Void = { onEvent(.waitingForLease(collection: key)) }
         let synced = try await shared.walkingSharedList(
             key, fingerprint: Syncer.fingerprint(url: url, style: plan.collection.style, headers: headers),
             source: plan.source, plannedStyle: plan.resumesStoredStyle ? plan.stored?.style : plan.collection.style,
-            refresh: request.refresh, concurrency: concurrency.maximum,
-            onWait: { onEvent(.waitingForLease(collection: key)) }
+            refresh: request.refresh, concurrency: concurrency.maximum, onWait: onWait
         ) { source in
             try await walk(plan, source: source)
         }
