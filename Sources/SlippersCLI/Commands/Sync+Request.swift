@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
-import SlippersPostgres
+import SlippersKit
 
 extension SlippersCommand.Sync {
     /// The sync of a queued list: its request, the worker's database, logging and headers.
@@ -169,7 +169,10 @@ extension RetryOptions {
     }
 
     /// The values when none is given.
-    static let defaults = (retries: 4, retryDelay: 0.5, retryFor: 300.0)
+    static let defaults = (
+        retries: SyncRequest.Network.defaultRetries, retryDelay: SyncRequest.Network.defaultRetryDelay,
+        retryFor: SyncRequest.Network.defaultRetryFor
+    )
 }
 
 extension ConcurrencyOptions {

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Slippers
+import SlippersKit
 
 /// How many pages `sync` asks for at once.
 struct ConcurrencyOptions: ParsableArguments {
     /// The concurrency when none is given: the six connections per host that browsers open.
-    static let defaultConcurrency = 6
+    static let defaultConcurrency = SyncRequest.Network.defaultConcurrency
 
     @Option(
         help: ArgumentHelp(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlippersKit
 
 /// How much of a list one run fetches, where its items are filed and how it starts: the options of
 /// `sync` that `enqueue` queues alike.
@@ -47,7 +48,7 @@ struct SyncOptions: ParsableArguments {
     var itemType: String?
 
     /// The pages in a row without a new item that end a walk, unless given.
-    static let defaultStallLimit = 3
+    static let defaultStallLimit = SyncRequest.Limits.defaultStallLimit
 
     func validate() throws {
         if let maxPages, maxPages < 1 { throw ValidationError("--max-pages must be 1 or more.") }
