@@ -108,16 +108,39 @@ extension SlippersCommand {
             let request = try request()
             let headers = try parsedHeaders()
             let storage = try await database.openStorageCreatingIfNeeded(logger: logging.logger)
-            let bar = Mutex(ProgressBar.isStandardErrorATerminal ? ProgressBar() : nil)
+            let bar = ProgressBar.isStandardErrorATerminal ? ProgressBar.Shared() : nil
             var syncer = Syncer()
             syncer.transport = network.transport()
             syncer.logger = logging.logger
             syncer.readsAgainInReverse = !noReverseRead
-            // Without --verbose, whose log says as much, each retry is one line on stderr.
-            let notice =
-                logging.verbose
-                ? nil : RetryNotice(attemptsPerRequest: retrying.retries + 1, retryFor: .seconds(retrying.retryFor))
-            syncer.onEvent = { event in
+            syncer.onEvent = Self.telling(notice: retryNotice(), bar: bar)
+            do {
+                let report = try await Self.styleConflictTold {
+                    try await syncer.run(request, into: storage, headers: headers)
+                }
+                bar?.finish()
+                try? await storage.close()
+                return report.summary
+            } catch {
+                bar?.finish()
+                try? await storage.close()
+                throw error
+            }
+        }
+
+        /// Each retry and wait in one line on stderr, unless `--verbose`, whose log says as much.
+        func retryNotice(isTerminal: Bool = ProgressBar.isStandardErrorATerminal) -> RetryNotice? {
+            logging.verbose
+                ? nil
+                : RetryNotice(
+                    attemptsPerRequest: retrying.retries + 1, retryFor: .seconds(retrying.retryFor),
+                    isTerminal: isTerminal)
+        }
+
+        /// Tells a run's events on stderr: each retry and wait (`notice`), a wait for another
+        /// worker's lease, and the progress on `bar`.
+        static func telling(notice: RetryNotice?, bar: ProgressBar.Shared? = nil) -> @Sendable (SyncEvent) -> Void {
+            { event in
                 switch event {
                 case .requestRetry(let retry): notice?.requestRetry(retry)
                 case .rateLimitWait(let wait): notice?.rateLimitWait(wait)
@@ -126,25 +149,11 @@ extension SlippersCommand {
                 case .waitingForLease(let key):
                     StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)")
                 case .progress(let figures):
-                    bar.withLock {
-                        $0?.draw(
-                            ProgressBar.Figures(
-                                pages: figures.pages, items: figures.items, total: figures.total,
-                                itemsPerSecond: figures.itemsPerSecond))
-                    }
+                    bar?.draw(
+                        ProgressBar.Figures(
+                            pages: figures.pages, items: figures.items, total: figures.total,
+                            itemsPerSecond: figures.itemsPerSecond))
                 }
-            }
-            do {
-                let report = try await Self.styleConflictTold {
-                    try await syncer.run(request, into: storage, headers: headers)
-                }
-                bar.withLock { $0?.finish() }
-                try? await storage.close()
-                return report.summary
-            } catch {
-                bar.withLock { $0?.finish() }
-                try? await storage.close()
-                throw error
             }
         }
 

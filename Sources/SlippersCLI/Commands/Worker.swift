@@ -116,13 +116,18 @@ extension SlippersCommand {
             var syncer = Syncer()
             syncer.logger = logging.logger
             syncer.defaultAccount = AccountOptions(name: nil).declared
+            let headersByOrigin = try headers.mapValues(HeaderArgument.parse)
+            let (database, logging, base) = (self.database, self.logging, syncer)
             // Each list's sync as `slippers sync` runs it, its request checked as `sync` checks its options.
-            let sync = FleetWorker.sync(with: syncer, headers: try headers.mapValues(HeaderArgument.parse))
-            let (database, logging) = (self.database, self.logging)
             let service = FleetWorkerService(worker) { job in
-                try SlippersCommand.Sync(request: job.request, database: database, logging: logging, headers: [])
-                    .validateEveryGroup()
-                return try await SlippersCommand.Sync.styleConflictTold { try await sync(job) }
+                let command = SlippersCommand.Sync(
+                    request: job.request, database: database, logging: logging, headers: [])
+                try command.validateEveryGroup()
+                var listSyncer = base
+                listSyncer.onEvent = SlippersCommand.Sync.telling(notice: command.retryNotice(isTerminal: false))
+                return try await SlippersCommand.Sync.styleConflictTold {
+                    try await FleetWorker.sync(with: listSyncer, headers: headersByOrigin)(job)
+                }
             }
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
             if let metrics, let address = Self.address(metrics) {

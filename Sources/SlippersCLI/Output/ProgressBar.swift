@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A one-line progress display for a terminal, redrawn in place on standard error.
 struct ProgressBar {
@@ -53,5 +54,22 @@ struct ProgressBar {
 
     private func write(_ text: String) {
         try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    }
+}
+
+extension ProgressBar {
+    /// A bar that the events of a run, told from any task, draw one at a time.
+    final class Shared: Sendable {
+        private let bar = Mutex(ProgressBar())
+
+        /// Draws the bar with `figures`.
+        func draw(_ figures: Figures) {
+            bar.withLock { $0.draw(figures) }
+        }
+
+        /// Ends the bar's line.
+        func finish() {
+            bar.withLock { $0.finish() }
+        }
     }
 }
