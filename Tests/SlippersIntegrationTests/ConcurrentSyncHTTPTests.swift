@@ -76,6 +76,29 @@ import Testing
         #expect(concurrency.snapshot.maxInFlight > 1)
     }
 
+    @Test func offsetsWithNeitherTotalNorLinkAreAskedForAtMostOnePagePastTheEnd() async throws {
+        let server = FixtureServer(configuration: .init())
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // A bare array and nothing else: no total, no page count, no next link says where the list ends.
+        server.script("/bare-offsets") { request in
+            let offset = Int(request.query["offset"] ?? "0") ?? 0
+            let limit = Int(request.query["limit"] ?? "10") ?? 10
+            let ids = (max(0, offset)..<min(offset + limit, 100)).map { #"{"id":\#($0 + 1)}"# }
+            return .json("[" + ids.joined(separator: ",") + "]")
+        }
+        let source = HTTPPageSource(
+            client: try client(for: server), url: server.url(path: "/bare-offsets"),
+            style: .offset(limit: 10, itemsKeyPath: "", totalKeyPath: nil))
+        let progress = try await run(source, concurrency: AdaptiveConcurrency(maximum: 6))
+        #expect(progress.endReached)
+        #expect(try storedIDs(source) == Array(1...100))
+        // Ten full pages, then the empty one that ends the list; none asked for beyond it.
+        #expect(server.requests.count == 11)
+        let offsets = server.requests.map { Int($0.query["offset"] ?? "") ?? -1 }
+        #expect(offsets.count == Set(offsets).count)
+    }
+
     @Test func cursorsArePagedOneAfterAnother() async throws {
         let server = FixtureServer(configuration: .init(itemCount: 95, pageSize: 10))
         try await server.start()

@@ -43,8 +43,9 @@ struct PostedStyleOptions: ParsableArguments {
     @Option(
         name: .customLong("page-variable"),
         help: ArgumentHelp(
-            "With --graphql, a list paged by a page number from 1 in this variable, its size in --size-variable "
-                + "(default: a query that declares $page with $limit, $first or $pageSize pages by them).",
+            "With --graphql, a list paged by a page number in this variable, its size in --size-variable "
+                + "(default: a query that declares $page with $limit, $first or $pageSize pages by them); "
+                + "from 0 when the query declares $page: Int = 0 or page 0 brings items page 1 did not, else from 1.",
             valueName: "name"))
     var pageVariable: String?
 

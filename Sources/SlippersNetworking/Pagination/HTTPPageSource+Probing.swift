@@ -62,7 +62,9 @@ extension HTTPPageSource {
     /// A first response such as `{"items": […], "count": 1234}` does not say whether the list
     /// pages by `?page=` or by `?offset=`: a server that ignores the parameter answers the first
     /// page again, one that validates its parameters refuses it (`400`, `422`). Each try is one
-    /// request; the page that decides is kept, so a sync spends no request on it twice.
+    /// request; the page that decides is kept, so a sync spends no request on it twice. A page
+    /// parameter refused by an answer that names it is not asked again under that name: its
+    /// underscore-prefixed names are tried next (see ``replaceRefusedParameter(of:refusal:in:after:)``).
     ///
     /// - parameter firstPage: The first page, as this source read it.
     /// - throws: ``ProbeFailure`` when the first way was refused, or a cursor's brought page 1
@@ -87,8 +89,10 @@ extension HTTPPageSource {
         {
             candidates.insert(candidates.remove(at: index), at: 0)
         }
-        candidates = Array(candidates.prefix(Self.maximumProbes))
-        for (position, candidate) in candidates.enumerated() {
+        var position = -1
+        while position + 1 < min(candidates.count, Self.maximumProbes) {
+            position += 1
+            let candidate = candidates[position]
             var source = self
             source.style = candidate
             guard let token = source.token(forPageAt: 1) ?? sameNextToken(candidate, firstPage) else { continue }
@@ -106,6 +110,10 @@ extension HTTPPageSource {
             } catch let error as NetworkError where error.status == 400 || error.status == 422 {
                 if candidate == style { refused = true }
                 tried.append("\(asked) was refused (\(Self.refusalText(error)))")
+                // This source's own way, dropped for a name refused under a page from 0, was refused too.
+                let dropped = Self.replaceRefusedParameter(
+                    of: candidate, refusal: error, in: &candidates, after: position)
+                if dropped.contains(style) { refused = true }
                 continue
             } catch let error as NetworkError {
                 // A failure that refutes nothing (a 5xx, a dropped connection, a cursor the server
@@ -160,6 +168,57 @@ extension HTTPPageSource {
         return Probe(source: nil, firstPage: nil, secondPage: nil, tried: tried)
     }
 
+    /// After `refused`, a page parameter whose refusal names it (`400 page isn't a valid field name`):
+    /// the candidates after `position` that send the same parameter are dropped, since its name and
+    /// not its value was refused, and the underscore-prefixed names come next (`_page`, then `__page`,
+    /// each with its page size as `_page_size`, `__page_size`), as servers that take every other
+    /// parameter for a field to filter on name their own. A prefixed name refused in turn adds no
+    /// other. The candidates stay bounded by ``maximumProbes``.
+    ///
+    /// - returns: The candidates dropped.
+    @discardableResult
+    static func replaceRefusedParameter(
+        of refused: PaginationStyle, refusal: NetworkError, in candidates: inout [PaginationStyle], after position: Int
+    ) -> [PaginationStyle] {
+        guard case .pageNumber(let parameter, _) = refused.kind, case .http(_, let snippet) = refusal.kind,
+            names(snippet, parameter)
+        else { return [] }
+        let sameParameter = { (style: PaginationStyle) -> Bool in
+            if case .pageNumber(parameter, _) = style.kind { return true }
+            return false
+        }
+        let later = candidates[(position + 1)...]
+        let replaced = [refused] + later.filter(sameParameter)
+        candidates = Array(candidates[...position]) + later.filter { !sameParameter($0) }
+        guard !parameter.hasPrefix("_"), !parameter.contains(".") else { return later.filter(sameParameter) }
+        var prefixed: [PaginationStyle] = []
+        for prefix in ["_", "__"] {
+            for style in replaced {
+                guard case .pageNumber(_, let firstPage) = style.kind else { continue }
+                var renamed = style
+                renamed.kind = .pageNumber(parameter: prefix + parameter, firstPage: firstPage)
+                renamed.pageSizeParameter = prefix + (style.pageSizeParameter ?? "page_size")
+                if !candidates.contains(renamed), !prefixed.contains(renamed) { prefixed.append(renamed) }
+            }
+        }
+        candidates.insert(contentsOf: prefixed, at: position + 1)
+        return later.filter(sameParameter)
+    }
+
+    /// Whether `text` names `parameter` as a word of its own: not inside a longer name
+    /// (`page` is not named by `__page` nor by `page_size`).
+    static func names(_ text: String, _ parameter: String) -> Bool {
+        func isNamePart(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
+        var rest = text[...]
+        while let range = rest.range(of: parameter) {
+            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
+            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
+            if !(before.map(isNamePart) ?? false), !(after.map(isNamePart) ?? false) { return true }
+            rest = text[range.upperBound...]
+        }
+        return false
+    }
+
     /// The token of page 2 under `candidate` when it reads its next page from page 1 as this style
     /// does: this very style, or a cursor at the same member sent back under another name.
     private func sameNextToken(_ candidate: PaginationStyle, _ firstPage: Page<RawItem>) -> PageToken? {
@@ -198,6 +257,20 @@ extension HTTPPageSource {
         }
     }
 
+    /// The caller's page inside an encoded object that the URL does not hold (`--page-param q.page`
+    /// on a URL without `?q=`), counted from 0: nothing numbers the first page the URL asked for, so
+    /// page 2 is asked for from 0 first (`?q=(page:1)`), then from 1. `nil` for any other style.
+    private static func unnumberedEncodedPage(_ style: PaginationStyle, url: URL) -> PaginationStyle? {
+        guard case .pageNumber(let parameter, 1) = style.kind, let dot = parameter.firstIndex(of: "."),
+            dot != parameter.startIndex
+        else { return nil }
+        let names = (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name)
+        guard !names.contains(String(parameter[..<dot])), !names.contains(parameter) else { return nil }
+        var fromZero = style
+        fromZero.kind = .pageNumber(parameter: parameter, firstPage: 0)
+        return fromZero
+    }
+
     /// The lists whose page 2 detection asks for before a walk or a pager goes on.
     package enum PageTwoCheck: Sendable {
         /// Those whose first response leaves two or more ways open (``PaginationStyle/Detection/needsProbe``):
@@ -231,17 +304,20 @@ extension HTTPPageSource {
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
         var detection = detected.detection
         let given = detected.source.style.kind != detection.style.kind
+        let unnumbered = given ? unnumberedEncodedPage(detected.source.style, url: url) : nil
         let probes: Bool
         switch check {
         case .every: probes = true
-        case .inferred: probes = !given && (detection.needsProbe || asksByInference(detection.style))
+        case .inferred:
+            probes = unnumbered != nil || (!given && (detection.needsProbe || asksByInference(detection.style)))
         case .whenUndecided: probes = !given && detection.needsProbe
         }
         guard probes, let firstPage = detected.firstPage, firstPage.nextToken != nil else {
             return (detected.source, detected.firstPage, nil, detection, false)
         }
         let probe = try await detected.source.probingSecondPage(
-            firstPage: firstPage, alternatives: given ? [] : detection.alternatives.map(adjust))
+            firstPage: firstPage,
+            alternatives: given ? unnumbered.map { [$0] } ?? [] : detection.alternatives.map(adjust))
         detection.reasons.append("asked for page 2: " + probe.tried.joined(separator: "; "))
         detection.tried = probe.tried
         guard let source = probe.source else { return (detected.source, firstPage, nil, detection, false) }

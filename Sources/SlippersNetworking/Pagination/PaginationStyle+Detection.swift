@@ -73,7 +73,9 @@ extension PaginationStyle {
     /// 8. otherwise page numbers, `page` from 1 (from 0 when the URL asks for page 0,
     ///    or when the body numbers the first page 0, as Spring Data does). When nothing numbers
     ///    the page nor counts the list, `page` from 0 is its first alternative, whose page 2
-    ///    (`?page=1`) is asked for first and tells the two apart.
+    ///    (`?page=1`) is asked for first and tells the two apart. When nothing names the page,
+    ///    `?offset=` and `?skip=` are alternatives; so is, for a list that counts more items than
+    ///    its page and whose URL holds no `q`, a page from 0 inside a rison object `?q=(page:1)`.
     ///
     /// What the rules infer is a proposal: ``Detection/alternatives`` holds the other ways, in the
     /// order page 2 is to be asked for in (see ``HTTPPageSource/probingSecondPage(firstPage:alternatives:)``).
@@ -576,12 +578,24 @@ private struct Detector {
             // Nothing names the page: ?page=, else the conventional offsets, ?offset= then ?skip=
             // (each with ?limit=), whichever brings page 2; a list is taken for one page only when
             // every one of them brings page 1 again.
-            reasons.append("nothing names the page: page 2 is asked for by ?page=, else by ?offset=, else by ?skip=")
+            // A list that counts more items than its page, whose server ignores all of these, may page
+            // inside an object encoded in one query parameter: rison's `?q=(page:1)` from 0 is tried last,
+            // created by the request (see `HTTPPageSource.setQueryItems`), when the URL holds no `q`.
+            let encodedToo = (total != nil || announced.total != nil) && queryValue("q") == nil
+            reasons.append(
+                "nothing names the page: page 2 is asked for by ?page=, else by ?offset=, else by ?skip="
+                    + (encodedToo ? ", else inside ?q=(page:1) (a rison object)" : ""))
             for name in ["offset", "skip"] {
                 alternatives.append(
                     Style(
                         kind: .offset(parameter: name), pageSizeParameter: "limit", totalKeyPath: total,
                         endSignal: endSignal))
+            }
+            if encodedToo {
+                alternatives.append(
+                    Style(
+                        kind: .pageNumber(parameter: "q.page", firstPage: 0), pageSizeParameter: "q.page_size",
+                        totalKeyPath: total, endSignal: endSignal))
             }
         }
         let confidence: Style.Detection.Confidence =

@@ -68,6 +68,10 @@ extension HTTPPageSource {
     /// notation with its other members unchanged; any other name sets a parameter, replacing one
     /// of that name, new ones added in the order of their names.
     ///
+    /// A name such as `q.page` whose `q` the URL does not hold (nor `q.page` itself) creates it:
+    /// a rison object of the members named so (`?q=(page:1,page_size:20)`), added after the
+    /// other parameters. Rison, since no other notation is implied.
+    ///
     /// An encoded object is read and written as a form encodes it: a `+` in the URL is a space,
     /// and a `+` of the object's text is sent as `%2B`, so that a string member holding one (a
     /// filter's `a+b`) reaches the server as it was.
@@ -75,18 +79,35 @@ extension HTTPPageSource {
         var encoded = components.percentEncodedQueryItems ?? []
         var changed: [String: String] = [:]
         var plain: [String: String] = [:]
+        var created: [(name: String, object: EncodedQueryObject)] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let dot = name.firstIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex,
-                let index = encoded.firstIndex(where: { $0.name == name[..<dot] }),
-                let raw = encoded[index].value,
+            let encodedValue: EncodedQueryObject.Value = Int(value).map { .number(String($0)) } ?? .string(value)
+            guard let dot = name.firstIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex
+            else {
+                plain[name] = value
+                continue
+            }
+            let member = String(name[name.index(after: dot)...])
+            guard let index = encoded.firstIndex(where: { $0.name == name[..<dot] }) else {
+                if encoded.contains(where: { $0.name == name }) {
+                    plain[name] = value
+                } else if let existing = created.firstIndex(where: { $0.name == name[..<dot] }) {
+                    created[existing].object.set(encodedValue, for: member)
+                } else {
+                    var object = EncodedQueryObject(notation: .rison)
+                    object.set(encodedValue, for: member)
+                    created.append((String(name[..<dot]), object))
+                }
+                continue
+            }
+            guard let raw = encoded[index].value,
                 let text = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
                 var object = EncodedQueryObject(text)
             else {
                 plain[name] = value
                 continue
             }
-            let member = String(name[name.index(after: dot)...])
-            object.set(Int(value).map { .number(String($0)) } ?? .string(value), for: member)
+            object.set(encodedValue, for: member)
             let written = object.text.addingPercentEncoding(withAllowedCharacters: formValueCharacters) ?? raw
             encoded[index].value = written
             changed[encoded[index].name] = written
@@ -98,9 +119,14 @@ extension HTTPPageSource {
             }
             components.queryItems = items
         }
-        guard !changed.isEmpty, var current = components.percentEncodedQueryItems else { return }
+        guard !changed.isEmpty || !created.isEmpty else { return }
+        var current = components.percentEncodedQueryItems ?? []
         for index in current.indices {
             if let written = changed[current[index].name] { current[index].value = written }
+        }
+        for (name, object) in created {
+            let written = object.text.addingPercentEncoding(withAllowedCharacters: formValueCharacters) ?? object.text
+            current.append(URLQueryItem(name: name, value: written))
         }
         components.percentEncodedQueryItems = current
     }

@@ -67,7 +67,7 @@ extension PaginationStyle.GraphQLConnection {
 
     /// The variables of a query that give the offset of a page, in order of preference.
     public static let offsetVariables = ["offset", "skip", "start", "from"]
-    /// The variables of a query that give the number of a page, from 1, in order of preference.
+    /// The variables of a query that give the number of a page, in order of preference.
     public static let pageVariables = ["page", "pageNumber", "page_number", "pageNo", "pageIndex"]
     /// The variables of a query that give the page size, in order of preference.
     public static let sizeVariables = [
@@ -122,8 +122,10 @@ extension PaginationStyle.GraphQLConnection {
     }
 
     /// How a query that is not a Relay connection pages, read from the variables it declares: by
-    /// an offset (`$offset`, `$skip`…) or a page number from 1 (`$page`…), with a size (`$limit`,
+    /// an offset (`$offset`, `$skip`…) or a page number (`$page`…), with a size (`$limit`,
     /// `$first`, `$pageSize`…); `nil` when it declares a Relay cursor (`$after`) or no such pair.
+    /// Pages count from 0 when the query declares the page's default so (`$page: Int = 0`), else
+    /// from 1 (a sync then asks for page 0 too, see ``HTTPPageSource/detectingConnection()``).
     ///
     /// - returns: The paging and the variable of the page size.
     public static func paging(declaredIn query: String) -> (paging: Paging, sizeVariable: String)? {
@@ -135,7 +137,23 @@ extension PaginationStyle.GraphQLConnection {
             return (.offset(variable: offset), size)
         }
         if let page = pageVariables.first(where: declared.contains) {
-            return (.page(variable: page, firstPage: 1), size)
+            let firstPage = declaredDefault(of: page, in: query) == 0 ? 0 : 1
+            return (.page(variable: page, firstPage: firstPage), size)
+        }
+        return nil
+    }
+
+    /// The integer a query declares as a variable's default (`$page: Int = 0` → 0); `nil` when it declares none.
+    static func declaredDefault(of variable: String, in query: String) -> Int? {
+        var rest = query[...]
+        while let dollar = rest.range(of: "$" + variable) {
+            rest = query[dollar.upperBound...]
+            guard let next = rest.first, !(next.isLetter || next.isNumber || next == "_") else { continue }
+            let declaration = rest.prefix { !",)$".contains($0) }
+            guard declaration.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(":"),
+                let equals = declaration.firstIndex(of: "=")
+            else { continue }
+            return Int(declaration[declaration.index(after: equals)...].trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return nil
     }
@@ -204,7 +222,10 @@ extension HTTPPageSource {
     /// A list paged by variables (an offset or a page number) is found as the array of objects
     /// its response holds under `data` (see ``PaginationStyle/GraphQLConnection/findLists(in:)``),
     /// the one under the style's connection path when it has one; its total is the one beside it
-    /// (`totalCount`, `total`, `count`) unless the style gives one.
+    /// (`totalCount`, `total`, `count`) unless the style gives one. A list paged by a page number
+    /// from 1 whose query declares no default for it has page 0 asked for too, one request more:
+    /// when page 0 brings items the first page did not list, the list counts from 0 and page 0
+    /// is its first page.
     public func detectingConnection() async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>)? {
         let (found, response) = try await findingConnection()
         guard case .graphQL(var connection) = style.kind else { return nil }
@@ -232,7 +253,37 @@ extension HTTPPageSource {
         }
         source.style.kind = .graphQL(connection)
         let page = try source.page(from: response, token: nil, requestURL: url, validators: PageValidators())
+        if case .page(let variable, 1) = connection.paging,
+            PaginationStyle.GraphQLConnection.declaredDefault(of: variable, in: connection.query) == nil,
+            let fromZero = try await source.pagingFromZero(variable: variable, pageOne: page)
+        {
+            return fromZero
+        }
         return (source, page)
+    }
+
+    /// The source and first page of a list paged by a page number that the query does not say
+    /// where it starts, when the list counts from 0: page 0 asked for brings items that the page
+    /// asked for as page 1 did not list. A server that counts from 1 refuses page 0, answers it
+    /// empty or as page 1: the list counts from 1, and `nil` is returned.
+    private func pagingFromZero(
+        variable: String, pageOne: Page<RawItem>
+    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>)? {
+        guard case .graphQL(var connection) = style.kind, !pageOne.items.isEmpty else { return nil }
+        connection.paging = .page(variable: variable, firstPage: 0)
+        var source = self
+        source.style.kind = .graphQL(connection)
+        let zero: Page<RawItem>?
+        do {
+            zero = try await source.fetch(PageRequest(token: nil)).page
+        } catch is NetworkError {
+            return nil
+        }
+        let pageOneKeys = Set(pageOne.items.map(\.key))
+        guard let zero, !zero.items.isEmpty, !zero.items.contains(where: { pageOneKeys.contains($0.key) }) else {
+            return nil
+        }
+        return (source, zero)
     }
 
     private func findingConnection() async throws -> (

@@ -104,7 +104,8 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     /// always holds the list's first pages and the resume token after them, and
     /// a run killed at any moment loses at most the pages it held. When the
     /// list's total says where it ends, no page past the end is asked for;
-    /// otherwise at most `maximum - 1` requests past the end are sent. Report
+    /// otherwise pages are asked for one at a time, each while the page before
+    /// it is saved, so that at most one request goes past the end. Report
     /// the server's throttles to the same controller (for an `APIClient`, with
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
@@ -393,10 +394,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     {
                         return
                     }
-                    // Without a known end, a first page alone tells the total before the others are asked for.
-                    if inFlight.addressable != nil, inFlight.pageCount == nil, ahead > 0, pageItemCount == nil {
-                        return
-                    }
+                    // Without a known end (no total, no page count), one page at a time is asked past the last
+                    // one read: a full page says nothing of the next, so pages asked further ahead may all lie past
+                    // the end. A total that comes later lets the walk ask ahead again.
+                    if inFlight.addressable != nil, inFlight.pageCount == nil, ahead > 0 { return }
                     // A list that may turn out to be one page asks for its second page alone.
                     if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
                     // Until the server has answered a page with the item before it as asked, that page

@@ -28,7 +28,9 @@ import Testing
             let directory = try TemporaryDirectory()
             let outcome = try await BuiltBinary.slippers.run(["sync", fixture.url(route), "--db", directory.path()])
             #expect(outcome.status == 0, "\(route): \(outcome.stderr)")
-            #expect(outcome.stdout.contains("synced 95 items in 5 pages"), "\(route): \(outcome.stdout)")
+            // A list that announces neither its end nor its page size ends at the empty page after its last.
+            let pages = route == .fieldFilters ? 6 : 5
+            #expect(outcome.stdout.contains("synced 95 items in \(pages) pages"), "\(route): \(outcome.stdout)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
             let collection = try #require(try store.collections().first)
             #expect(collection.endReached)

@@ -25,9 +25,7 @@ import Testing
 
     static let shapes: [Shape] =
         FixtureServer.Route.allCases.map { route in
-            var shape = Shape(name: route.rawValue, route: route)
-            if route == .fieldFilters { shape.documented = ["--page-param": "__page"] }
-            return shape
+            Shape(name: route.rawValue, route: route)
         } + [
             {
                 var shape = Shape(name: "/offset capped, 400 above 20", route: .offset)
@@ -84,15 +82,67 @@ import Testing
         #expect(exact, "\(shape.name): no flags of the line sync exactly: \(plain.stderr)")
     }
 
-    @Test func aLineThatNamesAParameterItCannotGuessSaysWhichWasRefused() async throws {
+    @Test func aPageParameterRefusedByNameIsFoundUnderItsUnderscoreNamesBySyncAndDetect() async throws {
         let server = FixtureServer(configuration: .init(itemCount: 57, pageSize: 10))
         try await server.start()
         defer { Task { await server.stop() } }
         let url = server.url(.fieldFilters).absoluteString
         let directory = try TemporaryDirectory()
         let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await itemsCached(url, in: directory) == 57)
+        let detect = try await BuiltBinary.slippers.run(["detect", url])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let flags = detect.stdout.split(separator: "\n").first { $0.hasPrefix("flags ") }
+        #expect(flags?.contains("--page-param __page --page-size-param __page_size") == true, "\(detect.stdout)")
+        #expect(detect.stdout.contains("?page=1 was refused (400"), "\(detect.stdout)")
+        #expect(detect.stdout.contains("page isn't a valid field name"), "\(detect.stdout)")
+    }
+
+    @Test func aListPagedInsideARisonParameterItsURLDoesNotNameSyncsAsDetectsFlagsSay() async throws {
+        let server = FixtureServer(configuration: .init(itemCount: 123, pageSize: 10))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // No ?q= in the URL: ?page=, ?offset= and ?skip= bring page 1 again, ?q=(page:1) advances.
+        let url = server.url(.rison).absoluteString
+        let plain = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", plain.path()])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try await itemsCached(url, in: plain) == 123)
+        let detect = try await BuiltBinary.slippers.run(["detect", url])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let row = try #require(detect.stdout.split(separator: "\n").first { $0.hasPrefix("flags ") })
+        #expect(row.contains("--page-param q.page --page-size-param q.page_size"), "\(detect.stdout)")
+        // The flags, given by hand on the same URL, create ?q= in rison and find its pages from 0.
+        let flags = row.dropFirst("flags".count).split(separator: " ").map(String.init)
+        for given in [flags, ["--page-param", "q.page"]] {
+            let fresh = try TemporaryDirectory()
+            let fixed = try await BuiltBinary.slippers.run(["sync", url, "--db", fresh.path()] + given)
+            #expect(fixed.status == 0, "\(given): \(fixed.stderr)")
+            #expect(try await itemsCached(url, in: fresh) == 123, "\(given)")
+        }
+    }
+
+    @Test func aLineThatNamesAParameterItCannotGuessSaysWhichWasRefused() async throws {
+        let server = FixtureServer(configuration: .init())
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // Every parameter but ?pg= is refused as a field it does not have, underscore names too.
+        server.script("/filters") { request in
+            if let name = request.query.keys.sorted().first(where: { $0 != "pg" }) {
+                return FixtureServer.ScriptedResponse(
+                    status: 400, body: Data(#"{"error":"\#(name) isn't a valid field name"}"#.utf8))
+            }
+            let page = Int(request.query["pg"] ?? "1") ?? 1
+            let items = ((page - 1) * 10 + 1...page * 10).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+            return .json(#"{"rows":[\#(items)]}"#)
+        }
+        let url = server.url(path: "/filters").absoluteString
+        let directory = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
         #expect(sync.status == 1)
-        #expect(sync.stderr.contains("?page=2 was refused (400"), "\(sync.stderr)")
+        #expect(sync.stderrLines.count == 1, "\(sync.stderr)")
+        #expect(sync.stderr.contains("?page=1 was refused (400"), "\(sync.stderr)")
         #expect(sync.stderr.contains("page isn't a valid field name"), "\(sync.stderr)")
         #expect(sync.stderr.contains("--page-param NAME"), "\(sync.stderr)")
         let detect = try await BuiltBinary.slippers.run(["detect", url])

@@ -49,14 +49,16 @@ import Testing
         #expect(stored.itemCount == 95)
         #expect(stored.total == 95)
         #expect(try ids(fixture, plan) == Array(1...95))
-        // The total ends the list: no request past its last page.
-        #expect(fixture.server.requestCount == 5)
+        // The total ends the list: no request past its last page. A page number whose start the query
+        // does not declare has page 0 asked for too, which this server refuses: its pages count from 1.
         let variables = fixture.server.requests.compactMap { $0.jsonBody?["variables"] as? [String: Any] }
         if query == Self.paginationInput {
+            #expect(fixture.server.requestCount == 5)
             #expect(variables.map { $0["offset"] as? Int } == [0, 20, 40, 60, 80])
             #expect(variables.allSatisfy { $0["limit"] as? Int == 20 })
         } else {
-            #expect(variables.map { $0["page"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(fixture.server.requestCount == 6)
+            #expect(variables.map { $0["page"] as? Int } == [1, 0, 2, 3, 4, 5])
             #expect(variables.allSatisfy { $0["pageSize"] as? Int == 20 })
         }
         await fixture.server.stop()
@@ -97,6 +99,40 @@ import Testing
         await fixture.server.stop()
     }
 
+    @Test func aListPagedFromPageZeroIsFoundByAskingForPageZero() async throws {
+        let fixture = try await Fixture(itemCount: 10, pageSize: 10)
+        // Pages from 0, as many servers count them; `total` beside `results`.
+        fixture.server.script("/from-zero") { request in
+            let variables = request.jsonBody?["variables"] as? [String: Any]
+            let page = variables?["page"] as? Int ?? 0
+            let size = variables?["pageSize"] as? Int ?? 10
+            let ids = Array(max(0, page * size)..<min(45, (page + 1) * size)).map { #"{"id":\#($0 + 1)}"# }
+            let body = #"{"data":{"things":{"total":45,"results":[\#(ids.joined(separator: ","))]}}}"#
+            return .json(body)
+        }
+        for query in [
+            "query($page: Int, $pageSize: Int) { things(page: $page, pageSize: $pageSize) { total results { id } } }",
+            "query($page: Int = 0, $pageSize: Int) { things(page: $page, pageSize: $pageSize) { total results { id } } }",
+        ] {
+            fixture.server.resetRequests()
+            var style = SyncRequest.Style()
+            style.graphQL = query
+            style.pageSize = 10
+            let plan = try await SyncPlan.make(
+                storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/from-zero"),
+                overrides: StyleOverrides(style))
+            try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
+                refresh: true)
+            #expect(try ids(fixture, plan) == Array(1...45), "\(query)")
+            // Declared `= 0`, no page is asked for twice; else page 1 first, then page 0, which decides.
+            let pages = fixture.server.requests.compactMap {
+                ($0.jsonBody?["variables"] as? [String: Any])?["page"] as? Int
+            }
+            #expect(pages == (query.contains("= 0") ? [0, 1, 2, 3, 4] : [1, 0, 1, 2, 3, 4]), "\(query)")
+        }
+        await fixture.server.stop()
+    }
+
     @Test func theDeclaredVariablesSayHowAQueryPages() {
         typealias Connection = PaginationStyle.GraphQLConnection
         #expect(Connection.declaredVariables(in: Self.paginationInput) == ["offset", "limit"])
@@ -110,6 +146,11 @@ import Testing
         #expect(Connection.paging(declaredIn: Self.paginationInput)?.sizeVariable == "limit")
         #expect(Connection.paging(declaredIn: Self.numberedEdges)?.paging == .page(variable: "page", firstPage: 1))
         #expect(Connection.paging(declaredIn: Self.numberedEdges)?.sizeVariable == "pageSize")
+        // A default of 0 says where the pages start.
+        let fromZero = "query($page: Int! = 0, $pageSize: Int) { a(page: $page, pageSize: $pageSize) { id } }"
+        #expect(Connection.paging(declaredIn: fromZero)?.paging == .page(variable: "page", firstPage: 0))
+        let fromOne = "query($page: Int = 1, $pageSize: Int = 0) { a(page: $page, pageSize: $pageSize) { id } }"
+        #expect(Connection.paging(declaredIn: fromOne)?.paging == .page(variable: "page", firstPage: 1))
         // A Relay connection pages by its cursor, whatever else it declares.
         #expect(Connection.paging(declaredIn: "query($first: Int, $after: String, $offset: Int) { x }") == nil)
         #expect(Connection.paging(declaredIn: "query($offset: Int) { x }") == nil)

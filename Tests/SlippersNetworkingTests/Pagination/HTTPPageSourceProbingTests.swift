@@ -63,14 +63,43 @@ import Testing
         }
     }
 
+    @Test func aPageParameterRefusedByNameIsAskedForNextUnderItsUnderscoreNames() async throws {
+        try await withFixtureServer(.init(itemCount: 57, pageSize: 10)) { server async throws in
+            // ?page=1 is refused for its name ("page isn't a valid field name"): ?page=2 is not asked,
+            // ?_page=1 is refused alike, ?__page=1 brings page 1 again (pages count from 1), ?__page=2 advances.
+            let filters = try await probed(server, .fieldFilters)
+            #expect(filters.advanced)
+            #expect(filters.source.style.kind == .pageNumber(parameter: "__page", firstPage: 1))
+            #expect(filters.source.style.pageSizeParameter == "__page_size")
+            #expect(filters.secondPage?.items.first?.key == .integer(11))
+            #expect(filters.detection.tried.count == 4, "\(filters.detection.tried)")
+            #expect(filters.detection.tried.first?.hasPrefix("?page=1 was refused (400") == true)
+            #expect(server.requestCount == 1 + 4)
+        }
+    }
+
     @Test func aRefusedParameterWithNothingElseToTryFailsInOneLine() async throws {
-        _ = try await withFixtureServer(.init(itemCount: 57, pageSize: 10)) { server async throws in
+        _ = try await withFixtureServer(.init()) { server async throws in
+            // Every parameter but ?pg= is refused as a field it does not have, whatever its name.
+            server.script("/filters") { request in
+                if let name = request.query.keys.sorted().first(where: { $0 != "pg" }) {
+                    return FixtureServer.ScriptedResponse(
+                        status: 400, body: Data(#"{"error":"\#(name) isn't a valid field name"}"#.utf8))
+                }
+                let page = Int(request.query["pg"] ?? "1") ?? 1
+                let items = ((page - 1) * 10 + 1...page * 10).map { #"{"id":\#($0)}"# }.joined(separator: ",")
+                return .json(#"{"rows":[\#(items)]}"#)
+            }
             await #expect {
-                _ = try await probed(server, .fieldFilters)
+                _ = try await HTTPPageSource.probedDetecting(
+                    client: client(for: server), url: server.url(path: "/filters"), headers: [:], stub: nil,
+                    check: .inferred, adjusting: { $0 })
             } throws: { error in
                 let text = "\(error)"
-                return error is HTTPPageSource.ProbeFailure && text.contains("?page=2 was refused (400")
-                    && text.contains("--page-param NAME")
+                guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }
+                // Four ways: ?page=1, ?_page=1, ?__page=1, then ?offset= (whose ?limit= is refused).
+                return failure.tried.count == 4 && text.contains("?page=1 was refused (400")
+                    && text.contains("?__page=1 was refused (400") && text.contains("--page-param NAME")
             }
         }
     }

@@ -65,6 +65,24 @@ import Testing
         #expect(URLComponents(url: named, resolvingAgainstBaseURL: false)?.queryItems?.last?.name == "x.page")
     }
 
+    @Test func anEncodedPageTheURLDoesNotHoldIsCreatedInRison() throws {
+        let bare = URL(string: "https://api.test/api/v1/item/?x=1")!
+        let style = PaginationStyle.pageNumber(
+            parameter: "q.page", firstPage: 0, pageSizeParameter: "q.page_size", pageSize: 20)
+        var source = HTTPPageSource(
+            client: APIClient(configuration: ServerConfiguration(host: "api.test")), url: bare, style: style)
+        let next = try source.requestURL(for: PageToken(3))
+        #expect(next.absoluteString == "https://api.test/api/v1/item/?x=1&q=(page:3,page_size:20)")
+
+        // A parameter of that very name, dot included, is the URL's own: it is set as it is.
+        source = HTTPPageSource(
+            client: APIClient(configuration: ServerConfiguration(host: "api.test")),
+            url: URL(string: "https://api.test/items?q.page=1")!,
+            style: .pageNumber(parameter: "q.page", pageSizeParameter: nil))
+        let named = try source.requestURL(for: PageToken(2))
+        #expect(named.absoluteString == "https://api.test/items?q.page=2")
+    }
+
     @Test func aPlusInTheURLIsASpaceAndAPlusOfTheObjectIsSentEncoded() throws {
         // As a form reads a query: `+` is a space, `%2B` a plus; the other parameters stay as they were sent.
         let url = URL(string: "https://api.test/x?a=1+2&q=(f:'a+b%2Bc',page:0)&z=%2B")!
