@@ -313,6 +313,16 @@ extension HTTPPageSource {
         case .whenUndecided: probes = !given && detection.needsProbe
         }
         guard probes, let firstPage = detected.firstPage, firstPage.nextToken != nil else {
+            // An encoded page the URL does not number, whose first page was not kept (another size was
+            // asked for): counted from 0, as the probe asks first. A list from 1 then answers its first
+            // page twice, which the walk tells; counted from 1, a list from 0 would lose its first page.
+            if let unnumbered, detected.firstPage == nil {
+                var source = detected.source
+                source.style = unnumbered
+                detection.style = unnumbered
+                detection.reasons.append("the encoded page the URL does not hold is counted from 0")
+                return (source, nil, nil, detection, false)
+            }
             return (detected.source, detected.firstPage, nil, detection, false)
         }
         let probe = try await detected.source.probingSecondPage(
