@@ -33,6 +33,35 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PostgresServer.isAvailable))
+    func onPostgreSQLAnUnchangedListIsConfirmedPageByPageAndAnEditRewritesOnlyItsPage() async throws {
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: 230, pageSize: 50) { fixture in
+                let database = server.url(database: try await server.makeDatabase())
+                let url = fixture.url()
+                let first = try await BuiltBinary.slippers.run(["sync", url, "--db", database])
+                #expect(first.status == 0, "\(first.stderr)")
+                fixture.server.resetRequests()
+
+                let unchanged = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", database])
+                #expect(unchanged.status == 0, "\(unchanged.stderr)")
+                #expect(
+                    unchanged.stdout.hasPrefix("revalidated 5 pages of \(url) in postgres://"), "\(unchanged.stdout)")
+                #expect(unchanged.stdout.hasSuffix(": 5 unchanged, 0 changed, 0 new, 0 removed\n"))
+                #expect(fixture.server.requests.count == 5)
+                #expect(fixture.server.requests.allSatisfy { $0.isConditional })
+
+                fixture.server.update(id: 120, title: "edited")
+                let edited = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", database])
+                #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"), "\(edited.stdout)")
+                let item = try await BuiltBinary.slippers.run(["get", url, "120", "--db", database])
+                #expect(item.stdout.contains("edited"), "\(item.stdout)")
+                let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", database])
+                #expect(collections.stdout.contains(#""generation" : 1"#), "\(collections.stdout)")
+            }
+        }
+    }
+
     @Test func revalidateAndRefreshTogetherIsAUsageError() async throws {
         let outcome = try await BuiltBinary.slippers.run([
             "sync", "http://127.0.0.1:1/page", "--revalidate", "--refresh", "--db", "/nonexistent/x.sqlite",
