@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PostgresServer.isAvailable))
+    func aListQueuedWithRevalidateIsRevalidatedByTheWorker() async throws {
+        try await FleetScene.with(itemCount: 230, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let url = fixture.url()
+            let synced = try await BuiltBinary.slippers.run(["sync", url] + database)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            fixture.server.update(id: 120, title: "edited")
+            let enqueued = try await BuiltBinary.slippers.run(["enqueue", "--revalidate", url] + database)
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(worker.status == 0, "\(worker.stderr)")
+            #expect(worker.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"), "\(worker.stdout)")
+        }
+    }
+
     @Test func revalidateAndRefreshTogetherIsAUsageError() async throws {
         let outcome = try await BuiltBinary.slippers.run([
             "sync", "http://127.0.0.1:1/page", "--revalidate", "--refresh", "--db", "/nonexistent/x.sqlite",
