@@ -82,7 +82,68 @@ struct PostgresCacheRevalidationTests {
         }
     }
 
+    @Test func aPageMergedInPlaceIsComparedByItsItemsAndAConfirmedPageOfAnOlderGenerationJoinsTheCurrentOne()
+        async throws
+    {
+        let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+        try await onBothStorages { storage in
+            _ = try await storage.savePage(Self.page([1, 2], next: "2"), at: 0, in: posts)
+            _ = try await storage.savePage(Self.page([3, 4], token: "2", next: nil), at: 1, in: posts)
+            _ = try await storage.mergeHead([Self.item(0)], total: 5, in: posts)
+            #expect(try await storage.pageInfo(at: 0, in: posts.key)?.digest == nil)
+            #expect(try await storage.pageInfo(at: 2, in: posts.key) == nil)
+
+            // The merged page has no digest: the same items, compared one by one, are unchanged.
+            let same = try await storage.savePageIfChanged(Self.page([0, 1, 2], next: "2"), at: 0, in: posts)
+            #expect(same.outcome == .unchanged)
+            #expect(same.head.generation == 1)
+            try await storage.markPageNotModified(at: 1, in: posts.key, validators: PageValidators(etag: "\"b\""))
+            #expect(try await storage.pageInfo(at: 1, in: posts.key)?.validators.etag == "\"b\"")
+            var lines = try await Self.outline(storage, host: "")
+
+            // A changed first page starts a generation; a page confirmed after it joins it and ends the list.
+            let changed = try await storage.savePageIfChanged(Self.page([0, 1, 9], next: "2"), at: 0, in: posts)
+            #expect(changed.outcome == .changed)
+            #expect(changed.head.generation == 2)
+            #expect(changed.head.currentPageCount == 1)
+            try await storage.markPageNotModified(at: 1, in: posts.key, validators: PageValidators())
+            let info = try #require(try await storage.collection(posts.key))
+            #expect(info.supersededPageCount == 0 && info.endReached && info.resumeToken == nil)
+            #expect(try await storage.pageInfo(at: 1, in: posts.key)?.validators.etag == "\"b\"")
+            let new = try await storage.savePageIfChanged(
+                Self.page([5], token: "9", next: nil), at: 0,
+                in: CollectionDescriptor(key: "GET /new", itemType: "Post"))
+            #expect(new.outcome == .new)
+            await #expect(throws: CacheError.collectionNotFound(key: "GET /none")) {
+                try await storage.markPageNotModified(at: 0, in: "GET /none", validators: PageValidators())
+            }
+            lines += try await Self.outline(storage, host: "")
+            return lines
+        }
+    }
+
     // MARK: Helpers
+
+    private static func item(_ id: Int, _ label: String = "v1") -> RawItem {
+        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"label":"\#(label)"}"#.utf8))
+    }
+
+    private static func page(_ ids: [Int], token: PageToken? = nil, next: PageToken?) -> Page<RawItem> {
+        Page(items: ids.map { item($0) }, token: token, nextToken: next)
+    }
+
+    /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
+    private func onBothStorages(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
+        let directory = try TemporaryDirectory()
+        let onFile = try await scenario(try SQLiteCache(path: directory.path()))
+        try await PostgresServer.with { server in
+            let cache = try await PostgresCache.open(
+                try PostgresLocation(server.url(database: try await server.makeDatabase())))
+            let onPostgres = try await scenario(cache)
+            try await cache.close()
+            #expect(onPostgres == onFile)
+        }
+    }
 
     /// What a revalidating walk found, as its counts.
     private struct Found: Equatable {
@@ -174,6 +235,6 @@ struct PostgresCacheRevalidationTests {
                         + items.map { "\($0.key)" }.joined(separator: " "))
             }
         }
-        return lines.map { $0.replacingOccurrences(of: host, with: "HOST") }
+        return host.isEmpty ? lines : lines.map { $0.replacingOccurrences(of: host, with: "HOST") }
     }
 }
