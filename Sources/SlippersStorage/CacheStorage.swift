@@ -69,6 +69,36 @@ public protocol CacheStorage: Sendable {
     /// Tells the backend's log that the page at `index` failed and is fetched again after `wait`.
     func pageWillBeRetried(at index: Int, in key: String, error: any Error, wait: Duration)
 
+    // MARK: Revalidation
+
+    /// The row of the cached page at `index` of a collection, without its items; `nil` when it is not cached.
+    func pageInfo(at index: Int, in key: String) async throws -> PageInfo?
+
+    /// Records that the cached page at `index` is still current (its server answered `304 Not
+    /// Modified`), in one transaction; nothing happens when the page is not cached.
+    ///
+    /// Only the page row changes: its verification and fetch times, and the validators the
+    /// response sent (a validator it did not send is kept). No item row is rewritten. Page 0
+    /// also ends the collection's invalidation; a page of an older generation joins the current
+    /// one when the page before it is current, and moves the resume point as a save would.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    func markPageNotModified(at index: Int, in key: String, validators: PageValidators) async throws
+
+    /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless it holds the same items as the
+    /// cached page at `index`, in one transaction: revalidation for servers that send no validator.
+    ///
+    /// A page whose items (keys and JSON, compared by a digest) and next token are the
+    /// cached page's is unchanged: no item or membership row is written, no new generation starts
+    /// (not even on page 0) and the resume point stays. Only the page row records the verification,
+    /// with the response's validators and caching headers; a page of an older generation that is
+    /// unchanged joins the current one. A last page still removes the cached pages past it.
+    ///
+    /// - returns: The collection's head after the save, and whether the page was new, changed or unchanged.
+    /// - throws: As ``savePage(_:at:in:)``.
+    func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
+        -> PageSave
+
     // MARK: The head of a list whose new items come first
 
     /// Whether the list's new items come first: `nil` until ``setNewestFirst(_:for:)`` records it.

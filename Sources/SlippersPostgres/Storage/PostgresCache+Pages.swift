@@ -44,22 +44,30 @@ extension PostgresCache {
         guard index >= 0 else { throw CacheError.pageOutOfOrder(collection: collection.key, index: index) }
         let logger = self.logger
         return try await mappingErrors {
-            do {
-                return try await client.withConnection { connection in
+            try await Self.mappingSaveErrors(of: collection, at: index) {
+                try await client.withConnection { connection in
                     try await Self.writePage(
                         page.keyingHeaderDigest(with: self.headerFingerprintKey), at: index, in: collection,
                         holdingNothingNew: holdingNothingNew, now: Date(), connection, logger: logger)
                 }
-            } catch let error as PSQLError {
-                // The function's own errors, raised with our SQLSTATEs: the store's errors.
-                switch error.serverInfo?[.sqlState] {
-                case "SLP01": throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
-                case "SLP02":
-                    throw CacheError.itemTypeMismatch(
-                        collection: collection.key, stored: error.serverInfo?[.detail] ?? "",
-                        requested: collection.itemType)
-                default: throw error
-                }
+            }
+        }
+    }
+
+    /// What `body` returns, with the errors `save_page` raises with our SQLSTATEs thrown as the store's errors.
+    static func mappingSaveErrors<Result>(
+        of collection: CollectionDescriptor, at index: Int, _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            switch error.serverInfo?[.sqlState] {
+            case "SLP01": throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
+            case "SLP02":
+                throw CacheError.itemTypeMismatch(
+                    collection: collection.key, stored: error.serverInfo?[.detail] ?? "",
+                    requested: collection.itemType)
+            default: throw error
             }
         }
     }
@@ -69,7 +77,7 @@ extension PostgresCache {
     /// page with its membership in one more, the ids earlier pages list, and the collection's new
     /// state with its head, in one statement and its one transaction; `nil`, with nothing written,
     /// for a page held because it brings nothing new.
-    private static func writePage(
+    static func writePage(
         _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool,
         now: Date, _ connection: PostgresConnection, logger: Logger
     ) async throws -> CollectionHead? {

@@ -40,6 +40,19 @@ extension SQLiteCache: CacheStorage {
         return head
     }
 
+    /// Records that a cached page is still current as ``markPageNotModified(at:in:validators:now:)`` does, now.
+    public func markPageNotModified(at index: Int, in key: String, validators: PageValidators) throws {
+        try markPageNotModified(at: index, in: key, validators: validators, now: Date())
+    }
+
+    /// Saves a fetched page unless it is unchanged, as ``savePageIfChanged(_:at:in:now:)`` does, stamped now.
+    @discardableResult
+    public func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) throws
+        -> PageSave
+    {
+        try savePageIfChanged(page, at: index, in: collection, now: Date())
+    }
+
     /// Marks the collection open (see ``markOpen(_:now:)``): a budget kept meanwhile never evicts it.
     public func syncWillStart(_ key: String) {
         try? markOpen(key)

@@ -43,16 +43,18 @@ extension CollectionSync {
     /// - returns: What the walk found.
     /// - throws: The source's error, `CacheError.tokenDidNotAdvance(collection:token:)`,
     ///   `NoStorePageError`, a store error, `CacheError.unsupported(operation:location:)` when the
-    ///   storage is not an SQLite file, or `CancellationError`. Pages revalidated before the error stay so.
+    ///   storage cannot revalidate (`CacheStorage.canRevalidate`), or `CancellationError`. Pages
+    ///   revalidated before the error stay so.
     @discardableResult
     public func revalidate(
         maxPages: Int? = nil,
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
-        guard let store = storage as? SQLiteCache else {
+        guard storage.canRevalidate else {
             throw CacheError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
         }
-        let pagesBefore = try store.collection(collection.key)?.pageCount ?? 0
+        let store = storage
+        let pagesBefore = try await store.collection(collection.key)?.pageCount ?? 0
         var found = Revalidation()
         var index = 0
         var token: PageToken?
@@ -64,14 +66,14 @@ extension CollectionSync {
         var pageCount: Int?
         while maxPages.map({ found.pagesWalked < $0 }) ?? true {
             try Task.checkCancellation()
-            let cached = try store.pageInfo(at: index, in: collection.key)
+            let cached = try await store.pageInfo(at: index, in: collection.key)
             let validators = cached.flatMap { $0.token == token && !$0.validators.isEmpty ? $0.validators : nil }
             let result = try await source.fetch(PageRequest(token: token, validators: validators))
             try Task.checkCancellation()
             let next: PageToken?
             switch result {
             case .notModified(let latest):
-                try store.markPageNotModified(at: index, in: collection.key, validators: latest, now: Date())
+                try await store.markPageNotModified(at: index, in: collection.key, validators: latest)
                 found.unchanged += 1
                 next = cached?.nextToken
             case .page(var page):
@@ -96,7 +98,7 @@ extension CollectionSync {
                 if page.caching.cacheControl.noStore, !keepsNoStorePages {
                     throw NoStorePageError(collection: collection.key, index: index)
                 }
-                let save = try store.savePageIfChanged(page, at: index, in: collection, now: Date())
+                let save = try await store.savePageIfChanged(page, at: index, in: collection)
                 switch save.outcome {
                 case .unchanged: found.unchanged += 1
                 case .changed: found.changed += 1

@@ -100,7 +100,7 @@ import Testing
         }
     }
 
-    @Test func onPostgreSQLOneNewItemCostsAtMostThreeRequestsAndRemovalsWalkTheListAgain() async throws {
+    @Test func onPostgreSQLOneNewItemCostsAtMostThreeRequestsAndRemovalsRevalidateTheList() async throws {
         try await PostgresServer.with { server in
             try await RunningFixture.with(itemCount: 2_000, pageSize: 50) { fixture in
                 let database = server.url(database: try await server.makeDatabase())
@@ -118,7 +118,7 @@ import Testing
                 fixture.server.remove(id: 1_000)
                 let third = try await BuiltBinary.slippers.run(["sync", url, "--db", database])
                 #expect(third.status == 0, "\(third.stderr)")
-                #expect(third.stdout.contains("so it was walked again"), "\(third.stdout)")
+                #expect(third.stdout.contains("so it was revalidated"), "\(third.stdout)")
                 let after = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", database])
                 #expect(try exportedIDs(after.stdout) == fixture.server.listedIDs)
             }

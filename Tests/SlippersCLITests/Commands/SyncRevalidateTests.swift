@@ -33,6 +33,51 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PostgresServer.isAvailable))
+    func onPostgreSQLAnUnchangedListIsConfirmedPageByPageAndAnEditRewritesOnlyItsPage() async throws {
+        try await PostgresServer.with { server in
+            try await RunningFixture.with(itemCount: 230, pageSize: 50) { fixture in
+                let database = server.url(database: try await server.makeDatabase())
+                let url = fixture.url()
+                let first = try await BuiltBinary.slippers.run(["sync", url, "--db", database])
+                #expect(first.status == 0, "\(first.stderr)")
+                fixture.server.resetRequests()
+
+                let unchanged = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", database])
+                #expect(unchanged.status == 0, "\(unchanged.stderr)")
+                #expect(
+                    unchanged.stdout.hasPrefix("revalidated 5 pages of \(url) in postgres://"), "\(unchanged.stdout)")
+                #expect(unchanged.stdout.hasSuffix(": 5 unchanged, 0 changed, 0 new, 0 removed\n"))
+                #expect(fixture.server.requests.count == 5)
+                #expect(fixture.server.requests.allSatisfy { $0.isConditional })
+
+                fixture.server.update(id: 120, title: "edited")
+                let edited = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", database])
+                #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"), "\(edited.stdout)")
+                let item = try await BuiltBinary.slippers.run(["get", url, "120", "--db", database])
+                #expect(item.stdout.contains("edited"), "\(item.stdout)")
+                let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", database])
+                #expect(collections.stdout.contains(#""generation" : 1"#), "\(collections.stdout)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: PostgresServer.isAvailable))
+    func aListQueuedWithRevalidateIsRevalidatedByTheWorker() async throws {
+        try await FleetScene.with(itemCount: 230, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let url = fixture.url()
+            let synced = try await BuiltBinary.slippers.run(["sync", url] + database)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            fixture.server.update(id: 120, title: "edited")
+            let enqueued = try await BuiltBinary.slippers.run(["enqueue", "--revalidate", url] + database)
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            let worker = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.2"] + database)
+            #expect(worker.status == 0, "\(worker.stderr)")
+            #expect(worker.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"), "\(worker.stdout)")
+        }
+    }
+
     @Test func revalidateAndRefreshTogetherIsAUsageError() async throws {
         let outcome = try await BuiltBinary.slippers.run([
             "sync", "http://127.0.0.1:1/page", "--revalidate", "--refresh", "--db", "/nonexistent/x.sqlite",

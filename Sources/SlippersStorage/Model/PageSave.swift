@@ -1,6 +1,4 @@
-import SlippersStorage
-
-/// What ``SQLiteCache/savePageIfChanged(_:at:in:now:)`` did with a fetched page.
+/// What ``CacheStorage/savePageIfChanged(_:at:in:)`` did with a fetched page.
 public struct PageSave: Hashable, Sendable {
     /// Whether the page was new to the cache, replaced a different copy, or matched the cached one.
     public enum Outcome: String, Hashable, Sendable {
@@ -16,4 +14,10 @@ public struct PageSave: Hashable, Sendable {
     public var head: CollectionHead
     /// What happened to the page.
     public var outcome: Outcome
+
+    /// A save's head and outcome.
+    public init(head: CollectionHead, outcome: Outcome) {
+        self.head = head
+        self.outcome = outcome
+    }
 }
