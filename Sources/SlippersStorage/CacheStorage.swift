@@ -28,10 +28,6 @@ public protocol CacheStorage: Sendable {
     /// cache is not used after it.
     func close() async throws
 
-    /// Whether a cached list can be walked again with conditional requests, rewriting only the
-    /// pages that changed (`CollectionSync.revalidate`); a list in a cache that cannot is walked again.
-    var canRevalidate: Bool { get }
-
     // MARK: The sync side
 
     /// A collection with its statistics, or `nil` when it is not cached.
@@ -214,9 +210,6 @@ public protocol CacheStorage: Sendable {
 }
 
 extension CacheStorage {
-    /// `false`: only a cache that says so revalidates.
-    public var canRevalidate: Bool { false }
-
     /// The account a source's lists are kept for: `declared`, else the one its credentials derive, else anonymous.
     public func account(declared: Account?, credentialDigest: String?) -> Account {
         declared ?? account(derivedFrom: credentialDigest)

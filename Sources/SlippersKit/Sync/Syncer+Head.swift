@@ -8,8 +8,8 @@ extension Syncer.Run {
     ///
     /// ``SyncRequest/newestFirst`` records that it does; a list whose first cached page lists
     /// integer ids that decrease is recorded so without it. When the server then announces
-    /// another total than the cache holds (items were removed), the list is revalidated where the
-    /// storage can revalidate, and walked again otherwise, so that the removed items leave it.
+    /// another total than the cache holds (items were removed), the list is revalidated, so that
+    /// the removed items leave it.
     func refreshedHead(_ plan: SyncPlan) async throws -> SyncReport? {
         let key = plan.collection.key
         guard !request.refresh, request.incremental == nil, let stored = plan.stored, stored.endReached,
@@ -38,20 +38,8 @@ extension Syncer.Run {
             return report
         }
         line += "; the server announces \(counted(total, "item")) and the cache held \(head.itemsCached), "
-        let then: SyncReport
-        if storage.canRevalidate {
-            then = try await revalidate(plan)
-            line += "so it was revalidated: "
-        } else {
-            var again = self
-            again.request.refresh = true
-            let replanned = try await SyncPlan.make(
-                storage: storage, client: client, url: url, headers: headers,
-                overrides: StyleOverrides(request.style), itemType: request.itemType, refresh: true,
-                account: plan.account)
-            then = try await again.walk(replanned)
-            line += "so it was walked again: "
-        }
+        let then = try await revalidate(plan)
+        line += "so it was revalidated: "
         report.summary = line + then.summary
         report.pagesFetched += then.pagesFetched
         report.itemsCached = then.itemsCached

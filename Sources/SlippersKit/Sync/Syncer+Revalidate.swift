@@ -6,9 +6,6 @@ import SlippersStore
 extension Syncer.Run {
     /// Walks the cached list with conditional requests (``SyncRequest/revalidate``), rewriting only the pages that changed.
     func revalidate(_ plan: SyncPlan) async throws -> SyncReport {
-        guard storage.canRevalidate else {
-            throw CacheError.unsupported(operation: "sync --revalidate", location: storage.locationDescription)
-        }
         var sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
         sync.keepsNoStorePages = request.keepsNoStorePages
         let onEvent = syncer.onEvent

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// - ``SyncRequest/revalidate``: the cached list is walked with conditional requests;
 /// - a complete list whose new items come first is brought up to date from its first page
-///   (and revalidated, or walked again, when its total changed);
+///   (and revalidated when its total changed);
 /// - ``SyncRequest/incremental``: the list is synced from its watermark;
 /// - otherwise the list is walked from its committed pages, reading a list that moved while
 ///   it was read again where it may have hidden items, and checked against its total: a walk

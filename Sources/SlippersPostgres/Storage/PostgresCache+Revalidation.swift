@@ -7,9 +7,6 @@ import SlippersStorage
 /// Revalidating a cached list page by page, by the rules of `SQLiteCache`'s: a page the server
 /// confirms (a `304`, or the same items by digest) only records its verification.
 extension PostgresCache {
-    /// `true`: a database's lists are revalidated page by page, as a file's are.
-    public var canRevalidate: Bool { true }
-
     /// The row of the cached page at `index` of a collection, without its items; `nil` when it is not cached.
     ///
     /// - throws: A ``PostgresCacheError``.

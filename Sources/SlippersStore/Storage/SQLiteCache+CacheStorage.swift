@@ -3,9 +3,6 @@ import Slippers
 import SlippersStorage
 
 extension SQLiteCache: CacheStorage {
-    /// `true`: a file's lists are revalidated page by page.
-    public var canRevalidate: Bool { true }
-
     /// The file's path.
     public var locationDescription: String { path }
 

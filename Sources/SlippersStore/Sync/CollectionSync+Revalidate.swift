@@ -42,17 +42,13 @@ extension CollectionSync {
     /// - parameter onPage: Called after each page.
     /// - returns: What the walk found.
     /// - throws: The source's error, `CacheError.tokenDidNotAdvance(collection:token:)`,
-    ///   `NoStorePageError`, a store error, `CacheError.unsupported(operation:location:)` when the
-    ///   storage cannot revalidate (`CacheStorage.canRevalidate`), or `CancellationError`. Pages
-    ///   revalidated before the error stay so.
+    ///   `NoStorePageError`, a store error, or `CancellationError`. Pages revalidated before the
+    ///   error stay so.
     @discardableResult
     public func revalidate(
         maxPages: Int? = nil,
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
-        guard storage.canRevalidate else {
-            throw CacheError.unsupported(operation: "revalidating a list", location: storage.locationDescription)
-        }
         let store = storage
         let pagesBefore = try await store.collection(collection.key)?.pageCount ?? 0
         var found = Revalidation()
