@@ -133,6 +133,36 @@ struct PostgresWorkerOperationsTests {
     }
 
     /// The `http://host:port` the worker said it serves its metrics on.
+    @Test func healthSays503WhilePostgreSQLIsDownAnd200OnceItIsBack() async throws {
+        try await FleetScene.with(itemCount: 10, pageSize: 10) { scene in
+            let output = try TemporaryDirectory()
+            let worker = try BuiltBinary.slippers.start(
+                ["worker", "--poll", "0.2", "--metrics", "127.0.0.1:0"] + scene.database, outputDirectory: output.url)
+            defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+            let base = try await Self.metricsAddress(in: output.url)
+            var healthy = false
+            for _ in 0..<100 where !healthy {
+                healthy = (try? await Self.get(base + "/health"))?.status == 200
+                if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(healthy)
+            // Down for 4 s: the worker's next look at the queue fails, and /health says so until it is back.
+            let restart = Task { try await scene.server.restart(after: .seconds(4)) }
+            var statuses: [Int] = []
+            for _ in 0..<200 {
+                statuses.append((try? await Self.get(base + "/health"))?.status ?? 0)
+                if statuses.contains(503), statuses.last == 200 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try await restart.value
+            #expect(statuses.contains(503), "\(statuses)")
+            #expect(statuses.last == 200, "\(statuses)")
+            kill(worker.processIdentifier, SIGTERM)
+            await BuiltBinary.waitForExit(of: worker)
+            #expect(worker.terminationStatus == 0)
+        }
+    }
+
     static func metricsAddress(in output: URL) async throws -> String {
         for _ in 0..<600 {
             let said = try String(contentsOf: output.appendingPathComponent("stderr"), encoding: .utf8)
