@@ -108,6 +108,39 @@ struct PostgresWorkerOperationsTests {
         }
     }
 
+    @Test func aWorkerWhosePageHangsPastTheGraceIsCancelledGivesTheListBackAndExitsZero() async throws {
+        try await FleetScene.with(itemCount: 300, pageSize: 50) { scene in
+            let (fixture, database) = (scene.fixture, scene.database)
+            let list = fixture.url()
+            let enqueued = try await BuiltBinary.slippers.run(["enqueue", list, "--concurrency", "1"] + database)
+            #expect(enqueued.status == 0, "\(enqueued.stderr)")
+            // The third request on is never answered while the worker runs: its page hangs.
+            fixture.server.hold(fromRequest: fixture.server.requestCount + 3)
+            let output = try TemporaryDirectory()
+            let worker = try BuiltBinary.slippers.start(
+                ["worker", "--poll", "0.2", "--shutdown-grace", "1"] + database, outputDirectory: output.url)
+            defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+            await fixture.server.waitForRequests(3)
+            try await Task.sleep(for: .milliseconds(300))
+            let signalled = ContinuousClock.now
+            kill(worker.processIdentifier, SIGTERM)
+            await BuiltBinary.waitForExit(of: worker)
+            let stopped = signalled.duration(to: .now)
+            let said = try String(contentsOf: output.url.appendingPathComponent("stderr"), encoding: .utf8)
+            #expect(worker.terminationStatus == 0, "\(said)")
+            #expect(said.contains("#1: stopped with the worker"), "\(said)")
+            // The grace, then the cancellation: not the request's own timeouts (30 s idle, 120 s deadline).
+            #expect(stopped < .seconds(15), "\(stopped)")
+            // Given back at once: the next worker resumes it and ends it exact.
+            fixture.server.release()
+            let next = try await BuiltBinary.slippers.run(["worker", "--until-empty", "--poll", "0.1"] + database)
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stdout.contains("#1 synced"), "\(next.stdout)")
+            let export = try await BuiltBinary.slippers.run(["export", list, "--format", "ndjson"] + database)
+            #expect(try exportedIDs(export.stdout) == Array(1...300))
+        }
+    }
+
     @Test func queueWatchPrintsTheQueueEverySecondWithoutEscapeCodesWhenNotOnATerminal() async throws {
         try await FleetScene.with(itemCount: 60, pageSize: 50) { scene in
             let (fixture, database) = (scene.fixture, scene.database)
