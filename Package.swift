@@ -48,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Signals and graceful shutdown of a server's services: the fleet worker, for SlippersPostgres and the CLI.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The tracing API of the sync's and the requests' spans: no backend; async-http-client builds it anyway.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // Core vocabulary: no I/O, no dependencies.
@@ -68,6 +70,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // Requests, refusals, retries and bytes by origin: the metrics API only, no backend.
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                // A span per request, by origin: the tracing API only, no backend.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swift6
         ),
@@ -76,9 +80,11 @@ let package = Package(
             name: "SlippersStorage",
             // Crypto: the HMAC-SHA-256 of the fingerprints of header values both backends store.
             // CoreMetrics: the sync's counters and timers, recorded into whatever backend the program bootstraps.
+            // Tracing: a span per list run and per page, for whatever tracer the program bootstraps.
             dependencies: [
                 "Slippers", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swift6
         ),
@@ -174,6 +180,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The cost of the sync's spans without a tracer, and with one that keeps them.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             // Its README holds the method and the figures.
             exclude: ["README.md"],
@@ -216,6 +225,8 @@ let package = Package(
             dependencies: [
                 "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "SlippersTestSupport",
+                // A tracer that keeps the spans of a sync, for the tests of its traces.
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swift6
         ),

@@ -20,6 +20,7 @@ enum FigureCatalog {
         RevalidationFigures.notModified,
         FreshnessFigures.relaunch,
         SyncFigures.sync,
+        TracingFigures.tracing,
         IncrementalFigures.incremental,
         LiveListFigures.headRefresh,
         LiveListFigures.pacedRun,

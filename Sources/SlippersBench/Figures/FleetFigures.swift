@@ -8,14 +8,17 @@ import LocalPostgres
 /// synced one page after another, so that what grows with the workers is the number of lists
 /// in flight. The same queue is run by 1, 2 and 4 worker processes, each on a new database;
 /// then one list without latency is synced into a new file and a new PostgreSQL database,
-/// three times each, for the backends' write rates (a median). Needs the `slippers` executable
+/// three times each, for the backends' write rates (a median). The 4 workers' run is repeated with
+/// metrics off (no backend: swift-metrics' no-op) and on (`worker --metrics`, which bootstraps
+/// swift-prometheus in each worker, as a fleet runs), three times each in alternating order, for
+/// what the metrics cost (the medians). Needs the `slippers` executable
 /// next to this one (`swift build -c release`)
 /// and PostgreSQL's binaries; without them the group says why and reports nothing.
 enum FleetFigures {
     static let fleet = FigureGroup(
         id: "fleet",
         summary:
-            "ours: lists 20 ms away synced by 1, 2 and 4 worker processes on one PostgreSQL; its write rate against a file's"
+            "ours: lists 20 ms away synced by 1, 2 and 4 worker processes on one PostgreSQL, metrics off and on; its write rate against a file's"
     ) { context in
         let slippers = URL(fileURLWithPath: context.executablePath).deletingLastPathComponent()
             .appendingPathComponent("slippers").path
@@ -56,6 +59,8 @@ enum FleetFigures {
         let fixture = FixtureServer(configuration: configuration)
         try await fixture.start()
         var runs: [Int: Run] = [:]
+        // The 4 workers' wall times with metrics off and on, rounds alternating which goes first.
+        var metered: [Bool: [Duration]] = [false: [], true: []]
         do {
             for workers in [1, 2, 4] {
                 let run = try await runQueue(
@@ -64,6 +69,16 @@ enum FleetFigures {
                 progress.report(
                     "fleet: \(lists) lists of \(items) items by \(workers) workers in \(run.wall.secondsText)")
                 runs[workers] = run
+            }
+            for round in 0..<3 {
+                for metrics in round % 2 == 0 ? [false, true] : [true, false] {
+                    let run = try await runQueue(
+                        slippers: slippers, server: server, fixture: fixture, lists: lists, items: items, workers: 4,
+                        directory: directory, metrics: metrics)
+                    progress.report(
+                        "fleet: 4 workers, metrics \(metrics ? "on" : "off"), in \(run.wall.secondsText)")
+                    metered[metrics]?.append(run.wall)
+                }
             }
             await fixture.stop()
         } catch {
@@ -75,11 +90,21 @@ enum FleetFigures {
         let four = runs[4]!
         func seconds(_ duration: Duration) -> Double { duration.milliseconds }
         func megabytes(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+        let metricsOff = Measurement(samples: metered[false] ?? []).median
+        let metricsOn = Measurement(samples: metered[true] ?? []).median
         let name = "\(lists) lists × \(items) items, 20 ms a page"
         return [
             Figure(
                 name: "fleet \(name): wall time, 4 workers", unit: .milliseconds, value: seconds(four.wall),
                 baseline: "1 worker", baselineValue: seconds(one.wall), target: .fasterBy(3)),
+            Figure(
+                name: "fleet \(name): wall time, 4 workers with metrics on (Prometheus, as `worker --metrics`)",
+                unit: .milliseconds, value: seconds(metricsOn), baseline: "metrics off (no backend), median of 3",
+                baselineValue: seconds(metricsOff), target: .ratioAtMost(1.05)),
+            Figure(
+                name: "fleet \(name): wall time, 4 workers with metrics on", unit: .milliseconds,
+                value: seconds(metricsOn), baseline: "1 worker, metrics off", baselineValue: seconds(one.wall),
+                target: .fasterBy(3)),
             Figure(
                 name: "fleet \(name): wall time, 2 workers", unit: .milliseconds, value: seconds(runs[2]!.wall),
                 baseline: "1 worker", baselineValue: seconds(one.wall), target: .information),
@@ -99,9 +124,10 @@ enum FleetFigures {
     }
 
     /// Enqueues the lists on a new database and runs `workers` worker processes to the queue's end.
+    /// With `metrics`, each worker serves its metrics on a port of its own (`--metrics 127.0.0.1:0`).
     private static func runQueue(
         slippers: String, server: PostgresServer, fixture: FixtureServer, lists: Int, items: Int, workers: Int,
-        directory: URL
+        directory: URL, metrics: Bool = false
     ) async throws -> Run {
         let database = ["--db", server.url(database: try await server.makeDatabase())]
         let urls = (1...lists).map { fixture.url(.page, query: ["list": String($0)]).absoluteString }
@@ -113,7 +139,9 @@ enum FleetFigures {
         let start = clock.now
         let processes = try (0..<workers).map { index in
             try SpawnedProcess.spawn(
-                slippers, ["worker", "--until-empty", "--poll", "0.1"] + database,
+                slippers,
+                ["worker", "--until-empty", "--poll", "0.1"] + database
+                    + (metrics ? ["--metrics", "127.0.0.1:0"] : []),
                 environment: ProcessInfo.processInfo.environment,
                 output: directory.appendingPathComponent("worker-\(workers)-\(index).out").path,
                 error: directory.appendingPathComponent("worker-\(workers)-\(index).err").path)
@@ -125,6 +153,13 @@ enum FleetFigures {
             }
         }
         let wall = start.duration(to: clock.now)
+        // A worker that served its metrics said where: the figure is of metrics that were on.
+        for index in 0..<workers where metrics {
+            let error = directory.appendingPathComponent("worker-\(workers)-\(index).err").path
+            guard (try? String(contentsOfFile: error, encoding: .utf8))?.contains("metrics on http://") == true else {
+                throw FleetFailure(description: "worker \(index) did not serve its metrics")
+            }
+        }
         let lastPage = (items + pageSize - 1) / pageSize
         let pastTheEnd = fixture.requests.dropFirst(requestsBefore).filter {
             (Int($0.query["page"] ?? "") ?? 0) > lastPage

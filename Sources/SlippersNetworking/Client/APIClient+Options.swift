@@ -1,8 +1,9 @@
 import Logging
+import Tracing
 
 extension APIClient {
-    /// How a client sends: its transport, retries, credentials, origin policy, redirects and
-    /// log, each with a documented default; the server it talks to is its ``ServerConfiguration``.
+    /// How a client sends: its transport, retries, credentials, origin policy, redirects, log
+    /// and tracer, each with a documented default; the server it talks to is its ``ServerConfiguration``.
     ///
     /// For example, a client that never retries and follows the list to a CDN without credentials:
     ///
@@ -38,6 +39,9 @@ extension APIClient {
 
         /// Where the client reports its exchanges, redirects, retries and renewals; nowhere unless set.
         public var logger: Logger
+        /// Where the client's request spans go: the tracer the program bootstrapped
+        /// (`InstrumentationSystem.tracer`, a no-op unless it did) when the options were made, unless set.
+        public var tracer: any Tracer
 
         /// Creates options; what is not given keeps its default.
         public init(
@@ -48,7 +52,8 @@ extension APIClient {
             maxRedirects: Int = 20,
             rateLimiter: RateLimiter = RateLimiter(),
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-            logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "slippers.networking", factory: { _ in SwiftLogNoOpLogHandler() }),
+            tracer: any Tracer = InstrumentationSystem.tracer
         ) {
             self.transport = transport
             self.retryPolicy = retryPolicy
@@ -58,6 +63,7 @@ extension APIClient {
             self.rateLimiter = rateLimiter
             self.sleep = sleep
             self.logger = logger
+            self.tracer = tracer
         }
     }
 
@@ -78,12 +84,13 @@ extension APIClient {
         self.rateLimiter = options.rateLimiter
         self.sleep = options.sleep
         self.logger = options.logger
+        self.tracer = options.tracer
     }
 
-    /// The options the client sends with: its transport, retries, credentials, origins, redirects and log.
+    /// The options the client sends with: its transport, retries, credentials, origins, redirects, log and tracer.
     public var options: Options {
         Options(
             transport: transport, retryPolicy: retryPolicy, authenticator: authenticator, originPolicy: originPolicy,
-            maxRedirects: maxRedirects, rateLimiter: rateLimiter, sleep: sleep, logger: logger)
+            maxRedirects: maxRedirects, rateLimiter: rateLimiter, sleep: sleep, logger: logger, tracer: tracer)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Slippers
+import Tracing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -56,6 +57,9 @@ public struct APIClient: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
     /// Where the client reports its exchanges, redirects, retries and credential renewals; discards them unless given.
     public var logger: Logger
+    /// Where the client's request spans go (`HTTP GET`, with the origin, status and bytes, never a
+    /// path, a query or a header's value); the tracer the program bootstrapped, unless given.
+    public var tracer: any Tracer
 
     /// A retry about to happen.
     public struct RetryEvent: Sendable {
@@ -328,7 +332,9 @@ public struct APIClient: Sendable {
     ) async throws -> NetworkResponse {
         guard let origin else {
             let started = ContinuousClock.now
-            let response = try await transport.send(request)
+            let response = try await RequestTracing.request(tracer, request, origin: nil) {
+                try await transport.send($0)
+            }
             logExchange(request, response, elapsed: started.duration(to: .now), hop: hop)
             return response
         }
@@ -347,7 +353,9 @@ public struct APIClient: Sendable {
         let started = ContinuousClock.now
         let response: NetworkResponse
         do {
-            response = try await transport.send(request)
+            response = try await RequestTracing.request(tracer, request, origin: origin) {
+                try await transport.send($0)
+            }
         } catch {
             rateLimiter.release(origin)
             RequestMetrics.recordFailure(origin: origin)

@@ -129,6 +129,8 @@
                 decompression: .enabled(limit: .size(configuration.maxBodySize)))
             // APIClient retries transient failures itself, with its own backoff.
             clientConfiguration.connectionPool.retryConnectionEstablishment = false
+            // APIClient traces its requests itself: async-http-client's own span would record the URL's path and query.
+            clientConfiguration.tracing.tracer = nil
             if let tls { clientConfiguration.tlsConfiguration = tls }
             #if os(Linux)
                 // Every connection acknowledges at once: see QuickAckHandler.

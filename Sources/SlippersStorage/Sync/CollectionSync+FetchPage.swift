@@ -16,10 +16,12 @@ extension CollectionSync {
         let requested = PageRequest(token: token, overlapsPreviousPage: overlapping)
         let started = ContinuousClock.now
         defer { SyncMetrics.recordFetch(since: started, retries: retries) }
-        let result = try await retryBudget.run(
-            retries: &retries,
-            onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },
-            { try await source.fetch(requested) })
+        let result = try await tracingPage(at: index) {
+            try await retryBudget.run(
+                retries: &retries,
+                onRetry: { storage.pageWillBeRetried(at: index, in: key, error: $0, wait: $1) },
+                { try await source.fetch(requested) })
+        }
         return (result, retries)
     }
 }

@@ -49,6 +49,14 @@ extension CollectionSync {
     ///   `CancellationError`. Nothing is merged after an error.
     @discardableResult
     public func refreshHead(maxPages: Int? = nil, retryBudget: RetryBudget = .none) async throws -> HeadRefresh {
+        try await tracingList(
+            "refresh_head", counting: { ($0.pagesFetched, $0.added + $0.updated) },
+            running: {
+                try await readHead(maxPages: maxPages, retryBudget: retryBudget)
+            })
+    }
+
+    private func readHead(maxPages: Int?, retryBudget: RetryBudget) async throws -> HeadRefresh {
         let key = collection.key
         guard try await storage.collection(key) != nil else { throw CacheError.collectionNotFound(key: key) }
         var found = HeadRefresh()

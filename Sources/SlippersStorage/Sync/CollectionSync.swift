@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import Tracing
 
 /// Pages a source into the store, page after page, resuming where the last run stopped.
 ///
@@ -164,6 +165,22 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         return recorded
     }
 
+    /// Where the run's spans go: a `slippers.list` span per run, and a `slippers.page` span per
+    /// page under it; the tracer the program bootstrapped (`InstrumentationSystem.tracer`, a no-op
+    /// unless it did) when the sync was made, unless set.
+    ///
+    /// A span names the list's origin and style kind, a page's index, items and bytes, never a
+    /// URL's path or query, a header's value or a credential. An `APIClient`'s request spans nest
+    /// under the page spans (the current span travels in the task's `ServiceContext`).
+    ///
+    /// For example, traces kept in memory by a test:
+    ///
+    /// ```swift
+    /// var sync = CollectionSync(storage: store, source: source, collection: posts)
+    /// sync.tracer = InMemoryTracer()
+    /// ```
+    public var tracer: any Tracer
+
     /// How many times a run follows another process that started the list again before it gives up.
     static var maxRestarts: Int { 100 }
 
@@ -172,6 +189,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         self.storage = storage
         self.source = source
         self.collection = collection
+        self.tracer = InstrumentationSystem.tracer
     }
 
     /// Fetches and saves pages until the end of the list, `maxPages`, or an error.
@@ -259,6 +277,16 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         retryBudget: RetryBudget = .none,
         onPage: (Progress) -> Void = { _ in }
     ) async throws -> Progress {
+        try await tracingList(
+            "run", counting: { ($0.pagesFetched, $0.itemsFetched) },
+            running: {
+                try await runTraced(limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+            })
+    }
+
+    private func runTraced(
+        limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
+    ) async throws -> Progress {
         // Open while it runs: a budget kept meanwhile (here or by another process) never evicts it.
         await storage.syncWillStart(collection.key)
         do {
@@ -322,6 +350,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
         let onPageRetry = self.onPageRetry
+        let (tracer, described) = (self.tracer, collection)
         return try await withThrowingTaskGroup(of: PagesInFlight.Fetched.self) { group in
             defer { group.cancelAll() }
             var inFlight = PagesInFlight(addressable: addressable, index: index, token: token)
@@ -431,13 +460,15 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     do {
                         result = .success(
                             try await concurrency.run(request: number) {
-                                try await retryBudget.run(
-                                    retries: &retries,
-                                    onRetry: {
-                                        storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
-                                        onPageRetry?(pageIndex, $0, $1)
-                                    },
-                                    { try await source.fetch(request) })
+                                try await SyncTracing.page(tracer, index: pageIndex, collection: described) {
+                                    try await retryBudget.run(
+                                        retries: &retries,
+                                        onRetry: {
+                                            storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
+                                            onPageRetry?(pageIndex, $0, $1)
+                                        },
+                                        { try await source.fetch(request) })
+                                }
                             })
                     } catch {
                         result = .failure(error)

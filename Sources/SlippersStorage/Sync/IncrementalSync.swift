@@ -1,5 +1,6 @@
 import Foundation
 import Slippers
+import Tracing
 
 /// Keeps a list current by asking only for the items changed since the last run, as dlt's
 /// `incremental` does: a watermark per list (the greatest value of a field such as `updated_at`),
@@ -101,6 +102,8 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
     /// What a second page that repeats the first means on the first run; see ``CollectionSync/repeatedSecondPage``.
     public var repeatedSecondPage = CollectionSync<Source>.RepeatedSecondPage.fails
+    /// Where the run's spans go: a `slippers.list` span for the run, over the walk's own; see ``CollectionSync/tracer``.
+    public var tracer: any Tracer
 
     /// Creates an incremental sync of `collection` in any backend.
     public init(
@@ -111,6 +114,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         self.collection = collection
         self.settings = settings
         self.source = source
+        self.tracer = InstrumentationSystem.tracer
     }
 
     /// The key of the collection a run's changes are walked into before they are merged: the list's key and `#changes`.
@@ -129,6 +133,18 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     public func run(
         limits: CollectionSync<Source>.Limits = CollectionSync<Source>.Limits(), refresh: Bool = false,
         retryBudget: RetryBudget = .none, onPage: (CollectionSync<Source>.Progress) -> Void = { _ in }
+    ) async throws -> Outcome {
+        try await SyncTracing.list(
+            tracer, operation: "incremental", collection: collection,
+            counting: { ($0.progress.pagesFetched, $0.newItems + $0.updatedItems) },
+            running: {
+                try await runTraced(limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
+            })
+    }
+
+    private func runTraced(
+        limits: CollectionSync<Source>.Limits, refresh: Bool, retryBudget: RetryBudget,
+        onPage: (CollectionSync<Source>.Progress) -> Void
     ) async throws -> Outcome {
         let key = collection.key
         var stored = try await storage.watermark(of: key).flatMap { $0.field == settings.field ? $0 : nil }
@@ -238,6 +254,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         sync.concurrency = concurrency
         sync.onPageRetry = onPageRetry
         sync.repeatedSecondPage = repeatedSecondPage
+        sync.tracer = tracer
         return sync
     }
 

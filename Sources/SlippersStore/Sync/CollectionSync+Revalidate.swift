@@ -49,6 +49,14 @@ extension CollectionSync {
         maxPages: Int? = nil,
         onPage: (Revalidation) -> Void = { _ in }
     ) async throws -> Revalidation {
+        try await tracingList(
+            "revalidate", counting: { ($0.pagesWalked, $0.itemsWritten) },
+            running: {
+                try await revalidateTraced(maxPages: maxPages, onPage: onPage)
+            })
+    }
+
+    private func revalidateTraced(maxPages: Int?, onPage: (Revalidation) -> Void) async throws -> Revalidation {
         let store = storage
         let pagesBefore = try await store.collection(collection.key)?.pageCount ?? 0
         var found = Revalidation()
@@ -64,7 +72,9 @@ extension CollectionSync {
             try Task.checkCancellation()
             let cached = try await store.pageInfo(at: index, in: collection.key)
             let validators = cached.flatMap { $0.token == token && !$0.validators.isEmpty ? $0.validators : nil }
-            let result = try await source.fetch(PageRequest(token: token, validators: validators))
+            let result = try await tracingPage(at: index) {
+                try await source.fetch(PageRequest(token: token, validators: validators))
+            }
             try Task.checkCancellation()
             let next: PageToken?
             switch result {
