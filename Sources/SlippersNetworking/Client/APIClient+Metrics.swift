@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import Slippers
 
 /// The metrics the HTTP side records through swift-metrics, by origin (`scheme://host[:port]`):
 /// never a path, a query or a header value. Nothing is kept unless the program bootstrapped a
@@ -17,32 +18,50 @@ enum RequestMetrics {
     /// The requests left in the origin's window, as its last answer said: `slippers_rate_budget_remaining{origin}`.
     static let budgetRemaining = "slippers_rate_budget_remaining"
 
+    /// The counters, made once per name and labels by the backend.
+    private static let counters = KeyedMemo<Counter>()
+    /// The gauges, made once per name and labels by the backend.
+    private static let gauges = KeyedMemo<Gauge>()
+
+    /// Whether a backend was bootstrapped: without one, nothing is made or kept.
+    private static var isRecording: Bool { !(MetricsSystem.factory is NOOPMetricsHandler) }
+
+    /// The counter `label` with `dimensions`, made once by the backend.
+    private static func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        let key = ([label] + dimensions.map { "\($0.0)=\($0.1)" }).joined(separator: "\u{1F}")
+        return counters.value(for: key) { Counter(label: label, dimensions: dimensions) }
+    }
+
     /// Records a response of `origin`: its status class, its bytes, and the budget its headers announce.
     static func recordResponse(_ response: NetworkResponse, origin: Origin, remaining: Int?) {
+        guard isRecording else { return }
         let label = origin.description
         let statusClass = (100...599).contains(response.statusCode) ? "\(response.statusCode / 100)xx" : "other"
-        Counter(label: requests, dimensions: [("origin", label), ("status_class", statusClass)]).increment()
+        counter(requests, [("origin", label), ("status_class", statusClass)]).increment()
         if !response.body.isEmpty {
-            Counter(label: receivedBytes, dimensions: [("origin", label)]).increment(by: response.body.count)
+            counter(receivedBytes, [("origin", label)]).increment(by: response.body.count)
         }
         if let remaining {
-            Gauge(label: budgetRemaining, dimensions: [("origin", label)]).record(remaining)
+            gauges.value(for: label) { Gauge(label: budgetRemaining, dimensions: [("origin", label)]) }
+                .record(remaining)
         }
     }
 
     /// Records a request of `origin` that got no response.
     static func recordFailure(origin: Origin) {
-        Counter(label: requests, dimensions: [("origin", origin.description), ("status_class", "error")]).increment()
+        guard isRecording else { return }
+        counter(requests, [("origin", origin.description), ("status_class", "error")]).increment()
     }
 
     /// Records a rate-limit refusal.
     static func recordRefusal(origin: Origin, status: Int) {
-        Counter(label: refused, dimensions: [("origin", origin.description), ("status", "\(status)")]).increment()
+        guard isRecording else { return }
+        counter(refused, [("origin", origin.description), ("status", "\(status)")]).increment()
     }
 
     /// Records a request sent again, when its URL names an origin.
     static func recordRetry(url: URL?) {
-        guard let origin = url.flatMap(Origin.init) else { return }
-        Counter(label: retries, dimensions: [("origin", origin.description)]).increment()
+        guard isRecording, let origin = url.flatMap(Origin.init) else { return }
+        counter(retries, [("origin", origin.description)]).increment()
     }
 }
