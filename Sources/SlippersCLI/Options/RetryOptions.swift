@@ -1,5 +1,6 @@
 import ArgumentParser
 import Slippers
+import SlippersKit
 import SlippersNetworking
 
 /// How `sync` retries: each request a few times, and a failing page for a while longer.
@@ -30,14 +31,8 @@ struct RetryOptions: ParsableArguments {
         if !(retryFor >= 0) { throw ValidationError("--retry-for must be 0 or more.") }
     }
 
-    /// The policy of one request.
+    /// The policy of one request, as a sync's request gives it (`SyncRequest.Network.requestRetryPolicy`).
     var requestPolicy: RetryPolicy {
-        RetryPolicy(maxAttempts: retries + 1, baseDelay: .seconds(retryDelay), maxDelay: .seconds(max(10, retryDelay)))
-    }
-
-    /// The budget of a failing page, beyond its request's own retries.
-    var pageBudget: RetryBudget {
-        RetryBudget(
-            duration: .seconds(retryFor), baseDelay: .seconds(retryDelay * 2), maxDelay: .seconds(max(30, retryDelay)))
+        SyncRequest.Network(retries: retries, retryDelay: retryDelay, retryFor: retryFor).requestRetryPolicy
     }
 }
