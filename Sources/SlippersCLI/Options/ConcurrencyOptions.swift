@@ -19,9 +19,4 @@ struct ConcurrencyOptions: ParsableArguments {
         if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more.") }
         if concurrency > 64 { throw ValidationError("--concurrency must be 64 or less.") }
     }
-
-    /// A controller that starts at the concurrency asked for.
-    func controller() -> AdaptiveConcurrency {
-        AdaptiveConcurrency(maximum: concurrency)
-    }
 }
