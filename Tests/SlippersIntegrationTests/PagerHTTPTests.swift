@@ -55,7 +55,7 @@ import Testing
         #expect(await !recorder.values.contains { $0.provenance == .network })
         // The window: the first cached page only, though two are cached.
         let cached = try #require(await recorder.values.first { $0.provenance == .cache })
-        #expect(cached.items.map(\.id.rawValue) == Array(1...10))
+        #expect(cached.items.map { $0.id.intValue ?? -1 } == Array(1...10))
 
         server.release()
         await start.value
@@ -65,11 +65,11 @@ import Testing
         #expect(cacheIndex < networkIndex)
         // The revalidation was conditional, and the unchanged page came back 304.
         #expect(server.requests.first?.ifNoneMatch != nil)
-        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...10))
         #expect(await pager.state.refresh.error == nil)
         // The second page is cached in the confirmed generation: it is read, not fetched.
         await pager.loadNextPageIfNeeded()
-        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...20))
         #expect(server.requestCount == 1)
     }
 
@@ -85,7 +85,7 @@ import Testing
         #expect(error.kind == .transport(.cannotConnect))
         // Offline, the window still grows through the cached pages.
         await pager.loadNextPageIfNeeded()
-        #expect(await pager.state.items.map(\.id.rawValue) == Array(1...20))
+        #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...20))
         #expect(await pager.state.append.error == nil)
     }
 
@@ -95,7 +95,7 @@ import Testing
         let pager = pager()
         await pager.start()
         let state = await pager.state
-        #expect(state.items.map(\.id.rawValue) == Array(1...10))
+        #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...10))
         #expect((state.refresh.error as? NetworkError)?.status == 500)
     }
 
@@ -114,7 +114,7 @@ import Testing
         await pager.start()
         while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
         let state = await pager.state
-        #expect(state.items.map(\.id.rawValue) == Array(1...45))
+        #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...45))
         #expect(state.append.error == nil)
         #expect(server.requestCount == 5)
     }
@@ -125,10 +125,10 @@ import Testing
         await pager.loadNextPageIfNeeded()
         server.insertAtTop(count: 3)
         try await pager.refresh()
-        let ids = await pager.state.items.map(\.id.rawValue)
+        let ids = await pager.state.items.map { $0.id.intValue ?? -1 }
         #expect(ids.prefix(3) == [48, 47, 46])
         #expect(Set(ids).count == ids.count)
         while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
-        #expect(await pager.state.items.map(\.id.rawValue) == [48, 47, 46] + Array(1...45))
+        #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == [48, 47, 46] + Array(1...45))
     }
 }

@@ -1,9 +1,10 @@
-/// A typed integer identifier that a server gave to an item.
+/// A typed identifier that a server gave to an item: a number or a string.
 ///
 /// The phantom `Subject` keeps ids of different types apart: an `ID<Author>`
 /// cannot be passed where an `ID<BlogPost>` is expected. In JSON an id is the
-/// bare number, so a model can declare `let id: ID<Self>` and decode
-/// `{"id": 42}` directly.
+/// bare number or the bare string the server sent, so a model can declare
+/// `let id: ID<Self>` and decode `{"id": 42}`, `{"id": "109384029384756"}` (a
+/// snowflake), `{"id": "3f2c…"}` (a UUID) or `{"id": "@ann:example.org"}` alike.
 ///
 /// For example:
 ///
@@ -14,9 +15,13 @@
 /// }
 /// let post: BlogPost = try JsonProvider.decode(#"{"id": 42, "title": "Hi"}"#)
 /// post.id == 42  // true
+/// let status: BlogPost = try JsonProvider.decode(#"{"id": "109384029384756", "title": "Hi"}"#)
+/// status.id == "109384029384756"  // true
 /// ```
 ///
-/// An id deliberately has no arithmetic: ids name things, they do not count them.
+/// A number and a string are different ids, as they are in the server's JSON:
+/// `ID<Post>(42)` is not `ID<Post>("42")`. An id deliberately has no
+/// arithmetic: ids name things, they do not count them.
 ///
 /// Inside a model that is `Identifiable`, a bare `ID` names the protocol's
 /// associated type (`Self.ID`, here `ID<Post>` itself), not this generic type;
@@ -27,17 +32,34 @@
 /// As a dictionary key an id encodes as the JSON object key `"42"`
 /// (`CodingKeyRepresentable`), so `[ID<Post>: Int]` is a JSON object.
 public struct ID<Subject>: RawRepresentable, Sendable {
-    /// The server's integer value.
-    public var rawValue: Int
+    /// The server's value: an integer or a string.
+    public var rawValue: ItemKey
 
-    /// Creates an id from the server's integer value.
-    public init(rawValue: Int) {
+    /// Creates an id from the server's value.
+    public init(rawValue: ItemKey) {
         self.rawValue = rawValue
     }
 
     /// Creates an id from the server's integer value.
-    public init(_ rawValue: Int) {
-        self.rawValue = rawValue
+    public init(_ value: Int) {
+        self.rawValue = .integer(value)
+    }
+
+    /// Creates an id from the server's string value: a snowflake, a UUID, a name.
+    public init(_ value: String) {
+        self.rawValue = .string(value)
+    }
+
+    /// The server's value when it is an integer.
+    public var intValue: Int? {
+        if case .integer(let value) = rawValue { return value }
+        return nil
+    }
+
+    /// The server's value when it is a string.
+    public var stringValue: String? {
+        if case .string(let value) = rawValue { return value }
+        return nil
     }
 }
 
@@ -46,6 +68,7 @@ extension ID: Equatable {}
 extension ID: Hashable {}
 
 extension ID: Comparable {
+    /// Integer ids order numerically and before string ids; string ids order by their characters.
     public static func < (lhs: ID, rhs: ID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
@@ -53,48 +76,51 @@ extension ID: Comparable {
 
 extension ID: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: Int) {
-        self.rawValue = value
+        self.rawValue = .integer(value)
+    }
+}
+
+extension ID: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self.rawValue = .string(value)
     }
 }
 
 extension ID: CustomStringConvertible {
-    public var description: String { String(rawValue) }
-}
-
-extension ID: LosslessStringConvertible {
-    /// Creates an id from its decimal text, or `nil` when the text is not an integer.
-    public init?(_ description: String) {
-        guard let value = Int(description) else { return nil }
-        self.rawValue = value
-    }
+    /// The id as text: the decimal number or the string itself.
+    public var description: String { rawValue.description }
 }
 
 extension ID: Decodable {
-    /// Decodes an id from a bare JSON number.
+    /// Decodes an id from a bare JSON number (an integer) or a bare JSON string.
     ///
-    /// - throws: `DecodingError` when the value is a string, a fractional
-    ///   number or out of range.
+    /// - throws: `DecodingError` when the value is a fractional or out-of-range
+    ///   number, a boolean, `null`, an array or an object.
     public init(from decoder: any Decoder) throws {
-        self.rawValue = try decoder.singleValueContainer().decode(Int.self)
+        self.rawValue = try ItemKey(from: decoder)
     }
 }
 
 extension ID: Encodable {
-    /// Encodes the id as a bare JSON number.
+    /// Encodes the id as the bare JSON number or string it was decoded from.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+        try rawValue.encode(to: encoder)
     }
 }
 
 extension ID: CodingKeyRepresentable {
-    /// The id as a dictionary key in JSON: its decimal text.
-    public var codingKey: any CodingKey { IDCodingKey(intValue: rawValue) }
+    /// The id as a dictionary key in JSON: its text.
+    public var codingKey: any CodingKey { IDCodingKey(rawValue) }
 
-    /// Reads an id from a dictionary key: its decimal text, or its integer value.
+    /// Reads an id from a dictionary key: an integer when the key is one, else the key's text.
     public init?<T: CodingKey>(codingKey: T) {
-        guard let value = codingKey.intValue ?? Int(codingKey.stringValue) else { return nil }
-        self.rawValue = value
+        if let value = codingKey.intValue ?? Int(codingKey.stringValue) {
+            self.rawValue = .integer(value)
+        } else if codingKey.stringValue.isEmpty {
+            return nil
+        } else {
+            self.rawValue = .string(codingKey.stringValue)
+        }
     }
 }
 
@@ -103,13 +129,16 @@ private struct IDCodingKey: CodingKey {
     var stringValue: String
     var intValue: Int?
 
+    init(_ key: ItemKey) {
+        self.stringValue = key.description
+        if case .integer(let value) = key { self.intValue = value }
+    }
+
     init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
+        self.init(.integer(intValue))
     }
 
     init?(stringValue: String) {
-        guard let value = Int(stringValue) else { return nil }
-        self.init(intValue: value)
+        self.init(Int(stringValue).map(ItemKey.integer) ?? .string(stringValue))
     }
 }

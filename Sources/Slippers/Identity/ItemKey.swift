@@ -62,7 +62,7 @@ public protocol CacheIdentifiable {
 }
 
 extension CacheIdentifiable where Self: Identifiable, ID == Slippers.ID<Self> {
-    public var itemKey: ItemKey { .integer(id.rawValue) }
+    public var itemKey: ItemKey { id.rawValue }
 }
 
 extension CacheIdentifiable where Self: Identifiable, ID == String {
@@ -75,5 +75,34 @@ extension CacheIdentifiable where Self: Identifiable, ID == Int {
 
 extension ID {
     /// The untyped key of this id.
-    public var itemKey: ItemKey { .integer(rawValue) }
+    public var itemKey: ItemKey { rawValue }
+}
+
+/// A value made from a bare JSON number or string alone, which a decoder of the package may build
+/// without asking it to decode itself (``ID`` and ``ItemKey``).
+package protocol ItemKeyDecodable {
+    /// Creates the value from the key a JSON number or string gave.
+    init(itemKey: ItemKey)
+}
+
+extension ItemKey: ItemKeyDecodable {
+    package init(itemKey: ItemKey) { self = itemKey }
+}
+
+extension ID: ItemKeyDecodable {
+    package init(itemKey: ItemKey) { self.init(rawValue: itemKey) }
+}
+
+extension ItemKey: ExpressibleByIntegerLiteral {
+    /// An integer key: `42` is `.integer(42)`.
+    public init(integerLiteral value: Int) {
+        self = .integer(value)
+    }
+}
+
+extension ItemKey: ExpressibleByStringLiteral {
+    /// A string key: `"cus_9s6X"` is `.string("cus_9s6X")`.
+    public init(stringLiteral value: String) {
+        self = .string(value)
+    }
 }

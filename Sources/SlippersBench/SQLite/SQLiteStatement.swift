@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import Slippers
 
 /// A prepared statement: bind, step through rows, reset, and run again.
 ///
@@ -31,6 +32,14 @@ final class SQLiteStatement {
     }
 
     /// Binds a floating-point number to parameter `index`.
+    /// Binds an item's key: its integer, or its text.
+    func bind(_ key: ItemKey, at index: Int32) throws {
+        switch key {
+        case .integer(let value): try bind(value, at: index)
+        case .string(let value): try bind(value, at: index)
+        }
+    }
+
     func bind(_ value: Double, at index: Int32) throws {
         try check(sqlite3_bind_double(handle, index, value))
     }

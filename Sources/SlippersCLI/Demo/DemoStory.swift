@@ -95,11 +95,11 @@ struct DemoStory {
             await refreshing.loadNextPageIfNeeded()
             reloaded += 1
         }
-        let ids = await refreshing.state.items.map(\.id.rawValue)
+        let ids = await refreshing.state.items.map(\.id)
         let duplicatesMeanwhile = afterFirstPage.items.count - Set(afterFirstPage.items.map(\.id)).count
         let duplicates = ids.count - Set(ids).count
         print(
-            "5. Refresh: 3 new items at the top (ids \(ids.prefix(3).map(String.init).joined(separator: ", "))); "
+            "5. Refresh: 3 new items at the top (ids \(ids.prefix(3).map(\.description).joined(separator: ", "))); "
                 + "the old pages stayed readable, marked unverified, while \(reloaded) pages reloaded; "
                 + "now \(ids.count) items, \(Self.duplicates(duplicates + duplicatesMeanwhile))")
 

@@ -63,8 +63,18 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         var client: APIClient
         var headers: [String: String]
     }
-    @ObservationIgnored private let trigger: InfiniteListTrigger
+    /// How many rows before the end of the list the next page is asked for.
+    @ObservationIgnored private let distanceFromEnd: Int
     @ObservationIgnored private var positions: [Item.ID: Int] = [:]
+    /// The furthest row reported shown: while it is near the end, the list loads more.
+    @ObservationIgnored private var lastShownRow: Int?
+    /// The load the list asked for because its last rows are shown, while it runs.
+    @ObservationIgnored private var pull: Task<Void, Never>?
+    /// The state at which a load changed nothing: the list waits for another state before asking again.
+    @ObservationIgnored private var unchangedBy: PullPoint?
+    /// Wakes the list when the pager's backoff ends, while its last rows are shown.
+    @ObservationIgnored private let wake = Subscription()
+    @ObservationIgnored private var wakeAt: Date?
 
     /// Creates a list over a pager; nothing is read or fetched until ``load()``.
     ///
@@ -73,7 +83,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     public init(pager: Pager<Item>, distanceFromEnd: Int = 5) {
         self.pager = pager
         self.makePager = nil
-        self.trigger = InfiniteListTrigger(distanceFromEnd: distanceFromEnd) {}
+        self.distanceFromEnd = max(0, distanceFromEnd)
     }
 
     /// Creates a list whose pager is made by `makePager` on the first ``load()``: a list whose style is detected.
@@ -85,12 +95,13 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     ) {
         self.pager = nil
         self.makePager = makePager
-        self.trigger = InfiniteListTrigger(distanceFromEnd: distanceFromEnd) {}
+        self.distanceFromEnd = max(0, distanceFromEnd)
     }
 
     deinit {
         subscription.cancel()
         following.cancel()
+        wake.cancel()
     }
 
     // MARK: - What a view reads
@@ -135,7 +146,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// A failure is kept in ``refreshError``, not thrown: the items shown before stay shown.
     public func refresh() async {
         guard let pager = await preparedPager() else { return }
-        trigger.reset(loadedPages: 0)
+        unchangedBy = nil
         try? await pager.refresh()
         apply(await pager.state)
     }
@@ -147,7 +158,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
             return
         }
         guard let pager else { return }
-        trigger.reset(loadedPages: 0)
+        unchangedBy = nil
         await pager.retry()
         apply(await pager.state)
     }
@@ -161,9 +172,12 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Reports that the row of `item` appeared; the next page is asked for when the end of the list is near.
     ///
-    /// Call it from each row's `.onAppear`. It asks once per page. After a failure the rows
-    /// keep revealing the cached pages, of any age, with no request: only ``retry()``,
-    /// ``refresh()`` or the end of the backoff let the network be asked again.
+    /// Call it from each row's `.onAppear`. While the furthest row shown is within
+    /// `distanceFromEnd` rows of the end, the list keeps loading, whatever the order in which
+    /// rows appear and answers arrive: it loads more, shows its end, or shows why not
+    /// (``appendError``, ``refreshError``). After a failure the rows keep revealing the cached
+    /// pages, of any age, with no request: only ``retry()``, ``refresh()`` or the end of the
+    /// backoff let the network be asked again, and the end of the backoff does so by itself.
     public func rowAppeared(_ item: Item) {
         guard let index = positions[item.id] else { return }
         rowAppeared(at: index)
@@ -171,9 +185,50 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Reports that the row at `index` appeared; the next page is asked for when the end of the list is near.
     public func rowAppeared(at index: Int) {
-        guard let pager, !state.endReached || state.settledPageCount < state.pages.count else { return }
-        guard trigger.isDue(index, of: state.rowsBeforeNextPage) else { return }
-        Task { await pager.loadNextPageIfNeeded() }
+        lastShownRow = max(lastShownRow ?? index, index)
+        pullIfNeeded()
+    }
+
+    /// Whether the list asked for a load because its last rows are shown, and it still runs.
+    var isPulling: Bool { pull != nil }
+
+    /// Loads the next page when the furthest row shown is near the end of the rows the next page
+    /// follows, no load runs, and the last load did not leave the list as it is.
+    ///
+    /// Called on every row shown and every snapshot, so that no interleaving of rows, answers and
+    /// failures leaves the list waiting for a row to appear again.
+    private func pullIfNeeded() {
+        guard let pager, let row = lastShownRow, pull == nil else { return }
+        let state = self.state
+        guard !state.endReached || state.settledPageCount < state.pages.count, !state.isLoading,
+            row >= state.rowsBeforeNextPage - 1 - distanceFromEnd
+        else { return }
+        let point = PullPoint(state)
+        scheduleWake(at: state.nextRetryAt)
+        guard point != unchangedBy else { return }
+        pull = Task { [weak self] in
+            await pager.loadNextPageIfNeeded()
+            let after = await pager.state
+            guard let self else { return }
+            self.pull = nil
+            if PullPoint(after) == point { self.unchangedBy = point }
+            self.apply(after)
+        }
+    }
+
+    /// Asks again when the pager's backoff ends, if the last rows are still shown then.
+    private func scheduleWake(at date: Date?) {
+        guard let date, date != wakeAt else { return }
+        wakeAt = date
+        wake.start(
+            Task { [weak self] in
+                let delay = date.timeIntervalSinceNow
+                if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+                guard !Task.isCancelled, let self else { return }
+                self.wakeAt = nil
+                self.unchangedBy = nil
+                self.pullIfNeeded()
+            })
     }
 
     // MARK: - Snapshots
@@ -230,6 +285,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         }
         self.state = state
         countWrites()
+        pullIfNeeded()
     }
 
     /// Shows a change made through this list at once, as the cache's next snapshot will show it.
@@ -247,12 +303,36 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     }
 }
 
-/// The task that feeds a list its pager's snapshots, cancelled when the list goes away.
+/// What a load asked for by the shown rows is judged by: whether it changed any of these.
+private struct PullPoint: Equatable {
+    var pageCount: Int
+    var settledPageCount: Int
+    var itemCount: Int
+    var endReached: Bool
+    var refreshFailed: Bool
+    var appendFailed: Bool
+    var nextRetryAt: Date?
+
+    init<Item>(_ state: Pager<Item>.State) {
+        pageCount = state.pages.count
+        settledPageCount = state.settledPageCount
+        itemCount = state.items.count
+        endReached = state.endReached
+        refreshFailed = state.refresh.error != nil
+        appendFailed = state.append.error != nil
+        nextRetryAt = state.nextRetryAt
+    }
+}
+
+/// A task of a list's, cancelled when the list goes away or another replaces it.
 private final class Subscription: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     func start(_ newTask: Task<Void, Never>) {
-        task.withLock { $0 = newTask }
+        task.withLock { old in
+            old?.cancel()
+            old = newTask
+        }
     }
 
     func cancel() {

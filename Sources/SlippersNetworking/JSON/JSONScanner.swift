@@ -446,8 +446,24 @@ public struct JSONScanner: Sendable {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
         let offset = firstInvalidUTF8(bytes)
+        // A body cut inside a character ends in the first bytes of one: a cut body, not bad data.
+        if let offset, endsInPartOfACharacter(bytes, from: offset) { throw truncated(offset) }
         throw ScanError(
             path: "", reason: "the body is not valid UTF-8" + (offset.map { " at byte \($0)" } ?? ""))
+    }
+
+    /// Whether the bytes from `offset` to the end are the first bytes of a UTF-8 sequence, short of its length.
+    private static func endsInPartOfACharacter(_ bytes: [UInt8], from offset: Int) -> Bool {
+        let lead = bytes[offset]
+        let length =
+            switch lead {
+            case 0xC2...0xDF: 2
+            case 0xE0...0xEF: 3
+            case 0xF0...0xF4: 4
+            default: 0
+            }
+        let rest = bytes[(offset + 1)...]
+        return rest.count + 1 < length && rest.allSatisfy { $0 & 0xC0 == 0x80 }
     }
 
     /// The offset of the first byte that does not start a valid UTF-8 sequence.

@@ -19,11 +19,11 @@ extension ItemKey: DatabaseValueConvertible {
     }
 }
 
-/// An id is stored as its integer.
+/// An id is stored as its key: an SQLite integer or text.
 extension ID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ID? {
-        Int.fromDatabaseValue(dbValue).map(ID.init(rawValue:))
+        ItemKey.fromDatabaseValue(dbValue).map(ID.init(rawValue:))
     }
 }

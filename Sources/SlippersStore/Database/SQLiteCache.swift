@@ -50,6 +50,8 @@ public final class SQLiteCache: Sendable {
     let budgetCheck = Mutex<Date?>(nil)
     /// The key of the file's fingerprints of request header values; `nil` for a file not migrated to it.
     let headerFingerprintKey: HeaderFingerprintKey?
+    /// Whether ``close()`` ran: the connections are gone.
+    private let isClosed = Mutex(false)
 
     /// Opens the cache at `path`, creating and migrating it when needed.
     ///
@@ -224,8 +226,30 @@ public final class SQLiteCache: Sendable {
         try Self.retryingWhileBusy(path: path) { try reader.unsafeRead(value) }
     }
 
-    /// Closes the database connections; the store cannot be used afterwards.
+    /// Writes the log into the file and closes the database connections; the store cannot be used afterwards.
+    ///
+    /// The write-ahead log is checkpointed first, so the file alone (a copy, a backup, a
+    /// read-only mount) holds everything the cache holds. A store released without
+    /// `close()` checkpoints the same way as it goes.
     public func close() throws {
+        let wasOpen = isClosed.withLock { closed in
+            let wasOpen = !closed
+            closed = true
+            return wasOpen
+        }
+        guard wasOpen else { return }
+        checkpoint()
         try reader.close()
+    }
+
+    deinit {
+        if !isClosed.withLock({ $0 }) { checkpoint() }
+    }
+
+    /// Copies the write-ahead log into the file without waiting for anyone: a reader of another
+    /// process that still needs the log keeps what it reads, and checkpoints when it is the last to close.
+    private func checkpoint() {
+        guard let writer, path != ":memory:" else { return }
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 }

@@ -144,6 +144,14 @@ final class TapeDecoder: Decoder {
         }
         // Decoded by JSONDecoder in ways of its own: base64, or its decimal parser.
         if T.self == Data.self || T.self == Decimal.self || T.self == Float.self { throw refuse() }
+        // An id is the bare number or string: built here, it needs no attempt that would refuse.
+        let kind = entries[index].kind
+        if kind == .string || kind == .number, let keyType = T.self as? any ItemKeyDecodable.Type {
+            let key: ItemKey =
+                kind == .string ? .string(try string(at: index)) : .integer(try integer(Int.self, at: index))
+            guard let value = keyType.init(itemKey: key) as? T else { throw refuse() }
+            return value
+        }
         let path = key.map(path.appending) ?? path
         // Only an object can be a dictionary: the conformance lookup is skipped for other values.
         if entries[index].kind == .object, let dictionary = T.self as? any StringKeyedDictionary.Type {

@@ -294,6 +294,10 @@ extension Pager {
             // The window keeps its size: its pages of the old generation stay shown until replaced.
             try readWindow(pageCount: max(windowPages.count, 1))
             try publishWindow(provenance: .network)
+            if let failure = decodingFailure(ofFetchedPageAt: 0) {
+                state.refresh = .failed(failure)
+                publish()
+            }
         } catch {
             // A cancelled load is not a failure: the state goes back to where it was.
             if error is CancellationError {
@@ -326,7 +330,11 @@ extension Pager {
         let mayAsk = policy.usesNetwork && !isBackingOff(at: now)
         guard let head, head.generation > 0, !windowPages.isEmpty else {
             // Nothing was ever loaded: the next page is the first.
-            if mayAsk { _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() } }
+            if mayAsk {
+                _ = await runFirstPageLoad { pager in try await pager.revalidateFirstPage() }
+            } else {
+                reportNoWayForward(toPageAt: 0)
+            }
             return
         }
         if mayAsk, let index = firstUnsettledIndex(at: now) {
@@ -358,11 +366,33 @@ extension Pager {
             await fetchPage(at: next, cached: cached?.info, fallingBackToCache: policy.readsCache)
         } else if let window, cached != nil, policy.readsCache {
             growWindow(with: window)
-        } else if windowHead != head {
-            // Nothing to show or ask: only what the head says may have changed (another process wrote).
-            windowHead = head
-            publishHead()
+        } else {
+            if windowHead != head {
+                // Nothing to show or ask: only what the head says may have changed (another process wrote).
+                windowHead = head
+                publishHead()
+            }
+            if !mayAsk { reportNoWayForward(toPageAt: next) }
         }
+    }
+
+    /// Records in ``State/append`` why the window cannot grow to the page at `index` now, unless
+    /// the list ended or a failure is already recorded there: a list whose last row is shown
+    /// loads more, shows its end, or shows why not.
+    private func reportNoWayForward(toPageAt index: Int) {
+        guard !state.endReached, state.append.error == nil, !state.isLoading else { return }
+        let itemType = String(describing: Item.self)
+        state.append = .failed(
+            policy.usesNetwork
+                ? PagerError(.offline, pageIndex: index, itemType: itemType, retryAt: retryAt)
+                : PagerError(.notCached, pageIndex: index, itemType: itemType))
+        publish()
+    }
+
+    /// Why the page at `index`, fetched just now, does not decode, if it does not.
+    private func decodingFailure(ofFetchedPageAt index: Int) -> PagerError? {
+        guard undecodable[index] != nil else { return nil }
+        return decodingFailures[index]
     }
 
     /// Fetches the page at `index` (conditionally when a copy is cached), saves it unless unchanged,
@@ -413,6 +443,10 @@ extension Pager {
             clearBackoff()
             try placeSavedPage(at: index)
             try publishAppendedPage(provenance: state.provenance == .none ? .network : state.provenance)
+            if let failure = decodingFailure(ofFetchedPageAt: index) {
+                state.append = .failed(failure)
+                publish()
+            }
         } catch is CancellationError {
             state.append = .idle
             publish()
@@ -459,6 +493,7 @@ extension Pager {
     private func appendPageInMemory() async {
         guard let token = windowPages.last?.info.nextToken, policy.usesNetwork, !isBackingOff(at: clock()) else {
             publishHead()
+            reportNoWayForward(toPageAt: windowPages.count)
             return
         }
         state.append = .loading

@@ -170,8 +170,9 @@ extension Pager {
         if let decoded = try? fresh.decoded(as: Item.self, logger: cache.logger) {
             for (raw, item) in zip(fresh, decoded) { decodedItems[raw.key] = (raw.json, item) }
             state.items += added.compactMap { decodedItems[$0.key]?.item }
-        } else if undecodable[page.info.index] == nil {
-            undecodable[page.info.index] = false
+        } else {
+            if undecodable[page.info.index] == nil { undecodable[page.info.index] = false }
+            recordDecodingFailure(of: page)
         }
         state.pages.append(page.info)
         state.pageProvenances.append(pageOrigin(page.info, at: now))
@@ -216,6 +217,7 @@ extension Pager {
         if let all = try? decode(pageItems.flatMap { $0 }, into: &kept) {
             decoded = all
             undecodable = [:]
+            decodingFailures = [:]
         } else {
             // Model drift: find the pages that no longer decode, and publish the others.
             kept = [:]
@@ -223,8 +225,10 @@ extension Pager {
                 if let values = try? decode(items, into: &kept) {
                     decoded += values
                     if undecodable[page.info.index] == true { undecodable[page.info.index] = nil }
-                } else if undecodable[page.info.index] == nil {
-                    undecodable[page.info.index] = false
+                    decodingFailures[page.info.index] = nil
+                } else {
+                    if undecodable[page.info.index] == nil { undecodable[page.info.index] = false }
+                    recordDecodingFailure(of: page)
                 }
             }
         }
@@ -260,6 +264,20 @@ extension Pager {
             state.cachedAt = head.refreshedAt
         }
         publish()
+    }
+
+    /// Records why `page` does not decode: the first of its items that fails, and the member.
+    private func recordDecodingFailure(of page: StoredPage) {
+        for (position, raw) in page.items.enumerated() {
+            do {
+                _ = try ItemDecoder.decode(Item.self, from: raw.json, logger: cache.logger)
+            } catch {
+                decodingFailures[page.info.index] = .itemsDoNotDecode(
+                    pageIndex: page.info.index, itemIndex: position, itemType: String(describing: Item.self),
+                    error: error)
+                return
+            }
+        }
     }
 
     /// Decodes the items, reusing the decoded value of every item whose JSON did not change; adds them to `kept`.

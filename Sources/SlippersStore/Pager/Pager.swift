@@ -89,6 +89,8 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// The indices of cached pages whose items no longer decode as `Item`, with whether
     /// they were already fetched again in this session.
     var undecodable: [Int: Bool] = [:]
+    /// Why each page of ``undecodable`` does not decode: its first item that fails, and the member.
+    var decodingFailures: [Int: PagerError] = [:]
     /// How long to wait after failures before asking the network again.
     let backoff: OfflineBackoff
     /// The number of failed loads in a row.
@@ -98,7 +100,8 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// Whose pages these are: the account declared in the configuration, else the one the
     /// source's credentials derive, else the anonymous account. Pages are kept apart per account.
     public nonisolated let account: Account
-    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same.
+    /// Whether pages whose response said `Cache-Control: no-store` are stored all the same: as
+    /// configured, else for a list of a declared or derived account and not for an anonymous one.
     public nonisolated let keepsNoStorePages: Bool
     /// Whether the window is held in memory only, since a `no-store` page was fetched in this session.
     var isEphemeral = false
@@ -142,7 +145,8 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
         let account = cache.account(declared: configuration.account, credentialDigest: source.credentialDigest)
         self.collection = collection.forAccount(account)
         self.account = account
-        self.keepsNoStorePages = configuration.keepsNoStorePages
+        // A person's pages are theirs (sign-out removes them): kept offline unless the app says otherwise.
+        self.keepsNoStorePages = configuration.keepsNoStorePages ?? !account.isAnonymous
         self.policy = configuration.policy
         // A window holds at least one page.
         self.initialWindow = max(1, configuration.initialWindow)
@@ -168,6 +172,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     }
 
     func publish() {
+        state.isHeldInMemory = isEphemeral
         state.age = state.cachedAt.map { clock().timeIntervalSince($0) }
         for continuation in subscribers.values { continuation.yield(state) }
     }

@@ -16,10 +16,12 @@ public struct PagerConfiguration: Sendable {
 
     /// How the cache and the network are weighed: ``CachePolicy/cacheThenNetwork`` unless set.
     public var policy: CachePolicy
-    /// Whether to cache pages whose response says `Cache-Control: no-store`; `false` unless set,
-    /// so such pages are held in memory for the session only. Set it only for an offline-first app
-    /// that must keep them (the server said the data is sensitive: protect the file accordingly).
-    public var keepsNoStorePages: Bool
+    /// Whether to cache pages whose response says `Cache-Control: no-store`; `nil` unless set, and
+    /// then by the list's account: a list of a declared or derived account keeps them (they are
+    /// that person's, and ``SQLiteCache/removeAccount(_:)`` deletes them at sign-out), an
+    /// anonymous list holds them in memory for the session only (``Pager/State/isHeldInMemory``).
+    /// The server said the data is sensitive: the file at rest is the platform's to protect.
+    public var keepsNoStorePages: Bool?
 
     // MARK: - Window
 
@@ -51,7 +53,7 @@ public struct PagerConfiguration: Sendable {
         policy: CachePolicy = .cacheThenNetwork,
         initialWindow: Int = 1,
         account: Account? = nil,
-        keepsNoStorePages: Bool = false,
+        keepsNoStorePages: Bool? = nil,
         backoff: OfflineBackoff = OfflineBackoff(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {

@@ -36,6 +36,10 @@ extension Pager {
         /// The keys of the published items edited locally since a fetched page last brought them:
         /// no server has confirmed them.
         public var locallyEditedKeys: Set<ItemKey> = []
+        /// Whether the window is held in memory only: the server said `Cache-Control: no-store` and
+        /// the list keeps no such page (an anonymous list, see ``PagerConfiguration/keepsNoStorePages``),
+        /// so its rows will not be there offline or after a relaunch.
+        public var isHeldInMemory = false
         /// When the pager will ask the network again after a failure, unless ``Pager/retry()`` is called.
         public var nextRetryAt: Date?
         /// The number of pages at the start of the window that need no request: the others are

@@ -67,12 +67,12 @@ import Testing
         #expect(fixture.server.appliedWrites == 3)
         await waitUntil { other.items.first?.id == ID(26) && other.items.last?.id == ID(27) }
         #expect(other.items.first?.title == "Edited offline")
-        #expect(!other.items.contains { $0.id.rawValue < 0 })
+        #expect(!other.items.contains { ($0.id.intValue ?? 0) < 0 })
 
         // The server's pages now place them: the newest first, each once.
         await list.refresh()
         await waitUntil { !list.isRefreshing && list.items.first?.id == ID(27) }
-        let ids = list.items.map(\.id.rawValue)
+        let ids = list.items.map { $0.id.intValue ?? -1 }
         #expect(Array(ids.prefix(3)) == [27, 26, 1])
         #expect(Set(ids).count == ids.count)
         await fixture.server.stop()

@@ -94,7 +94,7 @@ import Testing
         await waitUntil { !offline.isRefreshing }
         #expect(offline.refreshError != nil)
         await scrollToTheEnd(offline)
-        #expect(offline.items.map(\.id.rawValue) == Array(1...100))
+        #expect(offline.items.map { $0.id.intValue ?? -1 } == Array(1...100))
         #expect(offline.pageProvenances.count == 10)
         #expect(offline.pageProvenances.allSatisfy { $0 == .cache }, "\(offline.pageProvenances)")
         // The first failure starts a backoff that outlasts the scroll, however slow: no request after it.
@@ -114,7 +114,7 @@ import Testing
             row += 1
         }
         let state = await pager.state
-        #expect(state.items.map(\.id.rawValue) == Array(1...100))
+        #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...100))
         #expect(state.refresh.error != nil)
         #expect(server.requestCount == 1, "\(server.requests.map(\.query))")
         await server.stop()

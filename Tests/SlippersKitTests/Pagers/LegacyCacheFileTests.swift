@@ -49,7 +49,7 @@ import Testing
             await pager.loadNextPageIfNeeded()
             await pager.loadNextPageIfNeeded()
             let state = await pager.state
-            #expect(state.items.map(\.id.rawValue) == Array(1...25), "\(account)")
+            #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...25), "\(account)")
             #expect(CollectionKey(parsing: pager.collection.key).account == account)
             #expect(CollectionKey(parsing: pager.collection.key).styleFingerprint == "62598c38")
         }

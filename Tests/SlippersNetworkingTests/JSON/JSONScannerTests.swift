@@ -129,6 +129,15 @@ import Testing
         #expect(error?.isTruncated == false)
     }
 
+    @Test(arguments: [1, 2, 3])
+    func aBodyCutInsideACharacterIsTruncatedNotInvalidUTF8(kept: Int) {
+        // "€" is E2 82 AC, "😀" F0 9F 98 80: the cut leaves the first bytes of one of them.
+        let character: [UInt8] = kept == 3 ? [0xF0, 0x9F, 0x98, 0x80] : [0xE2, 0x82, 0xAC]
+        let body = Data(#"{"results": [{"id": 1, "t": "ab"#.utf8) + Data(character.prefix(kept))
+        let error = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(body) }
+        #expect(error?.isTruncated == true, "\(String(describing: error))")
+    }
+
     @Test func jsonCutShortIsTruncatedAndMalformedJSONIsNot() {
         let cut = #expect(throws: JSONScanner.ScanError.self) { try JSONScanner(Data(#"{"results": [{"id": 1"#.utf8)) }
         #expect(cut?.isTruncated == true)

@@ -29,7 +29,7 @@ private typealias Post = ScriptedSource.Post
         for pager in pagers {
             await pager.start()
             await pager.loadNextPageIfNeeded()
-            #expect(await pager.state.items.map(\.id.rawValue) == Array(1...7))
+            #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...7))
         }
         #expect(pagers[0].collection == posts)
     }

@@ -42,7 +42,7 @@ private typealias PostPager = Pager<Post>
         try await pager.refresh()
         #expect(source.requests.count - before == 2)
         let state = await pager.state
-        let ids = state.items.map(\.id.rawValue)
+        let ids = state.items.map { $0.id.intValue ?? -1 }
         #expect(ids == [101] + Array(1...30))
         #expect(state.pages.count == 3)
         #expect(state.refresh.error == nil)
@@ -54,7 +54,7 @@ private typealias PostPager = Pager<Post>
         source.setIDs([101] + Array(2...100), label: "v1")
         try await pager.refresh()
         for _ in 0..<12 { await pager.loadNextPageIfNeeded() }
-        let ids = await pager.state.items.map(\.id.rawValue)
+        let ids = await pager.state.items.map { $0.id.intValue ?? -1 }
         #expect(ids == [101] + Array(2...100))
     }
 }
