@@ -78,6 +78,14 @@ public struct List: View {
     public init<Data: RandomAccessCollection, RowContent: View>(
         _ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) where Data.Element: Identifiable {}
+    public init<Content: View>(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
+
+public struct ForEach: View {
+    public init<Data: RandomAccessCollection, RowContent: View>(
+        _ data: Data, @ViewBuilder content: @escaping (Data.Element) -> RowContent
+    ) where Data.Element: Identifiable {}
     public var body: Never { fatalError() }
 }
 

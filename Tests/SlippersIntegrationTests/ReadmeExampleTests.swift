@@ -22,8 +22,11 @@ import Testing
             @State var posts: PagedList<Post>
 
             var body: some View {
-                List(posts.items) { post in
-                    Text(post.title).onAppear { posts.rowAppeared(post) }
+                List {
+                    ForEach(posts.items) { post in
+                        Text(post.title).onAppear { posts.rowAppeared(post) }
+                    }
+                    if let error = posts.appendError { Text("\(error)") }
                 }
                 .overlay { if let error = posts.refreshError, posts.items.isEmpty { Text("\(error)") } }
                 .task { await posts.load() }
