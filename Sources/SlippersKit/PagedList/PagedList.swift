@@ -126,6 +126,11 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     public var endReached: Bool { state.endReached }
     /// The number of items of the whole list, when the server said.
     public var total: Int? { state.total }
+    /// The gaps between the runs of a feed's items, in order: where the server has items the cache
+    /// does not (a refresh after a burst leaves one below the new items). Draw each after the item
+    /// at its `afterIndex` ("480 newer posts" when `itemCount` is known, else "more posts"); it fills
+    /// when its row is shown, or by ``fillGap(_:)``.
+    public var gaps: [Pager<Item>.Gap] { state.gaps }
     /// Whether the end was reached with fewer items than the server announced (``total``): the
     /// list shown is not the server's whole list.
     public var isIncomplete: Bool { state.isIncomplete }
@@ -147,6 +152,8 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     public func refresh() async {
         guard let pager = await preparedPager() else { return }
         unchangedBy = nil
+        // A refresh is pulled from the top: the rows shown from now on say how far the reader goes.
+        lastShownRow = nil
         try? await pager.refresh()
         apply(await pager.state)
     }
@@ -160,6 +167,13 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         guard let pager else { return }
         unchangedBy = nil
         await pager.retry()
+        apply(await pager.state)
+    }
+
+    /// Fills `gap` by one page from the run above it (see ``Pager/fillGap(_:)``).
+    public func fillGap(_ gap: Pager<Item>.Gap) async {
+        guard let pager else { return }
+        await pager.fillGap(gap.id)
         apply(await pager.state)
     }
 
@@ -200,14 +214,20 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     private func pullIfNeeded() {
         guard let pager, let row = lastShownRow, pull == nil else { return }
         let state = self.state
-        guard !state.endReached || state.settledPageCount < state.pages.count, !state.isLoading,
-            row >= state.rowsBeforeNextPage - 1 - distanceFromEnd
+        // A gap whose edge is shown fills before the list grows at its end.
+        let gap = state.gaps.first { row + distanceFromEnd >= $0.afterIndex }
+        guard gap != nil || !state.endReached || state.settledPageCount < state.pages.count, !state.isLoading,
+            gap != nil || row >= state.rowsBeforeNextPage - 1 - distanceFromEnd
         else { return }
         let point = PullPoint(state)
         scheduleWake(at: state.nextRetryAt)
         guard point != unchangedBy else { return }
         pull = Task { [weak self] in
-            await pager.loadNextPageIfNeeded()
+            if let gap {
+                await pager.fillGap(gap.id)
+            } else {
+                await pager.loadNextPageIfNeeded()
+            }
             let after = await pager.state
             guard let self else { return }
             self.pull = nil
@@ -312,6 +332,7 @@ private struct PullPoint: Equatable {
     var refreshFailed: Bool
     var appendFailed: Bool
     var nextRetryAt: Date?
+    var gaps: [Int64]
 
     init<Item>(_ state: Pager<Item>.State) {
         pageCount = state.pages.count
@@ -321,6 +342,7 @@ private struct PullPoint: Equatable {
         refreshFailed = state.refresh.error != nil
         appendFailed = state.append.error != nil
         nextRetryAt = state.nextRetryAt
+        gaps = state.gaps.map(\.id)
     }
 }
 

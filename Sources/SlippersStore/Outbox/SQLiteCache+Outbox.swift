@@ -406,6 +406,10 @@ extension SQLiteCache {
             arguments: [pageID])
         try db.execute(
             sql: "UPDATE pages SET item_count = item_count + ?, digest = NULL WHERE id = ?", arguments: [delta, pageID])
+        // A gap below the moved items moves with them; so does one right below a removed item.
+        try db.execute(
+            sql: "UPDATE gaps SET after_position = after_position + ? WHERE page_id = ? AND after_position > ?",
+            arguments: [delta, pageID, delta < 0 ? position - 1 : position])
     }
 
     private struct OutboxRow {

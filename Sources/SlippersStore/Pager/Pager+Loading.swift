@@ -47,6 +47,11 @@ extension Pager {
     ///
     /// - throws: The load's error, also recorded in ``State/refresh``.
     public func refresh() async throws {
+        if policy.usesNetwork, try isFeedWithAHead() {
+            clearBackoff()
+            if let error = await runFirstPageLoad({ pager in try await pager.refreshFeedHead() }) { throw error }
+            return
+        }
         if policy.usesNetwork, try refreshesFromTheHead() {
             clearBackoff()
             if let error = await runFirstPageLoad({ pager in try await pager.refreshHead() }) { throw error }
@@ -170,7 +175,7 @@ extension Pager {
     // MARK: - First page
 
     /// Runs a first-page load, or waits for the one that runs, and returns its error.
-    private func runFirstPageLoad(_ work: @escaping @Sendable (isolated Pager) async throws -> Void) async
+    func runFirstPageLoad(_ work: @escaping @Sendable (isolated Pager) async throws -> Void) async
         -> (any Error)?
     {
         if let refreshTask {
@@ -227,7 +232,13 @@ extension Pager {
         case .cacheThenNetwork:
             if first != nil { try publishWindow(provenance: .cache) }
             if let first, first.isWithinLifetime(at: now), isServable(first) { return }
-            if mayAsk { try await revalidateFirstPage() }
+            guard mayAsk else { return }
+            // A feed's first page is merged at its top: the items read before stay, below the new ones.
+            if first != nil, try isFeedWithAHead() {
+                try await refreshFeedHead()
+            } else {
+                try await revalidateFirstPage()
+            }
         case .networkFirst:
             guard mayAsk else {
                 if first != nil { try publishWindow(provenance: .cache) }
@@ -254,7 +265,7 @@ extension Pager {
     }
 
     /// Revalidates the first page (conditionally when its validators are known) and publishes the result.
-    private func revalidateFirstPage() async throws {
+    func revalidateFirstPage() async throws {
         state.refresh = .loading
         publish()
         do {
@@ -379,7 +390,7 @@ extension Pager {
     /// Records in ``State/append`` why the window cannot grow to the page at `index` now, unless
     /// the list ended or a failure is already recorded there: a list whose last row is shown
     /// loads more, shows its end, or shows why not.
-    private func reportNoWayForward(toPageAt index: Int) {
+    func reportNoWayForward(toPageAt index: Int) {
         guard !state.endReached, state.append.error == nil, !state.isLoading else { return }
         let itemType = String(describing: Item.self)
         state.append = .failed(
@@ -571,20 +582,20 @@ extension Pager {
         return now < retryAt
     }
 
-    private func startBackoff() {
+    func startBackoff() {
         failureCount += 1
         retryAt = clock().addingTimeInterval(backoff.delay(afterFailures: failureCount))
         state.nextRetryAt = retryAt
     }
 
-    private func clearBackoff() {
+    func clearBackoff() {
         failureCount = 0
         retryAt = nil
         state.nextRetryAt = nil
     }
 
     /// Waits for `task`, cancelling it when the waiting task is cancelled.
-    private static func await(_ task: Task<Void, Never>) async {
+    static func await(_ task: Task<Void, Never>) async {
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {

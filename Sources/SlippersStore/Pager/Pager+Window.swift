@@ -13,6 +13,7 @@ extension Pager {
         windowPages = window?.pages ?? []
         windowHead = window?.head
         publishedThrough = nil
+        windowGaps = window == nil ? [] : try cache.gaps(in: collection.key)
     }
 
     /// Grows the window by the cached page after it, when there is one.
@@ -155,6 +156,7 @@ extension Pager {
     func publishAppendedPage(provenance: Provenance) throws {
         let count = windowPages.count
         guard let through = publishedThrough, through == count - 1, let page = windowPages.last,
+            !windowGaps.contains(where: { $0.pageIndex == page.info.index }),
             page.info.index == through, windowHead != nil, policy.readsCache || !page.info.isSuperseded,
             leftovers.isEmpty || leftoversAfter < through
         else {
@@ -234,6 +236,7 @@ extension Pager {
         }
         decodedItems = kept
         publishedKeys = seen
+        state.gaps = gaps(of: pages, shown: pageItems.flatMap { $0 }.filter { kept[$0.key] != nil })
         publishedThrough = pages.count == windowPages.count ? pages.count : nil
         state.items = decoded
         state.pages = pages.map(\.info)
@@ -245,6 +248,20 @@ extension Pager {
         state.settledPageCount = pages.prefix { !needsNetwork($0.info, at: now) }.count
         state.provenance = provenance
         publishHead()
+    }
+
+    /// The window's gaps, each after the published item above it.
+    private func gaps(of pages: some Collection<StoredPage>, shown: [RawItem]) -> [Gap] {
+        guard !windowGaps.isEmpty else { return [] }
+        var indexOf: [ItemKey: Int] = [:]
+        for (index, item) in shown.enumerated() where indexOf[item.key] == nil { indexOf[item.key] = index }
+        return windowGaps.compactMap { gap in
+            guard let page = pages.first(where: { $0.info.index == gap.pageIndex }) else { return nil }
+            let above =
+                gap.afterPosition >= 0 && gap.afterPosition < page.items.count ? page.items[gap.afterPosition] : nil
+            let afterIndex = above.flatMap { indexOf[$0.key] } ?? -1
+            return Gap(id: gap.id, afterIndex: afterIndex, itemCount: gap.itemCount)
+        }
     }
 
     /// Where a page of the window came from.

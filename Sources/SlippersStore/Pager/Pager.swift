@@ -89,6 +89,8 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// The indices of cached pages whose items no longer decode as `Item`, with whether
     /// they were already fetched again in this session.
     var undecodable: [Int: Bool] = [:]
+    /// The gaps on the window's pages, as last read with the window.
+    var windowGaps: [ListGap] = []
     /// Why each page of ``undecodable`` does not decode: its first item that fails, and the member.
     var decodingFailures: [Int: PagerError] = [:]
     /// How long to wait after failures before asking the network again.

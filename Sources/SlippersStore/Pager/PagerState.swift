@@ -13,6 +13,17 @@ extension Pager {
         case network
     }
 
+    /// A place in the list where the server has items the cache does not: drawn by a view
+    /// ("480 newer posts", "more posts") and filled by ``Pager/fillGap(_:)``.
+    public struct Gap: Hashable, Sendable, Identifiable {
+        /// The gap's number in the cache file.
+        public var id: Int64
+        /// The index in ``State/items`` of the item above the gap; -1 when the gap opens the list.
+        public var afterIndex: Int
+        /// How many items the server said the gap holds, when it said.
+        public var itemCount: Int?
+    }
+
     /// A snapshot of a pager: the items of its window and where its loads stand.
     ///
     /// The window is a prefix of the cached list: pages `0..<pages.count`.
@@ -25,6 +36,9 @@ extension Pager {
         /// them is fetched; the items of a page withheld (one for other header values, or no
         /// longer decodable) are left out.
         public var items: [Item] = []
+        /// The gaps between the runs of the list's items, in order: a refresh of a feed whose first
+        /// page did not reach a cached item leaves one below the new items.
+        public var gaps: [Gap] = []
         /// The window's pages, in order; superseded ones are of an older generation.
         public var pages: [PageInfo] = []
         /// Where each of the window's pages came from, in the order of ``pages``:

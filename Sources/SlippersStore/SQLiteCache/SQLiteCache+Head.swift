@@ -51,42 +51,47 @@ extension SQLiteCache {
     public func mergeHead(
         _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date
     ) throws -> HeadMerge {
-        try write { db in
-            var row = try CollectionRow.fetch(key: collection.key, in: db)
-            guard
-                let firstPage = try Int64.fetchOne(
-                    db.cachedStatement(
-                        sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = 0 AND generation = ?"),
-                    arguments: [row.id, row.generation])
-            else { throw CacheError.collectionNotFound(key: collection.key) }
-            let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
-            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
-            var deleted: Set<Int64> = []
-            let ids = try Self.upsertItems(items, type: row.itemType, now: now, in: db, deleted: &deleted)
-            var added: [Int64] = []
-            var updated = 0
-            var met: Set<Int64> = []
-            for (item, id) in zip(items, ids) where met.insert(id).inserted && !deleted.contains(id) {
-                if listed.contains(id) {
-                    if before[item.key]?.json != item.json { updated += 1 }
-                } else {
-                    added.append(id)
-                }
+        try write { db in try Self.mergeHead(items, total: total, in: collection, now: now, db) }
+    }
+
+    /// Merges the first items of a list into the cached list, inside a write transaction.
+    static func mergeHead(
+        _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date, _ db: Database
+    ) throws -> HeadMerge {
+        var row = try CollectionRow.fetch(key: collection.key, in: db)
+        guard
+            let firstPage = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = 0 AND generation = ?"),
+                arguments: [row.id, row.generation])
+        else { throw CacheError.collectionNotFound(key: collection.key) }
+        let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
+        let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
+        var deleted: Set<Int64> = []
+        let ids = try Self.upsertItems(items, type: row.itemType, now: now, in: db, deleted: &deleted)
+        var added: [Int64] = []
+        var updated = 0
+        var met: Set<Int64> = []
+        for (item, id) in zip(items, ids) where met.insert(id).inserted && !deleted.contains(id) {
+            if listed.contains(id) {
+                if before[item.key]?.json != item.json { updated += 1 }
+            } else {
+                added.append(id)
             }
-            if !added.isEmpty {
-                try Self.shiftItems(onPage: firstPage, after: -1, by: added.count, in: db)
-                for (position, id) in added.enumerated() {
-                    try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
-                        .execute(arguments: [firstPage, position, id])
-                }
-            }
-            if let total {
-                row.total = total
-                try row.update(in: db)
-            }
-            if !added.isEmpty { ItemViews.keepCurrent(afterWritingPage: firstPage, now: now, db) }
-            return HeadMerge(added: added.count, updated: updated)
         }
+        if !added.isEmpty {
+            try Self.shiftItems(onPage: firstPage, after: -1, by: added.count, in: db)
+            for (position, id) in added.enumerated() {
+                try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
+                    .execute(arguments: [firstPage, position, id])
+            }
+        }
+        if let total {
+            row.total = total
+            try row.update(in: db)
+        }
+        if !added.isEmpty { ItemViews.keepCurrent(afterWritingPage: firstPage, now: now, db) }
+        return HeadMerge(added: added.count, updated: updated)
     }
 
     // MARK: Inside a transaction

@@ -38,7 +38,7 @@ extension SQLiteCache {
     // MARK: - SQL
 
     /// The queries that read a window: the head, then each page's row and items.
-    static var windowReadQueries: [String] { [collectionHeadSQL] + pageReadQueries }
+    static var windowReadQueries: [String] { [collectionHeadSQL, gapsSQL] + pageReadQueries }
 
     /// A collection's row by key, with the index of the last page of its current generation.
     ///

@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0011_item_views (11 of 11 migrations applied)
+                schema     0012_feed_gaps (11 of 11 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
@@ -30,7 +30,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0011_item_views")
+        #expect(diagnosis["schema_version"] as? String == "0012_feed_gaps")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {

@@ -1,8 +1,10 @@
 import Foundation
 import LocalAPI
-import SlippersKit
 import SlippersTestSupport
+import Synchronization
 import Testing
+
+@testable import SlippersKit
 
 /// A status of a timeline as Mastodon's API documents it: string ids (snowflakes), newest first.
 private struct Status: Codable, Identifiable, CacheIdentifiable, Sendable, Equatable {
@@ -20,9 +22,21 @@ private struct Misdeclared: Codable, Identifiable, CacheIdentifiable, Sendable {
 /// ids, `max_id` for older ones, a `Link` header with `rel="next"`, and, for an authenticated
 /// call, `Cache-Control: private, no-store`.
 private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryone: Bool = false) {
-    let ids = (1...count).reversed().map { String(109_000_000_000_000_000 + $0) }
+    serveTimeline(on: server, posts: Posts(count), privateToEveryone: privateToEveryone)
+}
+
+/// The number of statuses a timeline has, which a test raises to post a burst.
+private final class Posts: Sendable {
+    private let count: Mutex<Int>
+    init(_ count: Int) { self.count = Mutex(count) }
+    var value: Int { count.withLock { $0 } }
+    func post(_ more: Int) { count.withLock { $0 += more } }
+}
+
+private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEveryone: Bool = false) {
     let base = server.url(path: "/api/v1/timelines/home").absoluteString
     server.script("/api/v1/timelines/home") { request in
+        let ids = (1...posts.value).reversed().map { String(109_000_000_000_000_000 + $0) }
         let start = request.query["max_id"].flatMap { maxID in ids.firstIndex(of: maxID).map { $0 + 1 } } ?? 0
         let page = Array(ids[min(start, ids.count)..<min(start + 20, ids.count)])
         let body = "[" + page.map { #"{"id": "\#($0)", "content": "status \#($0)"}"# }.joined(separator: ",") + "]"
@@ -36,12 +50,17 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
 }
 
 @Suite(.timeLimit(.minutes(2))) @MainActor struct PagedListFeedTests {
-    private func scroll<Item>(_ list: PagedList<Item>) async {
+    /// Shows each new last row once, as a view does, until the list stops growing or holds `count` rows.
+    private func scroll<Item>(_ list: PagedList<Item>, to count: Int = .max) async {
         var reported = 0
-        for _ in 0..<200 where list.items.count > reported || list.isLoading {
-            if list.items.count > reported {
+        var quiet = 0
+        for _ in 0..<400 where quiet < 3 {
+            if list.items.count > reported, list.items.count < count {
                 reported = list.items.count
                 list.rowAppeared(at: reported - 1)
+                quiet = 0
+            } else {
+                quiet = list.isLoading || list.isPulling ? 0 : quiet + 1
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
@@ -111,6 +130,60 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         await list.load()
         await waitUntil { list.items.count == 20 && !list.isRefreshing }
         #expect(list.state.isHeldInMemory)
+        await fixture.server.stop()
+    }
+
+    /// The path of the test's timeline requests, counted.
+    private func timelineRequests(_ fixture: Fixture) -> Int {
+        fixture.server.requests.filter { $0.path == "/api/v1/timelines/home" }.count
+    }
+
+    @Test func aBurstLeavesAGapThatIsShownKeptAcrossALaunchAndFilledWithNothingLost() async throws {
+        let fixture = try await Fixture()
+        let posts = Posts(1_000)
+        serveTimeline(on: fixture.server, posts: posts)
+        let url = fixture.server.url(path: "/api/v1/timelines/home")
+        let settings = HTTPListConfiguration(client: fixture.client)
+        let list = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        await list.load()
+        await waitUntil { list.items.count == 20 && !list.isRefreshing }
+        await scroll(list, to: 200)
+        await waitUntil { !list.isLoading }
+        #expect(list.items.count == 200)
+        let key = try #require(list.pager?.collection.key)
+        try fixture.store.setNewestFirst(true, for: key)
+
+        // A burst of 500, then a pull to refresh: one request, the new page at the top, a gap below it.
+        posts.post(500)
+        let before = timelineRequests(fixture)
+        await list.refresh()
+        #expect(timelineRequests(fixture) - before == 1)
+        #expect(list.items.count == 220)
+        #expect(list.items.first?.id == "109000000000001500")
+        #expect(list.items[20].id == "109000000000001000")
+        #expect(list.gaps.map(\.afterIndex) == [19])
+
+        // A relaunch, offline: the same runs and the same gap.
+        fixture.server.inject(.status(503), count: 1)
+        let relaunched = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        await relaunched.load()
+        await waitUntil { !relaunched.isRefreshing }
+        relaunched.rowAppeared(at: 0)
+        #expect(relaunched.gaps.map(\.afterIndex) == [19])
+        #expect(relaunched.items.first?.id == "109000000000001500")
+
+        // Showing the gap's edge fills it: 480 items in at most 480 / 20 + 1 requests, none lost.
+        let beforeFill = timelineRequests(fixture)
+        list.rowAppeared(at: 19)
+        for _ in 0..<400 where !list.gaps.isEmpty || list.isLoading {
+            if let gap = list.gaps.first { list.rowAppeared(at: gap.afterIndex) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(list.gaps.isEmpty)
+        #expect(timelineRequests(fixture) - beforeFill <= 25)
+        #expect(list.items.count == 700)
+        #expect(
+            list.items.map(\.id) == (801...1_500).reversed().map { ID<Status>(String(109_000_000_000_000_000 + $0)) })
         await fixture.server.stop()
     }
 }

@@ -15,7 +15,7 @@ import Testing
         #expect((permissions as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")[.posixPermissions]
         #expect((wal as? NSNumber)?.intValue == 0o600)
-        #expect(try store.stats().schemaVersion == "0011_item_views")
+        #expect(try store.stats().schemaVersion == "0012_feed_gaps")
     }
 
     @Test func opensInWALModeWithABusyTimeout() throws {

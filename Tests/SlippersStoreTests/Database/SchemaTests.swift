@@ -30,7 +30,7 @@ import Testing
         }
         #expect(
             tables == [
-                "collections", "grdb_migrations", "item_members", "item_search", "item_search_config",
+                "collections", "gaps", "grdb_migrations", "item_members", "item_search", "item_search_config",
                 "item_search_data", "item_search_idx", "item_server_copies", "item_views", "items", "open_lists",
                 "outbox", "page_items", "pages", "search_types", "settings", "watermarks",
             ])

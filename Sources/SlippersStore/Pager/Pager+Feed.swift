@@ -1,0 +1,100 @@
+import Foundation
+import Slippers
+import SlippersStorage
+
+/// A feed: a list read from its head whose new items come first, kept as runs of items with gaps
+/// between them (``State/gaps``).
+extension Pager {
+    /// Whether the list is a feed not known complete, shown: its head is merged at its top, and a
+    /// first page that reaches no cached item leaves a gap.
+    func isFeedWithAHead() throws -> Bool {
+        guard policy.readsCache, let windowHead, !windowHead.endReached, windowHead.generation > 0 else {
+            return false
+        }
+        return try cache.newestFirst(collection.key) == true
+    }
+
+    /// Fetches the feed's first page and merges it at the top of the cached list: the items read
+    /// before stay, and a gap below the new items records how to continue them when the page did
+    /// not reach a cached item.
+    func refreshFeedHead() async throws {
+        state.refresh = .loading
+        publish()
+        do {
+            let result = try await source.fetch(PageRequest(token: nil, retriesTransientFailures: state.items.isEmpty))
+            try Task.checkCancellation()
+            if let page = result.page {
+                if page.caching.cacheControl.noStore && !keepsNoStorePages {
+                    // A page not to keep cannot join the cached runs: it is shown as a list of its own.
+                    state.refresh = .idle
+                    try await revalidateFirstPage()
+                    return
+                }
+                try cache.mergeFeedHead(page, in: collection, now: clock())
+            }
+            verifiedThisSession.insert(0)
+            state.refresh = .idle
+            state.append = .idle
+            clearBackoff()
+            try readWindow(pageCount: max(windowPages.count, 1))
+            try publishWindow(provenance: .network)
+        } catch {
+            if error is CancellationError {
+                state.refresh = .idle
+            } else {
+                state.refresh = .failed(error)
+                startBackoff()
+            }
+            publish()
+            throw error
+        }
+    }
+
+    /// Fills a gap of the feed by one page from the run above it, the first gap unless `id` names
+    /// another; the window is shown again with the page's items in place.
+    ///
+    /// The page's items up to the first one the list holds take the gap's place; that item (or
+    /// the list's end) closes the gap, otherwise the gap moves below them. A gap of G items closes
+    /// after ⌈G / page size⌉ requests, or one more when the last page ends exactly at the gap.
+    /// Coalesced with the other loads of later pages; a failure is recorded in ``State/append``
+    /// and starts the backoff, as a failed next page does.
+    public func fillGap(_ id: Int64? = nil) async {
+        if let refreshTask { await refreshTask.value }
+        if let appendTask {
+            await Self.await(appendTask)
+            return
+        }
+        let task = Task { await self.fillGapNow(id) }
+        appendTask = task
+        await Self.await(task)
+        appendTask = nil
+    }
+
+    private func fillGapNow(_ id: Int64?) async {
+        guard let gap = windowGaps.first(where: { id == nil || $0.id == id }) else { return }
+        guard policy.usesNetwork, !isBackingOff(at: clock()) else {
+            reportNoWayForward(toPageAt: gap.pageIndex)
+            return
+        }
+        state.append = .loading
+        publish()
+        do {
+            guard let page = try await source.fetch(PageRequest(token: gap.token)).page else {
+                throw CacheError.tokenDidNotAdvance(collection: collection.key, token: gap.token.rawValue)
+            }
+            try Task.checkCancellation()
+            try cache.fillGap(gap, with: page, in: collection, now: clock())
+            state.append = .idle
+            clearBackoff()
+            try readWindow(pageCount: max(windowPages.count, 1))
+            try publishWindow(provenance: state.provenance == .none ? .network : state.provenance)
+        } catch is CancellationError {
+            state.append = .idle
+            publish()
+        } catch {
+            state.append = .failed(error)
+            startBackoff()
+            publish()
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Slippers
+import SlippersStorage
+
+/// A place in a cached feed where the server has items no page holds: between two runs of items
+/// known to be contiguous on the server.
+///
+/// A refresh of a list read from its head (``SQLiteCache/setNewestFirst(_:for:)``) whose pages did
+/// not reach a cached item leaves one: the new items above it, the items read before below it,
+/// and the continuation of the new run (``token``) to fill it with. Gaps are kept in the file, so
+/// a relaunch, offline too, shows the same runs and gaps.
+public struct ListGap: Hashable, Sendable {
+    /// The gap's number in the file.
+    public var id: Int64
+    /// The index of the page the gap sits on.
+    public var pageIndex: Int
+    /// The position on that page of the item above the gap; -1 when the gap opens the page.
+    public var afterPosition: Int
+    /// What continues the run above the gap: the next page's token.
+    public var token: PageToken
+    /// How many items the server said the gap holds, when it said.
+    public var itemCount: Int?
+    /// When a refresh found the gap.
+    public var createdAt: Date
+}
+
+/// What filling a gap with one page did: see ``SQLiteCache/fillGap(_:with:in:now:)``.
+public struct GapFill: Hashable, Sendable {
+    /// The items the page brought that no page held: put where the gap was.
+    public var inserted: Int
+    /// Whether the page reached an item the list held (or the list's end): the gap is closed.
+    public var isClosed: Bool
+}
+
+extension SQLiteCache {
+    /// The gaps of a list's current generation, in the list's order.
+    static let gapsSQL = """
+        SELECT g.id, p.idx, g.after_position, g.token, g.items, g.created_at
+        FROM collections c CROSS JOIN pages p ON p.collection_id = c.id AND p.generation = c.generation
+        CROSS JOIN gaps g ON g.page_id = p.id
+        WHERE c.key = ? ORDER BY p.idx, g.after_position
+        """
+
+    /// The gaps of the list's current generation, in the list's order; none for a list not cached.
+    public func gaps(in key: String) throws -> [ListGap] {
+        try readOneStatement { db in
+            try Row.fetchAll(db.cachedStatement(sql: Self.gapsSQL), arguments: [key]).map { row in
+                ListGap(
+                    id: row[0], pageIndex: row[1], afterPosition: row[2], token: PageToken(row[3] as String),
+                    itemCount: row[4], createdAt: Date(timeIntervalSince1970: row[5]))
+            }
+        }
+    }
+
+    /// Merges the first page of a feed, as its server now sends it, at the top of the cached list in
+    /// one transaction; records a gap below the new items when none of the page's items was listed.
+    ///
+    /// Two runs join only on an item both hold: a page that lists an item the cache lists continues
+    /// the cached run, and its items above that item go at the top. A page that lists none is a new
+    /// run: its items go at the top and a gap after them records `continuation`, which fills it
+    /// (``fillGap(_:with:in:now:)``). Nothing below is removed.
+    ///
+    /// - returns: The merge, and whether a gap was recorded.
+    /// - throws: `CacheError.collectionNotFound(key:)` when the list has no cached first page, or a store error.
+    public func mergeFeedHead(
+        _ page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
+    ) throws -> (merge: HeadMerge, gapRecorded: Bool) {
+        try write { db in
+            let row = try CollectionRow.fetch(key: collection.key, in: db)
+            let before = try Self.storedItems(of: page.items.map(\.key), type: row.itemType, in: db)
+            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
+            let overlaps = page.items.contains { before[$0.key].map { listed.contains($0.id) } ?? false }
+            let merge = try Self.mergeHead(page.items, total: nil, in: collection, now: now, db)
+            guard !overlaps, merge.added > 0, let continuation = page.nextToken else { return (merge, false) }
+            let firstPage = try Self.currentPageID(at: 0, of: row, db)
+            try db.execute(
+                sql: "INSERT INTO gaps (page_id, after_position, token, items, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [firstPage, merge.added - 1, continuation.rawValue, nil as Int?, now.timeIntervalSince1970])
+            return (merge, true)
+        }
+    }
+
+    /// Puts the items of `page`, fetched with the gap's token, where the gap is, in one transaction.
+    ///
+    /// The page's items up to the first one the list holds are inserted after the item above the
+    /// gap; that item, or a page with no next token, closes the gap. Otherwise the gap moves below
+    /// the inserted items and continues with the page's next token.
+    ///
+    /// - throws: `CacheError.collectionNotFound(key:)` when the gap is gone (filled or replaced meanwhile).
+    @discardableResult
+    public func fillGap(
+        _ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
+    ) throws -> GapFill {
+        try write { db in
+            let row = try CollectionRow.fetch(key: collection.key, in: db)
+            guard
+                let pageID = try Int64.fetchOne(
+                    db, sql: "SELECT page_id FROM gaps WHERE id = ?", arguments: [gap.id])
+            else { throw CacheError.collectionNotFound(key: collection.key) }
+            let before = try Self.storedItems(of: page.items.map(\.key), type: row.itemType, in: db)
+            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
+            let meeting = page.items.firstIndex { before[$0.key].map { listed.contains($0.id) } ?? false }
+            let fresh = Array(page.items[..<(meeting ?? page.items.count)])
+            var deleted: Set<Int64> = []
+            let ids = try Self.upsertItems(fresh, type: row.itemType, now: now, in: db, deleted: &deleted)
+            var seen: Set<Int64> = []
+            let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
+            if !inserted.isEmpty {
+                try Self.shiftItems(onPage: pageID, after: gap.afterPosition, by: inserted.count, in: db)
+                for (offset, id) in inserted.enumerated() {
+                    try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
+                        .execute(arguments: [pageID, gap.afterPosition + 1 + offset, id])
+                }
+                ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
+            }
+            let isClosed = meeting != nil || page.nextToken == nil || page.items.isEmpty
+            if isClosed {
+                try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id])
+            } else {
+                try db.execute(
+                    sql: "UPDATE gaps SET after_position = ?, token = ? WHERE id = ?",
+                    arguments: [gap.afterPosition + inserted.count, page.nextToken?.rawValue, gap.id])
+            }
+            return GapFill(inserted: inserted.count, isClosed: isClosed)
+        }
+    }
+
+    /// The row id of the page at `index` of the collection's current generation.
+    static func currentPageID(at index: Int, of row: CollectionRow, _ db: Database) throws -> Int64 {
+        guard
+            let id = try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = ? AND generation = ?"),
+                arguments: [row.id, index, row.generation])
+        else { throw CacheError.collectionNotFound(key: row.key) }
+        return id
+    }
+}
