@@ -23,8 +23,13 @@ import Testing
 
             var body: some View {
                 List {
-                    ForEach(posts.items) { post in
-                        Text(post.title).onAppear { posts.rowAppeared(post) }
+                    ForEach(posts.rows) { row in
+                        switch row {
+                        case .item(let post): Text(post.title).onAppear { posts.rowAppeared(row) }
+                        case .gap(let gap):
+                            Text(gap.itemCount.map { "\($0) newer posts" } ?? "more posts")
+                                .onAppear { posts.rowAppeared(row) }
+                        }
                     }
                     if let error = posts.appendError { Text("\(error)") }
                 }

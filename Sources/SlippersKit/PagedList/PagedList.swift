@@ -131,6 +131,59 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// at its `afterIndex` ("480 newer posts" when `itemCount` is known, else "more posts"); it fills
     /// when its row is shown, or by ``fillGap(_:)``.
     public var gaps: [Pager<Item>.Gap] { state.gaps }
+    /// The rows a view draws: the items in order, with each gap after the item above it.
+    ///
+    /// ```swift
+    /// ForEach(posts.rows) { row in
+    ///     switch row {
+    ///     case .item(let post): Text(post.title).onAppear { posts.rowAppeared(post) }
+    ///     case .gap(let gap): Text(gap.itemCount.map { "\($0) newer posts" } ?? "more posts")
+    ///     }
+    /// }
+    /// ```
+    public var rows: [Row] {
+        guard !state.gaps.isEmpty else { return state.items.map(Row.item) }
+        var rows: [Row] = []
+        rows.reserveCapacity(state.items.count + state.gaps.count)
+        var gaps = state.gaps[...]
+        while let gap = gaps.first, gap.afterIndex < 0 {
+            rows.append(.gap(gap))
+            gaps = gaps.dropFirst()
+        }
+        for (index, item) in state.items.enumerated() {
+            rows.append(.item(item))
+            while let gap = gaps.first, gap.afterIndex == index {
+                rows.append(.gap(gap))
+                gaps = gaps.dropFirst()
+            }
+        }
+        return rows
+    }
+
+    /// A row of a list: an item, or a gap where the server has items the cache does not.
+    public enum Row: Identifiable {
+        /// An item of the list.
+        case item(Item)
+        /// A gap: draw it ("480 newer posts", "more posts"); showing it fills it.
+        case gap(Pager<Item>.Gap)
+
+        /// A row's identity: its item's id, or its gap's number.
+        public enum RowID: Hashable {
+            /// The row of the item with this id.
+            case item(Item.ID)
+            /// The row of the gap with this number.
+            case gap(Int64)
+        }
+
+        /// The row's identity, stable while the list changes.
+        public var id: RowID {
+            switch self {
+            case .item(let item): .item(item.id)
+            case .gap(let gap): .gap(gap.id)
+            }
+        }
+    }
+
     /// Whether the end was reached with fewer items than the server announced (``total``): the
     /// list shown is not the server's whole list.
     public var isIncomplete: Bool { state.isIncomplete }
@@ -195,6 +248,15 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     public func rowAppeared(_ item: Item) {
         guard let index = positions[item.id] else { return }
         rowAppeared(at: index)
+    }
+
+    /// Reports that a row of ``rows`` appeared: an item's row as `rowAppeared(_ item:)` does; a
+    /// gap's row fills the gap.
+    public func rowAppeared(_ row: Row) {
+        switch row {
+        case .item(let item): rowAppeared(item)
+        case .gap(let gap): rowAppeared(at: gap.afterIndex)
+        }
     }
 
     /// Reports that the row at `index` appeared; the next page is asked for when the end of the list is near.

@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0012_feed_gaps (11 of 11 migrations applied)
+                schema     0012_feed_gaps (12 of 12 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced

@@ -162,6 +162,9 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
         #expect(list.items.first?.id == "109000000000001500")
         #expect(list.items[20].id == "109000000000001000")
         #expect(list.gaps.map(\.afterIndex) == [19])
+        let rows = list.rows
+        #expect(rows.count == 221)
+        if case .gap(let gap) = rows[20] { #expect(gap == list.gaps.first) } else { Issue.record("no gap row") }
 
         // A relaunch, offline: the same runs and the same gap.
         fixture.server.inject(.status(503), count: 1)
