@@ -13,7 +13,9 @@ extension SlippersCommand {
                 The account column says whose list it is: the name --account gave, ~ and a fingerprint \
                 for one derived from credentials (never the credential), anonymous for none; --account \
                 or --header shows one account's lists. The end column says INCOMPLETE for a list whose end was reached with fewer items than \
-                its server announced (incomplete in --json): sync --refresh walks it again.
+                its server announced (incomplete in --json): sync --refresh walks it again; and N GAPS for a \
+                feed whose refresh left places where the server has items no page holds (gaps in --json): \
+                the app's list fills them as they are shown.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -42,7 +44,9 @@ extension SlippersCommand {
                     CollectionKey.account(ofItemType: collection.itemType).itemType, String(collection.itemCount),
                     String(collection.pageCount),
                     Formatting.number(collection.total),
-                    collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
+                    collection.gapCount > 0
+                        ? "\(collection.gapCount) GAP\(collection.gapCount == 1 ? "" : "S")"
+                        : collection.isIncomplete ? "INCOMPLETE" : Formatting.yesNo(collection.endReached),
                     Formatting.age(of: collection.lastFetchedAt ?? collection.createdAt, now: now),
                     Formatting.yesNo(collection.isUnverified),
                 ])

@@ -115,6 +115,10 @@ extension Syncer.Run {
             throw shortfall
         }
         if cached.isIncomplete { throw shortfall }
+        if cached.gapCount > 0 {
+            shortfall.gaps = cached.gapCount
+            throw shortfall
+        }
         return report
     }
 

@@ -4,12 +4,13 @@ import Slippers
 extension CollectionInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
         case key, account, itemType, style, itemCount, pageCount, supersededPageCount, total, endReached, resumeToken
-        case nextPageIndex, generation, unverified, incomplete, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
+        case nextPageIndex, generation, unverified, incomplete, gaps, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
     }
 
     /// Encodes the collection as one object: every key present, `null` when a value is absent,
     /// `account` the name of the ``account`` (`anonymous` for the anonymous account),
-    /// the resume token as its text, `unverified` for ``isUnverified`` and `incomplete` for ``isIncomplete``.
+    /// the resume token as its text, `unverified` for ``isUnverified``, `incomplete` for ``isIncomplete``
+    /// and `gaps` for ``gapCount``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
@@ -26,6 +27,7 @@ extension CollectionInfo: Encodable {
         try container.encode(generation, forKey: .generation)
         try container.encode(isUnverified, forKey: .unverified)
         try container.encode(isIncomplete, forKey: .incomplete)
+        try container.encode(gapCount, forKey: .gaps)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(refreshedAt, forKey: .refreshedAt)
         try container.encode(invalidatedAt, forKey: .invalidatedAt)

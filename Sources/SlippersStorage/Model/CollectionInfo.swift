@@ -30,12 +30,17 @@ public struct CollectionInfo: Hashable, Sendable {
     public var lastFetchedAt: Date?
     /// The number of cached pages a refresh marked unverified that the network has not confirmed since.
     public var unverifiedPageCount = 0
+    /// The number of gaps between the runs of a feed's items: places where the server has items
+    /// no page holds. A list with a gap is not a copy of the server's whole list.
+    public var gapCount = 0
 
     /// Makes a collection's description from its head and statistics; for backends.
     package init(
         head: CollectionHead, itemType: String, style: String?, createdAt: Date, pageCount: Int,
-        supersededPageCount: Int, itemCount: Int, lastFetchedAt: Date?, unverifiedPageCount: Int = 0
+        supersededPageCount: Int, itemCount: Int, lastFetchedAt: Date?, unverifiedPageCount: Int = 0,
+        gapCount: Int = 0
     ) {
+        self.gapCount = gapCount
         self.head = head
         self.itemType = itemType
         self.style = style

@@ -56,6 +56,8 @@ extension SQLiteCache {
             coalesce(sum(p.verified_at < c.unverified_before), 0) AS unverified_page_count,
             (SELECT count(DISTINCT pi.item_id) FROM pages p2 JOIN page_items pi ON pi.page_id = p2.id
                 WHERE p2.collection_id = c.id) AS item_count,
+            (SELECT count(*) FROM gaps g JOIN pages p3 ON p3.id = g.page_id
+                WHERE p3.collection_id = c.id AND p3.generation = c.generation) AS gap_count,
             max(p.fetched_at) AS last_fetched_at, max(p.idx) AS last_index
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
@@ -81,7 +83,7 @@ extension SQLiteCache {
             supersededPageCount: supersededPageCount,
             itemCount: row["item_count"],
             lastFetchedAt: Date(storedValue: row["last_fetched_at"] as Double?),
-            unverifiedPageCount: row["unverified_page_count"])
+            unverifiedPageCount: row["unverified_page_count"], gapCount: row["gap_count"])
     }
 }
 

@@ -166,6 +166,14 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
         #expect(rows.count == 221)
         if case .gap(let gap) = rows[20] { #expect(gap == list.gaps.first) } else { Issue.record("no gap row") }
 
+        // The cache says so, and a sync of the list is loud while the gap is there.
+        #expect(try fixture.store.collection(key)?.gapCount == 1)
+        let loud = await #expect(throws: IncompleteList.self) {
+            try await Syncer().run(SyncRequest(url: url.absoluteString), into: fixture.store)
+        }
+        #expect(loud?.gaps == 1)
+        #expect(loud.map { "\($0)".contains("1 gap") } == true, "\(String(describing: loud))")
+
         // A relaunch, offline: the same runs and the same gap.
         fixture.server.inject(.status(503), count: 1)
         let relaunched = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
@@ -183,6 +191,7 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(list.gaps.isEmpty)
+        #expect(try fixture.store.collection(key)?.gapCount == 0)
         #expect(timelineRequests(fixture) - beforeFill <= 25)
         #expect(list.items.count == 700)
         #expect(
