@@ -4,7 +4,8 @@ import Slippers
 extension CollectionInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
         case key, account, itemType, style, itemCount, pageCount, supersededPageCount, total, endReached, resumeToken
-        case nextPageIndex, generation, unverified, incomplete, gaps, createdAt, refreshedAt, invalidatedAt, lastFetchedAt
+        case nextPageIndex, generation, unverified, incomplete, gaps, createdAt, refreshedAt, invalidatedAt,
+            lastFetchedAt
     }
 
     /// Encodes the collection as one object: every key present, `null` when a value is absent,

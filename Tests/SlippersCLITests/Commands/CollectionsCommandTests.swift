@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct CollectionsCommandTests {
     static let keys = [
-        "account", "created_at", "end_reached", "gaps", "generation", "incomplete", "invalidated_at", "item_count", "item_type",
+        "account", "created_at", "end_reached", "gaps", "generation", "incomplete", "invalidated_at", "item_count",
+        "item_type",
         "key",
         "last_fetched_at", "next_page_index", "page_count", "refreshed_at", "resume_token",
         "style", "superseded_page_count", "total", "unverified",
