@@ -39,13 +39,7 @@ extension Pager {
             try readWindow(pageCount: max(windowPages.count, 1))
             try publishWindow(provenance: .network)
         } catch {
-            if error is CancellationError {
-                state.refresh = .idle
-            } else {
-                state.refresh = .failed(error)
-                startBackoff()
-            }
-            publish()
+            recordFirstPageFailure(error)
             throw error
         }
     }

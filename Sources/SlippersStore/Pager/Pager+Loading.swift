@@ -76,13 +76,7 @@ extension Pager {
         do {
             found = try await CollectionSync(storage: cache, source: source, collection: collection).refreshHead()
         } catch {
-            if error is CancellationError {
-                state.refresh = .idle
-            } else {
-                state.refresh = .failed(error)
-                startBackoff()
-            }
-            publish()
+            recordFirstPageFailure(error)
             throw error
         }
         guard !found.totalDiffers else {
@@ -310,14 +304,7 @@ extension Pager {
                 publish()
             }
         } catch {
-            // A cancelled load is not a failure: the state goes back to where it was.
-            if error is CancellationError {
-                state.refresh = .idle
-            } else {
-                state.refresh = .failed(error)
-                startBackoff()
-            }
-            publish()
+            recordFirstPageFailure(error)
             throw error
         }
     }
@@ -573,6 +560,18 @@ extension Pager {
             state.append = .failed(error)
             publish()
         }
+    }
+
+    /// Records a failed first-page load in ``State/refresh`` and starts the backoff; a cancelled
+    /// load is not a failure: the state goes back to where it was.
+    func recordFirstPageFailure(_ error: any Error) {
+        if error is CancellationError {
+            state.refresh = .idle
+        } else {
+            state.refresh = .failed(error)
+            startBackoff()
+        }
+        publish()
     }
 
     // MARK: - Backoff

@@ -66,14 +66,20 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
         }
     }
 
-    @Test func aTimelineOfStringIDsPagesByItsLinkHeaderToTheEnd() async throws {
-        let fixture = try await Fixture()
+    /// A list of a timeline of 50 statuses, loaded: its first page shown, or its error.
+    private func loadedTimeline<Item>(of type: Item.Type, on fixture: Fixture) async throws -> PagedList<Item> {
         serveTimeline(on: fixture.server, count: 50)
-        let list = PagedList<Status>(
+        let list = PagedList<Item>(
             url: fixture.server.url(path: "/api/v1/timelines/home"), cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { !list.isRefreshing }
+        return list
+    }
+
+    @Test func aTimelineOfStringIDsPagesByItsLinkHeaderToTheEnd() async throws {
+        let fixture = try await Fixture()
+        let list = try await loadedTimeline(of: Status.self, on: fixture)
         #expect(list.refreshError == nil, "\(String(describing: list.refreshError))")
         #expect(list.items.count == 20)
         #expect(list.items.first?.id == "109000000000000050")
@@ -86,12 +92,7 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
 
     @Test func aPageThatDoesNotDecodeIsAnErrorNamingTheItemAndTheMember() async throws {
         let fixture = try await Fixture()
-        serveTimeline(on: fixture.server, count: 50)
-        let list = PagedList<Misdeclared>(
-            url: fixture.server.url(path: "/api/v1/timelines/home"), cache: fixture.store,
-            configuration: HTTPListConfiguration(client: fixture.client))
-        await list.load()
-        await waitUntil { !list.isRefreshing }
+        let list = try await loadedTimeline(of: Misdeclared.self, on: fixture)
         #expect(list.items.isEmpty)
         let error = try #require(list.refreshError as? PagerError)
         #expect(error.code == .itemsDoNotDecode)
