@@ -35,7 +35,7 @@ import Testing
             try JSONSerialization.jsonObject(with: encoder.encode(info)) as? [String: Any])
         #expect(
             object.keys.sorted() == [
-                "account", "createdAt", "endReached", "generation", "incomplete", "invalidatedAt", "itemCount",
+                "account", "createdAt", "endReached", "gaps", "generation", "incomplete", "invalidatedAt", "itemCount",
                 "itemType", "key",
                 "lastFetchedAt",
                 "nextPageIndex", "pageCount", "refreshedAt", "resumeToken", "style", "supersededPageCount", "total",
