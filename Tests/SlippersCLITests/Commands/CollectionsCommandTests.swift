@@ -1,4 +1,6 @@
 import Foundation
+import Slippers
+import SlippersStore
 import SlippersTestSupport
 import Testing
 
@@ -84,5 +86,25 @@ import Testing
         let fromDefault = try await BuiltBinary.slippers.run(["collections"], in: directory.url)
         #expect(fromDefault.status == 0)
         #expect(fromDefault.stdoutLines.count == 3)
+    }
+
+    @Test func aFeedWithAGapSaysSoInTheTableAndTheJSON() async throws {
+        let directory = try TemporaryDirectory()
+        try SeededCache.write(at: directory.path())
+        let store = try SQLiteCache(path: directory.path())
+        // A burst on the users' feed: a first page that lists no cached user leaves a gap below it.
+        let burst = ["u9", "u8"].map { RawItem(key: .string($0), json: SeededCache.userJSON($0)) }
+        let merged = try store.mergeFeedHead(
+            Page(items: burst, token: nil, nextToken: PageToken("u7")), in: SeededCache.users)
+        #expect(merged.gapRecorded)
+        try store.close()
+
+        let table = try await BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+        #expect(table.status == 0)
+        #expect(table.stdoutLines[3].contains("1 GAP"), "\(table.stdout)")
+        let json = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["gaps"] as? Int } == [0, 1])
     }
 }
