@@ -189,6 +189,7 @@ public final class SQLiteCache: Sendable {
     /// - throws: `StoreError.readOnly(path:)` on a read-only store, `StoreError.diskFull(path:)`,
     ///   `StoreError.busy(path:)` after the bounded wait, or what `updates` throws.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
+        try checkOpen()
         guard let writer else { throw StoreError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
             try Self.translatingWriteErrors(path: path) { try writer.write(updates) }
@@ -201,6 +202,7 @@ public final class SQLiteCache: Sendable {
     ///
     /// - throws: `StoreError.readOnly(path:)` on a read-only store, or what `updates` throws.
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
+        try checkOpen()
         guard let writer else { throw StoreError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
             try Self.translatingWriteErrors(path: path) { try writer.writeWithoutTransaction(updates) }
@@ -217,13 +219,15 @@ public final class SQLiteCache: Sendable {
 
     /// Runs `value` in one read transaction: it sees a consistent snapshot.
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
-        try Self.retryingWhileBusy(path: path) { try reader.read(value) }
+        try checkOpen()
+        return try Self.retryingWhileBusy(path: path) { try reader.read(value) }
     }
 
     /// Runs `value` outside an explicit transaction: for a single statement, which SQLite
     /// reads from one snapshot on its own, without the cost of `BEGIN` and `COMMIT`.
     func readOneStatement<T>(_ value: (Database) throws -> T) throws -> T {
-        try Self.retryingWhileBusy(path: path) { try reader.unsafeRead(value) }
+        try checkOpen()
+        return try Self.retryingWhileBusy(path: path) { try reader.unsafeRead(value) }
     }
 
     /// Writes the log into the file and closes the database connections; the store cannot be used afterwards.
@@ -240,6 +244,11 @@ public final class SQLiteCache: Sendable {
         guard wasOpen else { return }
         checkpoint()
         try reader.close()
+    }
+
+    /// Throws ``StoreError/closed(path:)`` once ``close()`` ran, instead of SQLite's misuse error.
+    private func checkOpen() throws {
+        if isClosed.withLock({ $0 }) { throw StoreError.closed(path: path) }
     }
 
     deinit {

@@ -24,7 +24,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Hashable, Sendable {
             case directoryNotFound, fileNotFound, notADatabase, corrupt, newerSchema, readOnly, notAFile
             case foreignDatabase, readOnlyFileSystem, permissionDenied, uncheckpointedChanges, diskFull, busy
-            case itemNotFound, invalidJSON, writeNotFound, notSearchable
+            case itemNotFound, invalidJSON, writeNotFound, notSearchable, closed
         }
 
         fileprivate let base: Base
@@ -68,6 +68,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A search of a read-only store named an item type that was never indexed for search: the
         /// first search of a type indexes its items, which is a write.
         public static let notSearchable = Code(.notSearchable)
+        /// The store was closed (``SQLiteCache/close()``): it cannot be used any more.
+        public static let closed = Code(.closed)
 
         /// The code's name, as in `fileNotFound`.
         public var description: String { base.rawValue }
@@ -151,6 +153,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The disk holding the file at `path` is full.
     public static func diskFull(path: String) -> StoreError { StoreError(.diskFull, path: path) }
 
+    /// The store of the file at `path` was closed before it was used.
+    public static func closed(path: String) -> StoreError { StoreError(.closed, path: path) }
+
     /// Another process kept the file at `path` locked for too long.
     public static func busy(path: String) -> StoreError { StoreError(.busy, path: path) }
 
@@ -212,6 +217,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "Invalid JSON: \(detail)"
         case .writeNotFound:
             "No write \(writeID ?? 0) in the outbox; it was sent or dropped"
+        case .closed:
+            "The cache \(path) was closed by this program before it was used; open it again"
         case .notSearchable:
             "The items of \((itemType ?? "").shortenedForErrors) in the cache \(path) are not indexed for search yet, "
                 + "and the file is opened read-only; search it once where it can be written, which indexes them"

@@ -18,6 +18,25 @@ import Testing
         #expect(try store.stats().schemaVersion == "0012_feed_gaps")
     }
 
+    @Test func aClosedStoreSaysSoAndItsFileAloneHoldsWhatWasSaved() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteCache(path: directory.path())
+        try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
+        try store.close()
+        try store.close()
+        let error = #expect(throws: StoreError.self) { try store.stats() }
+        #expect(error?.code == .closed)
+        #expect(
+            error.map { "\($0)" }
+                == "The cache \(directory.path()) was closed by this program before it was used; open it again")
+        #expect(throws: StoreError.self) {
+            try store.savePage(Fixtures.page([3], next: nil), at: 0, in: Fixtures.posts)
+        }
+        let alone = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: directory.path(), toPath: alone.path())
+        #expect(try SQLiteCache(path: alone.path(), mode: .readOnly).stats().items == 2)
+    }
+
     @Test func opensInWALModeWithABusyTimeout() throws {
         let directory = try TemporaryDirectory()
         _ = try SQLiteCache(path: directory.path())
