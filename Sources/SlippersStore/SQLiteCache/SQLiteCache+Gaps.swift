@@ -63,6 +63,7 @@ extension SQLiteCache {
     ///
     /// - returns: The merge, and whether a gap was recorded.
     /// - throws: `CacheError.collectionNotFound(key:)` when the list has no cached first page, or a store error.
+    @discardableResult
     public func mergeFeedHead(
         _ page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
     ) throws -> (merge: HeadMerge, gapRecorded: Bool) {
