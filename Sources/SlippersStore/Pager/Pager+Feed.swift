@@ -54,14 +54,7 @@ extension Pager {
     /// and starts the backoff, as a failed next page does.
     public func fillGap(_ id: Int64? = nil) async {
         if let refreshTask { await refreshTask.value }
-        if let appendTask {
-            await Self.await(appendTask)
-            return
-        }
-        let task = Task { await self.fillGapNow(id) }
-        appendTask = task
-        await Self.await(task)
-        appendTask = nil
+        await runAppendLoad { pager in await pager.fillGapNow(id) }
     }
 
     private func fillGapNow(_ id: Int64?) async {
@@ -82,13 +75,8 @@ extension Pager {
             clearBackoff()
             try readWindow(pageCount: max(windowPages.count, 1))
             try publishWindow(provenance: state.provenance == .none ? .network : state.provenance)
-        } catch is CancellationError {
-            state.append = .idle
-            publish()
         } catch {
-            state.append = .failed(error)
-            startBackoff()
-            publish()
+            recordAppendFailure(error)
         }
     }
 }

@@ -147,11 +147,16 @@ extension Pager {
     public func loadNextPageIfNeeded() async {
         if let refreshTask { await refreshTask.value }
         guard !state.endReached || state.settledPageCount < state.pages.count else { return }
+        await runAppendLoad { pager in await pager.appendNextPage() }
+    }
+
+    /// Runs a load of a later page, or waits for the one that runs: such loads are coalesced.
+    func runAppendLoad(_ work: @escaping @Sendable (isolated Pager) async -> Void) async {
         if let appendTask {
             await Self.await(appendTask)
             return
         }
-        let task = Task { await self.appendNextPage() }
+        let task = Task { await work(self) }
         appendTask = task
         await Self.await(task)
         appendTask = nil
@@ -507,13 +512,8 @@ extension Pager {
             state.append = .idle
             clearBackoff()
             try publishAppendedPage(provenance: .network)
-        } catch is CancellationError {
-            state.append = .idle
-            publish()
         } catch {
-            state.append = .failed(error)
-            startBackoff()
-            publish()
+            recordAppendFailure(error)
         }
     }
 
@@ -560,6 +560,18 @@ extension Pager {
             state.append = .failed(error)
             publish()
         }
+    }
+
+    /// Records a failed load of a later page in ``State/append`` and starts the backoff; a
+    /// cancelled load is not a failure: the state goes back to where it was.
+    func recordAppendFailure(_ error: any Error) {
+        if error is CancellationError {
+            state.append = .idle
+        } else {
+            state.append = .failed(error)
+            startBackoff()
+        }
+        publish()
     }
 
     /// Records a failed first-page load in ``State/refresh`` and starts the backoff; a cancelled
