@@ -68,13 +68,8 @@ extension SQLiteCache {
         _ page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
     ) throws -> (merge: HeadMerge, gapRecorded: Bool) {
         try write { db in
-            let row = try CollectionRow.fetch(key: collection.key, in: db)
-            let before = try Self.storedItems(of: page.items.map(\.key), type: row.itemType, in: db)
-            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
-            let overlaps = page.items.contains { before[$0.key].map { listed.contains($0.id) } ?? false }
-            let merge = try Self.mergeHead(page.items, total: nil, in: collection, now: now, db)
+            let (merge, firstPage, overlaps) = try Self.mergeHead(page.items, total: nil, in: collection, now: now, db)
             guard !overlaps, merge.added > 0, let continuation = page.nextToken else { return (merge, false) }
-            let firstPage = try Self.currentPageID(at: 0, of: row, db)
             try db.execute(
                 sql: "INSERT INTO gaps (page_id, after_position, token, items, created_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [firstPage, merge.added - 1, continuation.rawValue, nil as Int?, now.timeIntervalSince1970])

@@ -51,24 +51,23 @@ extension SQLiteCache {
     public func mergeHead(
         _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date
     ) throws -> HeadMerge {
-        try write { db in try Self.mergeHead(items, total: total, in: collection, now: now, db) }
+        try write { db in try Self.mergeHead(items, total: total, in: collection, now: now, db).merge }
     }
 
     /// Merges the first items of a list into the cached list, inside a write transaction.
+    ///
+    /// - returns: The merge, the row id of the first page it wrote to, and whether any of `items`
+    ///   was listed already (the items continue the cached run).
     static func mergeHead(
         _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date, _ db: Database
-    ) throws -> HeadMerge {
+    ) throws -> (merge: HeadMerge, firstPage: Int64, metListedItem: Bool) {
         var row = try CollectionRow.fetch(key: collection.key, in: db)
-        guard
-            let firstPage = try Int64.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = 0 AND generation = ?"),
-                arguments: [row.id, row.generation])
-        else { throw CacheError.collectionNotFound(key: collection.key) }
+        let firstPage = try Self.currentPageID(at: 0, of: row, db)
         let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
         let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
         var deleted: Set<Int64> = []
         let ids = try Self.upsertItems(items, type: row.itemType, now: now, in: db, deleted: &deleted)
+        let metListedItem = ids.contains { listed.contains($0) }
         var added: [Int64] = []
         var updated = 0
         var met: Set<Int64> = []
@@ -91,7 +90,7 @@ extension SQLiteCache {
             try row.update(in: db)
         }
         if !added.isEmpty { ItemViews.keepCurrent(afterWritingPage: firstPage, now: now, db) }
-        return HeadMerge(added: added.count, updated: updated)
+        return (HeadMerge(added: added.count, updated: updated), firstPage, metListedItem)
     }
 
     // MARK: Inside a transaction
