@@ -123,10 +123,7 @@ extension SQLiteCache {
                 db, sql: "SELECT coalesce(max(position) + 1, 0) FROM page_items WHERE page_id = ?",
                 arguments: [pageID]) ?? 0
         // Opens the place (no row moves when it is at the end).
-        try shiftItems(onPage: pageID, after: at - 1, by: 1, in: db)
-        try db.execute(
-            sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)",
-            arguments: [pageID, at, itemID])
+        try insertItems([itemID], onPage: pageID, after: at - 1, in: db)
     }
 
     /// The items made locally (and with `changedToo`, those with a pending change) that a page

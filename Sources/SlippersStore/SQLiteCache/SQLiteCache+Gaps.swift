@@ -102,14 +102,8 @@ extension SQLiteCache {
             let ids = try Self.upsertItems(fresh, type: row.itemType, now: now, in: db, deleted: &deleted)
             var seen: Set<Int64> = []
             let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
-            if !inserted.isEmpty {
-                try Self.shiftItems(onPage: pageID, after: gap.afterPosition, by: inserted.count, in: db)
-                for (offset, id) in inserted.enumerated() {
-                    try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
-                        .execute(arguments: [pageID, gap.afterPosition + 1 + offset, id])
-                }
-                ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
-            }
+            try Self.insertItems(inserted, onPage: pageID, after: gap.afterPosition, in: db)
+            if !inserted.isEmpty { ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db) }
             let isClosed = meeting != nil || page.nextToken == nil || page.items.isEmpty
             if isClosed {
                 try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id])

@@ -78,13 +78,7 @@ extension SQLiteCache {
                 added.append(id)
             }
         }
-        if !added.isEmpty {
-            try Self.shiftItems(onPage: firstPage, after: -1, by: added.count, in: db)
-            for (position, id) in added.enumerated() {
-                try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
-                    .execute(arguments: [firstPage, position, id])
-            }
-        }
+        try Self.insertItems(added, onPage: firstPage, after: -1, in: db)
         if let total {
             row.total = total
             try row.update(in: db)
@@ -94,6 +88,16 @@ extension SQLiteCache {
     }
 
     // MARK: Inside a transaction
+
+    /// Lists `itemIDs` on a page after the item at `position` (-1: first), moving the items and gaps below them down.
+    static func insertItems(_ itemIDs: [Int64], onPage pageID: Int64, after position: Int, in db: Database) throws {
+        guard !itemIDs.isEmpty else { return }
+        try shiftItems(onPage: pageID, after: position, by: itemIDs.count, in: db)
+        for (offset, id) in itemIDs.enumerated() {
+            try db.cachedStatement(sql: "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
+                .execute(arguments: [pageID, position + 1 + offset, id])
+        }
+    }
 
     /// The stored rows of the items of a type among `keys`, by key.
     static func storedItems(of keys: [ItemKey], type: String, in db: Database) throws -> [ItemKey: (
