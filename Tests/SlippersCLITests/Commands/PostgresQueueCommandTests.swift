@@ -19,7 +19,10 @@ struct PostgresQueueCommandTests {
             #expect(enqueued.status == 0, "\(enqueued.stderr)")
             #expect(enqueued.stdout.split(separator: "\n").count == 4)
 
-            // The first worker takes a list; killed once it has committed a few pages.
+            // The first worker takes a list; killed once it has committed a few pages. The server holds
+            // its answers from the 8th request on, so that the list cannot end before the kill lands
+            // on a loaded machine.
+            fixture.server.hold(fromRequest: fixture.server.requestCount + 8)
             let output = try TemporaryDirectory()
             let doomed = try BuiltBinary.slippers.start(
                 ["worker", "--lease", "3", "--poll", "0.2"] + database, outputDirectory: output.url)
@@ -49,6 +52,7 @@ struct PostgresQueueCommandTests {
                         database: name)) ?? 0
             #expect(!killedList.isEmpty)
             #expect(committedOfKilled >= 1)
+            fixture.server.release()
             let requestsBefore = fixture.server.requestCount
 
             // Two workers finish the queue, one of them taking the killed worker's list after its lease.
