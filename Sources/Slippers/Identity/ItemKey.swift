@@ -106,3 +106,28 @@ extension ItemKey: ExpressibleByStringLiteral {
         self = .string(value)
     }
 }
+
+/// An id that gives the key the cache files its item under, whatever its type.
+package protocol ItemKeyConvertible {
+    /// The key of the item with this id.
+    var itemKey: ItemKey { get }
+}
+
+extension ID: ItemKeyConvertible {}
+
+extension ItemKey: ItemKeyConvertible {
+    package var itemKey: ItemKey { self }
+}
+
+extension ItemKey {
+    /// The key of an item with the id `id` (an ``ID``, an `Int`, a `String`, an ``ItemKey``);
+    /// `nil` for an id of another type.
+    package init?(id: some Hashable) {
+        switch id {
+        case let id as any ItemKeyConvertible: self = id.itemKey
+        case let id as Int: self = .integer(id)
+        case let id as String: self = .string(id)
+        default: return nil
+        }
+    }
+}

@@ -32,4 +32,7 @@ public struct AnyPageSource<Item: Sendable>: PageSource {
 
     /// The base source's digest of the credentials it sends.
     public var credentialDigest: String? { base.credentialDigest }
+
+    /// Whether the base source fetches the pages an item names in `relation`.
+    public func answers(_ relation: PageAnchor.Relation) -> Bool { base.answers(relation) }
 }

@@ -20,6 +20,9 @@ public struct MappedPageSource<Base: PageSource, Item: Sendable>: PageSource {
     public func varyKey(for headerNames: [String]) -> String? {
         base.varyKey(for: headerNames)
     }
+
+    /// Whether the base source fetches the pages an item names in `relation`.
+    public func answers(_ relation: PageAnchor.Relation) -> Bool { base.answers(relation) }
 }
 
 extension PageSource {

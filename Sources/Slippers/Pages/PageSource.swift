@@ -15,12 +15,16 @@ public struct PageRequest: Hashable, Sendable {
     /// range or next-URL list that advances an offset by a page size it sets can) answers without
     /// it. `false` unless set.
     public var overlapsPreviousPage = false
+    /// The page named by an item instead of by ``token``: the items older than it, newer than it or
+    /// around it; only for a source that answers the relation (``PageSource/answers(_:)``).
+    public var anchor: PageAnchor?
 
     /// Creates a request.
     public init(
         token: PageToken? = nil, validators: PageValidators? = nil, retriesTransientFailures: Bool = true,
-        overlapsPreviousPage: Bool = false
+        overlapsPreviousPage: Bool = false, anchor: PageAnchor? = nil
     ) {
+        self.anchor = anchor
         self.token = token
         self.validators = validators
         self.retriesTransientFailures = retriesTransientFailures
@@ -96,6 +100,11 @@ public protocol PageSource<Item>: Sendable {
     /// A cache derives the ``Account`` of a list from it when the caller declares none, so pages
     /// fetched with one credential are never served to requests with another. The default carries none.
     var credentialDigest: String? { get }
+
+    /// Whether the source can fetch the page an item names in this relation
+    /// (``PageRequest/anchor``): its server has a parameter for it, declared or learnt from the
+    /// pages fetched so far. The default answers none.
+    func answers(_ relation: PageAnchor.Relation) -> Bool
 }
 
 extension PageSource {
@@ -113,4 +122,7 @@ extension PageSource {
 
     /// A source that learns nothing of its server.
     public var learntStyle: String? { nil }
+
+    /// A source that names its pages by their place only.
+    public func answers(_ relation: PageAnchor.Relation) -> Bool { false }
 }

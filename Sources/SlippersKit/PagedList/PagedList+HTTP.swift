@@ -23,6 +23,8 @@ extension PagedList {
     /// - parameter account: Whose list this is, such as the signed-in user's id; the
     ///   configuration's ``HTTPListConfiguration/account`` unless given (derived from the
     ///   credentials of its headers when that is `nil`, anonymous without any).
+    /// - parameter around: Where the first ``load()`` opens the list: at an item (a deep link) or
+    ///   where its reader stopped (``savePosition(_:)``); at its head when `nil`.
     /// - parameter distanceFromEnd: How many rows before the end the next page is asked for.
     public convenience init(
         url: URL,
@@ -30,6 +32,7 @@ extension PagedList {
         cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         account: Account? = nil,
+        around: Anchor? = nil,
         distanceFromEnd: Int = 5
     ) {
         let configuration =
@@ -44,10 +47,10 @@ extension PagedList {
             }
         }
         if let pager = try? made() {
-            self.init(pager: pager, distanceFromEnd: distanceFromEnd)
+            self.init(pager: pager, around: around, distanceFromEnd: distanceFromEnd)
         } else {
             // Detected on the first load, or the error of making it kept for then.
-            self.init(distanceFromEnd: distanceFromEnd) {
+            self.init(around: around, distanceFromEnd: distanceFromEnd) {
                 if let pager = try made() { return pager }
                 return try await Pager<Item>.detecting(url: url, cache: cache, configuration: configuration)
             }
@@ -60,13 +63,14 @@ extension PagedList {
     /// A list of the HTTP API at `url` (an absolute `http` or `https` URL), cached in `cache`.
     ///
     /// A text that is not such a URL gives a list whose ``refreshError`` says so on ``load()``.
-    /// The parameters are those of ``init(url:style:cache:configuration:account:distanceFromEnd:)``.
+    /// The parameters are those of ``init(url:style:cache:configuration:account:around:distanceFromEnd:)``.
     public convenience init(
         url: String,
         style: PaginationStyle? = nil,
         cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration(),
         account: Account? = nil,
+        around: Anchor? = nil,
         distanceFromEnd: Int = 5
     ) {
         guard let parsed = URL(string: url), parsed.host?.isEmpty == false else {
@@ -77,6 +81,6 @@ extension PagedList {
         }
         self.init(
             url: parsed, style: style, cache: cache, configuration: configuration, account: account,
-            distanceFromEnd: distanceFromEnd)
+            around: around, distanceFromEnd: distanceFromEnd)
     }
 }

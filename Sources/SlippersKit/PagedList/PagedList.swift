@@ -68,6 +68,10 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     @ObservationIgnored private var positions: [Item.ID: Int] = [:]
     /// The furthest row reported shown: while it is near the end, the list loads more.
     @ObservationIgnored private var lastShownRow: Int?
+    /// The nearest row to the top reported shown: a gap above it fills from below.
+    @ObservationIgnored private var firstShownRow: Int?
+    /// Where the first ``load()`` opens the list, until it has.
+    @ObservationIgnored private var opening: Anchor?
     /// The load the list asked for because its last rows are shown, while it runs.
     @ObservationIgnored private var pull: Task<Void, Never>?
     /// The state at which a load changed nothing: the list waits for another state before asking again.
@@ -79,23 +83,39 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// Creates a list over a pager; nothing is read or fetched until ``load()``.
     ///
     /// - parameter pager: The pager whose snapshots the list shows.
+    /// - parameter around: Where the first ``load()`` opens the list: at an item, or where its
+    ///   reader stopped (``savePosition(_:)``); at its head when `nil`.
     /// - parameter distanceFromEnd: How many rows before the end of the list the next page is asked for.
-    public init(pager: Pager<Item>, distanceFromEnd: Int = 5) {
+    public init(pager: Pager<Item>, around: Anchor? = nil, distanceFromEnd: Int = 5) {
         self.pager = pager
         self.makePager = nil
+        self.opening = around
         self.distanceFromEnd = max(0, distanceFromEnd)
     }
 
     /// Creates a list whose pager is made by `makePager` on the first ``load()``: a list whose style is detected.
     ///
+    /// - parameter around: Where the first ``load()`` opens the list; at its head when `nil`.
     /// - parameter distanceFromEnd: How many rows before the end of the list the next page is asked for.
     /// - parameter makePager: Makes the pager; what it throws is the list's ``refreshError``.
     public init(
-        distanceFromEnd: Int = 5, makePager: @escaping @Sendable () async throws -> Pager<Item>
+        around: Anchor? = nil, distanceFromEnd: Int = 5,
+        makePager: @escaping @Sendable () async throws -> Pager<Item>
     ) {
         self.pager = nil
         self.makePager = makePager
+        self.opening = around
         self.distanceFromEnd = max(0, distanceFromEnd)
+    }
+
+    /// Where a list opens: at an item (a notification's deep link), or where its reader stopped.
+    public enum Anchor {
+        /// At the item with this id: from the cache at once when it holds the item, else through
+        /// what the server offers (see ``Pager/open(at:)``).
+        case item(Item.ID)
+        /// Where the reader stopped, as ``savePosition(_:)`` recorded it in the cache file; at the
+        /// head when nothing was recorded.
+        case savedPosition
     }
 
     deinit {
@@ -192,11 +212,60 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Shows the cached pages at once, then loads the first page as the pager's policy says.
     ///
-    /// Call it from SwiftUI's `.task`. Calling it again reads the cache again.
+    /// Call it from SwiftUI's `.task`. Calling it again reads the cache again. The first call
+    /// opens the list where the initialiser's `around` says (``openedAt`` names the item to
+    /// scroll to), or at its head.
     public func load() async {
         guard let pager = await preparedPager() else { return }
+        if let opening {
+            self.opening = nil
+            if let key = openingKey(opening, of: pager) {
+                await open(at: key, in: pager)
+                return
+            }
+        }
         await pager.start()
         apply(await pager.state)
+    }
+
+    /// Opens the list at the item with `id` (see ``Pager/open(at:)``): ``openedAt`` names it for the
+    /// view to scroll to, or ``refreshError`` says why the list opened at its head.
+    public func open(at id: Item.ID) async {
+        guard let pager = await preparedPager(), let key = ItemKey(id: id) else { return }
+        await open(at: key, in: pager)
+    }
+
+    private func open(at key: ItemKey, in pager: Pager<Item>) async {
+        unchangedBy = nil
+        await pager.open(at: key)
+        let state = await pager.state
+        apply(state)
+        if let index = state.items.firstIndex(where: { ItemKey(id: $0.id) == key }) {
+            firstShownRow = index
+            lastShownRow = index
+            pullIfNeeded()
+        }
+    }
+
+    private func openingKey(_ anchor: Anchor, of pager: Pager<Item>) -> ItemKey? {
+        switch anchor {
+        case .item(let id): ItemKey(id: id)
+        case .savedPosition: try? pager.cache.readingPosition(of: pager.collection.key)
+        }
+    }
+
+    /// The id of the item the list opened at (``Anchor``, ``open(at:)``), while it is shown: scroll
+    /// to its row (`ScrollViewReader`'s `scrollTo(Row.RowID.item(id))`).
+    public var openedAt: Item.ID? {
+        guard let key = state.openedAt else { return nil }
+        return state.items.first { ItemKey(id: $0.id) == key }?.id
+    }
+
+    /// Records in the cache file that the list's reader stopped at the item with `id` (the top row
+    /// shown, say), so that a list made with `around: .savedPosition` opens there, after a relaunch too.
+    public func savePosition(_ id: Item.ID) {
+        guard let pager, let key = ItemKey(id: id) else { return }
+        try? pager.cache.setReadingPosition(key, for: pager.collection.key)
     }
 
     /// Loads the first page again, for SwiftUI's `.refreshable`: returns when the refresh ended.
@@ -207,6 +276,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         unchangedBy = nil
         // A refresh is pulled from the top: the rows shown from now on say how far the reader goes.
         lastShownRow = nil
+        firstShownRow = nil
         try? await pager.refresh()
         apply(await pager.state)
     }
@@ -223,10 +293,10 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         apply(await pager.state)
     }
 
-    /// Fills `gap` by one page from the run above it (see ``Pager/fillGap(_:)``).
-    public func fillGap(_ gap: Pager<Item>.Gap) async {
+    /// Fills `gap` by one page, from the run above it unless `fromBelow` (see ``Pager/fillGap(_:fromBelow:)``).
+    public func fillGap(_ gap: Pager<Item>.Gap, fromBelow: Bool = false) async {
         guard let pager else { return }
-        await pager.fillGap(gap.id)
+        await pager.fillGap(gap.id, fromBelow: fromBelow)
         apply(await pager.state)
     }
 
@@ -262,6 +332,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// Reports that the row at `index` appeared; the next page is asked for when the end of the list is near.
     public func rowAppeared(at index: Int) {
         lastShownRow = max(lastShownRow ?? index, index)
+        firstShownRow = min(firstShownRow ?? index, index)
         pullIfNeeded()
     }
 
@@ -276,8 +347,13 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     private func pullIfNeeded() {
         guard let pager, let row = lastShownRow, pull == nil else { return }
         let state = self.state
-        // A gap whose edge is shown fills before the list grows at its end.
-        let gap = state.gaps.first { row + distanceFromEnd >= $0.afterIndex }
+        // A gap whose edge is shown fills before the list grows at its end: from below when every
+        // row shown is below it (the reader scrolls up toward it), else from above.
+        let top = firstShownRow ?? row
+        let gap = state.gaps.first { gap in
+            row + distanceFromEnd >= gap.afterIndex && top - distanceFromEnd <= gap.afterIndex + 1
+        }
+        let fromBelow = gap.map { top > $0.afterIndex } ?? false
         guard gap != nil || !state.endReached || state.settledPageCount < state.pages.count, !state.isLoading,
             gap != nil || row >= state.rowsBeforeNextPage - 1 - distanceFromEnd
         else { return }
@@ -286,7 +362,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
         guard point != unchangedBy else { return }
         pull = Task { [weak self] in
             if let gap {
-                await pager.fillGap(gap.id)
+                await pager.fillGap(gap.id, fromBelow: fromBelow)
             } else {
                 await pager.loadNextPageIfNeeded()
             }

@@ -20,6 +20,10 @@ public struct HTTPListConfiguration: Sendable {
     public var headers: [String: String]
     /// The canned pages answered while stubbing is on, for previews and tests; none unless set.
     public var stub: PageStub?
+    /// The parameters that open a newest-first list at an item and page it toward newer items
+    /// (``PagedList/Anchor``); learnt from the server's `Link` headers unless set, and needed
+    /// for a server that sends none (a bare array, as Discord's channel messages).
+    public var feedParameters: FeedParameters?
 
     // MARK: - Cache
 

@@ -53,6 +53,7 @@ extension Pager {
         var source = HTTPPageSource(
             client: try configuration.client(for: url), url: url, style: style, headers: configuration.headers)
         source.stub = configuration.stub
+        source.feedParameters = configuration.feedParameters
         try self.init(http: source, cache: cache, itemType: configuration.itemType, configuration: configuration.pager)
     }
 
@@ -75,7 +76,8 @@ extension Pager {
     ) async throws -> Pager<Item> {
         let (source, collection) = try await HTTPList.resolve(
             url: url, client: try configuration.client(for: url), headers: configuration.headers,
-            stub: configuration.stub, cache: cache, itemType: configuration.itemType,
+            stub: configuration.stub, feedParameters: configuration.feedParameters, cache: cache,
+            itemType: configuration.itemType,
             account: cache.account(
                 declared: configuration.pager.account,
                 credentialDigest: HTTPPageSource.credentialDigest(headers: configuration.headers, url: url)))
@@ -107,8 +109,8 @@ enum HTTPList {
     /// collection when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
-        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, cache: SQLiteCache,
-        itemType: String?, account: Account
+        url: URL, client: APIClient, headers: [String: String], stub: PageStub?, feedParameters: FeedParameters?,
+        cache: SQLiteCache, itemType: String?, account: Account
     ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
         switch try await ListStyleResolution.resolve(
             url: url, client: client, headers: headers, stub: stub, storage: cache, account: account)
@@ -116,10 +118,12 @@ enum HTTPList {
         case .stored(let stored, let style):
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
+            source.feedParameters = feedParameters
             let collection = CollectionDescriptor(
                 key: stored.key, itemType: itemType ?? stored.itemType, style: try style.storedText())
             return (source, collection)
-        case .detected(let base, let firstPage, let secondPage, _):
+        case .detected(var base, let firstPage, let secondPage, _):
+            base.feedParameters = feedParameters
             let primed = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
             return (primed, try collection(of: base, cache: cache, itemType: itemType, account: account))
         }

@@ -33,7 +33,7 @@ public final class PrimedPageSource: AddressablePageSource {
     /// read with it, else the first page's last item: the two pages were read one after the other,
     /// as a walk reads them.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        if request.validators == nil, var page = takePrimed(request.token) {
+        if request.validators == nil, request.anchor == nil, var page = takePrimed(request.token) {
             // A second page read with the item before it (as detection asks it) keeps what the server said.
             if request.overlapsPreviousPage, request.token != nil, page.itemBefore == nil,
                 base.asksItemBefore(at: request.token)
@@ -67,6 +67,9 @@ public final class PrimedPageSource: AddressablePageSource {
 
     /// The base source's digest of the credentials it sends.
     public var credentialDigest: String? { base.credentialDigest }
+
+    /// Whether the base source fetches the pages an item names in `relation`.
+    public func answers(_ relation: PageAnchor.Relation) -> Bool { base.answers(relation) }
 
     /// The base source's token for the page at `index`.
     public func token(forPageAt index: Int) -> PageToken? {

@@ -46,8 +46,13 @@ public struct HTTPPageSource: PageSource {
     public var stub: PageStub?
     /// Whether this source answers from its ``stub`` even when the client's configuration does not stub.
     public var shouldStub = false
+    /// The parameters that name a page of a newest-first list by an item, as declared; the ones
+    /// left `nil` are learnt from the server's links (``knownFeedParameters``).
+    public var feedParameters: FeedParameters?
     /// What this source and its copies learnt of the server while they asked it for pages.
     let learnt = LearntServerLimits()
+    /// The feed parameters this source and its copies learnt from the links of their pages.
+    let learntFeed = LearntFeedParameters()
     /// Whether a page whose next cursor is the one it was asked with is read as it is, for the
     /// probe to tell a server that ignored the cursor (page 1 again) from one that repeats it.
     var readsRepeatedCursors = false
@@ -120,7 +125,7 @@ public struct HTTPPageSource: PageSource {
     ///   not fit the style, a next page that does not advance);
     ///   `CancellationError` when the task is cancelled.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
-        if request.overlapsPreviousPage, request.validators == nil,
+        if request.overlapsPreviousPage, request.validators == nil, request.anchor == nil,
             let overlapping = overlappingRequest(for: request.token)
         {
             if let page = try await fetchWidened(request, overlapping) { return .page(page) }
@@ -129,9 +134,10 @@ public struct HTTPPageSource: PageSource {
             return try await fetch(plain)
         }
         var urlRequest = try self.urlRequest(for: request.token)
+        if let anchor = request.anchor { urlRequest.url = try anchoredURL(anchor) }
         let pageURL = urlRequest.url ?? url
         // A POST's response is not HTTP-cacheable: never asked for conditionally.
-        if let validators = request.validators, !style.isPosted {
+        if let validators = request.validators, !style.isPosted, request.anchor == nil {
             if let etag = validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified = validators.lastModified {
                 urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
@@ -206,7 +212,7 @@ public struct HTTPPageSource: PageSource {
         return value
     }
 
-    private func settingQuery(_ values: [String: String]) throws -> URL {
+    func settingQuery(_ values: [String: String]) throws -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw NetworkError(.invalidURL(NetworkError.redacting(url)))
         }
@@ -304,6 +310,7 @@ public struct HTTPPageSource: PageSource {
             scanner: scanner, response: response, token: token, requestURL: requestURL,
             items: items, total: pageTotal, announced: announced)
         var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
+        learntFeed.record(FeedParameters.learnt(fromLinkHeader: response.header("Link"), items: items))
         page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
         return page
     }

@@ -44,20 +44,25 @@ extension Pager {
         }
     }
 
-    /// Fills a gap of the feed by one page from the run above it, the first gap unless `id` names
-    /// another; the window is shown again with the page's items in place.
+    /// Fills a gap of the feed by one page, the first gap unless `id` names another; the window is
+    /// shown again with the page's items in place.
+    ///
+    /// From above (the default), the page is the one after the run above the gap. From below
+    /// (`fromBelow`, for a reader scrolling up toward the gap), it is the items just newer than the
+    /// item below the gap (Mastodon's `min_id`, Discord's `after`), when the server offers that
+    /// (``Slippers/PageSource/answers(_:)``); otherwise the gap fills from above.
     ///
     /// The page's items up to the first one the list holds take the gap's place; that item (or
     /// the list's end) closes the gap, otherwise the gap moves below them. A gap of G items closes
     /// after ⌈G / page size⌉ requests, or one more when the last page ends exactly at the gap.
     /// Coalesced with the other loads of later pages; a failure is recorded in ``State/append``
     /// and starts the backoff, as a failed next page does.
-    public func fillGap(_ id: Int64? = nil) async {
+    public func fillGap(_ id: Int64? = nil, fromBelow: Bool = false) async {
         if let refreshTask { await refreshTask.value }
-        await runAppendLoad { pager in await pager.fillGapNow(id) }
+        await runAppendLoad { pager in await pager.fillGapNow(id, fromBelow: fromBelow) }
     }
 
-    private func fillGapNow(_ id: Int64?) async {
+    private func fillGapNow(_ id: Int64?, fromBelow: Bool) async {
         guard let gap = windowGaps.first(where: { id == nil || $0.id == id }) else { return }
         guard policy.usesNetwork, !isBackingOff(at: clock()) else {
             reportNoWayForward(toPageAt: gap.pageIndex)
@@ -66,11 +71,17 @@ extension Pager {
         state.append = .loading
         publish()
         do {
-            guard let page = try await source.fetch(PageRequest(token: gap.token)).page else {
+            let below = fromBelow && source.answers(.newerThan) ? gap.keyBelow : nil
+            let request = below.map { PageRequest(anchor: PageAnchor(.newerThan, $0)) } ?? PageRequest(token: gap.token)
+            guard let page = try await source.fetch(request).page else {
                 throw CacheError.tokenDidNotAdvance(collection: collection.key, token: gap.token.rawValue)
             }
             try Task.checkCancellation()
-            try cache.fillGap(gap, with: page, in: collection, now: clock())
+            if below != nil {
+                try cache.fillGapFromBelow(gap, with: page, in: collection, now: clock())
+            } else {
+                try cache.fillGap(gap, with: page, in: collection, now: clock())
+            }
             state.append = .idle
             clearBackoff()
             try readWindow(pageCount: max(windowPages.count, 1))

@@ -195,7 +195,7 @@ extension Pager {
         return refreshError
     }
 
-    private func loadFirstPage() async throws {
+    func loadFirstPage() async throws {
         if policy.readsCache { try readWindow(pageCount: max(windowPages.count, initialWindow)) }
         let first = policy.readsCache ? windowPages.first?.info : nil
         let now = clock()

@@ -14,6 +14,7 @@ extension Pager {
         windowHead = window?.head
         publishedThrough = nil
         windowGaps = window == nil ? [] : try cache.gaps(in: collection.key)
+        windowIsFeed = try window?.head.endReached == false && cache.newestFirst(collection.key) == true
     }
 
     /// Grows the window by the cached page after it, when there is one.
@@ -95,6 +96,8 @@ extension Pager {
         guard policy.usesNetwork else { return false }
         if undecodable[page.index] == false || !isServable(page) { return true }
         if page.isSuperseded || page.isUnverified { return true }
+        // Below a feed's head, pages only grow (a head merge, a gap filled): they are not asked for again.
+        if windowIsFeed, page.index > 0 { return false }
         // Confirmed in this session: shown as it is until a refresh, whatever its lifetime.
         if verifiedThisSession.contains(page.index) { return false }
         if page.requiresRevalidation { return true }

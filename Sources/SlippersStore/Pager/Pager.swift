@@ -91,6 +91,9 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     var undecodable: [Int: Bool] = [:]
     /// The gaps on the window's pages, as last read with the window.
     var windowGaps: [ListGap] = []
+    /// Whether the window's list is a feed not known complete (read from its head, recorded newest
+    /// first): its pages below the head are not revalidated.
+    var windowIsFeed = false
     /// Why each page of ``undecodable`` does not decode: its first item that fails, and the member.
     var decodingFailures: [Int: PagerError] = [:]
     /// How long to wait after failures before asking the network again.

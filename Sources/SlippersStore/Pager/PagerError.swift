@@ -17,7 +17,7 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong: one of the static members, compared with `==`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: String, Hashable, Sendable {
-            case itemsDoNotDecode, offline, notCached
+            case itemsDoNotDecode, offline, notCached, cannotOpenAtItem
         }
 
         fileprivate let base: Base
@@ -33,6 +33,8 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let offline = Code(.offline)
         /// The next page is not cached and the pager's policy is ``CachePolicy/cacheOnly``.
         public static let notCached = Code(.notCached)
+        /// The list was asked to open at an item it could not reach (``PagerError/item``): it opened at its head.
+        public static let cannotOpenAtItem = Code(.cannotOpenAtItem)
 
         /// The code's name, as in `itemsDoNotDecode`.
         public var description: String { base.rawValue }
@@ -52,12 +54,15 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
     public let retryAt: Date?
     /// The name of the pager's item type.
     public let itemType: String
+    /// For ``Code/cannotOpenAtItem``: the item the list was asked to open at.
+    public let item: ItemKey?
 
     /// An error of `code` about the page at `pageIndex`.
     init(
         _ code: Code, pageIndex: Int, itemType: String, itemIndex: Int? = nil, member: String? = nil,
-        reason: String? = nil, retryAt: Date? = nil
+        reason: String? = nil, retryAt: Date? = nil, item: ItemKey? = nil
     ) {
+        self.item = item
         self.code = code
         self.pageIndex = pageIndex
         self.itemType = itemType
@@ -73,6 +78,11 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
         return PagerError(
             .itemsDoNotDecode, pageIndex: pageIndex, itemType: itemType, itemIndex: itemIndex, member: member,
             reason: reason)
+    }
+
+    /// The error of a list that could not open at `item`, and opened at its head, for `reason`.
+    static func cannotOpen(at item: ItemKey, itemType: String, reason: String) -> PagerError {
+        PagerError(.cannotOpenAtItem, pageIndex: 0, itemType: itemType, reason: reason, item: item)
     }
 
     /// The member a decoding error is about, and what is wrong with it and how to fix the model, in a few words.
@@ -117,6 +127,9 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
                 "page \(pageIndex) is not cached and the network failed; the list\(when) asks again on retry()"
         case .notCached:
             return "page \(pageIndex) is not cached, and the list reads the cache only (CachePolicy.cacheOnly)"
+        case .cannotOpenAtItem:
+            return "the list cannot open at \(itemType) \(item.map { "\($0)" } ?? "?"): \(reason ?? "it is not cached"); "
+                + "it opened at its head"
         }
     }
 

@@ -39,6 +39,8 @@ extension Pager {
         /// The gaps between the runs of the list's items, in order: a refresh of a feed whose first
         /// page did not reach a cached item leaves one below the new items.
         public var gaps: [Gap] = []
+        /// The item the list opened at (``Pager/open(at:)``), for a view to scroll to; `nil` at the head.
+        public var openedAt: ItemKey?
         /// The window's pages, in order; superseded ones are of an older generation.
         public var pages: [PageInfo] = []
         /// Where each of the window's pages came from, in the order of ``pages``:

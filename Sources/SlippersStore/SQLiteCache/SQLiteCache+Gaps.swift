@@ -23,6 +23,9 @@ public struct ListGap: Hashable, Sendable {
     public var itemCount: Int?
     /// When a refresh found the gap.
     public var createdAt: Date
+    /// The id of the item right below the gap, from which it fills upward (the items newer than
+    /// it); `nil` when the gap ends the list.
+    public var keyBelow: ItemKey?
 }
 
 /// What filling a gap with one page did: see ``SQLiteCache/fillGap(_:with:in:now:)``.
@@ -36,7 +39,12 @@ public struct GapFill: Hashable, Sendable {
 extension SQLiteCache {
     /// The gaps of a list's current generation, in the list's order.
     static let gapsSQL = """
-        SELECT g.id, p.idx, g.after_position, g.token, g.items, g.created_at
+        SELECT g.id, p.idx, g.after_position, g.token, g.items, g.created_at, (
+            SELECT i.key FROM pages p2 CROSS JOIN page_items pi ON pi.page_id = p2.id
+            CROSS JOIN items i ON i.id = pi.item_id
+            WHERE p2.collection_id = c.id AND p2.generation = c.generation
+            AND (p2.idx > p.idx OR (p2.idx = p.idx AND pi.position > g.after_position))
+            ORDER BY p2.idx, pi.position LIMIT 1)
         FROM collections c CROSS JOIN pages p ON p.collection_id = c.id AND p.generation = c.generation
         CROSS JOIN gaps g ON g.page_id = p.id
         WHERE c.key = ? ORDER BY p.idx, g.after_position
@@ -48,7 +56,7 @@ extension SQLiteCache {
             try Row.fetchAll(db.cachedStatement(sql: Self.gapsSQL), arguments: [key]).map { row in
                 ListGap(
                     id: row[0], pageIndex: row[1], afterPosition: row[2], token: PageToken(row[3] as String),
-                    itemCount: row[4], createdAt: Date(timeIntervalSince1970: row[5]))
+                    itemCount: row[4], createdAt: Date(timeIntervalSince1970: row[5]), keyBelow: row[6])
             }
         }
     }
@@ -70,9 +78,7 @@ extension SQLiteCache {
         try write { db in
             let (merge, firstPage, overlaps) = try Self.mergeHead(page.items, total: nil, in: collection, now: now, db)
             guard !overlaps, merge.added > 0, let continuation = page.nextToken else { return (merge, false) }
-            try db.execute(
-                sql: "INSERT INTO gaps (page_id, after_position, token, items, created_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [firstPage, merge.added - 1, continuation.rawValue, nil as Int?, now.timeIntervalSince1970])
+            try Self.recordGap(onPage: firstPage, after: merge.added - 1, token: continuation, now: now, db)
             return (merge, true)
         }
     }

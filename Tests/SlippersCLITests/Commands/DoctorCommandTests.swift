@@ -12,7 +12,7 @@ import Testing
             outcome.stdout == """
                 file       \(directory.path())
                 integrity  ok
-                schema     0012_feed_gaps (12 of 12 migrations applied)
+                schema     0013_reading_positions (13 of 13 migrations applied)
                 orphans    none
                 pages      consistent
                 lists      complete as announced
@@ -30,7 +30,7 @@ import Testing
             ])
         let diagnosis = try #require(try parsedJSON(json.stdout) as? [String: Any])
         #expect(diagnosis["healthy"] as? Bool == true)
-        #expect(diagnosis["schema_version"] as? String == "0012_feed_gaps")
+        #expect(diagnosis["schema_version"] as? String == "0013_reading_positions")
     }
 
     @Test func inconsistentAndOrphanRowsAreNamedAndExitOne() async throws {

@@ -21,7 +21,7 @@ import Testing
         #expect(lines[2] == "collections  2")
         #expect(lines[3] == "pages        4")
         #expect(lines[4] == "items        153 (0 unreferenced)")
-        #expect(lines[8] == "schema       0012_feed_gaps")
+        #expect(lines[8] == "schema       0013_reading_positions")
         #expect(lines[9] == "accounts     anonymous")
     }
 
@@ -33,7 +33,7 @@ import Testing
         #expect(writtenKeys(ofFirstObjectIn: outcome.stdout) == Self.keys)
         let stats = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
         #expect(stats["items"] as? Int == 153)
-        #expect(stats["schema_version"] as? String == "0012_feed_gaps")
+        #expect(stats["schema_version"] as? String == "0013_reading_positions")
         #expect((stats["file_size"] as? Int ?? 0) > 0)
         #expect(stats["oldest_page"] is String)
     }
@@ -48,7 +48,7 @@ import Testing
         #expect(outcome.status == 0)
         #expect(outcome.stderr.isEmpty)
         let stats = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
-        #expect(stats["schema_version"] as? String == "0012_feed_gaps")
+        #expect(stats["schema_version"] as? String == "0013_reading_positions")
         #expect(stats["collections"] as? Int == 0)
         #expect(fileExists(directory.path("new.sqlite")))
         let permissions = try FileManager.default.attributesOfItem(atPath: directory.path("new.sqlite"))[

@@ -15,7 +15,7 @@ import Testing
         #expect((permissions as? NSNumber)?.intValue == 0o600)
         let wal = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")[.posixPermissions]
         #expect((wal as? NSNumber)?.intValue == 0o600)
-        #expect(try store.stats().schemaVersion == "0012_feed_gaps")
+        #expect(try store.stats().schemaVersion == "0013_reading_positions")
     }
 
     @Test func aClosedStoreSaysSoAndItsFileAloneHoldsWhatWasSaved() throws {
