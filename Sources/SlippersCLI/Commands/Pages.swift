@@ -10,7 +10,8 @@ extension SlippersCommand {
         static let configuration = CommandConfiguration(
             abstract: """
                 List the cached pages of a collection: index, generation, items, age, freshness \
-                (verified, lifetime, validator), tokens, whether superseded.
+                (verified, lifetime, validator), tokens, whether superseded, and a feed's gaps: places \
+                after the page's items where the server has items no page holds (`slippers sync` fills them).
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -34,7 +35,7 @@ extension SlippersCommand {
                 .init(header: "items", alignment: .right), .init(header: "age", alignment: .right),
                 .init(header: "verified", alignment: .right), .init(header: "lifetime", alignment: .right),
                 .init(header: "validator"), .init(header: "token"), .init(header: "next"), .init(header: "etag"),
-                .init(header: "superseded"),
+                .init(header: "superseded"), .init(header: "gaps", alignment: .right),
             ])
             let now = Date()
             for page in pages {
@@ -46,7 +47,7 @@ extension SlippersCommand {
                     Formatting.truncated(page.token?.rawValue ?? "-", to: 40),
                     Formatting.truncated(page.nextToken?.rawValue ?? "-", to: 40),
                     Formatting.truncated(page.validators.etag ?? "-", to: 24),
-                    Formatting.yesNo(page.isSuperseded),
+                    Formatting.yesNo(page.isSuperseded), page.gapCount > 0 ? String(page.gapCount) : "-",
                 ])
             }
             print(table.render())

@@ -24,15 +24,19 @@ extension Syncer.Run {
         if recorded != true { try await storage.setNewestFirst(true, for: key) }
         let sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
         let head = try await sync.refreshHead(retryBudget: retryBudget)
+        let filled = try await fillGaps(plan, pagesLeft: maxPages.map { $0 - head.pagesFetched })
         let retries = requestRetries.value
         var line =
             "brought \(key) in \(storage.locationDescription) up to date from its first page: "
             + "\(head.added) new, \(head.updated) changed in \(counted(head.pagesFetched, "request"))"
+        if filled.pages > 0 {
+            line += "; its gaps filled with \(counted(filled.items, "item")) in \(counted(filled.pages, "request"))"
+        }
         if retries > 0 { line += " (\(counted(retries, "retry", plural: "retries")))" }
         var report = SyncReport(
-            kind: .headRefreshed, collection: key, pagesFetched: head.pagesFetched,
-            itemsFetched: head.added + head.updated,
-            itemsCached: head.itemsCached, endReached: true, retries: retries, summary: line)
+            kind: .headRefreshed, collection: key, pagesFetched: head.pagesFetched + filled.pages,
+            itemsFetched: head.added + head.updated + filled.items,
+            itemsCached: head.itemsCached + filled.items, endReached: true, retries: retries, summary: line)
         guard head.totalDiffers, let total = head.total else {
             report.summary += " — \(counted(head.itemsCached, "item")) cached"
             return report

@@ -9,8 +9,13 @@ extension Syncer.Run {
     func walk(_ plan: SyncPlan) async throws -> SyncReport {
         let key = plan.collection.key
         guard let shared = storage as? any SharedListStorage else {
-            let progress = try await walk(plan, source: plan.source)
+            var progress = try await walk(plan, source: plan.source)
             try await recordNewestFirst(key)
+            if progress.endReached {
+                let filled = try await fillGaps(plan, pagesLeft: maxPages.map { $0 - progress.pagesFetched })
+                progress.pagesFetched += filled.pages
+                progress.itemsFetched += filled.items
+            }
             return try await report(progress, plan: plan)
         }
         let onEvent = syncer.onEvent

@@ -3,11 +3,11 @@ import Foundation
 extension PageInfo: Encodable {
     private enum CodingKeys: String, CodingKey {
         case index, generation, itemCount, token, nextToken, etag, lastModified, fetchedAt, superseded, verifiedAt
-        case unverified, lifetime, noCache, validator, digest
+        case unverified, lifetime, noCache, validator, digest, gaps
     }
 
     /// Encodes the page's row as one object: every key present, `null` when a value is absent,
-    /// tokens and validators as their text, and ``validatorKind`` as `validator`.
+    /// tokens and validators as their text, ``validatorKind`` as `validator` and ``gapCount`` as `gaps`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
@@ -25,5 +25,6 @@ extension PageInfo: Encodable {
         try container.encode(requiresRevalidation, forKey: .noCache)
         try container.encode(validatorKind.rawValue, forKey: .validator)
         try container.encode(digest, forKey: .digest)
+        try container.encode(gapCount, forKey: .gaps)
     }
 }

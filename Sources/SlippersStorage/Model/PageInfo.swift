@@ -38,6 +38,9 @@ public struct PageInfo: Hashable, Sendable {
     public var varyKey: String?
     /// Whether a refresh marked the page unverified since the network last confirmed it.
     public var isUnverified: Bool
+    /// The gaps of a feed on this page: places after its items where the server has items no
+    /// page holds (a SQLite cache counts them; 0 elsewhere).
+    public var gapCount = 0
 
     /// Makes a page's row; for backends.
     package init(

@@ -219,7 +219,19 @@ extension SQLiteCache {
     public func pages(in key: String) throws -> [PageInfo] {
         try read { db in
             _ = try CollectionRow.id(forKey: key, in: db)
-            return try Self.pageInfos(key: key, in: db)
+            var pages = try Self.pageInfos(key: key, in: db)
+            let gaps = try Dictionary(
+                uniqueKeysWithValues: Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT p.idx, COUNT(*) FROM collections c
+                        CROSS JOIN pages p ON p.collection_id = c.id AND p.generation = c.generation
+                        CROSS JOIN gaps g ON g.page_id = p.id WHERE c.key = ? GROUP BY p.idx
+                        """,
+                    arguments: [key]
+                ).map { ($0[0] as Int, $0[1] as Int) })
+            for index in pages.indices { pages[index].gapCount = gaps[pages[index].index] ?? 0 }
+            return pages
         }
     }
 

@@ -106,5 +106,8 @@ import Testing
         let objects = try #require(
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.map { $0["gaps"] as? Int } == [0, 1])
+        let pages = try await BuiltBinary.slippers.run(["pages", SeededCache.users.key, "--db", directory.path()])
+        #expect(pages.status == 0)
+        #expect(pages.stdoutLines[2].hasSuffix(" 1"), "\(pages.stdout)")
     }
 }
