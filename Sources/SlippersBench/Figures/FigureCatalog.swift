@@ -24,6 +24,7 @@ enum FigureCatalog {
         IncrementalFigures.incremental,
         LiveListFigures.headRefresh,
         LiveListFigures.pacedRun,
+        FeedFigures.feed,
         NetworkSpeedFigures.networkSpeed,
         WriteFigures.writes,
         FleetFigures.fleet,

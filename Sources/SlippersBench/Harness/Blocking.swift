@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Runs asynchronous work from the benchmark's synchronous code, waiting for its end.
@@ -28,5 +29,28 @@ enum Blocking {
     /// Runs `body` to its end, for clean-ups whose failure changes nothing.
     static func runIgnoringErrors(_ body: @escaping @Sendable () async -> Void) {
         _ = try? run { await body() }
+    }
+}
+
+extension Blocking {
+    /// The value `body` returns on the main actor, or the error it throws: the calling thread, the
+    /// main one, runs the main run loop while it waits, so that the main actor's jobs run.
+    static func runOnMainActor<Value: Sendable>(
+        _ body: @escaping @MainActor @Sendable () async throws -> Value
+    ) throws -> Value {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        Task { @MainActor in
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+        }
+        while outcome.withLock({ $0 == nil }) {
+            _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+        }
+        return try outcome.withLock { $0! }.get()
     }
 }

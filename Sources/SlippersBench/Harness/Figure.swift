@@ -21,6 +21,7 @@ struct Figure: Sendable {
         case requests
         case times = "x"
         case yesNo = "bool"
+        case lists
     }
 
     var name: String
