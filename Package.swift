@@ -233,7 +233,7 @@ let package = Package(
         // The app-facing module against the fixture API and real cache files: PagedList, pagers from URLs, sync plans.
         .testTarget(
             name: "SlippersKitTests",
-            dependencies: ["SlippersKit", "SlippersStorage", "LocalAPI", "SlippersTestSupport"],
+            dependencies: ["SlippersKit", "SlippersStorage", "LocalAPI", "SlippersTestSupport", "FeedApp"],
             // Cache files written by earlier releases, read by path.
             exclude: ["Fixtures"],
             swiftSettings: swift6
@@ -249,6 +249,13 @@ let package = Package(
         .executableTarget(
             name: "MeasuringLauncher",
             path: "Tests/Support/MeasuringLauncher",
+            swiftSettings: swift6
+        ),
+        // A child process for the feed tests: a tiny app with a PagedList of a timeline over a cache file.
+        .executableTarget(
+            name: "FeedApp",
+            dependencies: ["SlippersKit"],
+            path: "Tests/Support/FeedApp",
             swiftSettings: swift6
         ),
         // A child process for the pager tests: pages a list through a CachedPager, then exits.

@@ -56,6 +56,7 @@ struct Report: Sendable, Encodable {
         case .megabytes: "\(number(value)) MB"
         case .rows: "\(Int(value)) rows"
         case .requests: "\(Int(value)) requests"
+        case .lists: "\(Int(value)) lists"
         case .times: String(format: "%.2fx", value)
         case .yesNo: value == 1 ? "yes" : "no"
         }
