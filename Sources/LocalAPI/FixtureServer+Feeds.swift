@@ -29,8 +29,10 @@ extension FixtureServer {
     /// newer than it, `min_id` for the ones immediately newer than it (still newest first); a `Link`
     /// header with `rel="next"` (`max_id` of the last) and `rel="prev"` (`min_id` of the first)
     /// while the page has statuses; no total. An authenticated call is `Cache-Control: private,
-    /// no-store`, as Mastodon answers it.
-    public func serveMastodonTimeline(at path: String = "/api/v1/timelines/home", posts: FeedPosts) {
+    /// no-store`, as Mastodon answers it; every call is, with `privateToEveryone`.
+    public func serveMastodonTimeline(
+        at path: String = "/api/v1/timelines/home", posts: FeedPosts, privateToEveryone: Bool = false
+    ) {
         let base = url(path: path).absoluteString
         script(path) { request in
             let limit = min(40, max(1, request.query["limit"].flatMap { Int($0) } ?? 20))
@@ -38,7 +40,8 @@ extension FixtureServer {
                 of: posts.value, limit: limit, before: request.query["max_id"].flatMap(FeedPosts.number),
                 newestAfter: request.query["since_id"].flatMap(FeedPosts.number),
                 justAfter: request.query["min_id"].flatMap(FeedPosts.number))
-            var headers = ["Cache-Control": request.authorization != nil ? "private, no-store" : "max-age=0"]
+            let isPrivate = privateToEveryone || request.authorization != nil
+            var headers = ["Cache-Control": isPrivate ? "private, no-store" : "max-age=0"]
             if let first = numbers.first, let last = numbers.last {
                 var links = [#"<\#(base)?min_id=\#(FeedPosts.id(first))>; rel="prev""#]
                 if last > 1 { links.insert(#"<\#(base)?max_id=\#(FeedPosts.id(last))>; rel="next""#, at: 0) }

@@ -14,6 +14,19 @@ extension Pager {
         return try cache.newestFirst(collection.key) == true
     }
 
+    /// Records the list newest first when its first page shows it is a feed, unless something was
+    /// recorded already: its server asks for the next page by the id of the page's last item
+    /// (`max_id`, `before`: ``Slippers/PageSource/answers(_:)``), and its ids fall down the page.
+    func recordFeed(ifShownBy page: Page<RawItem>) {
+        guard source.answers(.olderThan), let first = page.items.first?.key, let last = page.items.last?.key,
+            first.isNewer(than: last) == true
+        else { return }
+        // A list not kept (a page not to store) has nothing to record, and says nothing.
+        do {
+            if try cache.newestFirst(collection.key) == nil { try cache.setNewestFirst(true, for: collection.key) }
+        } catch {}
+    }
+
     /// Fetches the feed's first page and merges it at the top of the cached list: the items read
     /// before stay, and a gap below the new items records how to continue them when the page did
     /// not reach a cached item.

@@ -290,6 +290,7 @@ extension Pager {
             case .page(let page):
                 isEphemeral = false
                 let save = try cache.savePageIfChanged(page, at: 0, in: collection, now: now)
+                recordFeed(ifShownBy: page)
                 if save.outcome == .unchanged {
                     verifiedThisSession.insert(0)
                 } else {

@@ -40,9 +40,10 @@ import Testing
         // Launch 1 reads 200 posts.
         let read = try await app(path, url, "read", "200")
         #expect(read == ids(801...1_000))
+        // Its server pages by the id of the last post, newest first: the list is recorded as a feed.
         let store = try SQLiteCache(path: path)
         let key = try #require(try store.collections().first?.key)
-        try store.setNewestFirst(true, for: key)
+        #expect(try store.newestFirst(key) == true)
         try store.close()
 
         // Launch 2 pulls to refresh after a burst of 500: the new page, a gap, then what was read.

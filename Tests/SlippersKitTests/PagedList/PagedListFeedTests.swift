@@ -1,7 +1,6 @@
 import Foundation
 import LocalAPI
 import SlippersTestSupport
-import Synchronization
 import Testing
 
 @testable import SlippersKit
@@ -18,35 +17,9 @@ private struct Misdeclared: Codable, Identifiable, CacheIdentifiable, Sendable {
     let content: String
 }
 
-/// A home timeline served as Mastodon documents it: 20 statuses a page, newest first, string
-/// ids, `max_id` for older ones, a `Link` header with `rel="next"`, and, for an authenticated
-/// call, `Cache-Control: private, no-store`.
+/// Serves a Mastodon-style home timeline of `count` statuses (``FixtureServer/serveMastodonTimeline(at:posts:privateToEveryone:)``).
 private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryone: Bool = false) {
-    serveTimeline(on: server, posts: Posts(count), privateToEveryone: privateToEveryone)
-}
-
-/// The number of statuses a timeline has, which a test raises to post a burst.
-private final class Posts: Sendable {
-    private let count: Mutex<Int>
-    init(_ count: Int) { self.count = Mutex(count) }
-    var value: Int { count.withLock { $0 } }
-    func post(_ more: Int) { count.withLock { $0 += more } }
-}
-
-private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEveryone: Bool = false) {
-    let base = server.url(path: "/api/v1/timelines/home").absoluteString
-    server.script("/api/v1/timelines/home") { request in
-        let ids = (1...posts.value).reversed().map { String(109_000_000_000_000_000 + $0) }
-        let start = request.query["max_id"].flatMap { maxID in ids.firstIndex(of: maxID).map { $0 + 1 } } ?? 0
-        let page = Array(ids[min(start, ids.count)..<min(start + 20, ids.count)])
-        let body = "[" + page.map { #"{"id": "\#($0)", "content": "status \#($0)"}"# }.joined(separator: ",") + "]"
-        let isPrivate = privateToEveryone || request.authorization != nil
-        var headers = ["Cache-Control": isPrivate ? "private, no-store" : "max-age=0"]
-        if let last = page.last, start + 20 < ids.count {
-            headers["Link"] = #"<\#(base)?max_id=\#(last)>; rel="next", <\#(base)?min_id=\#(page[0])>; rel="prev""#
-        }
-        return .json(body, headers: headers)
-    }
+    server.serveMastodonTimeline(posts: FeedPosts(count), privateToEveryone: privateToEveryone)
 }
 
 @Suite(.timeLimit(.minutes(2))) @MainActor struct PagedListFeedTests {
@@ -141,8 +114,8 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
 
     @Test func aSyncFillsAFeedsGapAndEndsExactOnlyWhenNoneIsLeft() async throws {
         let fixture = try await Fixture()
-        let posts = Posts(300)
-        serveTimeline(on: fixture.server, posts: posts)
+        let posts = FeedPosts(300)
+        fixture.server.serveMastodonTimeline(posts: posts)
         let url = fixture.server.url(path: "/api/v1/timelines/home")
         let list = PagedList<Status>(
             url: url, cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
@@ -168,8 +141,8 @@ private func serveTimeline(on server: FixtureServer, posts: Posts, privateToEver
 
     @Test func aBurstLeavesAGapThatIsShownKeptAcrossALaunchAndFilledWithNothingLost() async throws {
         let fixture = try await Fixture()
-        let posts = Posts(1_000)
-        serveTimeline(on: fixture.server, posts: posts)
+        let posts = FeedPosts(1_000)
+        fixture.server.serveMastodonTimeline(posts: posts)
         let url = fixture.server.url(path: "/api/v1/timelines/home")
         let settings = HTTPListConfiguration(client: fixture.client)
         let list = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)

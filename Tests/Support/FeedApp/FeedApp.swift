@@ -38,10 +38,8 @@ struct FeedApp {
         switch command {
         case "read":
             let count = Int(argument) ?? 20
-            var shown = 0
-            while list.items.count < count, list.items.count > shown, list.appendError == nil {
-                shown = list.items.count
-                list.rowAppeared(at: shown - 1)
+            for _ in 0..<1_000 where list.items.count < count && !list.endReached && list.appendError == nil {
+                if !list.items.isEmpty { list.rowAppeared(at: list.items.count - 1) }
                 await settle(list)
             }
         case "refresh":
