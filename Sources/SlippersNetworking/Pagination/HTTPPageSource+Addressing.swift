@@ -3,8 +3,10 @@ import Slippers
 extension HTTPPageSource: AddressablePageSource {
     /// The token of the page at `index`: its page number, or its offset when the page size is set.
     ///
-    /// Cursors and the last item's id name no page but the next one: `nil`. So do next URLs and
-    /// `Link` headers, unless they advance one parameter by a constant step (the style's
+    /// Cursors and the last item's id name no page but the next one: `nil`, unless the first
+    /// page's next cursor showed that cursors are offsets (``PredictedCursors``: Relay's
+    /// `arrayconnection:N`, a base64 JSON offset, a bare number), which name every page. So do
+    /// next URLs and `Link` headers, unless they advance one parameter by a constant step (the style's
     /// ``PaginationStyle/advancing``), and an offset list without a page size, whose pages may
     /// hold any number of items.
     public func token(forPageAt index: Int) -> PageToken? {
@@ -18,7 +20,9 @@ extension HTTPPageSource: AddressablePageSource {
         case .nextURL, .linkHeader:
             // The next URLs of an advancing list name every page; others name only the next.
             return style.advancing?.url(forPageAt: index).map { PageToken($0.absoluteString) }
-        case .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor:
+        case .cursor, .graphQL, .bodyCursor:
+            return pagesByCursor ? learntCursors.value?.token(forPageAt: index) : nil
+        case .afterLastItem, .singlePage:
             return nil
         }
     }
@@ -35,7 +39,9 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset, .range: size = style.pageSize
         case .singlePage: return 1
         case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
-        case .cursor, .afterLastItem, .graphQL, .bodyCursor: size = nil
+        case .cursor, .graphQL, .bodyCursor:
+            return pagesByCursor ? learntCursors.value?.pageCount(forTotal: total) : nil
+        case .afterLastItem: size = nil
         }
         guard let size, size > 0, total >= 0 else { return nil }
         return max(1, (total + size - 1) / size)

@@ -53,6 +53,8 @@ public struct HTTPPageSource: PageSource {
     let learnt = LearntServerLimits()
     /// The feed parameters this source and its copies learnt from the links of their pages.
     let learntFeed = LearntFeedParameters()
+    /// The cursors this source and its copies learnt to make from the first page (``PredictedCursors``).
+    let learntCursors = LearntCursors()
     /// Whether a page whose next cursor is the one it was asked with is read as it is, for the
     /// probe to tell a server that ignored the cursor (page 1 again) from one that repeats it.
     var readsRepeatedCursors = false
@@ -311,6 +313,7 @@ public struct HTTPPageSource: PageSource {
             items: items, total: pageTotal, announced: announced)
         var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
         learntFeed.record(FeedParameters.learnt(fromLinkHeader: response.header("Link"), items: items))
+        if token == nil, pagesByCursor, let next { learntCursors.learn(firstPageNext: next.rawValue, itemCount: items.count) }
         page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
         return page
     }

@@ -378,7 +378,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
             // from the total the cache holds).
             var lastSaved: (keys: Set<ItemKey>, total: Int?) = ([], index > 0 ? cached?.total : nil)
             // Whether pages were asked for ahead of the one read: the server may have answered them out of order.
-            let readsAhead = addressable != nil && concurrency.maximum > 1
+            var readsAhead = addressable != nil && concurrency.maximum > 1
             // How pages after the first are asked for with the item before them.
             var overlap = Overlap()
 
@@ -591,6 +591,11 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                 if let next = page.nextToken {
                     // Pages asked for elsewhere than predicted no longer follow their last page.
                     if !inFlight.announce(next: next, after: pageIndex) { progress.lastPageFirst = nil }
+                    if inFlight.addressable != nil, inFlight.pageCount == nil {
+                        // A source that learnt to name every page (predicted cursors) reads ahead from now on.
+                        readsAhead = readsAhead || concurrency.maximum > 1
+                        updatePageCount(total: page.total, pages: page.pageCount)
+                    }
                     // The next page is on its way while this one is saved.
                     reading = (1, page.items.count)
                     ask(&group)

@@ -23,6 +23,11 @@ struct PagesInFlight {
 
     /// The source that names the token of any page, while its predictions hold.
     var addressable: (any AddressablePageSource)?
+    /// The source the walk was given, when addressable: adopted as ``addressable`` once it names the
+    /// next page as the page before announced it (a source that learnt its cursors from the first page).
+    private var candidate: (any AddressablePageSource)?
+    /// Whether the source named a page otherwise than its predecessor: it is not adopted again.
+    private var refuted = false
     /// Bumped each time the pages in flight start afresh.
     private(set) var epoch = 0
     /// The index of the next page to ask for.
@@ -45,6 +50,7 @@ struct PagesInFlight {
 
     /// Drops everything asked for and starts again at `index`.
     mutating func restart(addressable source: (any AddressablePageSource)?, index: Int, token: PageToken?) {
+        if let source { candidate = source }
         epoch += 1
         arrived = [:]
         askedEarly = []
@@ -69,14 +75,26 @@ struct PagesInFlight {
 
     /// Records the token of the page after `index`, as the page at `index` announced it.
     ///
+    /// A source that names this token for the page after `index`, and a token for the page after
+    /// that, is adopted from then on, unless it was refuted before; a refuted source's page count
+    /// is forgotten, and the walk follows the announced tokens to the end the server says.
+    ///
     /// - returns: `false` when an addressable source had predicted another token:
     ///   the pages in flight have then started afresh after `index`, paging one after another.
     mutating func announce(next token: PageToken, after index: Int) -> Bool {
         if addressable != nil, self.token(at: index + 1) != .some(token) {
+            // Its page count came from its page size, which the server did not keep to.
+            refuted = true
+            pageCount = nil
             restart(addressable: nil, index: index + 1, token: token)
             return false
         }
         knownToken = (index + 1, token)
+        if addressable == nil, !refuted, let candidate, candidate.token(forPageAt: index + 1) == token,
+            candidate.token(forPageAt: index + 2) != nil
+        {
+            addressable = candidate
+        }
         return true
     }
 
