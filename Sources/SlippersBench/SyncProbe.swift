@@ -33,6 +33,8 @@ struct SyncProbe: ParsableCommand {
         var pages: Int
         /// The process's peak resident set size, in bytes, over its whole life.
         var peakBytes: UInt64
+        /// The process's CPU time, user and system, over its whole life.
+        var cpuMicroseconds: Double = 0
     }
 
     /// How the API pages.
@@ -44,7 +46,17 @@ struct SyncProbe: ParsableCommand {
         /// Detected from the first page, as `slippers sync` does: a next URL or a `Link` header
         /// that advances one parameter names every page, so several are asked for at once.
         case detect
+        /// A Relay connection (the fixture's `/graphql` posts): its cursors say where they point
+        /// (`arrayconnection:N`), so the pages after the first are asked for several at once.
+        case relay
     }
+
+    /// The fixture's Relay connection of posts, `first` and `after`.
+    static let relayQuery = """
+        query($first: Int!, $after: String) {
+          posts(first: $first, after: $after) { totalCount edges { node { id title } } pageInfo { hasNextPage endCursor } }
+        }
+        """
 
     @Option(help: "The route of the API, e.g. http://127.0.0.1:PORT/page or /cursor.")
     var url: String
@@ -72,11 +84,13 @@ struct SyncProbe: ParsableCommand {
             let store = try SQLiteCache(path: path)
             let client = APIClient(configuration: server).reportingThrottles(to: concurrency)
             switch probeStyle {
-            case .page, .cursor:
+            case .page, .cursor, .relay:
                 let style: PaginationStyle =
-                    probeStyle == .page
-                    ? .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
-                    : .cursor(pageSize: pageSize, itemsKeyPath: "results")
+                    switch probeStyle {
+                    case .page: .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total")
+                    case .relay: .graphQL(query: Self.relayQuery, connectionPath: "posts", pageSize: pageSize)
+                    default: .cursor(pageSize: pageSize, itemsKeyPath: "results")
+                    }
                 let http = HTTPPageSource(client: client, url: url, style: style)
                 let collection = CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem")
                 return try await Self.sync(
@@ -92,6 +106,7 @@ struct SyncProbe: ParsableCommand {
             }
         }
         outcome.peakBytes = PeakMemory.peakBytes() ?? 0
+        outcome.cpuMicroseconds = ProcessCPU.time().microseconds
         print(String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self))
     }
 

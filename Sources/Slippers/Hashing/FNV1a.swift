@@ -25,8 +25,17 @@ package struct FNV1a: Sendable {
         value = value &* 0x100_0000_01b3
     }
 
-    /// Mixes bytes in, in order.
+    /// Mixes bytes in, in order; contiguous bytes (`Data`, arrays, most strings' UTF-8) through
+    /// their buffer, without an iterator per byte.
     package mutating func combine(_ bytes: some Sequence<UInt8>) {
+        var value = self.value
+        let viaBuffer: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            for byte in buffer { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        guard viaBuffer == nil else {
+            self.value = value
+            return
+        }
         for byte in bytes { combine(byte) }
     }
 

@@ -26,6 +26,7 @@ enum FigureCatalog {
         LiveListFigures.pacedRun,
         FeedFigures.feed,
         NetworkSpeedFigures.networkSpeed,
+        CursorFigures.readAhead,
         WriteFigures.writes,
         FleetFigures.fleet,
     ]

@@ -39,9 +39,9 @@ extension WriteFigures {
     ) {
         let (store, collection) = try generatedList(at: newCachePath("idle-pager.sqlite", in: directory))
         return try Blocking.run {
-            let idleStart = processCPUTime()
+            let idleStart = ProcessCPU.time()
             try await Task.sleep(for: .seconds(seconds))
-            let idle = (processCPUTime() - idleStart).milliseconds / Double(seconds)
+            let idle = (ProcessCPU.time() - idleStart).milliseconds / Double(seconds)
             var following: [Task<Void, Never>] = []
             defer { for task in following { task.cancel() } }
             for _ in 0..<pagers {
@@ -52,23 +52,9 @@ extension WriteFigures {
                 following.append(Task { await pager.followCache() })
             }
             try await Task.sleep(for: .seconds(1))
-            let before = processCPUTime()
+            let before = ProcessCPU.time()
             try await Task.sleep(for: .seconds(seconds))
-            return ((processCPUTime() - before).milliseconds / Double(seconds), idle)
+            return ((ProcessCPU.time() - before).milliseconds / Double(seconds), idle)
         }
-    }
-
-    /// The CPU time the process has used, user and system.
-    private static func processCPUTime() -> Duration {
-        var usage = rusage()
-        #if canImport(Glibc)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func duration(_ time: timeval) -> Duration {
-            .seconds(Int64(time.tv_sec)) + .microseconds(Int64(time.tv_usec))
-        }
-        return duration(usage.ru_utime) + duration(usage.ru_stime)
     }
 }
