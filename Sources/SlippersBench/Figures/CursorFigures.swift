@@ -36,7 +36,8 @@ enum CursorFigures {
                 + "\(requests) requests")
         return [
             Figure(
-                name: "relay connection, \(items) items 20 ms away, concurrency \(NetworkSpeedFigures.defaultConcurrency)",
+                name:
+                    "relay connection, \(items) items 20 ms away, concurrency \(NetworkSpeedFigures.defaultConcurrency)",
                 unit: .milliseconds, value: outcome.wallMicroseconds / 1e3,
                 baseline: "sequential floor (\(pages) pages x 20 ms)", baselineValue: floor, target: .ratioAtMost(0.3)),
             Figure(

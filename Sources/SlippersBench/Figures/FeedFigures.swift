@@ -56,7 +56,8 @@ enum FeedFigures {
                 value: Double(burst.fillRequests), baseline: nil, baselineValue: nil,
                 target: .valueAtMost(Double((burst.gapItems + 19) / 20 + 1))),
             Figure(
-                name: "feed: opening a relaunched list at a cached post, server failing: first rows", unit: .milliseconds,
+                name: "feed: opening a relaunched list at a cached post, server failing: first rows",
+                unit: .milliseconds,
                 value: openings[openings.count / 2], baseline: nil, baselineValue: nil, target: .valueAtMost(50),
                 spread: openings[1]...openings[openings.count - 2]),
             Figure(

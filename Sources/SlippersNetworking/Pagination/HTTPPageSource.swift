@@ -313,7 +313,9 @@ public struct HTTPPageSource: PageSource {
             items: items, total: pageTotal, announced: announced)
         var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
         learntFeed.record(FeedParameters.learnt(fromLinkHeader: response.header("Link"), items: items))
-        if token == nil, pagesByCursor, let next { learntCursors.learn(firstPageNext: next.rawValue, itemCount: items.count) }
+        if token == nil, pagesByCursor, let next {
+            learntCursors.learn(firstPageNext: next.rawValue, itemCount: items.count)
+        }
         page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
         return page
     }

@@ -103,7 +103,9 @@ extension Pager {
         guard older.items.first?.key == key else {
             throw PagerError.cannotOpen(
                 at: key, itemType: itemType,
-                reason: "the server's pages around it do not meet (it ignores the \(PageAnchor.Relation.newerThan) parameter)")
+                reason:
+                    "the server's pages around it do not meet (it ignores the \(PageAnchor.Relation.newerThan) parameter)"
+            )
         }
         older.items = newer.items + older.items
         return older

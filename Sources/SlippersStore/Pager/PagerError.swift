@@ -128,7 +128,8 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notCached:
             return "page \(pageIndex) is not cached, and the list reads the cache only (CachePolicy.cacheOnly)"
         case .cannotOpenAtItem:
-            return "the list cannot open at \(itemType) \(item.map { "\($0)" } ?? "?"): \(reason ?? "it is not cached"); "
+            return
+                "the list cannot open at \(itemType) \(item.map { "\($0)" } ?? "?"): \(reason ?? "it is not cached"); "
                 + "it opened at its head"
         }
     }

@@ -104,7 +104,8 @@ extension SQLiteCache {
                     try Self.recordGap(onPage: pageID, after: after, token: token, now: now, db)
                 }
                 try db.execute(
-                    sql: "UPDATE pages SET next_token = ? WHERE id = ?", arguments: [continuation?.rawValue, lastPage.id])
+                    sql: "UPDATE pages SET next_token = ? WHERE id = ?",
+                    arguments: [continuation?.rawValue, lastPage.id])
                 try db.execute(
                     sql: "UPDATE collections SET resume_token = ?, end_reached = ? WHERE id = ?",
                     arguments: [continuation?.rawValue, continuation == nil, row.id])
@@ -203,18 +204,22 @@ extension SQLiteCache {
     }
 
     /// The last page of the list's current generation.
-    private static func lastCurrentPage(of row: CollectionRow, _ db: Database) throws -> (id: Int64, nextToken: PageToken?) {
+    private static func lastCurrentPage(of row: CollectionRow, _ db: Database) throws -> (
+        id: Int64, nextToken: PageToken?
+    ) {
         guard
             let found = try Row.fetchOne(
                 db,
-                sql: "SELECT id, next_token FROM pages WHERE collection_id = ? AND generation = ? ORDER BY idx DESC LIMIT 1",
+                sql:
+                    "SELECT id, next_token FROM pages WHERE collection_id = ? AND generation = ? ORDER BY idx DESC LIMIT 1",
                 arguments: [row.id, row.generation])
         else { throw CacheError.collectionNotFound(key: row.key) }
         return (found[0], (found[1] as String?).map(PageToken.init(rawValue:)))
     }
 
     /// Records a gap on a page after the item at `position`, continued by `token`.
-    static func recordGap(onPage pageID: Int64, after position: Int, token: PageToken, now: Date, _ db: Database) throws {
+    static func recordGap(onPage pageID: Int64, after position: Int, token: PageToken, now: Date, _ db: Database) throws
+    {
         try db.execute(
             sql: "INSERT INTO gaps (page_id, after_position, token, items, created_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [pageID, position, token.rawValue, nil as Int?, now.timeIntervalSince1970])

@@ -20,7 +20,9 @@ import Testing
             try process.launchedOneAtATime()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
+            return (
+                process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            )
         }
         #expect(status == 0)
         return lines
@@ -70,7 +72,9 @@ import Testing
         #expect(!filled.contains("gap"))
         let items = filled.filter { !$0.hasPrefix("opened") && !$0.hasPrefix("error") }
         let mismatch = zip(items, ids(1...1_500)).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(items.count == 1_500 && mismatch == nil, "\(items.count) rows, first mismatch at \(String(describing: mismatch))")
+        #expect(
+            items.count == 1_500 && mismatch == nil,
+            "\(items.count) rows, first mismatch at \(String(describing: mismatch))")
         await server.stop()
     }
 }

@@ -129,7 +129,8 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
 
         // Limited to fewer pages than the gap needs: loud, the gap is still there.
         let limited = await #expect(throws: IncompleteList.self) {
-            try await Syncer().run(SyncRequest(url: url.absoluteString, limits: .init(maxPages: 16)), into: fixture.store)
+            try await Syncer().run(
+                SyncRequest(url: url.absoluteString, limits: .init(maxPages: 16)), into: fixture.store)
         }
         #expect(limited?.gaps == 1)
         let report = try await Syncer().run(SyncRequest(url: url.absoluteString), into: fixture.store)

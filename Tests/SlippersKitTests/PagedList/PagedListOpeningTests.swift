@@ -121,7 +121,8 @@ private func post(_ number: Int) -> ID<Post> { ID(FeedPosts.id(number)) }
         settings.feedParameters = FeedParameters(older: "before", newer: "after", around: "around")
         let url = fixture.server.url(path: channel)
         let list = PagedList<Post>(
-            url: url, style: .afterLastItem(parameter: "before", itemsKeyPath: ""), cache: fixture.store, configuration: settings,
+            url: url, style: .afterLastItem(parameter: "before", itemsKeyPath: ""), cache: fixture.store,
+            configuration: settings,
             around: .item(post(300)))
         await list.load()
         #expect(list.refreshError == nil, "\(String(describing: list.refreshError))")
@@ -143,7 +144,8 @@ private func post(_ number: Int) -> ID<Post> { ID(FeedPosts.id(number)) }
         let fixture = try await Fixture()
         fixture.server.serveDiscordChannel(posts: FeedPosts(300))
         let list = PagedList<Post>(
-            url: fixture.server.url(path: channel), style: .afterLastItem(parameter: "before", itemsKeyPath: ""), cache: fixture.store,
+            url: fixture.server.url(path: channel), style: .afterLastItem(parameter: "before", itemsKeyPath: ""),
+            cache: fixture.store,
             configuration: HTTPListConfiguration(client: fixture.client), around: .item(post(100)))
         await list.load()
         let error = try #require(list.refreshError as? PagerError)

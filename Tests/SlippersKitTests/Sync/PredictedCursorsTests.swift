@@ -45,7 +45,8 @@ import Testing
         try await server.start()
         // Page 0 ends at offset 9 and says so; later pages hold 7 items: the made cursors are refuted.
         server.script("/list") { request in
-            let start = request.query["after"].flatMap { Data(base64Encoded: $0) }
+            let start =
+                request.query["after"].flatMap { Data(base64Encoded: $0) }
                 .flatMap { String(data: $0, encoding: .utf8) }.flatMap { Int($0.dropFirst("arrayconnection:".count)) }
                 .map { $0 + 1 } ?? 0
             let size = start == 0 ? 10 : 7
