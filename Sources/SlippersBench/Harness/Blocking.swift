@@ -13,12 +13,7 @@ enum Blocking {
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
-            let result: Result<Value, any Error>
-            do {
-                result = .success(try await body())
-            } catch {
-                result = .failure(error)
-            }
+            let result = await Self.result(of: body)
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -26,13 +21,6 @@ enum Blocking {
         return try outcome.withLock { $0! }.get()
     }
 
-    /// Runs `body` to its end, for clean-ups whose failure changes nothing.
-    static func runIgnoringErrors(_ body: @escaping @Sendable () async -> Void) {
-        _ = try? run { await body() }
-    }
-}
-
-extension Blocking {
     /// The value `body` returns on the main actor, or the error it throws: the calling thread, the
     /// main one, runs the main run loop while it waits, so that the main actor's jobs run.
     static func runOnMainActor<Value: Sendable>(
@@ -40,17 +28,28 @@ extension Blocking {
     ) throws -> Value {
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         Task { @MainActor in
-            let result: Result<Value, any Error>
-            do {
-                result = .success(try await body())
-            } catch {
-                result = .failure(error)
-            }
+            let result = await Self.result(of: body)
             outcome.withLock { $0 = result }
         }
         while outcome.withLock({ $0 == nil }) {
             _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
         }
         return try outcome.withLock { $0! }.get()
+    }
+
+    /// Runs `body` to its end, for clean-ups whose failure changes nothing.
+    static func runIgnoringErrors(_ body: @escaping @Sendable () async -> Void) {
+        _ = try? run { await body() }
+    }
+
+    /// What `body` returned or threw.
+    private static func result<Value>(
+        isolation: isolated (any Actor)? = #isolation, of body: () async throws -> Value
+    ) async -> Result<Value, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
     }
 }

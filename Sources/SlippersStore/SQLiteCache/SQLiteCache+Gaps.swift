@@ -62,31 +62,48 @@ extension SQLiteCache: FeedGapStorage {
         _ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
     ) throws -> GapFill {
         try write { db in
-            let row = try CollectionRow.fetch(key: collection.key, in: db)
-            guard
-                let pageID = try Int64.fetchOne(
-                    db, sql: "SELECT page_id FROM gaps WHERE id = ?", arguments: [gap.id])
-            else { throw CacheError.collectionNotFound(key: collection.key) }
-            let before = try Self.storedItems(of: page.items.map(\.key), type: row.itemType, in: db)
-            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
-            let meeting = page.items.firstIndex { before[$0.key].map { listed.contains($0.id) } ?? false }
-            let fresh = Array(page.items[..<(meeting ?? page.items.count)])
-            var deleted: Set<Int64> = []
-            let ids = try Self.upsertItems(fresh, type: row.itemType, now: now, in: db, deleted: &deleted)
-            var seen: Set<Int64> = []
-            let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
-            try Self.insertItems(inserted, onPage: pageID, after: gap.afterPosition, in: db)
-            if !inserted.isEmpty { ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db) }
+            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: collection, db)
+            let meeting = page.items.firstIndex(where: isListed)
+            let inserted = try Self.listFresh(
+                page.items[..<(meeting ?? page.items.count)], of: row, onPage: pageID, after: gap.afterPosition,
+                now: now, db)
             let isClosed = meeting != nil || page.nextToken == nil || page.items.isEmpty
             if isClosed {
                 try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id])
             } else {
                 try db.execute(
                     sql: "UPDATE gaps SET after_position = ?, token = ? WHERE id = ?",
-                    arguments: [gap.afterPosition + inserted.count, page.nextToken?.rawValue, gap.id])
+                    arguments: [gap.afterPosition + inserted, page.nextToken?.rawValue, gap.id])
             }
-            return GapFill(inserted: inserted.count, isClosed: isClosed)
+            return GapFill(inserted: inserted, isClosed: isClosed)
         }
+    }
+
+    /// The list's row, the page a gap sits on, and whether each of `items` is listed, for a fill of the gap.
+    static func filling(
+        _ gap: ListGap, with items: [RawItem], in collection: CollectionDescriptor, _ db: Database
+    ) throws -> (row: CollectionRow, pageID: Int64, isListed: (RawItem) -> Bool) {
+        let row = try CollectionRow.fetch(key: collection.key, in: db)
+        guard let pageID = try Int64.fetchOne(db, sql: "SELECT page_id FROM gaps WHERE id = ?", arguments: [gap.id])
+        else { throw CacheError.collectionNotFound(key: collection.key) }
+        let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
+        let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
+        return (row, pageID, { item in before[item.key].map { listed.contains($0.id) } ?? false })
+    }
+
+    /// Stores `items` and lists those the outbox has not deleted on a page after the item at
+    /// `position`, each once; returns how many it listed.
+    static func listFresh(
+        _ items: ArraySlice<RawItem>, of row: CollectionRow, onPage pageID: Int64, after position: Int, now: Date,
+        _ db: Database
+    ) throws -> Int {
+        var deleted: Set<Int64> = []
+        let ids = try Self.upsertItems(Array(items), type: row.itemType, now: now, in: db, deleted: &deleted)
+        var seen: Set<Int64> = []
+        let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
+        try Self.insertItems(inserted, onPage: pageID, after: position, in: db)
+        if !inserted.isEmpty { ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db) }
+        return inserted.count
     }
 
     /// The row id of the page at `index` of the collection's current generation.

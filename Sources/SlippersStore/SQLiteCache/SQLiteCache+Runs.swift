@@ -75,10 +75,6 @@ extension SQLiteCache {
             let metBelow = below.map { runKeys.contains($0.key) } ?? (row.endReached)
             let listedKeys = Set(listed.map(\.key))
             let fresh = items.filter { !listedKeys.contains($0.key) }
-            var deleted: Set<Int64> = []
-            let ids = try Self.upsertItems(fresh, type: row.itemType, now: now, in: db, deleted: &deleted)
-            var seen: Set<Int64> = []
-            let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
             let gapsBetween = try Self.gapRows(of: row, db).filter { gap in
                 gap.place >= (above?.place ?? Place(page: -1, position: -2))
                     && gap.place < (below?.place ?? Place(page: .max, position: .max))
@@ -92,8 +88,8 @@ extension SQLiteCache {
             } else {
                 (pageID, after) = (try Self.currentPageID(at: 0, of: row, db), -1)
             }
-            try Self.insertItems(inserted, onPage: pageID, after: after, in: db)
-            let runEnd = after + inserted.count
+            let inserted = try Self.listFresh(fresh[...], of: row, onPage: pageID, after: after, now: now, db)
+            let runEnd = after + inserted
             if metAbove {
                 for gap in gapsBetween { try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id]) }
             }
@@ -109,11 +105,10 @@ extension SQLiteCache {
                 try db.execute(
                     sql: "UPDATE collections SET resume_token = ?, end_reached = ? WHERE id = ?",
                     arguments: [continuation?.rawValue, continuation == nil, row.id])
-            } else if !metBelow, !inserted.isEmpty, let continuation {
+            } else if !metBelow, inserted > 0, let continuation {
                 try Self.recordGap(onPage: pageID, after: runEnd, token: continuation, now: now, db)
             }
-            if !inserted.isEmpty { ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db) }
-            return RunPlacement(inserted: inserted.count, metAbove: metAbove || above == nil, metBelow: metBelow)
+            return RunPlacement(inserted: inserted, metAbove: metAbove || above == nil, metBelow: metBelow)
         }
     }
 
@@ -130,23 +125,14 @@ extension SQLiteCache {
         _ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
     ) throws -> GapFill {
         try write { db in
-            let row = try CollectionRow.fetch(key: collection.key, in: db)
-            guard
-                let pageID = try Int64.fetchOne(db, sql: "SELECT page_id FROM gaps WHERE id = ?", arguments: [gap.id])
-            else { throw CacheError.collectionNotFound(key: collection.key) }
-            let before = try Self.storedItems(of: page.items.map(\.key), type: row.itemType, in: db)
-            let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
-            let meeting = page.items.lastIndex { before[$0.key].map { listed.contains($0.id) } ?? false }
-            let fresh = Array(page.items[(meeting.map { $0 + 1 } ?? 0)...])
-            var deleted: Set<Int64> = []
-            let ids = try Self.upsertItems(fresh, type: row.itemType, now: now, in: db, deleted: &deleted)
-            var seen: Set<Int64> = []
-            let inserted = ids.filter { !deleted.contains($0) && seen.insert($0).inserted }
-            try Self.insertItems(inserted, onPage: pageID, after: gap.afterPosition, in: db)
-            if !inserted.isEmpty { ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db) }
+            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: collection, db)
+            let meeting = page.items.lastIndex(where: isListed)
+            let inserted = try Self.listFresh(
+                page.items[(meeting.map { $0 + 1 } ?? 0)...], of: row, onPage: pageID, after: gap.afterPosition,
+                now: now, db)
             let isClosed = meeting != nil || page.items.isEmpty
             if isClosed { try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id]) }
-            return GapFill(inserted: inserted.count, isClosed: isClosed)
+            return GapFill(inserted: inserted, isClosed: isClosed)
         }
     }
 

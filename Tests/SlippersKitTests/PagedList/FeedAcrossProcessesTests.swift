@@ -11,18 +11,7 @@ import Testing
     /// Runs the feed app with `arguments` and returns the lines it printed.
     private func app(_ path: String, _ url: URL, _ arguments: String...) async throws -> [String] {
         let (status, lines) = try await blocking {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-                .deletingLastPathComponent().appendingPathComponent("FeedApp")
-            process.arguments = [path, url.absoluteString] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.launchedOneAtATime()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-            )
+            try Process.runBuiltSibling("FeedApp", [path, url.absoluteString] + arguments)
         }
         #expect(status == 0)
         return lines

@@ -16,18 +16,7 @@ import Testing
     }
 
     private static func run(path: String, items: Int, pageSize: Int, loads: Int) throws -> (Int32, [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("PagerWorker")
-        process.arguments = [path, String(items), String(pageSize), String(loads)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.launchedOneAtATime()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        )
+        try Process.runBuiltSibling("PagerWorker", [path, String(items), String(pageSize), String(loads)])
     }
 
     @Test func aSecondProcessFetchesOnlyThePagesTheFirstHadNot() async throws {
