@@ -56,14 +56,32 @@ struct ListShapeOptions: ParsableArguments {
 
     /// Checks these options against each other and against the POST options.
     func validate(posted: PostedStyleOptions) throws {
-        if posted.isPosted, style != nil {
-            throw ValidationError("--style does not apply to --graphql or --post-body, which give the style.")
+        if posted.graphQL != nil, style != nil {
+            throw ValidationError("--style does not apply to --graphql, which gives the style.")
+        }
+        if posted.postBody != nil, let style, style != .pageNumber, style != .offset {
+            throw ValidationError(
+                "--style \(style.rawValue) does not apply to --post-body: a body pages by a cursor (--cursor-path), "
+                    + "a page number or an offset (--style pageNumber or offset, --page-param PATH).")
         }
         if posted.graphQL != nil, itemsPath != nil {
             throw ValidationError("--items-path does not apply to --graphql: items are the connection's nodes.")
         }
-        if posted.isPosted, pageParameter != nil || cursorParameter != nil {
-            throw ValidationError("--page-param and --cursor-param go with lists asked for by GET.")
+        if posted.graphQL != nil, pageParameter != nil || cursorParameter != nil {
+            throw ValidationError("--page-param and --cursor-param do not apply to --graphql: use --page-variable.")
+        }
+        if posted.postBody != nil, cursorParameter != nil {
+            throw ValidationError("--cursor-param goes with lists asked for by GET; a body's cursor is --cursor-path.")
+        }
+        if let body = posted.postBody, posted.cursorPath == nil, pageParameter == nil,
+            PaginationStyle.BodyCursor.numbered(in: try PostedStyleOptions.text(of: body, option: "--post-body")) == nil
+        {
+            throw ValidationError(
+                "--post-body needs --cursor-path (where a cursor goes in the body) or --page-param (the path of a "
+                    + "page number or offset in it): the body holds no member named as pages or offsets are.")
+        }
+        if posted.postBody != nil, posted.cursorPath != nil, pageParameter != nil {
+            throw ValidationError("--cursor-path and --page-param are two ways of paging a body: give one.")
         }
         if posted.responseCursorPath != nil, let style, style != .cursor {
             throw ValidationError("--cursor-path reads a cursor: it goes with --style cursor, not \(style.rawValue).")

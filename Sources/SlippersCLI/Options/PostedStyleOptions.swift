@@ -139,8 +139,6 @@ struct PostedStyleOptions: ParsableArguments {
             if graphQL != nil, cursorPath != nil || nextCursorPath != nil {
                 throw ValidationError("--cursor-path does not apply to --graphql: the cursor is pageInfo.endCursor.")
             }
-        } else if cursorPath == nil {
-            throw ValidationError("--post-body needs --cursor-path: where the cursor goes in the body.")
         }
         if nextCursorPath != nil, nextCursorFromItem != nil {
             throw ValidationError("--next-cursor-path and --next-cursor-from-item cannot be used together.")

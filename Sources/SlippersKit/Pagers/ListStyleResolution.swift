@@ -61,6 +61,12 @@ enum ListStyleResolution: Sendable {
                         .decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
                 }
             }
+            // A body paged by a number: its total (and items) are found in its first response.
+            if case .bodyCursor(let cursor) = posted.kind, cursor.isNumbered, posted.totalKeyPath == nil,
+                let (found, page) = try await source.detectingNumberedBody()
+            {
+                (source, firstPage) = (found, page)
+            }
             let detection = PaginationStyle.Detection(
                 style: source.style, confidence: .high, reasons: ["given by the caller: asked for by POST"],
                 itemCount: firstPage?.items.count)

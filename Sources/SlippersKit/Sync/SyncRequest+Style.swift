@@ -20,8 +20,9 @@ extension StyleOverrides {
         let isPosted = style.graphQL != nil || style.postBody != nil
         self.init(
             style: posted ?? style.name.flatMap(PaginationStyle.named), itemsPath: isPosted ? nil : style.itemsPath,
-            idField: style.idField, pageSize: style.pageSize, pageParameter: style.pageParameter,
-            pageSizeParameter: style.pageSizeParameter,
+            // A posted body's page parameters are paths in the body, which its style holds already.
+            idField: style.idField, pageSize: style.pageSize, pageParameter: isPosted ? nil : style.pageParameter,
+            pageSizeParameter: isPosted ? nil : style.pageSizeParameter,
             cursorPath: isPosted ? nil : style.cursorPath ?? style.nextCursorPath,
             // `*`: every member of the continuation object is sent back.
             cursorParameter: style.cursorParameter == "*" ? "" : style.cursorParameter, totalPath: style.totalPath)
@@ -48,8 +49,11 @@ extension PaginationStyle {
 }
 
 extension SyncRequest.Style {
-    /// The style of a list asked for by POST: a GraphQL connection or list (``graphQL``), or a
-    /// cursor in a JSON body (``postBody`` with ``cursorPath``); `nil` for a list asked for by GET.
+    /// The style of a list asked for by POST: a GraphQL connection or list (``graphQL``), a
+    /// cursor in a JSON body (``postBody`` with ``cursorPath``), or a page number or an offset in
+    /// it (at ``pageParameter``, a key path of the body, with ``name`` `offset` for an offset;
+    /// else found in the body, as `{"page": 1, "limit": 50}` holds them); `nil` for a list asked
+    /// for by GET, or a body that says nothing of how it pages.
     ///
     /// - parameter found: The connection found in the first response, when ``connection`` is not given.
     /// - parameter items: How a GraphQL connection gives its items.
@@ -74,6 +78,9 @@ extension SyncRequest.Style {
                 connectionPath: connection ?? found ?? "", items: items,
                 pageSize: pageSize ?? (givesFirst ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
         }
+        if let postBody, cursorPath == nil {
+            return numberedBodyStyle(postBody)
+        }
         if let postBody, let cursorPath {
             let next: PaginationStyle.BodyCursor.NextCursor =
                 nextCursorFromItem.map { .lastItem(keyPath: $0) } ?? .response(keyPath: nextCursorPath ?? "next_cursor")
@@ -82,6 +89,39 @@ extension SyncRequest.Style {
                 pageSize: pageSize, itemsKeyPath: itemsPath ?? "results", idField: idField ?? "id")
         }
         return nil
+    }
+
+    /// The style of a body paged by a page number or an offset: named (``pageParameter``), else
+    /// found in the body (``PaginationStyle/BodyCursor/numbered(in:)``).
+    private func numberedBodyStyle(_ postBody: String) -> PaginationStyle? {
+        var found = PaginationStyle.BodyCursor.numbered(in: postBody)
+        if let pageParameter {
+            let body = try? JSONSerialization.jsonObject(with: Data(postBody.utf8))
+            let given = (body as? [String: Any]).flatMap { Self.value(at: pageParameter, in: $0) as? Int }
+            let paging: PaginationStyle.GraphQLConnection.Paging =
+                name == "offset"
+                ? .offset(variable: pageParameter) : .page(variable: pageParameter, firstPage: given ?? 1)
+            found = (
+                PaginationStyle.BodyCursor(
+                    body: postBody, cursorPath: pageParameter, nextCursor: .response(keyPath: ""),
+                    pageSizePath: pageSizeParameter ?? found?.0.pageSizePath, paging: paging),
+                found?.pageSize
+            )
+        }
+        guard let (cursor, bodySize) = found else { return nil }
+        var style = PaginationStyle.bodyCursor(
+            body: cursor.body, cursorPath: cursor.cursorPath, nextCursor: cursor.nextCursor,
+            pageSizePath: cursor.pageSizePath, pageSize: pageSize ?? bodySize, itemsKeyPath: itemsPath ?? "results",
+            idField: idField ?? "id", totalKeyPath: totalPath)
+        style.kind = .bodyCursor(cursor)
+        return style
+    }
+
+    /// The value at a dotted key path of a JSON object.
+    private static func value(at path: String, in object: [String: Any]) -> Any? {
+        var current: Any? = object
+        for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+        return current
     }
 
     /// How a GraphQL list is paged: an offset or page number in the variable ``offsetVariable``

@@ -20,6 +20,12 @@ extension HTTPPageSource: AddressablePageSource {
         case .nextURL, .linkHeader:
             // The next URLs of an advancing list name every page; others name only the next.
             return style.advancing?.url(forPageAt: index).map { PageToken($0.absoluteString) }
+        case .bodyCursor(let cursor) where cursor.isNumbered:
+            switch cursor.paging {
+            case .page(_, let firstPage): return PageToken(firstPage + index)
+            case .offset: return style.pageSize.map { PageToken(index * $0) }
+            case .cursor, nil: return nil
+            }
         case .cursor, .graphQL, .bodyCursor:
             return pagesByCursor ? learntCursors.value?.token(forPageAt: index) : nil
         case .afterLastItem, .singlePage:
@@ -39,6 +45,8 @@ extension HTTPPageSource: AddressablePageSource {
         case .offset, .range: size = style.pageSize
         case .singlePage: return 1
         case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
+        case .bodyCursor(let cursor) where cursor.isNumbered:
+            if case .page = cursor.paging { size = pageItemCount } else { size = style.pageSize }
         case .cursor, .graphQL, .bodyCursor:
             return pagesByCursor ? learntCursors.value?.pageCount(forTotal: total) : nil
         case .afterLastItem: size = nil

@@ -54,6 +54,16 @@ extension HTTPPageSource {
             if let path = cursor.pageSizePath, let pageSize = style.pageSize {
                 body.set(pageSize, at: PaginationStyle.components(path))
             }
+            switch cursor.paging {
+            case .offset(let path):
+                body.set(token?.intValue ?? 0, at: PaginationStyle.components(path))
+                return try body.data(url: url)
+            case .page(let path, let firstPage):
+                body.set(token?.intValue ?? firstPage, at: PaginationStyle.components(path))
+                return try body.data(url: url)
+            case .cursor, nil:
+                break
+            }
             if let token {
                 guard
                     let value = try? JSONSerialization.jsonObject(
@@ -97,6 +107,8 @@ extension HTTPPageSource {
             let pageInfo = connection.connectionKeys + ["pageInfo"]
             guard scanner.bool(at: pageInfo + ["hasNextPage"]) != false else { return nil }
             next = scanner.string(at: pageInfo + ["endCursor"])
+        case .bodyCursor(let cursor) where cursor.isNumbered:
+            return numberedNextToken(cursor.paging ?? .cursor, scanner: scanner, token: token, items: items)
         case .bodyCursor(let cursor):
             let value: JSONScanner.Value?
             let document: JSONScanner
@@ -291,5 +303,36 @@ extension HTTPPageSource {
         }
         return try scanner.rawItems(
             at: keys + [items.rawValue], member: items == .edges ? "node" : nil, idField: style.idField)
+    }
+}
+
+extension HTTPPageSource {
+    /// The source and first page of a list paged by a page number or an offset in a JSON body,
+    /// with its items and its total found in the first response when the style does not name
+    /// them: the items at the style's path, else the first array of objects at the top; the total
+    /// at a top-level member named as totals are (``PaginationStyle/totalKeys``); `nil` for
+    /// another style.
+    public func detectingNumberedBody() async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>)? {
+        guard case .bodyCursor(let cursor) = style.kind, cursor.isNumbered else { return nil }
+        let request = try urlRequest(for: nil)
+        let url = self.url
+        let response = try await sendingClient().send(request, home: homeOrigin) { $0 }
+        let scanner: JSONScanner
+        do {
+            scanner = try JSONScanner(response.body)
+        } catch {
+            throw NetworkError(decoding: error, body: response.body, url: url)
+        }
+        var source = self
+        if scanner.value(at: PaginationStyle.components(style.itemsKeyPath))?.kind != .array,
+            let found = PaginationStyle.itemsKeys.first(where: { scanner.value(at: [$0])?.kind == .array })
+        {
+            source.style.itemsKeyPath = found
+        }
+        if source.style.totalKeyPath == nil {
+            source.style.totalKeyPath = PaginationStyle.totalKeys.first { scanner.int(at: [$0]) != nil }
+        }
+        let page = try source.page(from: response, token: nil, requestURL: url, validators: PageValidators())
+        return (source, page)
     }
 }

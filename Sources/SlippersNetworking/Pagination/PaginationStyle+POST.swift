@@ -153,6 +153,12 @@ extension PaginationStyle {
         public var nextCursor: NextCursor
         /// The key path in the request body where the page size goes; `nil` to send none.
         public var pageSizePath: String?
+        /// How the body pages when not by a cursor: a page number or an offset at a key path of
+        /// the body (``GraphQLConnection/Paging/page(variable:firstPage:)``,
+        /// ``GraphQLConnection/Paging/offset(variable:)``, the variable being the path), advanced
+        /// as a query parameter would be; `nil` (or ``GraphQLConnection/Paging/cursor``) for a
+        /// cursor at ``cursorPath``.
+        public var paging: GraphQLConnection.Paging?
 
         /// Where a response keeps the cursor of the next page.
         public enum NextCursor: Codable, Sendable, Hashable {
@@ -163,11 +169,58 @@ extension PaginationStyle {
         }
 
         /// Creates a body-cursor description.
-        public init(body: String = "{}", cursorPath: String, nextCursor: NextCursor, pageSizePath: String? = nil) {
+        public init(
+            body: String = "{}", cursorPath: String, nextCursor: NextCursor, pageSizePath: String? = nil,
+            paging: GraphQLConnection.Paging? = nil
+        ) {
             self.body = body
             self.cursorPath = cursorPath
             self.nextCursor = nextCursor
             self.pageSizePath = pageSizePath
+            self.paging = paging
+        }
+
+        /// Whether the body pages by a number (a page or an offset) rather than by a cursor.
+        public var isNumbered: Bool { paging != nil && paging != .cursor }
+
+        /// A body paged by a page number or an offset found in `body` (top level, or one object
+        /// down): a member named as pages (`page`, `page_number`…) or offsets (`offset`, `skip`,
+        /// `start`, `from`) are usually named, holding an integer, and the page size beside it
+        /// (`limit`, `page_size`, `per_page`…); `nil` when none is there.
+        ///
+        /// - returns: The description, and the page size the body holds.
+        public static func numbered(in body: String) -> (BodyCursor, pageSize: Int?)? {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else {
+                return nil
+            }
+            var scopes: [(prefix: String, object: [String: Any])] = [("", object)]
+            for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+                if let nested = value as? [String: Any] { scopes.append((name + ".", nested)) }
+            }
+            for (prefix, scope) in scopes {
+                func integer(_ name: String) -> Int? { scope[name] as? Int }
+                let size = PaginationStyle.pageSizeParameters.first { integer($0) != nil }
+                let paging: GraphQLConnection.Paging
+                if let page = PaginationStyle.pageParameters.first(where: { integer($0) != nil }) {
+                    paging = .page(variable: prefix + page, firstPage: integer(page) ?? 1)
+                } else if let offset = GraphQLConnection.offsetVariables.first(where: { integer($0) != nil }) {
+                    paging = .offset(variable: prefix + offset)
+                } else {
+                    continue
+                }
+                let path: String
+                switch paging {
+                case .page(let variable, _), .offset(let variable): path = variable
+                case .cursor: continue
+                }
+                return (
+                    BodyCursor(
+                        body: body, cursorPath: path, nextCursor: .response(keyPath: ""),
+                        pageSizePath: size.map { prefix + $0 }, paging: paging),
+                    size.flatMap(integer)
+                )
+            }
+            return nil
         }
     }
 

@@ -113,7 +113,7 @@ extension HTTPPageSource {
         switch style.kind {
         case .cursor(let parameter, _): !parameter.isEmpty
         case .graphQL(let connection): connection.paging == .cursor
-        case .bodyCursor: true
+        case .bodyCursor(let cursor): !cursor.isNumbered
         default: false
         }
     }

@@ -205,10 +205,67 @@ import Testing
         }
     }
 
+    /// A list asked for by POST whose body holds a page number or an offset: `{"page": 1,
+    /// "limit": 50}` answered with `{"results", "count", "pages", "page"}`, or one object down.
+    private static func servePostedPages(on server: FixtureServer, path: String, count: Int) {
+        server.script(path) { request in
+            let body = request.jsonBody ?? [:]
+            let paging = body["paging"] as? [String: Any]
+            let size = (body["limit"] as? Int) ?? (paging?["size"] as? Int) ?? 10
+            let start: Int
+            if let page = body["page"] as? Int {
+                start = (page - 1) * size
+            } else if let offset = paging?["offset"] as? Int {
+                start = offset
+            } else if let number = (body["p"] as? [String: Any])?["n"] as? Int {
+                start = number * size
+            } else {
+                return FixtureServer.ScriptedResponse(status: 400, body: Data(#"{"error": "no page"}"#.utf8))
+            }
+            let items = (start..<min(count, start + size)).map { #"{"id": \#($0 + 1), "name": "item \#($0 + 1)"}"# }
+            let list = "[" + items.joined(separator: ",") + "]"
+            return .json(
+                paging == nil
+                    ? #"{"results": \#(list), "count": \#(count), "pages": \#((count + size - 1) / size), "page": 1}"#
+                    : #"{"data": \#(list), "total": \#(count)}"#)
+        }
+    }
+
+    @Test func aPageNumberOrAnOffsetInAPOSTBodyIsFoundAndAdvancedAsAParameterWouldBe() async throws {
+        try await RunningFixture.with(itemCount: 10, pageSize: 10) { fixture in
+            let directory = try TemporaryDirectory()
+            Self.servePostedPages(on: fixture.server, path: "/posted", count: 1_241)
+            let url = fixture.server.url(path: "/posted").absoluteString
+            let pages = try await BuiltBinary.slippers.run([
+                "sync", url, "--post-body", #"{"page": 1, "limit": 50}"#, "--db", directory.path(),
+            ])
+            #expect(pages.status == 0, "\(pages.stderr)")
+            #expect(pages.stdout.contains("synced 1241 items in 25 pages"), "\(pages.stdout)")
+
+            let nested = try await BuiltBinary.slippers.run([
+                "sync", url, "--post-body", #"{"filter": {"q": "x"}, "paging": {"offset": 0, "size": 100}}"#,
+                "--db", directory.path(),
+            ])
+            #expect(nested.status == 0, "\(nested.stderr)")
+            #expect(nested.stdout.contains("synced 1241 items in 13 pages"), "\(nested.stdout)")
+
+            // Named by hand: a page number from 0 at a path the vocabulary does not know.
+            let named = try await BuiltBinary.slippers.run([
+                "sync", url, "--post-body", #"{"p": {"n": 0}, "limit": 200}"#, "--style", "pageNumber",
+                "--page-param", "p.n", "--db", directory.path(),
+            ])
+            #expect(named.status == 0, "\(named.stderr.prefix(600))")
+            #expect(named.stdout.contains("synced 1241 items in 7 pages"), "\(named.stdout)")
+            let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
+            #expect(try store.collections().map(\.itemCount) == [1_241, 1_241, 1_241])
+        }
+    }
+
     @Test(arguments: [
         (["--graphql", "q", "--post-body", "{}", "--cursor-path", "c"], "cannot be used together"),
         (["--connection", "posts"], "--connection goes with --graphql"),
-        (["--post-body", "{}"], "--post-body needs --cursor-path"),
+        (["--post-body", "{}"], "--post-body needs --cursor-path (where a cursor goes in the body) or --page-param"),
+        (["--post-body", "{}", "--style", "cursor"], "does not apply to --post-body"),
         (["--graphql", "q", "--variables", "[1]"], "--variables must be a JSON object"),
         (["--graphql", "q", "--style", "pageNumber"], "--style does not apply"),
         (["--graphql", "q", "--items-path", "x"], "--items-path does not apply"),

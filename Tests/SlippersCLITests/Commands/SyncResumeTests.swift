@@ -78,7 +78,9 @@ import Testing
             let query =
                 "query($first: Int!, $after: String) { posts(first: $first, after: $after) "
                 + "{ edges { node { id title } } pageInfo { hasNextPage endCursor } } }"
-            let arguments = ["sync", url, "--graphql", query, "--page-size", "50", "--db", path]
+            // One page at a time: its cursors say where they point, and pages read ahead (the last one
+            // first) would take the request numbers the hold below counts on.
+            let arguments = ["sync", url, "--graphql", query, "--page-size", "50", "--db", path, "--concurrency", "1"]
             // The fifth request from now on waits for the release: the run cannot reach the end before the kill.
             fixture.server.hold(fromRequest: fixture.server.requestCount + 5)
             let output = try TemporaryDirectory()

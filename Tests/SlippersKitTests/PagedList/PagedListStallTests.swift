@@ -71,7 +71,8 @@ import Testing
             configuration: HTTPListConfiguration(client: fixture.client))
         await online.load()
         online.rowAppeared(at: online.items.count - 1)
-        await waitUntil { online.items.count == 10 && !online.isLoading }
+        // The first row shown is within `distanceFromEnd` of the end of 10 rows too: the list stops at 15.
+        await waitUntil { online.items.count == 15 && !online.isLoading && !online.isPulling }
 
         fixture.server.inject(.status(503), count: 1_000)
         let offline = PagedList<FixtureItem>(
@@ -84,7 +85,7 @@ import Testing
             offline.rowAppeared(at: reported - 1)
             try await settle(offline)
         }
-        #expect(offline.items.count == 10)
+        #expect(offline.items.count == 15)
         #expect(!offline.endReached)
         let error = try #require(offline.appendError)
         #expect(offline.refreshError != nil)
