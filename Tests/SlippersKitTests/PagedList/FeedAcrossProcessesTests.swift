@@ -66,4 +66,29 @@ import Testing
             "\(items.count) rows, first mismatch at \(String(describing: mismatch))")
         await server.stop()
     }
+
+    @Test func aSignedInTimelineStaysOfflineAndAMisdeclaredModelSaysWhyInTheNextLaunch() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        let server = FixtureServer()
+        try await server.start()
+        server.serveMastodonTimeline(posts: FeedPosts(100))
+        let url = server.url(path: "/api/v1/timelines/home")
+
+        // Mastodon answers a signed-in timeline `private, no-store`: the account's list keeps it all the same.
+        let online = try await app(path, url, "read", "40", "--token", "ann-token")
+        #expect(online.prefix(40) == ArraySlice(ids(61...100)))
+        server.inject(.status(503), count: 1_000)
+        let offline = try await app(path, url, "read", "40", "--token", "ann-token")
+        #expect(offline.prefix(40) == ArraySlice(ids(61...100)))
+        #expect(offline.last?.hasPrefix("error: ") == true)
+
+        // A model whose ids are numbers, on a server whose ids are strings: no rows, and why.
+        server.clearFaults()
+        let other = try TemporaryDirectory()
+        let misdeclared = try await app(other.path(), url, "misdeclared")
+        #expect(misdeclared.first == "items: 0")
+        #expect(misdeclared.last?.contains("does not decode as Misdeclared: `id`") == true, "\(misdeclared)")
+        await server.stop()
+    }
 }

@@ -4,13 +4,17 @@ import SlippersKit
 /// A tiny feed app for the tests, in a process of its own: a `PagedList` of a newest-first
 /// timeline over a cache file, driven by one command, that prints the rows it shows.
 ///
-/// Usage: `FeedApp DB URL COMMAND [ARGUMENT]`, where COMMAND is
+/// Usage: `FeedApp DB URL COMMAND [ARGUMENT] [--token TOKEN]`, where COMMAND is
 /// - `read N`: opens the list and shows rows until N are shown (or the list ends);
 /// - `refresh`: opens the list and pulls to refresh;
 /// - `show`: opens the list (offline, say) and shows its first row;
 /// - `open ID`: opens the list at the post with the string id ID;
 /// - `fill`: opens the list and shows each gap's row, and the last row, until no gap is left and
-///   the list has ended.
+///   the list has ended;
+/// - `misdeclared`: opens the list with a model whose `id` is an `Int`.
+///
+/// With `--token`, the requests carry `Authorization: Bearer TOKEN` and the list is the account
+/// `ann`'s.
 ///
 /// Prints one line per row: the post's id, or `gap` (with `N` when the server said how many),
 /// then `error: …` when the list shows an error; exits 0 unless the arguments are wrong.
@@ -21,9 +25,21 @@ struct FeedApp {
         let content: String
     }
 
+    /// A model whose `id` is declared as a number, for a server whose ids are strings.
+    struct Misdeclared: Codable, Identifiable, CacheIdentifiable, Sendable {
+        let id: Int
+        let content: String
+    }
+
     @MainActor
     static func main() async throws {
-        let arguments = CommandLine.arguments.dropFirst()
+        var arguments = CommandLine.arguments.dropFirst()
+        var configuration = HTTPListConfiguration()
+        if let flag = arguments.firstIndex(of: "--token"), arguments.index(after: flag) < arguments.endIndex {
+            configuration.headers = ["Authorization": "Bearer \(arguments[arguments.index(after: flag)])"]
+            configuration.account = Account("ann")
+            arguments.removeSubrange(flag...arguments.index(after: flag))
+        }
         guard arguments.count >= 3, let url = URL(string: arguments[arguments.startIndex + 1]) else {
             FileHandle.standardError.write(Data("usage: FeedApp DB URL read N|refresh|show|open ID|fill\n".utf8))
             exit(2)
@@ -32,8 +48,16 @@ struct FeedApp {
         defer { try? cache.close() }
         let command = arguments[arguments.startIndex + 2]
         let argument = arguments.count > 3 ? arguments[arguments.startIndex + 3] : ""
+        if command == "misdeclared" {
+            let list = PagedList<Misdeclared>(url: url, cache: cache, configuration: configuration)
+            await list.load()
+            print("items: \(list.items.count)")
+            if let error = list.refreshError ?? list.appendError { print("error: \(error)") }
+            return
+        }
         let around = command == "open" ? PagedList<Post>.Anchor.item(ID(argument)) : nil
-        let list = PagedList<Post>(url: url, cache: cache, around: around, distanceFromEnd: 0)
+        let list = PagedList<Post>(
+            url: url, cache: cache, configuration: configuration, around: around, distanceFromEnd: 0)
         await list.load()
         switch command {
         case "read":
