@@ -9,6 +9,7 @@ enum ErrorReport {
     static func line(for error: any Error) -> String {
         let description =
             switch error {
+            case let error as SyncRequestError: RequestFlags.line(for: error)
             case let error as any CustomStringConvertible: error.description
             default: error.localizedDescription
             }

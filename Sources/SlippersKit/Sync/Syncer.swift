@@ -49,13 +49,16 @@ public struct Syncer: Sendable {
     /// Creates a syncer with the defaults.
     public init() {}
 
-    /// Syncs the list of `request` into `storage`.
+    /// Syncs the list of `request` into `storage`, once the request passes its checks
+    /// (``Slippers/SyncRequest/validate(queued:)``, and a ``Slippers/SyncRequest/Style/postBody`` that
+    /// says how it pages).
     ///
     /// - parameter headers: Sent with every request to the list's origin only; never stored.
     /// - parameter onPlanned: Called with the list's collection key once it is planned, before any
     ///   page is fetched.
     /// - returns: What the run did.
-    /// - throws: ``SyncFailure``, ``IncompleteList`` when the walk ended short of the total its
+    /// - throws: `SyncRequestError` naming the member of a request that cannot run, before any
+    ///   request; ``SyncFailure``, ``IncompleteList`` when the walk ended short of the total its
     ///   server announced, `SyncPlanError`, a `NetworkError`, a store error, or `CancellationError`.
     ///   Committed pages stay.
     public func run(
@@ -63,6 +66,12 @@ public struct Syncer: Sendable {
         onPlanned: (String) async -> Void = { _ in }
     ) async throws -> SyncReport {
         let run = try Run(syncer: self, request: request, storage: storage, headers: headers)
+        try request.validate()
+        if request.style.postBody != nil, request.style.postedStyle() == nil {
+            throw SyncRequestError(
+                member: "style.postBody",
+                reason: "holds no member named as pages or offsets are: give cursorPath (a cursor) or pageParameter")
+        }
         let plan = try await SyncPlan.make(
             storage: storage, client: run.client, url: run.url, headers: headers,
             overrides: StyleOverrides(request.style), itemType: request.itemType, refresh: request.refresh,

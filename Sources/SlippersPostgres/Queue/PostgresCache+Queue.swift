@@ -5,6 +5,10 @@ import Slippers
 extension PostgresCache {
     /// Adds lists to the queue, or makes them pending again when they are there already.
     ///
+    /// Each request is checked first (`SyncRequest.validate(queued: true)`): a request whose members
+    /// contradict each other, or whose URL carries a credential, throws `SyncRequestError` and
+    /// nothing is queued.
+    ///
     /// A list is queued once per request: the same request enqueued again makes its list pending
     /// again and due now, its failures in a row forgotten, unless a worker holds it. A request
     /// with a ``SyncRequest/schedule`` comes due again after each run (see
@@ -23,6 +27,7 @@ extension PostgresCache {
     /// - returns: The lists' numbers, in the order of `requests`.
     @discardableResult
     public func enqueue(_ requests: [SyncRequest], now: Date = Date()) async throws -> [Int64] {
+        for request in requests { try request.validate(queued: true) }
         let stamp = now.timeIntervalSince1970
         let encoded = try requests.map { ($0.url, try $0.encoded()) }
         return try await mappingErrors {

@@ -15,7 +15,6 @@ struct FleetWorkerTests {
     @Test func aRequestRoundTripsThroughTheQueueAndIsQueuedOnce() async throws {
         try await withCache { cache, _, _ in
             var request = SyncRequest(url: "https://api.example.com/posts?sort=id")
-            request.style.name = "page"
             request.style.pageSize = 100
             request.style.graphQL = "query { posts { id } }"
             request.limits = SyncRequest.Limits(maxPages: 3, maxItems: 250, stallLimit: 5)
@@ -37,6 +36,21 @@ struct FleetWorkerTests {
             #expect(claim.id == ids[0])
             #expect(claim.request == request)
             #expect(!claim.isTakeover)
+        }
+    }
+
+    @Test func aRequestThatCannotRunOrCarriesACredentialIsNotQueued() async throws {
+        try await withCache { cache, _, _ in
+            var both = SyncRequest(url: "https://api.example.com/posts")
+            both.style.graphQL = "query { posts { id } }"
+            both.style.postBody = "{}"
+            let contradiction = await #expect(throws: SyncRequestError.self) { try await cache.enqueue([both]) }
+            #expect(contradiction?.member == "style.postBody")
+            let secret = SyncRequest(url: "https://api.example.com/posts?access_token=s3cret")
+            let credential = await #expect(throws: SyncRequestError.self) { try await cache.enqueue([secret]) }
+            #expect(credential?.member == "url")
+            let queued = try await cache.queuedLists()
+            #expect(queued.isEmpty)
         }
     }
 
