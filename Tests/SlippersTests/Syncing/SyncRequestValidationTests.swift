@@ -11,21 +11,63 @@ import Testing
 
     static let wrong: [(SyncRequest, String)] = [
         (request { $0.url = "api.example.com/posts" }, "url"),
-        (request { $0.style.graphQL = "{ q }"; $0.style.postBody = "{}" }, "style.postBody"),
+        (
+            request {
+                $0.style.graphQL = "{ q }"
+                $0.style.postBody = "{}"
+            }, "style.postBody"
+        ),
         (request { $0.style.pageSize = 0 }, "style.pageSize"),
         (request { $0.style.connection = "posts" }, "style.connection"),
-        (request { $0.style.graphQL = "{ q }"; $0.style.name = "cursor" }, "style.name"),
-        (request { $0.style.graphQL = "{ q }"; $0.style.cursorPath = "c" }, "style.cursorPath"),
-        (request { $0.style.graphQL = "{ q }"; $0.style.offsetVariable = "o"; $0.style.pageVariable = "p" },
-         "style.pageVariable"),
+        (
+            request {
+                $0.style.graphQL = "{ q }"
+                $0.style.name = "cursor"
+            }, "style.name"
+        ),
+        (
+            request {
+                $0.style.graphQL = "{ q }"
+                $0.style.cursorPath = "c"
+            }, "style.cursorPath"
+        ),
+        (
+            request {
+                $0.style.graphQL = "{ q }"
+                $0.style.offsetVariable = "o"
+                $0.style.pageVariable = "p"
+            },
+            "style.pageVariable"
+        ),
         (request { $0.style.pageSizePath = "size" }, "style.pageSizePath"),
-        (request { $0.style.postBody = "{}"; $0.style.cursorParameter = "c" }, "style.cursorParameter"),
-        (request { $0.style.postBody = "{}"; $0.style.cursorPath = "c"; $0.style.pageParameter = "p" },
-         "style.pageParameter"),
-        (request { $0.style.postBody = "{}"; $0.style.name = "cursor" }, "style.name"),
+        (
+            request {
+                $0.style.postBody = "{}"
+                $0.style.cursorParameter = "c"
+            }, "style.cursorParameter"
+        ),
+        (
+            request {
+                $0.style.postBody = "{}"
+                $0.style.cursorPath = "c"
+                $0.style.pageParameter = "p"
+            },
+            "style.pageParameter"
+        ),
+        (
+            request {
+                $0.style.postBody = "{}"
+                $0.style.name = "cursor"
+            }, "style.name"
+        ),
         (request { $0.style.postBody = "[1]" }, "style.postBody"),
         (request { $0.limits.maxPages = 0 }, "limits.maxPages"),
-        (request { $0.refresh = true; $0.revalidate = true }, "revalidate"),
+        (
+            request {
+                $0.refresh = true
+                $0.revalidate = true
+            }, "revalidate"
+        ),
     ]
 
     @Test(arguments: wrong)
