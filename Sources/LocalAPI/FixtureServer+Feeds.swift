@@ -72,6 +72,30 @@ extension FixtureServer {
         }
     }
 
+    /// Serves a feed at `path` as JSON:API's cursor pagination profile pages a collection, with
+    /// the posts' ids as cursors: `{"data": [{"id", "type", "attributes"}…], "links": {"next",
+    /// "prev"}}`, newest first, `page[size]` 20 by default; `page[before]` for the posts older than
+    /// an id, `page[after]` for the ones just newer; no total.
+    public func serveJSONAPIFeed(at path: String = "/jsonapi/posts", posts: FeedPosts) {
+        let base = url(path: path).absoluteString
+        script(path) { request in
+            let size = min(100, max(1, request.query["page[size]"].flatMap { Int($0) } ?? 20))
+            let numbers = Self.feedPage(
+                of: posts.value, limit: size, before: request.query["page[before]"].flatMap(FeedPosts.number),
+                justAfter: request.query["page[after]"].flatMap(FeedPosts.number))
+            func link(_ name: String, _ number: Int?) -> String {
+                number.map { #""\#(base)?page%5B\#(name)%5D=\#(FeedPosts.id($0))""# } ?? "null"
+            }
+            let data = numbers.map {
+                #"{"type": "posts", "id": "\#(FeedPosts.id($0))", "attributes": {"content": "post \#($0)"}}"#
+            }
+            let next = numbers.last.flatMap { $0 > 1 ? $0 : nil }
+            return .json(
+                #"{"data": [\#(data.joined(separator: ","))], "links": {"next": \#(link("before", next)), "prev": \#(link("after", numbers.first))}}"#,
+                headers: ["Cache-Control": "max-age=0", "Content-Type": "application/vnd.api+json"])
+        }
+    }
+
     /// The numbers of a page of a feed of `count` posts, newest first: the newest `limit` older than
     /// `before`, the newest newer than `newestAfter`, or the oldest `limit` newer than `justAfter`.
     private static func feedPage(

@@ -46,20 +46,26 @@ public struct FeedParameters: Hashable, Sendable {
     /// The parameters a `Link` header shows for a page of `items`: the query parameter of the next
     /// link whose value is the last item's id, and of the previous link whose value is the first's.
     static func learnt(fromLinkHeader header: String?, items: [RawItem]) -> FeedParameters {
-        guard let header, let first = items.first?.key.description, let last = items.last?.key.description else {
+        guard let header else { return FeedParameters() }
+        let links = LinkHeader(header).links
+        func target(_ relations: [String]) -> String? {
+            links.first { !Set($0.relations).isDisjoint(with: relations) }?.target
+        }
+        return learnt(next: target(["next"]), previous: target(["prev", "previous"]), items: items)
+    }
+
+    /// The parameters a page's next and previous URLs show for a page of `items` (a `Link`
+    /// header's, or a body's: JSON:API's `links.next` and `links.prev`): the query parameter of
+    /// the next URL whose value is the last item's id, and of the previous one whose value is the first's.
+    static func learnt(next: String?, previous: String?, items: [RawItem]) -> FeedParameters {
+        guard let first = items.first?.key.description, let last = items.last?.key.description else {
             return FeedParameters()
         }
-        let links = LinkHeader(header).links
-        func parameter(rel: String, value: String) -> String? {
-            for link in links where link.relations.contains(rel) {
-                let items = URLComponents(string: link.target)?.queryItems ?? []
-                if let found = items.first(where: { $0.value == value }) { return found.name }
-            }
-            return nil
+        func parameter(_ url: String?, value: String) -> String? {
+            let items = url.flatMap { URLComponents(string: $0)?.queryItems } ?? []
+            return items.first { $0.value == value }?.name
         }
-        return FeedParameters(
-            older: parameter(rel: "next", value: last),
-            newer: parameter(rel: "prev", value: first) ?? parameter(rel: "previous", value: first))
+        return FeedParameters(older: parameter(next, value: last), newer: parameter(previous, value: first))
     }
 }
 

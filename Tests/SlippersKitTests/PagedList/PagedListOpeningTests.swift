@@ -8,7 +8,7 @@ import Testing
 /// A post of a feed: string ids, newest first.
 private struct Post: Codable, Identifiable, CacheIdentifiable, Sendable, Equatable {
     let id: ID<Post>
-    let content: String
+    let content: String?
 }
 
 /// The id of post `number` of a fixture feed.
@@ -137,6 +137,22 @@ private func post(_ number: Int) -> ID<Post> { ID(FeedPosts.id(number)) }
         #expect(list.gaps.isEmpty)
         #expect(numbers(list) == Array((276...1_000).reversed()))
         #expect(fixture.server.requests.filter { $0.query["after"] != nil }.count >= 13)
+        await fixture.server.stop()
+    }
+
+    @Test func aJSONAPIFeedOpensAtAnUncachedItemThroughTheLinksInItsBody() async throws {
+        let fixture = try await Fixture()
+        fixture.server.serveJSONAPIFeed(posts: FeedPosts(400))
+        let url = fixture.server.url(path: "/jsonapi/posts")
+        let list = PagedList<Post>(
+            url: url, style: .nextURL(keyPath: "links.next", itemsKeyPath: "data"), cache: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client), around: .item(post(100)))
+        await list.load()
+        #expect(list.refreshError == nil, "\(String(describing: list.refreshError))")
+        #expect(requests(fixture, "/jsonapi/posts") == 3)
+        #expect(list.openedAt == post(100))
+        #expect(numbers(list) == Array((381...400).reversed()) + Array((81...120).reversed()))
+        #expect(list.gaps.count == 1)
         await fixture.server.stop()
     }
 
