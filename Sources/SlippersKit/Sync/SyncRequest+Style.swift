@@ -96,8 +96,7 @@ extension SyncRequest.Style {
     private func numberedBodyStyle(_ postBody: String) -> PaginationStyle? {
         var found = PaginationStyle.BodyCursor.numbered(in: postBody)
         if let pageParameter {
-            let body = try? JSONSerialization.jsonObject(with: Data(postBody.utf8))
-            let given = (body as? [String: Any]).flatMap { Self.value(at: pageParameter, in: $0) as? Int }
+            let given = Self.jsonObject(postBody).flatMap { Self.value(at: pageParameter, in: $0) as? Int }
             let paging: PaginationStyle.GraphQLConnection.Paging =
                 name == "offset"
                 ? .offset(variable: pageParameter) : .page(variable: pageParameter, firstPage: given ?? 1)

@@ -69,7 +69,7 @@ extension SQLiteCache: FeedGapStorage {
                 now: now, db)
             let isClosed = meeting != nil || page.nextToken == nil || page.items.isEmpty
             if isClosed {
-                try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id])
+                try Self.deleteGap(gap.id, db)
             } else {
                 try db.execute(
                     sql: "UPDATE gaps SET after_position = ?, token = ? WHERE id = ?",

@@ -36,7 +36,6 @@ extension SQLiteCache {
         var place: Place
         var position: Int { place.position }
         var key: ItemKey
-        var itemID: Int64
     }
 
     /// Puts a run of a newest-first list's items (a page fetched around an item, newest first) into
@@ -57,7 +56,7 @@ extension SQLiteCache {
     ) throws -> RunPlacement {
         try write { db in
             let row = try CollectionRow.fetch(key: collection.key, in: db)
-            _ = try Self.currentPageID(at: 0, of: row, db)
+            let firstPageID = try Self.currentPageID(at: 0, of: row, db)
             let listed = try Self.listedItems(of: row, db)
             guard let newest = items.first?.key, let oldest = items.last?.key else {
                 return RunPlacement(inserted: 0, metAbove: false, metBelow: false)
@@ -86,12 +85,12 @@ extension SQLiteCache {
             } else if let last = listed.last {
                 (pageID, after) = (last.pageID, last.position)
             } else {
-                (pageID, after) = (try Self.currentPageID(at: 0, of: row, db), -1)
+                (pageID, after) = (firstPageID, -1)
             }
             let inserted = try Self.listFresh(fresh[...], of: row, onPage: pageID, after: after, now: now, db)
             let runEnd = after + inserted
             if metAbove {
-                for gap in gapsBetween { try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id]) }
+                for gap in gapsBetween { try Self.deleteGap(gap.id, db) }
             }
             if below == nil, !listed.isEmpty {
                 // Below every cached item: the list's continuation fills the gap above the run, the run's continues it.
@@ -131,7 +130,7 @@ extension SQLiteCache {
                 page.items[(meeting.map { $0 + 1 } ?? 0)...], of: row, onPage: pageID, after: gap.afterPosition,
                 now: now, db)
             let isClosed = meeting != nil || page.items.isEmpty
-            if isClosed { try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [gap.id]) }
+            if isClosed { try Self.deleteGap(gap.id, db) }
             return GapFill(inserted: inserted, isClosed: isClosed)
         }
     }
@@ -158,12 +157,12 @@ extension SQLiteCache {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT pi.page_id, p.idx, pi.position, i.key, i.id FROM pages p
+                SELECT pi.page_id, p.idx, pi.position, i.key FROM pages p
                 CROSS JOIN page_items pi ON pi.page_id = p.id CROSS JOIN items i ON i.id = pi.item_id
                 WHERE p.collection_id = ? AND p.generation = ? ORDER BY p.idx, pi.position
                 """,
             arguments: [row.id, row.generation]
-        ).map { ListedItem(pageID: $0[0], place: Place(page: $0[1], position: $0[2]), key: $0[3], itemID: $0[4]) }
+        ).map { ListedItem(pageID: $0[0], place: Place(page: $0[1], position: $0[2]), key: $0[3]) }
     }
 
     private struct GapRow {
@@ -209,6 +208,11 @@ extension SQLiteCache {
         try db.execute(
             sql: "INSERT INTO gaps (page_id, after_position, token, items, created_at) VALUES (?, ?, ?, ?, ?)",
             arguments: [pageID, position, token.rawValue, nil as Int?, now.timeIntervalSince1970])
+    }
+
+    /// Removes a gap: the runs on each side of it met.
+    static func deleteGap(_ id: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM gaps WHERE id = ?", arguments: [id])
     }
 }
 
