@@ -237,6 +237,18 @@ public final class FixtureServer: Sendable {
         /// parameter is a field to filter on, and one that names none is refused with
         /// `400 page isn't a valid field name`.
         case fieldFilters = "/field-filters"
+        /// A continuation at `end` taken back as `?from=`: the items under `chunk`, the page's own
+        /// token at `start`; `end` is absent on the last page.
+        case renamedContinuation = "/renamed-continuation"
+        /// Items keyed by `name` (`@user<id>:example.org`) with no id under `users`, a `total`, and the
+        /// next offset at `next_token`, taken back as `?from=`.
+        case namedItems = "/named-items"
+        /// Items under `data.collection` beside `data.@links`, arrays of `{rel, uri}` objects;
+        /// `?@page_index=N&@page_size=M` from 0.
+        case linkArrays = "/link-arrays"
+        /// `?page=N&count=M`, answering `start`, `total_size` and `entries`; a page past the last has
+        /// no `entries` member.
+        case missingArrayEnd = "/missing-array-end"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

@@ -121,6 +121,10 @@ extension SlippersCommand {
                 bar?.finish()
                 try? await storage.close()
                 return report.summary
+            } catch let error as NoStorePageError {
+                bar?.finish()
+                try? await storage.close()
+                throw CommandFailure.noStoreNotKept(error, command: KeepNoStoreCommand.line())
             } catch {
                 bar?.finish()
                 try? await storage.close()

@@ -1,5 +1,6 @@
 import Slippers
 import SlippersNetworking
+import SlippersStorage
 
 /// A failure of a command that is not the store's: what was asked for is not in the cache.
 enum CommandFailure: Error, Equatable {
@@ -21,6 +22,9 @@ enum CommandFailure: Error, Equatable {
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
     case needsPostgres(command: String)
+    /// A sync stopped before a page the server marked `no-store`; `command` is the same command with
+    /// `--keep-no-store`, credentials masked.
+    case noStoreNotKept(NoStorePageError, command: String)
 }
 
 extension CommandFailure: CustomStringConvertible {
@@ -47,6 +51,9 @@ extension CommandFailure: CustomStringConvertible {
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
+        case .noStoreNotKept(let error, let command):
+            "The server marked page \(error.index + 1) of \"\(error.collection)\" no-store (sensitive data), so it was "
+                + "not cached; to cache it all the same: \(command)"
         }
     }
 }

@@ -34,7 +34,7 @@ extension APIClient {
 
     /// Whether a header carries a credential: `Authorization`, `Cookie`, or a name that speaks of keys,
     /// tokens, secrets, passwords, sessions or signatures (`X-Api-Key`, `X-Auth-Token`…).
-    static func isCredential(header name: String) -> Bool {
+    package static func isCredential(header name: String) -> Bool {
         let name = name.lowercased()
         return credentialHeaders.contains(name) || credentialWords.contains { name.contains($0) }
     }

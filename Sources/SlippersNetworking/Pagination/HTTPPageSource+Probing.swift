@@ -3,7 +3,7 @@ import Slippers
 
 extension HTTPPageSource {
     /// The most requests detection spends on page 2 to tell its candidates apart.
-    static let maximumProbes = 4
+    static let maximumProbes = 6
 
     /// What asking for a second page showed: the style whose second page advanced, with its first
     /// two pages, or that none did.
@@ -52,7 +52,40 @@ extension HTTPPageSource {
                     + "size's with --page-size-param NAME), or --cursor-path PATH --cursor-param NAME, or --style "
                     + "singlePage if the list is one page"
             }
-            return "Page 2 of \(url.shortenedForErrors) did not advance: \(tried.joined(separator: "; ")); \(fix)"
+            return "Page 2 of \(url.shortenedForErrors) did not advance: \(Self.grouped(tried)); \(fix)"
+        }
+
+        /// The tries in a few words: consecutive ones that brought the same answer said once
+        /// (`?cursor=, ?from=, ?after= from next_page brought page 1 again`).
+        static func grouped(_ tried: [String]) -> String {
+            let outcomes = [" brought page 1 again", " brought an empty page"]
+            var parts: [String] = []
+            var run: (asked: [String], outcome: String)?
+            func close() {
+                guard let current = run else { return }
+                let sources = current.asked.map { text in
+                    text.range(of: " from ").map { String(text[$0.lowerBound...]) }
+                }
+                let sharedSource = Set(sources).count == 1 ? sources.first ?? nil : nil
+                let asked = current.asked.map { text in
+                    guard let sharedSource, text.hasSuffix(sharedSource) else { return text }
+                    return String(text.dropLast(sharedSource.count))
+                }
+                parts.append(asked.joined(separator: ", ") + (sharedSource ?? "") + current.outcome)
+                run = nil
+            }
+            for text in tried {
+                guard let outcome = outcomes.first(where: text.hasSuffix) else {
+                    close()
+                    parts.append(text)
+                    continue
+                }
+                let asked = String(text.dropLast(outcome.count))
+                if run?.outcome != outcome { close() }
+                run = (asked: (run?.asked ?? []) + [asked], outcome: outcome)
+            }
+            close()
+            return parts.joined(separator: "; ")
         }
     }
 

@@ -237,10 +237,15 @@ public struct HTTPPageSource: PageSource {
                 ? "; the body holds no array of objects"
                 : "; the arrays of objects in the body are at \(found.joined(separator: ", ")) (--items-path PATH)"
         }
-        guard error.reason.hasSuffix("has no \"\(style.idField)\""),
-            let field = scanner.distinctIDMember(items: scanner.elements(of: array))
-        else { return "" }
-        return "; \(field) is the id-like member whose values differ from item to item (--id-field \(field))"
+        guard error.reason.hasSuffix("has no \"\(style.idField)\"") else { return "" }
+        let items = scanner.elements(of: array)
+        let idLike = scanner.distinctIDMembers(items: items)
+        if idLike.count > 1 {
+            return "; \(idLike.joined(separator: " and ")) are named like ids and differ from item to item: give "
+                + "the one that keys the items (--id-field NAME)"
+        }
+        guard let field = idLike.first ?? scanner.distinctMember(items: items) else { return "" }
+        return "; \(field) is the member whose values differ from item to item (--id-field \(field))"
     }
 
     /// This URL with the members of a continuation token (`name=value&…`, percent-encoded) set in
@@ -298,6 +303,8 @@ public struct HTTPPageSource: PageSource {
         if let error = graphQLError(in: scanner, requestURL: requestURL) { throw error }
         do {
             items = try readItems(scanner)
+        } catch is JSONScanner.ScanError where endsWithoutItems(scanner, token: token) {
+            items = []
         } catch var error as JSONScanner.ScanError {
             error.reason += itemsAdvice(scanner, for: error)
             throw NetworkError(decoding: error, body: response.body, url: requestURL)
@@ -325,6 +332,19 @@ public struct HTTPPageSource: PageSource {
         }
         page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
         return page
+    }
+
+    /// Whether a body without the items member is the list's end: a page after the first that holds
+    /// no array of objects and announces the list's total where the first did (a page asked for past
+    /// the total, answered `{"start": 130, "total_size": 123}`). It is read as an empty page, and the
+    /// walk then compares what it stored with that total.
+    private func endsWithoutItems(_ scanner: JSONScanner, token: PageToken?) -> Bool {
+        let itemsPath = PaginationStyle.components(style.itemsKeyPath)
+        let totalPath = PaginationStyle.components(style.totalKeyPath)
+        guard token != nil, !itemsPath.isEmpty, !totalPath.isEmpty, scanner.root.kind == .object,
+            scanner.value(at: itemsPath) == nil, scanner.int(at: totalPath) != nil
+        else { return false }
+        return scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4).isEmpty
     }
 
     /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say; of

@@ -44,29 +44,61 @@ extension JSONScanner {
 
     /// The next page's URL a member at `path` gives, in any of the shapes servers give it: a
     /// string; a link object's `href` (HAL's `_links.next`, JSON:API's link objects); or, for an
-    /// array of link objects (OGC API's and Siren's `links`), the `href` of the one whose `rel`
-    /// is `next`, or a list or space-separated string holding `next`.
+    /// array of link objects (OGC API's and Siren's `links`, or `{"rel", "uri"}` objects), the
+    /// target of the one whose `rel` is `next`, or a list or space-separated string holding `next`.
     func linkURL(at path: [String]) -> String? {
         guard let value = value(at: path) else { return nil }
         switch value.kind {
         case .string:
             return string(value)
         case .object:
-            return member("href", of: value).flatMap(string)
+            return linkTarget(of: value)
         case .array:
-            for link in elements(of: value) where link.kind == .object {
-                guard let rel = member("rel", of: link) else { continue }
-                let rels =
-                    rel.kind == .array
-                    ? elements(of: rel).compactMap(string)
-                    : (string(rel) ?? "").split(separator: " ").map(String.init)
-                if rels.contains(where: { $0.caseInsensitiveCompare("next") == .orderedSame }) {
-                    return member("href", of: link).flatMap(string)
-                }
+            for link in elements(of: value) where link.kind == .object && rels(of: link).contains("next") {
+                return linkTarget(of: link)
             }
             return nil
         default:
             return nil
         }
+    }
+
+    /// The members that hold a link object's target, in order of preference.
+    static let linkTargetKeys = ["href", "uri", "url"]
+
+    /// The target of a link object: its `href`, else its `uri` or `url`.
+    func linkTarget(of link: Value) -> String? {
+        Self.linkTargetKeys.lazy.compactMap { self.member($0, of: link).flatMap(self.string) }.first
+    }
+
+    /// The relations of a link object, lowercased: its `rel` as a string (space-separated) or a list.
+    func rels(of link: Value) -> [String] {
+        guard let rel = member("rel", of: link) else { return [] }
+        let names =
+            rel.kind == .array
+            ? elements(of: rel).compactMap(string) : (string(rel) ?? "").split(separator: " ").map(String.init)
+        return names.map { $0.lowercased() }
+    }
+
+    /// Whether `array` holds link objects: objects that each carry a `rel` and a target.
+    func isLinkArray(_ array: Value) -> Bool {
+        let objects = elements(of: array)
+        return !objects.isEmpty
+            && objects.allSatisfy { $0.kind == .object && member("rel", of: $0) != nil && linkTarget(of: $0) != nil }
+    }
+
+    /// The paths of the arrays of link objects under `object`, down to `depth` objects deep, in document order.
+    func linkArrays(in object: Value, at path: [String] = [], depth: Int = 4) -> [[String]] {
+        guard depth > 0, object.kind == .object else { return [] }
+        var found: [[String]] = []
+        for key in keys(of: object) {
+            guard let value = member(key, of: object) else { continue }
+            if value.kind == .array, isLinkArray(value) {
+                found.append(path + [key])
+            } else if value.kind == .object {
+                found += linkArrays(in: value, at: path + [key], depth: depth - 1)
+            }
+        }
+        return found
     }
 }

@@ -209,18 +209,36 @@ private struct Detector {
     }
 
     /// The members of the body, at its root or in its usual metadata objects, named for the next
-    /// page (`nextRecordsUrl`, `next_page_uri`, `nextHref`…) beyond the usual ``PaginationStyle/nextURLKeys``:
-    /// a URL in one of them is the next page's, whatever the rest of its name.
+    /// page (`nextRecordsUrl`, `next_page_uri`, `nextHref`…) beyond the usual ``PaginationStyle/nextURLKeys``,
+    /// or for where a page ends or the list continues (`end`, `next_batch`, `marker`, `resumeToken`):
+    /// a URL in one of them is the next page's, whatever the rest of its name; an opaque string, a cursor.
     private func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
         var paths: [[String]] = []
         for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
             guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
             else { continue }
-            for key in scanner.keys(of: object) where key.lowercased().hasPrefix("next") {
+            for key in scanner.keys(of: object) where Self.namesAContinuation(key) {
                 if !Style.nextURLKeys.contains(key) { paths.append(parent + [key]) }
             }
         }
         return paths
+    }
+
+    /// The last words of member names that hold where the next page starts, beside a `next` prefix.
+    static let continuationWords: Set<String> = [
+        "end", "token", "cursor", "batch", "marker", "continuation", "continue", "after", "since",
+    ]
+
+    /// Whether a member's name says it holds where the list continues: it starts with `next`, or its
+    /// last word (after `_`, `-`, `.` or a capital) is one of ``continuationWords``.
+    static func namesAContinuation(_ key: String) -> Bool {
+        if key.lowercased().hasPrefix("next") { return true }
+        var lastWord = ""
+        for character in key {
+            if character == "_" || character == "-" || character == "." || character.isUppercase { lastWord = "" }
+            if character.isLetter { lastWord.append(Character(character.lowercased())) }
+        }
+        return continuationWords.contains(lastWord)
     }
 
     /// The members of the body, at its root or in its usual metadata objects, that count more
@@ -315,6 +333,13 @@ private struct Detector {
                 return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .medium)
             }
         }
+        // Arrays of link objects deeper down (`data.@links.next`: `[{"rel": "next", "uri": …}]`).
+        for path in scanner.linkArrays(in: scanner.root) where path.count > 1 {
+            guard let text = scanner.linkURL(at: path), !text.isEmpty else { continue }
+            let keyPath = JSONKeyPath(keys: path).text
+            reasons.append(#"a link with rel "next" in the \#(keyPath) array"#)
+            return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
+        }
         for path in candidatePaths(Style.nextURLKeys) + otherNextMembers(scanner) {
             if let text = scanner.linkURL(at: path), looksLikeURL(text) {
                 let keyPath = JSONKeyPath(keys: path).text
@@ -351,7 +376,9 @@ private struct Detector {
                     kind: .cursor(parameter: sent, keyPath: keyPath),
                     pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
                     totalKeyPath: total, endSignal: endSignal)
-                if value.kind != .null { cursorAlternatives(of: style, sent: sent) }
+                if value.kind != .null {
+                    cursorAlternatives(of: style, sent: sent, cursor: scanner.scalarText(at: path))
+                }
                 return (style, value.kind == .null ? .medium : .high)
             }
         }
@@ -370,7 +397,7 @@ private struct Detector {
                 kind: .cursor(parameter: sent, keyPath: keyPath),
                 pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
                 totalKeyPath: total, endSignal: endSignal)
-            cursorAlternatives(of: style, sent: sent)
+            cursorAlternatives(of: style, sent: sent, cursor: text)
             return (style, .medium)
         }
         let isStripeList = scanner.string(at: ["object"]) == "list"
@@ -418,17 +445,35 @@ private struct Detector {
             sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
     }
 
-    /// The query parameters a cursor is commonly sent back as, in the order they are tried.
+    /// The query parameters a cursor is commonly sent back as: one of them in the URL is the cursor's.
     static let cursorParameters = [
         "cursor", "after", "page_token", "pageToken", "starting_after", "start_cursor", "continuation",
-        "next_token", "pagination_token",
+        "next_token", "pagination_token", "from", "since", "marker",
+    ]
+
+    /// The parameters a cursor is tried under when the one sent first does not advance, in order:
+    /// the words servers take a continuation back as.
+    static let cursorVocabulary = [
+        "from", "cursor", "after", "since", "token", "page_token", "pageToken", "marker", "start", "continuation",
+        "next", "_cursor", "@cursor",
     ]
 
     /// The other parameters a cursor may be sent back as, tried when page 2 asked with `sent` does
-    /// not advance: the conventional names, up to four tries in all.
-    private mutating func cursorAlternatives(of style: Style, sent: String) {
+    /// not advance: a parameter of the URL whose value is of the cursor's make (its first character,
+    /// not its value: `?from=s0` beside `"end": "s10"`), the member's own name, then
+    /// ``cursorVocabulary``; with the first, at most ``HTTPPageSource/maximumProbes`` tries in all.
+    private mutating func cursorAlternatives(of style: Style, sent: String, cursor: String?) {
         guard case .cursor(_, let keyPath) = style.kind, queryParameter(Self.cursorParameters) == nil else { return }
-        for parameter in Self.cursorParameters.filter({ $0 != sent }).prefix(3) {
+        let member = Style.components(keyPath).last.map { [$0] } ?? []
+        let own = query.filter { item in
+            guard let value = item.value, let cursor, let first = value.first, value != cursor else { return false }
+            return first == cursor.first && !Style.pageSizeParameters.contains(item.name)
+        }.map(\.name)
+        var names: [String] = []
+        for name in own + member + Self.cursorVocabulary where name != sent && !names.contains(name) {
+            names.append(name)
+        }
+        for parameter in names.prefix(HTTPPageSource.maximumProbes - 1) {
             var alternative = style
             alternative.kind = .cursor(parameter: parameter, keyPath: keyPath)
             alternatives.append(alternative)
@@ -645,9 +690,26 @@ private struct Detector {
         }
     }
 
+    /// The list's total: a member named as one (``PaginationStyle/totalKeys``), else the first integer
+    /// member at the root or in a metadata object whose name says total (`total_size`, `resultTotal`)
+    /// or ends in count, and does not count pages.
     private func totalKeyPath() -> String? {
         guard let scanner else { return nil }
-        return firstPath(Style.totalKeys) { scanner.int(at: $0) != nil }.map { JSONKeyPath(keys: $0).text }
+        if let path = firstPath(Style.totalKeys, where: { scanner.int(at: $0) != nil }) {
+            return JSONKeyPath(keys: path).text
+        }
+        for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
+            guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
+            else { continue }
+            for key in scanner.keys(of: object) {
+                let name = key.lowercased()
+                guard name.contains("total") || name.hasSuffix("count"), !name.contains("page"),
+                    let value = scanner.member(key, of: object), value.kind == .number, scanner.int(value) != nil
+                else { continue }
+                return JSONKeyPath(keys: parent + [key]).text
+            }
+        }
+        return nil
     }
 
     private func itemsKeyPath() -> (path: String, reason: String?) {
@@ -665,16 +727,25 @@ private struct Detector {
         if scanner.root.kind == .object {
             for key in scanner.keys(of: scanner.root) {
                 guard let value = scanner.value(at: [key]), value.kind == .array,
-                    let first = scanner.elements(of: value).first, first.kind == .object
+                    let first = scanner.elements(of: value).first, first.kind == .object, !scanner.isLinkArray(value)
                 else { continue }
                 let path = JSONKeyPath.escaping(key)
                 return (path, "items under \(path), the first array of objects")
             }
-            // Deeper down, the body's only array of objects is its items, wherever it sits.
-            let arrays = scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4)
+            // Deeper down, the arrays of objects that are not links: the only one, else the first whose
+            // objects carry a member whose values differ from one object to the next.
+            let arrays = scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4).filter { path in
+                scanner.value(at: path).map { !scanner.isLinkArray($0) } ?? false
+            }
             if arrays.count == 1, let path = arrays.first {
                 let text = JSONKeyPath(keys: path).text
-                return (text, "items under \(text), the only array of objects in the body")
+                return (text, "items under \(text), the only array of objects in the body that is not links")
+            }
+            if let path = arrays.first(where: { path in
+                scanner.value(at: path).map { scanner.distinctMember(items: scanner.elements(of: $0)) != nil } ?? false
+            }) {
+                let text = JSONKeyPath(keys: path).text
+                return (text, "items under \(text), the first array of objects whose objects differ by a member")
             }
         }
         return ("results", nil)
@@ -698,6 +769,17 @@ private struct Detector {
         }
         if let field = scanner.distinctIDMember(items: scanner.elements(of: array)) {
             reasons.append("items have no id; \(field), the one *id or key member whose values differ on the page")
+            return (field, true)
+        }
+        let idLike = scanner.distinctIDMembers(items: scanner.elements(of: array))
+        if idLike.count > 1 {
+            reasons.append(
+                "items have no id; \(idLike.joined(separator: " and ")) are named like ids and differ on the page: "
+                    + "give the one that keys them (--id-field NAME)")
+            return ("id", true)
+        }
+        if let field = scanner.distinctMember(items: scanner.elements(of: array)) {
+            reasons.append("items have no id; \(field), the first member whose values differ on the page")
             return (field, true)
         }
         reasons.append("items have no id member (id, _id, uuid); give the id field")
@@ -741,7 +823,14 @@ extension JSONScanner {
     /// The one member of the items named like an id (`*id`, `*_id`, `*Id`, `key`) whose values are
     /// strings or integers, present in every item and distinct on the page; `nil` when none or several are.
     func distinctIDMember(items: [Value]) -> String? {
-        guard let first = items.first, first.kind == .object else { return nil }
+        let distinct = distinctIDMembers(items: items)
+        return distinct.count == 1 ? distinct.first : nil
+    }
+
+    /// Every member of the items named like an id whose values are strings or integers, present in
+    /// every item and distinct on the page, in the first item's order.
+    func distinctIDMembers(items: [Value]) -> [String] {
+        guard let first = items.first, first.kind == .object else { return [] }
         let names = keys(of: first).filter { key in
             let name = key.lowercased()
             return name.hasSuffix("id") || name == "key"
@@ -757,6 +846,45 @@ extension JSONScanner {
             }
             return true
         }
-        return distinct.count == 1 ? distinct.first : nil
+        return distinct
+    }
+
+    /// The member of the items that may key them when none is named like an id: present in every
+    /// item, a string or an integer, distinct on the page. A URL comes first (an item's own link),
+    /// then a string with no space (a name such as `@ann:example.org`, a slug), then an integer,
+    /// then any other string; in each rank the first in the first item's order. `nil` when none is,
+    /// or the page holds fewer than two items (nothing then shows a member distinct).
+    func distinctMember(items: [Value]) -> String? {
+        guard items.count > 1, let first = items.first, first.kind == .object else { return nil }
+        var best: (name: String, rank: Int)?
+        for name in keys(of: first) {
+            var seen: Set<String> = []
+            var rank = 3
+            for item in items {
+                guard item.kind == .object, let value = member(name, of: item) else {
+                    rank = -1
+                    break
+                }
+                let text: String
+                if value.kind == .string, let string = string(value), !string.isEmpty {
+                    text = string
+                    let lowered = string.lowercased()
+                    let isURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+                    rank = min(rank, isURL ? 3 : string.contains(where: \.isWhitespace) ? 0 : 2)
+                } else if value.kind == .number, let number = int(value) {
+                    text = String(number)
+                    rank = min(rank, 1)
+                } else {
+                    rank = -1
+                    break
+                }
+                guard seen.insert(text).inserted else {
+                    rank = -1
+                    break
+                }
+            }
+            if rank >= 0, rank > best?.rank ?? -1 { best = (name, rank) }
+        }
+        return best?.name
     }
 }

@@ -36,7 +36,11 @@ import Testing
             #expect(collection.endReached)
             var ids: [Int] = []
             try store.forEachItem(in: collection.key) { item in
-                if case .integer(let id) = item.key { ids.append(id) }
+                switch item.key {
+                case .integer(let id): ids.append(id)
+                // Items keyed by a name: `@user<id>:example.org`.
+                case .string(let name): ids.append(Int(name.dropFirst("@user".count).prefix { $0.isNumber }) ?? 0)
+                }
             }
             #expect(ids == (route.listsNewestFirst ? Array((1...95).reversed()) : Array(1...95)), "\(route)")
         }

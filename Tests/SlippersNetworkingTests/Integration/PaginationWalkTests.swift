@@ -79,7 +79,8 @@ import Testing
             case .offset, .cursor: query["limit"] = String(Self.pageSize)
             case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
                 .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals, .rison,
-                .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters:
+                .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters, .renamedContinuation, .namedItems,
+                .linkArrays, .missingArrayEnd:
                 break
             }
             let (source, first) = try await HTTPPageSource.detecting(

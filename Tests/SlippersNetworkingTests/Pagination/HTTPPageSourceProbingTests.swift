@@ -49,17 +49,20 @@ import Testing
                 return .json(#"{"items":[\#(items)],"total":40,"next_page":"t\#(start + 10)x"}"#)
             }
             let url = server.url(path: "/tokens")
-            // Four tries, none advancing: the cursor's path is named, its parameter left to the caller.
+            // Six tries, none advancing: the cursor's path is named, its parameter left to the caller,
+            // and the line says the tries in a few words.
             await #expect {
                 _ = try await HTTPPageSource.probedDetecting(
                     client: client(for: server), url: url, headers: [:], stub: nil, check: .inferred,
                     adjusting: { $0 })
             } throws: { error in
                 guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }
-                return failure.tried.count == 4 && failure.tried.allSatisfy { $0.hasSuffix("brought page 1 again") }
+                return failure.tried.count == 6 && failure.tried.allSatisfy { $0.hasSuffix("brought page 1 again") }
                     && "\(failure)".contains("--cursor-path next_page --cursor-param NAME")
+                    && "\(failure)".contains(
+                        "?cursor=, ?next_page=, ?from=, ?after=, ?since=, ?token= from next_page brought page 1 again")
             }
-            #expect(server.requestCount == 1 + 4)
+            #expect(server.requestCount == 1 + 6)
         }
     }
 
@@ -97,8 +100,8 @@ import Testing
             } throws: { error in
                 let text = "\(error)"
                 guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }
-                // Four ways: ?page=1, ?_page=1, ?__page=1, then ?offset= (whose ?limit= is refused).
-                return failure.tried.count == 4 && text.contains("?page=1 was refused (400")
+                // Five ways: ?page=1, ?_page=1, ?__page=1, then ?offset= and ?skip= (whose ?limit= is refused).
+                return failure.tried.count == 5 && text.contains("?page=1 was refused (400")
                     && text.contains("?__page=1 was refused (400") && text.contains("--page-param NAME")
             }
         }

@@ -44,7 +44,8 @@ import Testing
             #"{"items": [{"id": 1}], "total": 40, "current_page": "YWZ0ZXI6MA==", "#
                 + #""current_page_backwards": "YmVmb3JlOjEw", "previous_page": null, "next_page": "YWZ0ZXI6MTA="}"#)
         #expect(detection.style.kind == .cursor(parameter: "cursor", keyPath: "next_page"))
-        #expect(detection.alternatives.count == 3)
+        // Five more ways: the member's own name, then the vocabulary's.
+        #expect(detection.alternatives.count == 5)
         #expect(
             detection.alternatives.allSatisfy { alternative in
                 if case .cursor(let parameter, "next_page") = alternative.kind { return parameter != "cursor" }
@@ -76,7 +77,9 @@ import Testing
             "https://x.test/a", #"{"results": [{"owner_id": 1, "uid": "a"}, {"owner_id": 1, "uid": "b"}]}"#)
         #expect(shared.style.idField == "uid")
         let two = explain("https://x.test/a", #"{"results": [{"pk_id": 1, "uid": "a"}, {"pk_id": 2, "uid": "b"}]}"#)
+        // Two members named like ids that both differ: neither is taken, and the reasons name both.
         #expect(two.style.idField == "id")
+        #expect(two.reasons.contains { $0.contains("pk_id and uid are named like ids") }, "\(two.reasons)")
     }
 
     @Test func noTotalPathIsProposedThatTheBodyDoesNotHold() {
