@@ -48,11 +48,6 @@ extension SlippersCommand {
         func validate() throws {
             _ = try parsedURL()
             _ = try parsedHeaders()
-            if posted.postBody != nil {
-                throw ValidationError(
-                    "detect does not apply to --post-body: a cursor in a body cannot be told from its response; "
-                        + "sync it with --post-body and --cursor-path.")
-            }
             try shape.validate(posted: posted)
         }
 
@@ -67,7 +62,9 @@ extension SlippersCommand {
                         originPolicy: try origins.policy(), logger: logging.logger))
                 let detection: PaginationStyle.Detection
                 var pageTwoAdvanced = false
-                if let graphQL = try await graphQLDetection(client: client, url: url) {
+                if let body = try await postBodyDetection(client: client, url: url) {
+                    (detection, pageTwoAdvanced) = body
+                } else if let graphQL = try await graphQLDetection(client: client, url: url) {
                     detection = graphQL
                 } else {
                     // As sync detects it, and page 2 asked for in every style: the flags printed are
@@ -88,6 +85,39 @@ extension SlippersCommand {
                     print(Self.text(detection, pageTwoAdvanced: pageTwoAdvanced))
                 }
             }
+        }
+
+        /// With `--post-body`: the first page asked for as sync asks it, what its response shows, and
+        /// page 2 asked for under the body's page, offset or cursor to see that it advances.
+        private func postBodyDetection(
+            client: APIClient, url: URL
+        ) async throws -> (PaginationStyle.Detection, advanced: Bool)? {
+            guard posted.postBody != nil, posted.graphQL == nil,
+                let style = try posted.style(
+                    pageSize: shape.pageSize, itemsPath: shape.itemsPath, idField: shape.idField, shape: shape)
+            else { return nil }
+            let given = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
+            var source = given
+            var detection: PaginationStyle.Detection
+            let first: Page<RawItem>?
+            if let numbered = try await given.detectingNumberedBody() {
+                (source, first, detection) = (numbered.source, numbered.firstPage, numbered.detection)
+            } else {
+                first = try await given.fetch(.first).page
+                detection = PaginationStyle.Detection(
+                    style: style, confidence: .high, reasons: ["a cursor at \(style.kind.description)"],
+                    itemCount: first?.items.count)
+            }
+            guard let first, let next = first.nextToken else {
+                detection.reasons.append("the first page is the last")
+                return (detection, false)
+            }
+            let second = try await source.fetch(PageRequest(token: next)).page
+            let firstKeys = Set(first.items.map(\.key))
+            let advanced = second?.items.contains { !firstKeys.contains($0.key) } ?? false
+            detection.tried = [advanced ? "page 2 brought new items" : "page 2 brought no new items"]
+            detection.reasons.append("asked for page 2: " + detection.tried[0])
+            return (detection, advanced)
         }
 
         /// With `--graphql`: the query sent once, and the connection found in its response explained.

@@ -17,6 +17,20 @@ extension PaginationStyle {
             add("--cursor-param", parameter.isEmpty ? "*" : parameter)
         case .nextURL, .linkHeader, .afterLastItem, .singlePage, .range:
             add("--style", StyleOption(kind).rawValue)
+        case .bodyCursor(let cursor) where cursor.isNumbered:
+            // Beside the --post-body the list was detected with: the number's path in it, and the size's.
+            if case .offset(let path)? = cursor.paging {
+                add("--style", StyleOption.offset.rawValue)
+                add("--page-param", path)
+            } else if case .page(let path, _)? = cursor.paging {
+                add("--page-param", path)
+            }
+            if let path = cursor.pageSizePath { add("--page-size-param", path) }
+            if let pageSize { add("--page-size", String(pageSize)) }
+            add("--items-path", itemsKeyPath)
+            if idField != "id" { add("--id-field", idField) }
+            if let totalKeyPath { add("--total-path", totalKeyPath) }
+            return flags
         case .graphQL, .bodyCursor:
             return []
         }

@@ -157,9 +157,14 @@ struct PostedStyleOptions: ParsableArguments {
     /// - parameter connectionPath: The connection found in the first response, when `--connection` is not given.
     func style(
         pageSize: Int?, itemsPath: String?, idField: String?, connectionPath found: String? = nil,
-        items: PaginationStyle.GraphQLConnection.Items = .edges
+        items: PaginationStyle.GraphQLConnection.Items = .edges, shape: ListShapeOptions? = nil
     ) throws -> PaginationStyle? {
         var style = SyncRequest.Style()
+        // A page or an offset at a path of the body, named by hand (`--page-param paging.pageNo`).
+        style.name = shape?.style?.rawValue
+        style.pageParameter = shape?.pageParameter
+        style.pageSizeParameter = shape?.pageSizeParameter
+        style.totalPath = shape?.totalPath
         style.graphQL = try graphQL.map { try Self.text(of: $0, option: "--graphql") }
         style.variables = try variables.map { try Self.text(of: $0, option: "--variables") }
         style.postBody = try postBody.map { try Self.text(of: $0, option: "--post-body") }

@@ -63,7 +63,7 @@ enum ListStyleResolution: Sendable {
             }
             // A body paged by a number: its total (and items) are found in its first response.
             if case .bodyCursor(let cursor) = posted.kind, cursor.isNumbered, posted.totalKeyPath == nil,
-                let (found, page) = try await source.detectingNumberedBody()
+                let (found, page, _) = try await source.detectingNumberedBody()
             {
                 (source, firstPage) = (found, page)
             }

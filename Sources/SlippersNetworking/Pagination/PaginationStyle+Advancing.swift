@@ -9,7 +9,13 @@ extension PaginationStyle {
         case .pageNumber: true
         case .offset, .range: pageSize != nil
         case .nextURL, .linkHeader: advancing != nil
-        case .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor: false
+        case .bodyCursor(let cursor):
+            switch cursor.paging {
+            case .page?: true
+            case .offset?: pageSize != nil
+            case .cursor?, nil: false
+            }
+        case .cursor, .afterLastItem, .singlePage, .graphQL: false
         }
     }
 

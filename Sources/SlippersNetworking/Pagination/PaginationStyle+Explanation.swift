@@ -145,6 +145,9 @@ extension PaginationStyle {
         case .graphQL(let connection):
             let pageInfo = JSONKeyPath(keys: connection.connectionKeys + ["pageInfo"]).text
             signals.append("\(pageInfo).hasNextPage false, no \(pageInfo).endCursor")
+        case .bodyCursor(let cursor) where cursor.isNumbered:
+            if let totalKeyPath { signals.append("the total at \(totalKeyPath) reached") }
+            if let pageSize { signals.append("a page shorter than \(pageSize)") }
         case .bodyCursor(let cursor):
             switch cursor.nextCursor {
             case .response(let keyPath): signals.append("no cursor at \(keyPath)")
@@ -176,7 +179,12 @@ extension PaginationStyle.Kind: CustomStringConvertible {
         case .afterLastItem(let parameter): "after the last item's id (?\(parameter)=)"
         case .singlePage: "one page (the whole list in one response)"
         case .graphQL(let connection): "GraphQL connection (at data.\(connection.connectionPath), by POST)"
-        case .bodyCursor(let cursor): "cursor in a POST body (at \(cursor.cursorPath))"
+        case .bodyCursor(let cursor):
+            switch cursor.paging {
+            case .page(let path, let firstPage)?: "page numbers in a POST body (at \(path), from \(firstPage))"
+            case .offset(let path)?: "offsets in a POST body (at \(path))"
+            case .cursor?, nil: "cursor in a POST body (at \(cursor.cursorPath))"
+            }
         case .range(let unit): "Range headers (Range: \(unit)=N-M, the total in Content-Range)"
         }
     }

@@ -261,6 +261,26 @@ import Testing
         }
     }
 
+    @Test func detectReadsAPOSTBodyPagedByANumberAndItsFlagsSyncExactly() async throws {
+        try await RunningFixture.with(itemCount: 10, pageSize: 10) { fixture in
+            Self.servePostedPages(on: fixture.server, path: "/posted", count: 1_241)
+            let url = fixture.server.url(path: "/posted").absoluteString
+            let body = #"{"filter": {"q": "x"}, "paging": {"offset": 0, "size": 100}}"#
+            let detect = try await BuiltBinary.slippers.run(["detect", url, "--post-body", body])
+            #expect(detect.status == 0, "\(detect.stderr)")
+            #expect(detect.stdout.contains("offsets in a POST body (at paging.offset)"), "\(detect.stdout)")
+            #expect(detect.stdout.contains("asked for page 2: page 2 brought new items"), "\(detect.stdout)")
+            let row = try #require(detect.stdout.split(separator: "\n").first { $0.hasPrefix("flags ") })
+            #expect(row.contains("--style offset --page-param paging.offset --page-size-param paging.size"), "\(row)")
+            let flags = row.dropFirst("flags".count).split(separator: " ").map(String.init)
+            let directory = try TemporaryDirectory()
+            let sync = try await BuiltBinary.slippers.run(
+                ["sync", url, "--post-body", body, "--db", directory.path()] + flags)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.contains("synced 1241 items"), "\(sync.stdout)")
+        }
+    }
+
     @Test(arguments: [
         (["--graphql", "q", "--post-body", "{}", "--cursor-path", "c"], "cannot be used together"),
         (["--connection", "posts"], "--connection goes with --graphql"),
