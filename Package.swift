@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "Slippers", targets: ["Slippers"]),
         // The seam between syncing and a database: what a backend stores and the sync that fills it.
         .library(name: "SlippersStorage", targets: ["SlippersStorage"]),
-        .library(name: "SlippersStore", targets: ["SlippersStore"]),
+        .library(name: "SlippersSQLite", targets: ["SlippersSQLite"]),
         .library(name: "SlippersNetworking", targets: ["SlippersNetworking"]),
         // One import for apps: the four above, the HTTP conveniences, sync planning and PagedList.
         .library(name: "SlippersKit", targets: ["SlippersKit"]),
@@ -89,7 +89,7 @@ let package = Package(
             swiftSettings: swift6
         ),
         .target(
-            name: "SlippersStore",
+            name: "SlippersSQLite",
             dependencies: [
                 "Slippers", "SlippersStorage", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "SlippersKit",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking",
+                "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersNetworking",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,7 +132,7 @@ let package = Package(
             ],
             swiftSettings: swift6
         ),
-        // Embeds Migrations/*.sql into SlippersStore at build time: no resource lookup at run time.
+        // Embeds Migrations/*.sql into SlippersSQLite at build time: no resource lookup at run time.
         .executableTarget(name: "EmbedMigrations", swiftSettings: swift6),
         .plugin(
             name: "EmbedMigrationsPlugin",
@@ -154,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersCLI",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
+                "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "TableOutput", "SlippersPostgres", "SlippersFleet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -173,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "SlippersBench",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
+                "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "TableOutput",
                 // The fleet's figures start their own PostgreSQL, as the tests do.
                 "LocalPostgres",
@@ -190,9 +190,9 @@ let package = Package(
         ),
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
-            name: "SlippersStoreTests",
+            name: "SlippersSQLiteTests",
             dependencies: [
-                "SlippersStorage", "SlippersStore", "SlippersTestSupport", "StoreWriter", "PagerWorker",
+                "SlippersStorage", "SlippersSQLite", "SlippersTestSupport", "StoreWriter", "PagerWorker",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swift6
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "SlippersIntegrationTests",
             dependencies: [
-                "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersKit", "LocalAPI",
+                "SlippersStorage", "SlippersSQLite", "SlippersNetworking", "SlippersKit", "LocalAPI",
                 "SlippersTestSupport",
                 // A tracer that keeps the spans of a sync, for the tests of its traces.
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -241,7 +241,7 @@ let package = Package(
         // A child process for the store tests: writes pages until it is killed.
         .executableTarget(
             name: "StoreWriter",
-            dependencies: ["Slippers", "SlippersStorage", "SlippersStore"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersSQLite"],
             path: "Tests/Support/StoreWriter",
             swiftSettings: swift6
         ),
@@ -261,7 +261,7 @@ let package = Package(
         // A child process for the pager tests: pages a list through a CachedPager, then exits.
         .executableTarget(
             name: "PagerWorker",
-            dependencies: ["Slippers", "SlippersStorage", "SlippersStore"],
+            dependencies: ["Slippers", "SlippersStorage", "SlippersSQLite"],
             path: "Tests/Support/PagerWorker",
             swiftSettings: swift6
         ),
@@ -283,7 +283,7 @@ let package = Package(
         .testTarget(
             name: "SlippersPostgresTests",
             dependencies: [
-                "Slippers", "SlippersStorage", "SlippersStore", "SlippersPostgres", "SlippersTestSupport",
+                "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersPostgres", "SlippersTestSupport",
                 // A server app's worker: HTTP pages from the local API, planned as SlippersKit plans them.
                 "SlippersKit", "LocalAPI",
                 // Workers sharing an origin's rate-limit budget through the cache.
@@ -302,7 +302,7 @@ let package = Package(
         .testTarget(
             name: "SlippersBenchTests",
             dependencies: [
-                "SlippersBench", "SlippersStorage", "SlippersStore", "SlippersNetworking", "SlippersTestSupport",
+                "SlippersBench", "SlippersStorage", "SlippersSQLite", "SlippersNetworking", "SlippersTestSupport",
             ],
             swiftSettings: swift6
         ),
@@ -310,7 +310,7 @@ let package = Package(
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [
-                "SlippersCLI", "Slippers", "SlippersStorage", "SlippersStore", "SlippersKit", "LocalAPI",
+                "SlippersCLI", "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersKit", "LocalAPI",
                 "SlippersFixtures",
                 "SlippersTestSupport",
                 "MeasuringLauncher", "TestParallelism",

@@ -28,7 +28,7 @@ let package = Package(
             dependencies: [
                 "FuzzDriver",
                 .product(name: "Slippers", package: "Slippers"),
-                .product(name: "SlippersStore", package: "Slippers"),
+                .product(name: "SlippersSQLite", package: "Slippers"),
             ],
             swiftSettings: fuzzer, linkerSettings: fuzzerLink),
         .executableTarget(

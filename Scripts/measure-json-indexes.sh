@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$root"/Sources/Slippers/*/*.swift "$root/Sources/SlippersNetworking/JSON/JSONScanner.swift" \
-    "$root/Sources/SlippersStore/Decoding/JSONTape.swift" "$work/"
+    "$root/Sources/SlippersSQLite/Decoding/JSONTape.swift" "$work/"
 cp "$root/Scripts/json-indexes-main.swift" "$work/main.swift"
 # One module instead of three: drop the imports of the core, and name its ID through this module.
 sed -i '/^import Slippers$/d; s/Slippers\.ID/JSONIndexes.ID/g' "$work"/*.swift

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// The child process of the cold-start figure: opens a cache file and decodes its first page, once.
 ///

@@ -4,7 +4,7 @@ import Slippers
 import SlippersKit
 import SlippersNetworking
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import Synchronization
 
 /// The child process of the sync figure: pages a whole collection from an HTTP API into a new cache.

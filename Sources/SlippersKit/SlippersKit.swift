@@ -2,4 +2,4 @@
 @_exported import Slippers
 @_exported import SlippersNetworking
 @_exported import SlippersStorage
-@_exported import SlippersStore
+@_exported import SlippersSQLite

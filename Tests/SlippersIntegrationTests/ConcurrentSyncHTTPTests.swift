@@ -3,7 +3,7 @@ import LocalAPI
 import Slippers
 import SlippersNetworking
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import Slippers
 import SlippersKit
 import SlippersPostgres
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

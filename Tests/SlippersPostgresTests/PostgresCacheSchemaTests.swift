@@ -2,7 +2,7 @@ import Foundation
 import Slippers
 import SlippersPostgres
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

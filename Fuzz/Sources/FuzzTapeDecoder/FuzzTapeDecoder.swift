@@ -2,7 +2,7 @@ import Foundation
 import FuzzDriver
 import Slippers
 
-@testable import SlippersStore
+@testable import SlippersSQLite
 
 /// The fuzz target of the store's tape decoder: libFuzzer calls ``fuzzTapeDecoder(_:_:)`` with each input.
 @main

@@ -1,6 +1,6 @@
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 
 /// Accounts cost nothing to read: one account's list in a file of ten accounts against the same
 /// list in a file that holds one account.

@@ -1,6 +1,6 @@
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 
 /// Our store reads its deepest page as fast as its first.
 enum DeepPageFigures {

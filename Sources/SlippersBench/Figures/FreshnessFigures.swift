@@ -3,7 +3,7 @@ import LocalAPI
 import Slippers
 import SlippersNetworking
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// The freshness model's figures: a relaunch on an unchanged list, and `sync --revalidate` of it.
 ///

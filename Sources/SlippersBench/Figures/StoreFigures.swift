@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersNetworking
-import SlippersStore
+import SlippersSQLite
 
 /// Our store against the baselines, each timed in the same rounds and
 /// on the same pages as the three baselines (``BaselineSuite/measureAlongside(_:_:)``).

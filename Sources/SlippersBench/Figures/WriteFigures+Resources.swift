@@ -1,7 +1,7 @@
 import Foundation
 import LocalAPI
 import SlippersKit
-import SlippersStore
+import SlippersSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -4,7 +4,7 @@ import LocalAPI
 import Slippers
 import SlippersKit
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

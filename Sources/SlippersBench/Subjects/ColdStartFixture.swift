@@ -1,6 +1,6 @@
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 
 /// A large cache file for the cold-start figure, written fast with raw SQL in the store's own schema.
 ///

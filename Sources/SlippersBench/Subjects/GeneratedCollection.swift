@@ -1,6 +1,6 @@
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 
 /// Fills a store with a collection of generated items, page by page, through the store's own API.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// Our side of the comparison: a Slippers ``SQLiteCache`` holding the workload as one collection.
 ///

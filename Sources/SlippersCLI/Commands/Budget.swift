@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Sets, shows and keeps the cache file's budget.

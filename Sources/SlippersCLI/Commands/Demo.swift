@@ -3,7 +3,7 @@ import Foundation
 import LocalAPI
 import Slippers
 import SlippersNetworking
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Runs the whole story on an embedded local API.

@@ -62,6 +62,7 @@ extension SlippersCommand {
                         originPolicy: try origins.policy(), logger: logging.logger))
                 let detection: PaginationStyle.Detection
                 var pageTwoAdvanced = false
+                var marksNoStore = false
                 if let body = try await postBodyDetection(client: client, url: url) {
                     (detection, pageTwoAdvanced) = body
                 } else if let graphQL = try await graphQLDetection(client: client, url: url) {
@@ -76,13 +77,19 @@ extension SlippersCommand {
                     var found = detected.detection
                     found.style = detected.source.style
                     found.endOfList = found.style.endOfList
+                    if detected.firstPage?.caching.cacheControl.noStore == true {
+                        found.reasons.append(
+                            "the server marks its pages no-store (sensitive data): sync caches them only with "
+                                + "--keep-no-store")
+                        marksNoStore = true
+                    }
                     detection = found
                     pageTwoAdvanced = detected.advanced
                 }
                 if output.json {
                     print(try JSONOutput.render(detection))
                 } else {
-                    print(Self.text(detection, pageTwoAdvanced: pageTwoAdvanced))
+                    print(Self.text(detection, pageTwoAdvanced: pageTwoAdvanced, keepsNoStore: marksNoStore))
                 }
             }
         }
@@ -156,7 +163,9 @@ extension SlippersCommand {
         }
 
         /// The detection as aligned lines, one reason a line; the flags only when page 2 was seen to advance.
-        static func text(_ detection: PaginationStyle.Detection, pageTwoAdvanced: Bool) -> String {
+        static func text(
+            _ detection: PaginationStyle.Detection, pageTwoAdvanced: Bool, keepsNoStore: Bool = false
+        ) -> String {
             let style = detection.style
             var items = style.itemsKeyPath.isEmpty ? "the body (a bare array)" : style.itemsKeyPath
             if case .graphQL(let connection) = style.kind, connection.items == .edges { items += "[].node" }
@@ -180,7 +189,9 @@ extension SlippersCommand {
             for (position, reason) in detection.reasons.enumerated() {
                 rows.append((position == 0 ? "why" : "", reason))
             }
-            rows.append(("flags", flagsText(detection, pageTwoAdvanced: pageTwoAdvanced)))
+            var flags = flagsText(detection, pageTwoAdvanced: pageTwoAdvanced)
+            if keepsNoStore, flags.hasPrefix("--") { flags += " --keep-no-store" }
+            rows.append(("flags", flags))
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { name, value in
                 name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value

@@ -1,6 +1,6 @@
 import ArgumentParser
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import TableOutput
 
 extension SlippersCommand {

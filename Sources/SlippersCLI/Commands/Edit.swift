@@ -3,7 +3,7 @@ import Foundation
 import Slippers
 import SlippersKit
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Changes a cached item locally and queues the write for `push`.

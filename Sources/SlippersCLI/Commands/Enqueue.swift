@@ -70,11 +70,8 @@ extension SlippersCommand {
                         + "nothing secret: sync that list with `slippers sync`, or give the credential to the workers "
                         + "as a header (worker --origin-header).")
             }
-            // Each request must be one a worker syncs: checked now, as `sync` checks its options.
-            for request in try requests() {
-                try Sync(request: request, database: database, logging: LoggingOptions.quiet, headers: [])
-                    .validateEveryGroup()
-            }
+            // Each request must be one a worker syncs: checked now by the library, as the queue checks it.
+            for request in try requests() { try request.validate(queued: true) }
         }
 
         /// The lists' requests, in the order of their URLs.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Removes cached data.

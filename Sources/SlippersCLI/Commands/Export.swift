@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Writes a collection's items to standard output.

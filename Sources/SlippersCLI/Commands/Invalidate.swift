@@ -1,5 +1,5 @@
 import ArgumentParser
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Invalidates collections.

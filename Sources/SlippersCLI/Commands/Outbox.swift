@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 import TableOutput
 
 extension SlippersCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SlippersKit
 import SlippersNetworking
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Sends the outbox.

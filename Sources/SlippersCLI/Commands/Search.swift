@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import TableOutput
 
 extension SlippersCommand {

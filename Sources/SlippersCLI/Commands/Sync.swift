@@ -5,7 +5,7 @@ import SlippersKit
 import SlippersNetworking
 import SlippersPostgres
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import Synchronization
 
 extension SlippersCommand {

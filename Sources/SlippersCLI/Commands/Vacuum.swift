@@ -1,5 +1,5 @@
 import ArgumentParser
-import SlippersStore
+import SlippersSQLite
 
 extension SlippersCommand {
     /// Gives the space of removed rows back to the file system.

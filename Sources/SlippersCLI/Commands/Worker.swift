@@ -117,14 +117,18 @@ extension SlippersCommand {
             syncer.logger = logging.logger
             syncer.defaultAccount = AccountOptions(name: nil).declared
             let headersByOrigin = try headers.mapValues(HeaderArgument.parse)
-            let (database, logging, base) = (self.database, self.logging, syncer)
-            // Each list's sync as `slippers sync` runs it, its request checked as `sync` checks its options.
+            let (logging, base) = (self.logging, syncer)
+            // Each list's sync as `slippers sync` runs it; the library checks its request (`Syncer.run`).
             let service = FleetWorkerService(worker) { job in
-                let command = SlippersCommand.Sync(
-                    request: job.request, database: database, logging: logging, headers: [])
-                try command.validateEveryGroup()
                 var listSyncer = base
-                listSyncer.onEvent = SlippersCommand.Sync.telling(notice: command.retryNotice(isTerminal: false))
+                let network = job.request.network
+                let notice =
+                    logging.verbose
+                    ? nil
+                    : RetryNotice(
+                        attemptsPerRequest: (network.retries ?? SyncRequest.Network.defaultRetries) + 1,
+                        retryFor: .seconds(network.retryFor ?? SyncRequest.Network.defaultRetryFor), isTerminal: false)
+                listSyncer.onEvent = SlippersCommand.Sync.telling(notice: notice)
                 return try await SlippersCommand.Sync.styleConflictTold {
                     try await FleetWorker.sync(with: listSyncer, headers: headersByOrigin)(job)
                 }

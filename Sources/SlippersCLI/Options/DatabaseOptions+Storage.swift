@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SlippersPostgres
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 extension DatabaseOptions {
     /// Whether `--db` (or `SLIPPERS_DB`) names a PostgreSQL database rather than a file.

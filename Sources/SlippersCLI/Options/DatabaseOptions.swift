@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// The `--db` option shared by every command.
 struct DatabaseOptions: ParsableArguments {

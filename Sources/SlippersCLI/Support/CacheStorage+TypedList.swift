@@ -2,7 +2,7 @@ import Foundation
 import SlippersKit
 import SlippersNetworking
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 extension CacheStorage {
     /// The key of the collection a person means by `typed`, among the lists of the selected

@@ -31,6 +31,9 @@ enum ErrorReport {
             return " (the server refused how a page was asked for: slippers detect URL shows how the list is read; "
                 + "give its parameters with --page-param NAME, --page-size-param NAME, --cursor-param NAME or "
                 + "--style, with --refresh)"
+        case .http(405, _) where error.method == "GET":
+            return " (the server does not list by GET here: a list asked for by POST is synced with --post-body "
+                + "JSON, its page, offset or cursor found in the body, or with --graphql QUERY)"
         case .notAdvancing:
             return " (no option makes a server advance that names the page it served as the next: the list cannot "
                 + "be copied past it)"

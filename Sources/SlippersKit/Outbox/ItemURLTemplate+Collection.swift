@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersNetworking
-import SlippersStore
+import SlippersSQLite
 
 extension ItemURLTemplate {
     /// Where the items of a cached collection are written: `given`, else the template recorded for

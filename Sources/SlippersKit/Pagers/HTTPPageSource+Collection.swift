@@ -54,7 +54,7 @@ extension SQLiteCache {
 
 extension CacheStorage {
     /// The cached collections of the list at `url`, with the style each was paged with, most
-    /// recently refreshed first; see ``SlippersStore/SQLiteCache/httpCollections(for:client:account:)``.
+    /// recently refreshed first; see ``SlippersSQLite/SQLiteCache/httpCollections(for:client:account:)``.
     ///
     /// - throws: What reading the storage throws.
     public func httpCollections(

@@ -3,7 +3,7 @@ import Observation
 
 /// The matches of an offline search, for a view to observe: ranked, paged, and following the cache.
 ///
-/// An `@Observable` model on the main actor over ``SlippersStore/Repository/search(_:in:limit:)``.
+/// An `@Observable` model on the main actor over ``SlippersSQLite/Repository/search(_:in:limit:)``.
 /// Setting ``text`` searches again at once (a search takes a few milliseconds, so it runs as the
 /// person types); ``rowAppeared(_:)`` asks for more matches as the end of the list comes into
 /// view; while ``follow()`` runs, a page saved, an item changed offline or an item evicted, by
@@ -78,7 +78,7 @@ public final class SearchList<Item: Codable & CacheIdentifiable & Sendable & Ide
 
     /// Searches again each time the cache changes, until the calling task is cancelled.
     ///
-    /// - parameter interval: How often another process's writes are looked for (``SlippersStore/SQLiteCache/changes(pollingEvery:)``).
+    /// - parameter interval: How often another process's writes are looked for (``SlippersSQLite/SQLiteCache/changes(pollingEvery:)``).
     public func follow(pollingEvery interval: Duration = .milliseconds(50)) async {
         let changes = repository.cache.changes(pollingEvery: interval)
         // What changed between the last search and the start of following.

@@ -1,7 +1,6 @@
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
 
 extension Syncer.Run {
     /// Walks the cached list with conditional requests (``SyncRequest/revalidate``), rewriting only the pages that changed.

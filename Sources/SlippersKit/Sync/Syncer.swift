@@ -3,7 +3,6 @@ import Logging
 import Slippers
 import SlippersNetworking
 import SlippersStorage
-import SlippersStore
 import Synchronization
 
 /// Runs a ``SyncRequest`` into a cache: the one sync of `slippers sync`, `slippers worker` and a

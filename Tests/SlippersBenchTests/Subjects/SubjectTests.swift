@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersNetworking
-import SlippersStore
+import SlippersSQLite
 import Testing
 
 @testable import SlippersBench

@@ -1,6 +1,6 @@
 import Foundation
 import Slippers
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

@@ -38,6 +38,41 @@ import Testing
         }
     }
 
+    @Test func aListMarkedNoStoreHasKeepNoStoreInItsFlagsAndTheFlagsSyncExactly() async throws {
+        try await RunningFixture.with(itemCount: 45, pageSize: 10) { fixture in
+            fixture.server.setResponseHeaders(["Cache-Control": "no-cache, no-store, must-revalidate"])
+            let url = fixture.url(.namedItems)
+            let detect = try await BuiltBinary.slippers.run(["detect", url])
+            #expect(detect.status == 0, "\(detect.stderr)")
+            let row = try #require(detect.stdout.split(separator: "\n").first { $0.hasPrefix("flags ") })
+            #expect(row.hasSuffix(" --keep-no-store"), "\(row)")
+            #expect(row.contains("--cursor-param from") && row.contains("--id-field name"), "\(row)")
+            let directory = try TemporaryDirectory()
+            let flags = row.dropFirst("flags".count).split(separator: " ").map(String.init)
+            let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()] + flags)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stdout.contains("synced 45 items"), "\(sync.stdout)")
+        }
+    }
+
+    @Test func aListThatRefusesGETSaysItIsAskedForByPOST() async throws {
+        try await RunningFixture.with { fixture in
+            fixture.server.script("/flows/filter") { _ in
+                FixtureServer.ScriptedResponse(status: 405, body: Data(#"{"detail":"Method Not Allowed"}"#.utf8))
+            }
+            let url = fixture.server.url(path: "/flows/filter").absoluteString
+            for command in ["sync", "detect"] {
+                let directory = try TemporaryDirectory()
+                let database = command == "sync" ? ["--db", directory.path()] : []
+                let outcome = try await BuiltBinary.slippers.run([command, url] + database)
+                #expect(outcome.status == 1)
+                #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+                #expect(outcome.stderr.contains("HTTP 405"), "\(outcome.stderr)")
+                #expect(outcome.stderr.contains("--post-body JSON"), "\(outcome.stderr)")
+            }
+        }
+    }
+
     @Test func aBodyThatIsNotJSONExitsOneWithOneLine() async throws {
         try await RunningFixture.with { fixture in
             fixture.server.script("/page.html") { _ in

@@ -1,7 +1,7 @@
 import Foundation
 import LocalAPI
 import Slippers
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

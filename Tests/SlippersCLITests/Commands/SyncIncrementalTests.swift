@@ -2,7 +2,7 @@ import Foundation
 import LocalAPI
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

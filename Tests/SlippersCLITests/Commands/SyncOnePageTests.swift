@@ -1,6 +1,6 @@
 import Foundation
 import LocalAPI
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

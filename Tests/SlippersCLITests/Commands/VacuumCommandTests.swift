@@ -1,5 +1,5 @@
 import Foundation
-import SlippersStore
+import SlippersSQLite
 import SlippersTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// A cache file with known content, written with the store itself.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 import SlippersStorage
-import SlippersStore
+import SlippersSQLite
 
 /// Pages a list through a `Pager` in its own process: the child of the pager's resume test.
 ///
