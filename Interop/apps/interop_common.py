@@ -29,9 +29,11 @@ and before its answer arrives. Its control routes:
 
 import argparse
 import asyncio
+import http.client
 import io
 import json
 import os
+import socket
 import tempfile
 import threading
 import time
@@ -40,6 +42,8 @@ from datetime import date, datetime, timedelta, timezone
 from http import HTTPStatus
 from typing import Callable, List, Optional
 from urllib.parse import parse_qs
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 ITEM_COUNT = int(os.environ.get("INTEROP_ITEMS", "1234"))
 EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
@@ -251,3 +255,80 @@ class Interop:
             return await app(scope, receive, send)
 
         return middleware
+
+
+# Applications that run as servers of their own (Synapse) are started on a private port and
+# served through `forward`, a WSGI app that passes each request on unchanged (Host included,
+# so the links they build point at the public port) and gives back the answer.
+
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade"}
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def forward(port):
+    """A WSGI app that passes every request on to 127.0.0.1:port and answers with its answer."""
+
+    def app(environ, start_response):
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = environ["wsgi.input"].read(length) if length > 0 else None
+        headers = {
+            key[5:].replace("_", "-").title(): value
+            for key, value in environ.items()
+            if key.startswith("HTTP_") and key[5:].lower().replace("_", "-") not in HOP_BY_HOP
+        }
+        if environ.get("CONTENT_TYPE"):
+            headers["Content-Type"] = environ["CONTENT_TYPE"]
+        target = environ.get("PATH_INFO", "") + (
+            "?" + environ["QUERY_STRING"] if environ.get("QUERY_STRING") else ""
+        )
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:
+            connection.request(environ["REQUEST_METHOD"], target, body=body, headers=headers)
+            response = connection.getresponse()
+            data = response.read()
+        finally:
+            connection.close()
+        kept = [(k, v) for k, v in response.getheaders() if k.lower() not in HOP_BY_HOP | {"content-length"}]
+        start_response(f"{response.status} {response.reason}", kept + [("Content-Length", str(len(data)))])
+        return [data]
+
+    return app
+
+
+class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+def serve_wsgi(app, port):
+    """Serves a WSGI app on 127.0.0.1:port, a thread per request, until the process ends."""
+    make_server("127.0.0.1", port, app, server_class=ThreadingWSGIServer, handler_class=QuietHandler).serve_forever()
+
+
+def wait_for(url, seconds=120, process=None):
+    """Waits until a GET of url answers (any status); raises when it never does or `process` ends."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while True:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"the server exited {process.returncode} before answering {url}")
+        try:
+            urllib.request.urlopen(url, timeout=5).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no answer from {url} in {seconds}s")
+            time.sleep(0.2)
