@@ -358,47 +358,10 @@ private struct Detector {
         let endSignal = self.endSignal(hasMore: hasMore)
         if hasMore == nil, let answer = nullNextOnly(scanner, total: total) { return answer }
         if let answer = continuationObject(scanner, total: total, sizeParameter: sizeParameter) { return answer }
-        for (key, parameter) in Style.cursorKeys {
-            for path in candidatePaths([key]) {
-                guard let value = scanner.value(at: path),
-                    value.kind == .string || value.kind == .null || (value.kind == .number && key != "next")
-                else { continue }
-                if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
-                // A null `next` is the last page of a next-URL list as often as of a cursor list.
-                if key == "next", value.kind == .null { continue }
-                let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? parameter
-                let keyPath = JSONKeyPath(keys: path).text
-                reasons.append(
-                    value.kind == .null
-                        ? "a null cursor at \(keyPath)" : "a cursor at \(keyPath), sent back as ?\(sent)=")
-                noteSignal(endSignal)
-                let style = Style(
-                    kind: .cursor(parameter: sent, keyPath: keyPath),
-                    pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
-                    totalKeyPath: total, endSignal: endSignal)
-                if value.kind != .null {
-                    cursorAlternatives(of: style, sent: sent, cursor: scanner.scalarText(at: path))
-                }
-                return (style, value.kind == .null ? .medium : .high)
-            }
-        }
-        // An opaque string at a member named for the next page (next_page, nextPage…) is a cursor,
-        // whatever its name says: it is no page number. The parameter it goes back as is found by asking.
-        for path in otherNextMembers(scanner) {
-            guard let text = scanner.string(at: path), !text.isEmpty, Int(text) == nil, !looksLikeURL(text) else {
-                continue
-            }
-            let keyPath = JSONKeyPath(keys: path).text
-            let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? "cursor"
-            reasons.append(
-                "an opaque string at \(keyPath): a cursor, sent back as ?\(sent)= unless page 2 says otherwise")
-            noteSignal(endSignal)
-            let style = Style(
-                kind: .cursor(parameter: sent, keyPath: keyPath),
-                pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
-                totalKeyPath: total, endSignal: endSignal)
-            cursorAlternatives(of: style, sent: sent, cursor: text)
-            return (style, .medium)
+        if let answer = cursorStyle(
+            scanner, total: total, sizeParameter: sizeParameter, urlPageSize: urlPageSize, endSignal: endSignal)
+        {
+            return answer
         }
         let isStripeList = scanner.string(at: ["object"]) == "list"
         if let hasMore, queryValue("page") == nil, isStripeList || scanner.value(at: ["data"])?.kind == .array {
@@ -443,6 +406,58 @@ private struct Detector {
         }
         return pageNumbers(
             sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
+    }
+
+    /// A cursor in the body: at a member named as cursors are (``PaginationStyle/cursorKeys``), else
+    /// an opaque string at a member named for the next page or where a page ends; with the other
+    /// parameters it may go back as, as alternatives.
+    private mutating func cursorStyle(
+        _ scanner: JSONScanner, total: String?, sizeParameter: String?, urlPageSize: Int?,
+        endSignal: Style.EndSignal?
+    ) -> (Style, Style.Detection.Confidence)? {
+        for (key, parameter) in Style.cursorKeys {
+            for path in candidatePaths([key]) {
+                guard let value = scanner.value(at: path),
+                    value.kind == .string || value.kind == .null || (value.kind == .number && key != "next")
+                else { continue }
+                if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
+                // A null `next` is the last page of a next-URL list as often as of a cursor list.
+                if key == "next", value.kind == .null { continue }
+                let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? parameter
+                let keyPath = JSONKeyPath(keys: path).text
+                reasons.append(
+                    value.kind == .null
+                        ? "a null cursor at \(keyPath)" : "a cursor at \(keyPath), sent back as ?\(sent)=")
+                noteSignal(endSignal)
+                let style = Style(
+                    kind: .cursor(parameter: sent, keyPath: keyPath),
+                    pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
+                    totalKeyPath: total, endSignal: endSignal)
+                if value.kind != .null {
+                    cursorAlternatives(of: style, sent: sent, cursor: scanner.scalarText(at: path))
+                }
+                return (style, value.kind == .null ? .medium : .high)
+            }
+        }
+        // An opaque string at a member named for the next page (next_page, nextPage…) is a cursor,
+        // whatever its name says: it is no page number. The parameter it goes back as is found by asking.
+        for path in otherNextMembers(scanner) {
+            guard let text = scanner.string(at: path), !text.isEmpty, Int(text) == nil, !looksLikeURL(text) else {
+                continue
+            }
+            let keyPath = JSONKeyPath(keys: path).text
+            let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? "cursor"
+            reasons.append(
+                "an opaque string at \(keyPath): a cursor, sent back as ?\(sent)= unless page 2 says otherwise")
+            noteSignal(endSignal)
+            let style = Style(
+                kind: .cursor(parameter: sent, keyPath: keyPath),
+                pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
+                totalKeyPath: total, endSignal: endSignal)
+            cursorAlternatives(of: style, sent: sent, cursor: text)
+            return (style, .medium)
+        }
+        return nil
     }
 
     /// The query parameters a cursor is commonly sent back as: one of them in the URL is the cursor's.
