@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// The child process of the cold-start figure: opens a cache file and decodes its first page, once.
 ///

@@ -3,8 +3,8 @@ import Foundation
 import Slippers
 import SlippersKit
 import SlippersNetworking
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import Synchronization
 
 /// The child process of the sync figure: pages a whole collection from an HTTP API into a new cache.

@@ -2,8 +2,8 @@ import Foundation
 import LocalAPI
 import Slippers
 import SlippersNetworking
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -3,8 +3,8 @@ import InMemoryTracing
 import LocalAPI
 import Slippers
 import SlippersNetworking
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 import Tracing

@@ -3,8 +3,8 @@ import LocalAPI
 import Slippers
 import SlippersKit
 import SlippersPostgres
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -2,8 +2,8 @@ import Foundation
 import LocalAPI
 import Slippers
 import SlippersNetworking
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// The freshness model's figures: a relaunch on an unchanged list, and `sync --revalidate` of it.
 ///

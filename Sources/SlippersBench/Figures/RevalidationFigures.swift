@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// Revalidating cached pages that the server answers `304 Not Modified` rewrites no item.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// Offline search: a search in 100 000 cached items against a `LIKE '%word%'` scan of the same
 /// file, the index's size against the items', and what the index adds to persisting a page.

@@ -3,8 +3,8 @@ import GRDB
 import LocalAPI
 import Slippers
 import SlippersKit
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

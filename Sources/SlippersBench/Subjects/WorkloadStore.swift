@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// Our side of the comparison: a Slippers ``SQLiteCache`` holding the workload as one collection.
 ///

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 extension SlippersCommand {
     /// Sets, shows and keeps the cache file's budget.

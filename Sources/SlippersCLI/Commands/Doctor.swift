@@ -1,6 +1,6 @@
 import ArgumentParser
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import TableOutput
 
 extension SlippersCommand {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import Slippers
 import SlippersKit
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 extension SlippersCommand {
     /// Changes a cached item locally and queues the write for `push`.

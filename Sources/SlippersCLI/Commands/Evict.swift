@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 extension SlippersCommand {
     /// Removes cached data.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import TableOutput
 
 extension SlippersCommand {

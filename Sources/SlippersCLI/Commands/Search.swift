@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import TableOutput
 
 extension SlippersCommand {

@@ -4,8 +4,8 @@ import Slippers
 import SlippersKit
 import SlippersNetworking
 import SlippersPostgres
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import Synchronization
 
 extension SlippersCommand {

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import SlippersPostgres
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 extension DatabaseOptions {
     /// Whether `--db` (or `SLIPPERS_DB`) names a PostgreSQL database rather than a file.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// The `--db` option shared by every command.
 struct DatabaseOptions: ParsableArguments {

@@ -1,8 +1,8 @@
 import Foundation
 import SlippersKit
 import SlippersNetworking
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 extension CacheStorage {
     /// The key of the collection a person means by `typed`, among the lists of the selected

@@ -1,8 +1,8 @@
 import Foundation
 import Slippers
 import SlippersPostgres
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

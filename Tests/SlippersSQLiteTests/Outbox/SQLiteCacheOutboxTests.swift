@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

@@ -2,8 +2,8 @@ import Foundation
 import InMemoryLogging
 import Logging
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 import SlippersTestSupport
 import Testing
 

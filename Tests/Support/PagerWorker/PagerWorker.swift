@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// Pages a list through a `Pager` in its own process: the child of the pager's resume test.
 ///

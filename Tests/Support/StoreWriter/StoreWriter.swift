@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
-import SlippersStorage
 import SlippersSQLite
+import SlippersStorage
 
 /// Writes pages into a cache until it is killed: the child process of the store's crash and concurrency tests.
 ///
