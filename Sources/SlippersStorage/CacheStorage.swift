@@ -13,23 +13,68 @@ import Slippers
 /// The pager, offline writes and the cache budget are the SQLite file's: they need
 /// `SQLiteCache` itself.
 ///
+/// It is the sum of what each kind of caller needs, so that code asks for no more than it uses
+/// (as GRDB's `DatabaseReader` and `DatabaseWriter` do): ``CacheReader`` to inspect,
+/// ``SyncStorage`` to sync pages, ``CacheAdministration`` to invalidate and evict,
+/// ``AccountStorage`` to keep accounts apart, ``SearchableStorage`` to search.
+///
 /// ```swift
-/// func report(_ storage: some CacheStorage) async throws {
+/// func report(_ storage: some CacheReader) async throws {
 ///     for collection in try await storage.collections() {
 ///         print(collection.key, collection.itemCount)
 ///     }
 /// }
 /// ```
-public protocol CacheStorage: Sendable {
-    /// Where the cache is, for people: a file's path, or a database's URL without its password.
-    var locationDescription: String { get }
-
+public protocol CacheStorage: CacheReader, SyncStorage, CacheAdministration, AccountStorage, SearchableStorage {
     /// Closes the cache's connections: a file's database, a PostgreSQL database's sessions. The
     /// cache is not used after it.
     func close() async throws
+}
 
-    // MARK: The sync side
+/// What inspecting a cache needs: its lists, pages and items as they are stored, and its figures.
+/// Reading changes nothing.
+public protocol CacheReader: Sendable {
+    /// Where the cache is, for people: a file's path, or a database's URL without its password.
+    var locationDescription: String { get }
 
+    /// Every collection with its statistics, ordered by key.
+    func collections() async throws -> [CollectionInfo]
+
+    /// The rows of a collection's cached pages, in order.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    func pages(in key: String) async throws -> [PageInfo]
+
+    /// The cached page at `index` with its items, or `nil` when it is not cached.
+    func page(at index: Int, in key: String) async throws -> StoredPage?
+
+    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
+    func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws
+
+    /// A stored item by type and id, or `nil`.
+    func item(type: String, key: ItemKey) async throws -> StoredItem?
+
+    /// The stored item types `name` stands for: itself, or the types of an origin's items named so.
+    func itemTypes(named name: String) async throws -> [String]
+
+    /// The key of the collection a person typed: the key itself, or a list URL without its style's parts.
+    ///
+    /// - throws: ``CacheError/collectionNotFound(key:)`` when none matches.
+    func collectionKey(typed: String) async throws -> String
+
+    /// Counts and sizes of the whole cache.
+    func stats() async throws -> StoreStats
+
+    /// What is wrong with the cache, if anything.
+    func diagnose() async throws -> Diagnosis
+}
+
+/// What a sync needs of a cache (``CollectionSync``, its revalidation, a newest-first list's head,
+/// an incremental sync's watermark): a list's resume point, saving its pages in order, and the
+/// checks a walk makes against what is saved.
+public protocol SyncStorage: Sendable {
     /// A collection with its statistics, or `nil` when it is not cached.
     func collection(_ key: String) async throws -> CollectionInfo?
 
@@ -127,44 +172,10 @@ public protocol CacheStorage: Sendable {
 
     /// Stores the watermark of a collection synced incrementally, replacing the one it had; `nil` removes it.
     func saveWatermark(_ watermark: SyncWatermark?, of key: String) async throws
+}
 
-    // MARK: Inspection
-
-    /// Every collection with its statistics, ordered by key.
-    func collections() async throws -> [CollectionInfo]
-
-    /// The rows of a collection's cached pages, in order.
-    ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
-    func pages(in key: String) async throws -> [PageInfo]
-
-    /// The cached page at `index` with its items, or `nil` when it is not cached.
-    func page(at index: Int, in key: String) async throws -> StoredPage?
-
-    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
-    ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
-    func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws
-
-    /// A stored item by type and id, or `nil`.
-    func item(type: String, key: ItemKey) async throws -> StoredItem?
-
-    /// The stored item types `name` stands for: itself, or the types of an origin's items named so.
-    func itemTypes(named name: String) async throws -> [String]
-
-    /// The key of the collection a person typed: the key itself, or a list URL without its style's parts.
-    ///
-    /// - throws: ``CacheError/collectionNotFound(key:)`` when none matches.
-    func collectionKey(typed: String) async throws -> String
-
-    /// Counts and sizes of the whole cache.
-    func stats() async throws -> StoreStats
-
-    /// What is wrong with the cache, if anything.
-    func diagnose() async throws -> Diagnosis
-
-    // MARK: Changes by hand
-
+/// What changing a cache by hand needs: invalidating lists, evicting them, reclaiming space.
+public protocol CacheAdministration: Sendable {
     /// Invalidates a collection: its pages stay readable and are fetched again on the next load.
     func invalidate(_ key: String) async throws
 
@@ -182,9 +193,11 @@ public protocol CacheStorage: Sendable {
 
     /// Gives the space of removed rows back.
     func vacuum() async throws
+}
 
-    // MARK: Accounts
-
+/// What keeping one person's lists apart from another's needs: the account a list is kept for,
+/// and removing one account's data.
+public protocol AccountStorage: Sendable {
     /// The account a list whose requests carry credentials with `credentialDigest`
     /// (``PageSource/credentialDigest``) is kept for when the caller declares none: derived from
     /// an HMAC-SHA-256 of the digest under this cache's key (never the credential itself);
@@ -202,12 +215,16 @@ public protocol CacheStorage: Sendable {
     /// The accounts the cache holds lists, items or pending writes of, by name; the anonymous
     /// account among them when it holds any.
     func accounts() async throws -> [Account]
+}
 
+/// What offline search needs: the items of a list or a type that match a text.
+public protocol SearchableStorage: Sendable {
     /// The cached items of a list or an item type (so of one account) whose string values match
     /// `text`, most relevant first: words ANDed, the last one a prefix, quoted text a phrase, case
     /// and diacritics ignored (see ``SearchPattern``); none for text without a word.
     func search(_ text: String, in scope: SearchScope, limit: Int) async throws -> [RawItem]
 }
+
 
 extension CacheStorage {
     /// The account a source's lists are kept for: `declared`, else the one its credentials derive, else anonymous.

@@ -1,6 +1,6 @@
 import Slippers
 
-/// What removing an account deleted (``CacheStorage/removeAccount(_:)``).
+/// What removing an account deleted (``AccountStorage/removeAccount(_:)``).
 public struct AccountRemoval: Hashable, Sendable, Codable {
     /// The account removed, by name (`anonymous` for the anonymous account).
     public var account: String

@@ -1,4 +1,4 @@
-/// What merging a list's head into the cache did: see ``CacheStorage/mergeHead(_:total:in:)``.
+/// What merging a list's head into the cache did: see ``SyncStorage/mergeHead(_:total:in:)``.
 public struct HeadMerge: Hashable, Sendable {
     /// The items no cached page listed: they were put at the top of the list.
     public var added: Int

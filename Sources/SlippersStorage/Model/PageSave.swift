@@ -1,4 +1,4 @@
-/// What ``CacheStorage/savePageIfChanged(_:at:in:)`` did with a fetched page.
+/// What ``SyncStorage/savePageIfChanged(_:at:in:)`` did with a fetched page.
 public struct PageSave: Hashable, Sendable {
     /// Whether the page was new to the cache, replaced a different copy, or matched the cached one.
     public enum Outcome: String, Hashable, Sendable {

@@ -26,7 +26,7 @@ extension CollectionSync {
     ///
     /// Reads from the first page, one page after another, until a page whose
     /// items the cache holds unchanged, then merges what it read in one
-    /// transaction (``CacheStorage/mergeHead(_:total:in:)``): the new items go at
+    /// transaction (``SyncStorage/mergeHead(_:total:in:)``): the new items go at
     /// the top of the list, in the server's order, and changed items are
     /// updated. One new item on a list of thousands costs two requests. A run
     /// killed before the merge changes nothing.
