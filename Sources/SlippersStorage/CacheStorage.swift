@@ -225,7 +225,6 @@ public protocol SearchableStorage: Sendable {
     func search(_ text: String, in scope: SearchScope, limit: Int) async throws -> [RawItem]
 }
 
-
 extension CacheStorage {
     /// The account a source's lists are kept for: `declared`, else the one its credentials derive, else anonymous.
     public func account(declared: Account?, credentialDigest: String?) -> Account {
