@@ -25,6 +25,9 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
     /// The gaps the list holds between its runs (``CollectionInfo/gapCount``): items the server has
     /// that no page holds, left by a refresh of a feed in an app.
     public var gaps = 0
+    /// The id member detection took by its values alone (``PaginationStyle/Detection/guessedIDField``),
+    /// when ids came back on later pages: the member does not key the items.
+    public var guessedIDField: String?
 
     /// The line that says what is missing and the flags that fix it.
     public var description: String {
@@ -33,6 +36,10 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
             return "incomplete: \(key) holds \(counted(gaps, "gap")) where the server has items no page holds "
                 + "(a refresh of a feed left them): an app's list fills a gap as it is shown; run sync --refresh "
                 + "to walk the list again"
+        }
+        if guessedIDField != nil, repeatedItems > 0 {
+            return "incomplete: \(key) holds \(counted(stored, "item")) in \(counted(pages, "page")), some stored "
+                + "over others; \(cause)"
         }
         if let announcedPages {
             return "incomplete: \(key) announced \(counted(announcedPages, "page")) and "
@@ -44,6 +51,11 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
 
     /// The most likely cause, and the flags that fix it.
     private var cause: String {
+        if let guessedIDField, repeatedItems > 0 {
+            return "no member is named like an id, and \(guessedIDField), taken for one because its values differed "
+                + "on the first page, repeats them on later pages: give the member that keys the items with "
+                + "--id-field NAME, with --refresh"
+        }
         if repeatedItems > 0 {
             return "the list changed while it was read (\(counted(repeatedItems, "id")) met twice): run "
                 + "sync --refresh to walk it again"

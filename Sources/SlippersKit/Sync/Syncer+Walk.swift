@@ -91,6 +91,16 @@ extension Syncer.Run {
             guard chosen, let detection = plan.detection, !detection.hints.isEmpty else { throw error }
             throw SyncFailure.pageRepeatedDespiteHints(
                 collection: error.collection ?? "", hints: detection.hints, style: plan.style, tried: detection.tried)
+        } catch let error as CacheError where error.code == .listStalled {
+            // Pages that bring no id not listed yet, the ids a guess: the guess is what is wrong.
+            guard let guessed = plan.detection?.guessedIDField, guessed == plan.style.idField else { throw error }
+            let cached = try await storage.collection(plan.collection.key)
+            var failure = IncompleteList(
+                collection: plan.collection.key, announced: cached?.total ?? 0, stored: cached?.itemCount ?? 0,
+                pages: cached?.currentPageCount ?? 0)
+            failure.guessedIDField = guessed
+            failure.repeatedItems = max(1, error.pageCount ?? 1)
+            throw failure
         }
     }
 
@@ -120,6 +130,11 @@ extension Syncer.Run {
             throw shortfall
         }
         if cached.isIncomplete { throw shortfall }
+        // An id taken by its values alone whose values came back: items were stored over one another.
+        if progress.repeatedItems > 0, let guessed = plan.detection?.guessedIDField, guessed == plan.style.idField {
+            shortfall.guessedIDField = guessed
+            throw shortfall
+        }
         if cached.gapCount > 0 {
             shortfall.gaps = cached.gapCount
             throw shortfall

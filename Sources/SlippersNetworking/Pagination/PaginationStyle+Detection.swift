@@ -112,6 +112,8 @@ private struct Detector {
     let announced: PaginationHeaders
     var reasons: [String] = []
     var alternatives: [Style] = []
+    /// The id member taken by its values alone, when no member is named like an id.
+    var guessedIDField: String?
 
     init(url: URL, body: Data, headers: [String: String]) {
         self.url = url
@@ -169,6 +171,7 @@ private struct Detector {
             style: style, confidence: confidence, reasons: reasons, itemCount: itemCount,
             hints: pagingHints(itemCount: itemCount), alternatives: alternatives)
         detection.totalHeader = announced.totalHeader
+        detection.guessedIDField = guessedIDField
         return detection
     }
 
@@ -795,6 +798,7 @@ private struct Detector {
         }
         if let field = scanner.distinctMember(items: scanner.elements(of: array)) {
             reasons.append("items have no id; \(field), the first member whose values differ on the page")
+            guessedIDField = field
             return (field, true)
         }
         reasons.append("items have no id member (id, _id, uuid); give the id field")

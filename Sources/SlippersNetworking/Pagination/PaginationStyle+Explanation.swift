@@ -43,6 +43,10 @@ extension PaginationStyle {
         /// The ways page 2 was asked for to check the style, in words, each with what it brought
         /// back (`?page=2 brought page 1 again`); empty when page 2 was not asked for.
         public var tried: [String] = []
+        /// The id member taken by its values alone, no member being named like an id (`name`,
+        /// `self_link`): a guess that a later page may refute by repeating its values; `nil` when
+        /// the id is named as one.
+        public var guessedIDField: String?
 
         /// Creates a detection.
         public init(

@@ -199,6 +199,26 @@ import Testing
         #expect(try await itemsCached(url, in: directory) == 43)
     }
 
+    @Test func anIdGuessedFromOnePageThatRepeatsOnLaterPagesIsLoud() async throws {
+        let server = FixtureServer(configuration: .init())
+        try await server.start()
+        defer { Task { await server.stop() } }
+        // No id: `author` differs on page 1 (five posts by five people) and repeats after.
+        server.script("/posts") { request in
+            let page = Int(request.query["page"] ?? "1") ?? 1
+            let positions = (page - 1) * 5..<min(page * 5, 60)
+            let items = positions.map { #"{"title":"Post number \#($0)","author":"user\#($0 % 7)"}"# }
+            return .json(#"{"results":[\#(items.joined(separator: ","))]}"#)
+        }
+        let url = server.url(path: "/posts").absoluteString
+        let directory = try TemporaryDirectory()
+        let sync = try await BuiltBinary.slippers.run(["sync", url, "--db", directory.path()])
+        #expect(sync.status == 3, "\(sync.stdout) \(sync.stderr)")
+        #expect(sync.stderrLines.count == 1, "\(sync.stderr)")
+        #expect(sync.stderr.contains("author, taken for one"), "\(sync.stderr)")
+        #expect(sync.stderr.contains("--id-field NAME"), "\(sync.stderr)")
+    }
+
     /// The number of items the cache holds for the list at `url`.
     private func itemsCached(_ url: String, in directory: TemporaryDirectory) async throws -> Int {
         let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson", "--db", directory.path()])
