@@ -190,6 +190,8 @@ let package = Package(
         ),
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
         .testTarget(
+            name: "SlippersStorageTests", dependencies: ["Slippers", "SlippersStorage"], swiftSettings: swift6),
+        .testTarget(
             name: "SlippersSQLiteTests",
             dependencies: [
                 "SlippersStorage", "SlippersSQLite", "SlippersTestSupport", "StoreWriter", "PagerWorker",

@@ -1,6 +1,5 @@
 import Foundation
 import Slippers
-import SlippersStorage
 
 extension CollectionSync {
     /// What a revalidating walk found, page by page.

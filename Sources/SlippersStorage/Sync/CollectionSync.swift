@@ -329,183 +329,29 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     private func runPages(
         limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
     ) async throws -> Progress {
-        let storage = self.storage
-        let key = collection.key
-        let cached = try await storage.collection(key)
-        var index = 0
-        var token: PageToken?
-        var walked: Set<PageToken> = []
+        let cached = try await storage.collection(collection.key)
+        var (index, token, walked) = (0, PageToken?.none, Set<PageToken>())
         if !refresh, let cached, cached.generation > 0 {
             guard !cached.endReached else {
                 return Progress(
                     startIndex: cached.currentPageCount, pagesCached: cached.currentPageCount,
                     total: cached.total, endReached: true)
             }
-            index = cached.nextPageIndex
-            token = cached.resumeToken
-            walked = try await storage.walkedTokens(in: key, before: index, generation: cached.generation)
+            (index, token) = (cached.nextPageIndex, cached.resumeToken)
+            walked = try await storage.walkedTokens(in: collection.key, before: index, generation: cached.generation)
         }
-        if let token { walked.insert(token) }
-        var progress = Progress(startIndex: index, pagesCached: index, total: cached?.total)
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
-        let onPageRetry = self.onPageRetry
-        let (tracer, described) = (self.tracer, collection)
+        var walk = PageWalk(
+            key: collection.key, limits: limits, repeatedSecondPage: repeatedSecondPage, addressable: addressable,
+            readsAhead: addressable != nil && concurrency.maximum > 1, index: index, token: token, walked: walked,
+            cachedTotal: cached?.total)
         return try await withThrowingTaskGroup(of: PagesInFlight.Fetched.self) { group in
             defer { group.cancelAll() }
-            var inFlight = PagesInFlight(addressable: addressable, index: index, token: token)
-            // The index of the next page the walk reads; pages before it are saved or held.
-            var readIndex = index
-            // The number of items on a page that is not the last: with a total, the list's page count.
-            var pageItemCount: Int?
-            // Pages that brought no new item wait here; they are saved once a later page brings one.
-            var held: [Page<RawItem>] = []
-            var heldKeys: Set<ItemKey> = []
-            func hold(_ page: Page<RawItem>, keys: Set<ItemKey>) throws {
-                held.append(page)
-                heldKeys.formUnion(keys)
-                guard held.count < limits.stallLimit else {
-                    throw CacheError.listStalled(collection: collection.key, pages: held.count)
-                }
-            }
-            var previousKeys: [ItemKey] = []
-            // The first page, while the second may still repeat it.
-            var firstPage: Page<RawItem>?
-            var restarts = 0
-            // The page being read, not yet counted in the progress.
-            var reading = (pages: 0, items: 0)
-            // What the last saved page said of the list: its ids and its total (a resumed run starts
-            // from the total the cache holds).
-            var lastSaved: (keys: Set<ItemKey>, total: Int?) = ([], index > 0 ? cached?.total : nil)
-            // Whether pages were asked for ahead of the one read: the server may have answered them out of order.
-            var readsAhead = addressable != nil && concurrency.maximum > 1
-            // How pages after the first are asked for with the item before them.
-            var overlap = Overlap()
-
-            func updatePageCount(total: Int?, pages: Int?) {
-                if let pages, inFlight.addressable != nil {
-                    inFlight.pageCount = pages
-                    return
-                }
-                guard let addressable = inFlight.addressable, let total, let pageItemCount else { return }
-                inFlight.pageCount = addressable.pageCount(forTotal: total, pageItemCount: pageItemCount)
-            }
-            // Has the walk read the list's last page before the pages between (see `LastPageFirst`), when
-            // the list's pages are numbered and known, and it is not read in order and again from its end.
-            func readLastPageFirst(firstKeys: [ItemKey]) {
-                guard progress.lastPageFirst == nil, readsAhead || !readsAgainInReverse, limits.maxPages == nil,
-                    limits.maxItems == nil, let pageCount = inFlight.pageCount, pageCount > 2,
-                    inFlight.pending(after: readIndex) == 0
-                else { return }
-                progress.lastPageFirst = LastPageFirst(firstKeys: firstKeys, pageItemCount: pageItemCount)
-            }
-            // Asks for the pages whose tokens are known, as far as the concurrency, the limits and the known end allow.
-            func ask(_ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>) {
-                // A stopping sync asks for nothing more; the pages in flight are saved, then it ends.
-                if SyncStop.isRequestedHere { return }
-                // The last page, read alone before the pages between it and the first (see `LastPageFirst`).
-                if let first = progress.lastPageFirst, first.isAwaited {
-                    guard first.lastIndex == nil, concurrency.hasRoom() else { return }
-                    if let pageCount = inFlight.pageCount, let token = inFlight.askEarly(pageCount - 1) {
-                        progress.lastPageFirst?.lastIndex = pageCount - 1
-                        start(index: pageCount - 1, token: token, overlaps: false, &group)
-                        return
-                    }
-                    progress.lastPageFirst = nil
-                }
-                while inFlight.mayAsk(readIndex: readIndex) {
-                    let ahead = inFlight.pending(after: readIndex)
-                    guard ahead < concurrency.limit, concurrency.hasRoom() else { return }
-                    let pagesSoFar = progress.pagesFetched + held.count + reading.pages + ahead
-                    if let maxPages = limits.maxPages, pagesSoFar >= maxPages { return }
-                    if let maxItems = limits.maxItems,
-                        progress.itemsFetched + reading.items + ahead * (pageItemCount ?? 0) >= maxItems
-                    {
-                        return
-                    }
-                    // Without a known end (no total, no page count), one page at a time is asked past the last
-                    // one read: a full page says nothing of the next, so pages asked further ahead may all lie past
-                    // the end. A total that comes later lets the walk ask ahead again.
-                    if inFlight.addressable != nil, inFlight.pageCount == nil, ahead > 0 { return }
-                    // A list that may turn out to be one page asks for its second page alone.
-                    if case .endsTheList = repeatedSecondPage, ahead > 0, readIndex < 2 { return }
-                    // Until the server has answered a page with the item before it as asked, that page
-                    // is the only one in flight: a server that cuts the wider request costs one request
-                    // more, not one for every page in flight, and no page is asked for plainly beside
-                    // it, its boundary unchecked, while the server may yet honour the request. A source that
-                    // learnt from that answer that its server refuses the request waits for it all the same:
-                    // the page read without the item before it has the list's last page read next.
-                    overlap.askedUnread = overlap.askedUnread.filter { $0 >= readIndex }
-                    let overlaps =
-                        overlap.asks && inFlight.nextIndex > 0
-                        && source.asksItemBefore(at: inFlight.token(at: inFlight.nextIndex) ?? nil)
-                    if overlap.asks, !overlap.trusted, !overlap.askedUnread.isEmpty { return }
-                    let (pageIndex, pageToken) = inFlight.ask()
-                    if overlaps { overlap.askedUnread.insert(pageIndex) }
-                    start(index: pageIndex, token: pageToken, overlaps: overlaps, &group)
-                }
-            }
-            // Fetches the page at `pageIndex` in a task of its own.
-            func start(
-                index pageIndex: Int, token pageToken: PageToken?, overlaps: Bool,
-                _ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>
-            ) {
-                let request = PageRequest(token: pageToken, overlapsPreviousPage: overlaps)
-                let epoch = inFlight.epoch
-                let number = concurrency.start()
-                group.addTask {
-                    var retries = 0
-                    let started = ContinuousClock.now
-                    let result: Result<PageResult<RawItem>, any Error>
-                    do {
-                        result = .success(
-                            try await concurrency.run(request: number) {
-                                try await SyncTracing.page(tracer, index: pageIndex, collection: described) {
-                                    try await retryBudget.run(
-                                        retries: &retries,
-                                        onRetry: {
-                                            storage.pageWillBeRetried(at: pageIndex, in: key, error: $0, wait: $1)
-                                            onPageRetry?(pageIndex, $0, $1)
-                                        },
-                                        { try await source.fetch(request) })
-                                }
-                            })
-                    } catch {
-                        result = .failure(error)
-                    }
-                    concurrency.finish(request: number, succeeded: (try? result.get()) != nil)
-                    SyncMetrics.recordFetch(since: started, retries: retries)
-                    return PagesInFlight.Fetched(epoch: epoch, index: pageIndex, result: result, retries: retries)
-                }
-            }
-
-            // Records what a saved page says of a list that moves: an id an earlier page listed
-            // (the list moved down), a total that changed (items came or went).
-            func noteMoves(
-                of page: Page<RawItem>, after last: inout (keys: Set<ItemKey>, total: Int?), repeated: Int,
-                readsAhead: Bool
-            ) {
-                let keys = Set(page.items.map(\.key))
-                let repeatedOnThePage = page.items.count - keys.count
-                let movedDown = repeated > repeatedOnThePage
-                let totalChanged = page.total != nil && last.total != nil && page.total != last.total
-                if movedDown { progress.movedDown = true }
-                if movedDown || totalChanged {
-                    progress.listMoved = true
-                    // Read in order, a list that moved down at this page's boundary hid nothing there;
-                    // read out of order, any move may have.
-                    let overlaps = !keys.isDisjoint(with: last.keys)
-                    if readsAhead || (totalChanged && !overlaps) { progress.mayHaveMissedItems = true }
-                }
-                last = (keys, page.total ?? last.total)
-            }
-
-            walk: while limits.maxPages.map({ progress.pagesFetched + held.count < $0 }) ?? true,
-                limits.maxItems.map({ progress.itemsFetched < $0 }) ?? true
-            {
+            walk: while walk.isWithinLimits {
                 try Task.checkCancellation()
-                ask(&group)
-                guard let fetched = inFlight.take(readIndex) else {
+                ask(&walk, concurrency: concurrency, retryBudget: retryBudget, &group)
+                guard let fetched = walk.inFlight.take(walk.readIndex) else {
                     if group.isEmpty {
                         // A stopping sync ends here, its pages in flight saved: the next run resumes after them.
                         if SyncStop.isRequestedHere { throw CancellationError() }
@@ -515,154 +361,61 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                             try await Task.sleep(for: pause)
                             continue
                         }
-                        guard inFlight.mayAsk(readIndex: readIndex) else { break }
+                        guard walk.inFlight.mayAsk(readIndex: walk.readIndex) else { break }
                         try await Task.sleep(for: .milliseconds(5))
                         continue
                     }
                     guard let fetched = try await group.next() else { break }
-                    progress.pageRetries += fetched.retries
-                    if fetched.epoch == inFlight.epoch { progress.lastPageFirst?.note(fetched) }
-                    inFlight.receive(fetched)
+                    walk.progress.pageRetries += fetched.retries
+                    if fetched.epoch == walk.inFlight.epoch { walk.progress.lastPageFirst?.note(fetched) }
+                    walk.inFlight.receive(fetched)
                     continue
                 }
-                let result = try fetched.result.get()
                 // A request without validators cannot be answered "not modified"; a source that does has nothing new.
-                guard var page = result.page else { break }
+                guard let read = try fetched.result.get().page else { break }
                 try Task.checkCancellation()
-                let pageIndex = readIndex
-                readIndex += 1
-                if pageIndex > 0, overlap.askedUnread.remove(pageIndex) != nil {
-                    let (heldNow, saved) = (heldKeys, index)
-                    page = try await checkingOverlap(
-                        page, at: pageIndex, after: previousKeys.last, overlap: &overlap, progress: &progress,
-                        isListed: { item in
-                            if heldNow.contains(item) { return true }
-                            return try await storage.unlistedCount(of: [item], before: saved, in: key) == 0
-                        },
-                        readsAhead: readsAhead, retryBudget: retryBudget)
-                    // A source that does not give the item before a page has its last page read first instead.
-                    if pageIndex == 1, !overlap.asks || overlap.distrusted, let first = firstPage {
-                        readLastPageFirst(firstKeys: first.items.map(\.key))
+                let pageIndex = walk.readIndex
+                walk.readIndex += 1
+                let checked = try await checkingOverlap(read, at: pageIndex, in: &walk, retryBudget: retryBudget)
+                let reading = try walk.read(checked, at: pageIndex, keepsNoStorePages: keepsNoStorePages)
+                guard case .goesOn(var page) = reading else {
+                    if case .endsAsOnePage(let only, let style) = reading {
+                        var onePage = collection
+                        if let style { onePage.style = style }
+                        let head = try await storage.savePage(only, at: 0, in: onePage)
+                        walk.progress.pagesCached = head.currentPageCount
+                        walk.progress.endReached = head.endReached
+                        walk.progress.endedOnARepeatedFirstPage = true
+                        onPage(walk.progress)
                     }
-                }
-                if page.items.isEmpty && pageIndex > 0 { page.nextToken = nil }
-                if let next = page.nextToken, !walked.insert(next).inserted {
-                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: next.rawValue)
-                }
-                let keys = page.items.map(\.key)
-                if !keys.isEmpty, keys == previousKeys {
-                    guard pageIndex == 1, case .endsTheList(let style) = repeatedSecondPage, var only = firstPage
-                    else {
-                        throw CacheError.pageRepeated(collection: collection.key, index: pageIndex)
-                    }
-                    only.nextToken = nil
-                    var onePage = collection
-                    if let style { onePage.style = style }
-                    let head = try await storage.savePage(only, at: 0, in: onePage)
-                    progress.pagesCached = head.currentPageCount
-                    progress.endReached = head.endReached
-                    progress.endedOnARepeatedFirstPage = true
-                    onPage(progress)
                     break walk
                 }
-                previousKeys = keys
-                firstPage = pageIndex == 0 ? page : nil
-                if let pages = page.pageCount { progress.announcedPageCount = pages }
-                if page.caching.cacheControl.noStore, !keepsNoStorePages {
-                    throw NoStorePageError(collection: collection.key, index: pageIndex)
-                }
-                if page.nextToken != nil {
-                    if pageItemCount == nil, !page.items.isEmpty { pageItemCount = page.items.count }
-                    updatePageCount(total: page.total, pages: page.pageCount)
-                    if pageIndex == 0, !source.asksItemBefore(at: inFlight.token(at: 1) ?? nil) {
-                        readLastPageFirst(firstKeys: keys)
-                    }
-                    // A total says where the list ends: the page it puts last is, whatever its next token says.
-                    if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
-                }
-                // A list that announced its pages and no total, ending short of them, is kept with the
-                // fewest items those pages hold: the cache then knows it is incomplete.
-                if page.nextToken == nil, page.total == nil, progress.total == nil,
-                    let announced = progress.announcedPageCount, pageIndex + 1 < announced,
-                    let size = pageItemCount ?? firstPage?.items.count
-                {
-                    page.total = (announced - 1) * size + 1
-                }
+                walk.settle(
+                    &page, at: pageIndex,
+                    asksItemBeforeNext: source.asksItemBefore(at: walk.inFlight.token(at: 1) ?? nil),
+                    readsAgainInReverse: readsAgainInReverse)
                 if let next = page.nextToken {
                     // Pages asked for elsewhere than predicted no longer follow their last page.
-                    if !inFlight.announce(next: next, after: pageIndex) { progress.lastPageFirst = nil }
-                    if inFlight.addressable != nil, inFlight.pageCount == nil {
+                    if !walk.inFlight.announce(next: next, after: pageIndex) { walk.progress.lastPageFirst = nil }
+                    if walk.inFlight.addressable != nil, walk.inFlight.pageCount == nil {
                         // A source that learnt to name every page (predicted cursors) reads ahead from now on.
-                        readsAhead = readsAhead || concurrency.maximum > 1
-                        updatePageCount(total: page.total, pages: page.pageCount)
+                        walk.readsAhead = walk.readsAhead || concurrency.maximum > 1
+                        walk.updatePageCount(total: page.total, pages: page.pageCount)
                     }
                     // The next page is on its way while this one is saved.
-                    reading = (1, page.items.count)
-                    ask(&group)
-                    reading = (0, 0)
+                    walk.reading = (1, page.items.count)
+                    ask(&walk, concurrency: concurrency, retryBudget: retryBudget, &group)
+                    walk.reading = (0, 0)
                 }
-                let pageKeys = Set(keys)
-                // A page all of whose items earlier pages list is held, not saved: a server that
-                // repeats itself for ever ends as a stalled list, with nothing of it committed.
-                let mayBringNothingNew = pageIndex > 0 && !page.isLast && !pageKeys.isEmpty
-                if mayBringNothingNew, !held.isEmpty,
-                    try await storage.unlistedCount(of: pageKeys.subtracting(heldKeys), before: index, in: key) == 0
-                {
-                    try hold(page, keys: pageKeys)
-                    continue
+                switch try await save(page, at: pageIndex, in: &walk, onPage: onPage) {
+                case .saved: if page.isLast { break walk }
+                case .held, .restarted: continue walk
+                case .ended: break walk
                 }
-                for saved in held + [page] {
-                    let head: CollectionHead
-                    do {
-                        if mayBringNothingNew, held.isEmpty {
-                            // The check and the save in one round trip.
-                            guard
-                                let stored = try await storage.savePageUnlessNothingNew(
-                                    saved, at: index, in: recordedCollection)
-                            else {
-                                try hold(page, keys: pageKeys)
-                                continue walk
-                            }
-                            head = stored
-                        } else {
-                            head = try await storage.savePage(saved, at: index, in: recordedCollection)
-                        }
-                    } catch let error as CacheError where error.code == .pageOutOfOrder && restarts < Self.maxRestarts {
-                        // Another process started the list again meanwhile: go on from where the cache now stands.
-                        restarts += 1
-                        (held, heldKeys, previousKeys) = ([], [], [])
-                        guard let current = try await storage.collection(key), !current.endReached else {
-                            progress.endReached = true
-                            break walk
-                        }
-                        (index, token) = (current.nextPageIndex, current.resumeToken)
-                        walked = try await storage.walkedTokens(
-                            in: key, before: index, generation: current.generation)
-                        if let token { walked.insert(token) }
-                        inFlight.restart(addressable: addressable, index: index, token: token)
-                        progress.lastPageFirst = nil
-                        readIndex = index
-                        continue walk
-                    }
-                    index += 1
-                    // A walk that read the last page first read the pages out of order.
-                    noteMoves(
-                        of: saved, after: &lastSaved, repeated: head.repeatedItemCount,
-                        readsAhead: readsAhead || progress.lastPageFirst != nil)
-                    progress.pagesFetched += 1
-                    progress.itemsFetched += saved.items.count - head.repeatedItemCount
-                    SyncMetrics.recordSaved(items: saved.items.count - head.repeatedItemCount)
-                    progress.repeatedItems += head.repeatedItemCount
-                    progress.pagesCached = head.currentPageCount
-                    progress.total = head.total
-                    progress.endReached = head.endReached
-                    onPage(progress)
-                }
-                (held, heldKeys) = ([], [])
-                if page.isLast { break }
             }
-            progress.overlapsPages = overlap.asks
-            return progress
+            walk.progress.overlapsPages = walk.overlap.asks
+            return walk.progress
         }
     }
+
 }
