@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Slippers
 
 extension HTTPPageSource {
@@ -107,6 +108,26 @@ extension HTTPPageSource {
     public func probingSecondPage(
         firstPage: Page<RawItem>, alternatives: [PaginationStyle]
     ) async throws -> Probe {
+        // Every way tried is logged at `debug`, with what it brought (`--verbose`).
+        let logger = client.logger
+        let masked = CredentialQuery.masking(url.absoluteString)
+        func log(_ tried: [String]) {
+            for (number, text) in tried.enumerated() {
+                logger.debug(
+                    "page 2 probe", metadata: ["list": "\(masked)", "try": "\(number + 1)", "asked": "\(text)"])
+            }
+        }
+        do {
+            let probe = try await probing(firstPage: firstPage, alternatives: alternatives)
+            log(probe.tried)
+            return probe
+        } catch let failure as ProbeFailure {
+            log(failure.tried)
+            throw failure
+        }
+    }
+
+    private func probing(firstPage: Page<RawItem>, alternatives: [PaginationStyle]) async throws -> Probe {
         let firstKeys = Set(firstPage.items.map(\.key))
         var tried: [String] = []
         var empty: (source: HTTPPageSource, token: PageToken, page: Page<RawItem>)?

@@ -113,10 +113,11 @@ import Testing
         try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
             let outcome = try await BuiltBinary.slippers.run(["--verbose", "detect", fixture.url()])
             #expect(outcome.status == 0, "\(outcome.stderr)")
-            // Page 1, then page 2 to check the style.
+            // Page 1, then page 2 to check the style, and what that probe brought.
             let lines = outcome.stderr.split(separator: "\n")
-            #expect(lines.count == 2)
-            #expect(lines.allSatisfy { $0.hasPrefix("slippers: debug: HTTP exchange") }, "\(outcome.stderr)")
+            #expect(lines.count == 3)
+            #expect(lines.prefix(2).allSatisfy { $0.hasPrefix("slippers: debug: HTTP exchange") }, "\(outcome.stderr)")
+            #expect(lines.last?.hasPrefix("slippers: debug: page 2 probe asked=?page=2 brought new items") == true)
         }
     }
 
