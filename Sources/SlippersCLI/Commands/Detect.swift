@@ -63,10 +63,11 @@ extension SlippersCommand {
                 let detection: PaginationStyle.Detection
                 var pageTwoAdvanced = false
                 var marksNoStore = false
-                if let body = try await postBodyDetection(client: client, url: url) {
-                    (detection, pageTwoAdvanced) = body
-                } else if let graphQL = try await graphQLDetection(client: client, url: url) {
-                    detection = graphQL
+                let requestStyle = try posted.requestStyle(shape: shape)
+                if let found = try await requestStyle.postedDetection(
+                    url: url, client: client, headers: try parsedHeaders())
+                {
+                    (detection, pageTwoAdvanced) = found
                 } else {
                     // As sync detects it, and page 2 asked for in every style: the flags printed are
                     // only ever those whose page 2 was seen to advance.
@@ -92,74 +93,6 @@ extension SlippersCommand {
                     print(Self.text(detection, pageTwoAdvanced: pageTwoAdvanced, keepsNoStore: marksNoStore))
                 }
             }
-        }
-
-        /// With `--post-body`: the first page asked for as sync asks it, what its response shows, and
-        /// page 2 asked for under the body's page, offset or cursor to see that it advances.
-        private func postBodyDetection(
-            client: APIClient, url: URL
-        ) async throws -> (PaginationStyle.Detection, advanced: Bool)? {
-            guard posted.postBody != nil, posted.graphQL == nil,
-                let style = try posted.style(
-                    pageSize: shape.pageSize, itemsPath: shape.itemsPath, idField: shape.idField, shape: shape)
-            else { return nil }
-            let given = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
-            var source = given
-            var detection: PaginationStyle.Detection
-            let first: Page<RawItem>?
-            if let numbered = try await given.detectingNumberedBody() {
-                (source, first, detection) = (numbered.source, numbered.firstPage, numbered.detection)
-            } else {
-                first = try await given.fetch(.first).page
-                detection = PaginationStyle.Detection(
-                    style: style, confidence: .high, reasons: ["a cursor at \(style.kind.description)"],
-                    itemCount: first?.items.count)
-            }
-            guard let first, let next = first.nextToken else {
-                detection.reasons.append("the first page is the last")
-                return (detection, false)
-            }
-            let second = try await source.fetch(PageRequest(token: next)).page
-            let firstKeys = Set(first.items.map(\.key))
-            let advanced = second?.items.contains { !firstKeys.contains($0.key) } ?? false
-            detection.tried = [advanced ? "page 2 brought new items" : "page 2 brought no new items"]
-            detection.reasons.append("asked for page 2: " + detection.tried[0])
-            return (detection, advanced)
-        }
-
-        /// With `--graphql`: the query sent once, and the connection found in its response explained.
-        private func graphQLDetection(client: APIClient, url: URL) async throws -> PaginationStyle.Detection? {
-            guard var style = try posted.style(pageSize: shape.pageSize, itemsPath: nil, idField: shape.idField)
-            else { return nil }
-            if let totalPath = shape.totalPath { style.totalKeyPath = totalPath }
-            let source = HTTPPageSource(client: client, url: url, style: style, headers: try parsedHeaders())
-            if case .graphQL(let connection) = style.kind, connection.paging != .cursor {
-                // A list paged by variables: the array of objects its first response holds, read as sync reads it.
-                guard let (found, first) = try await source.detectingConnection() else {
-                    throw CommandFailure.noGraphQLConnection
-                }
-                style = found.style
-                var reasons = ["a list at \(style.itemsKeyPath), paged by variables of the query"]
-                if let total = first.total { reasons.append("the total at \(style.totalKeyPath ?? ""): \(total)") }
-                return PaginationStyle.Detection(
-                    style: style, confidence: .high, reasons: reasons, itemCount: first.items.count)
-            }
-            let found = try await source.graphQLConnections()
-            let chosen = found.first { $0.connectionPath == posted.connection } ?? found.first
-            guard let chosen, posted.connection == nil || chosen.connectionPath == posted.connection else {
-                throw CommandFailure.noGraphQLConnection
-            }
-            let detected = try posted.style(
-                pageSize: nil, itemsPath: nil, idField: nil, connectionPath: chosen.connectionPath, items: chosen.items)
-            guard let detected else { return nil }
-            var reasons = ["a Relay connection at data.\(chosen.connectionPath): \(chosen.items.rawValue) and pageInfo"]
-            if !chosen.hasPageInfo { reasons.append("pageInfo lacks hasNextPage or endCursor: ask for both") }
-            for other in found where other != chosen {
-                reasons.append("another connection at data.\(other.connectionPath) (--connection to page it)")
-            }
-            return PaginationStyle.Detection(
-                style: detected, confidence: chosen.hasPageInfo ? .high : .medium, reasons: reasons,
-                itemCount: chosen.itemCount)
         }
 
         /// The detection as aligned lines, one reason a line; the flags only when page 2 was seen to advance.

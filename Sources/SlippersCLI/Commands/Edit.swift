@@ -101,20 +101,22 @@ extension SlippersCommand {
                 throw CommandFailure.itemNotFound(id: ItemKey(commandLineArgument: id), in: key)
             }
             // The URL the item gives of itself, unless --item-url says otherwise.
-            let given = itemURL.flatMap(ItemURLTemplate.init)
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
-            guard
-                let url = try ItemURLTemplate.writeURL(
-                    of: itemKey, json: item.item.json, collection: key, cache: store, given: given)
-            else {
-                throw ValidationError(
-                    "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
+            do {
+                report(
+                    try store.queueChange(
+                        delete ? .delete : replace != nil ? .replace : .merge,
+                        json: (patch ?? replace).map { Data($0.utf8) }, of: itemKey, inList: key,
+                        itemType: info.itemType, itemURL: itemURL.flatMap(ItemURLTemplate.init),
+                        baseVersion: try ifMatch ?? version(of: item.item.json)))
+            } catch let error as PagedListWriteError where error.code == .noItemURL {
+                throw noItemURL(key)
             }
-            let request = WriteRequest(
-                kind: delete ? .delete : replace != nil ? .replace : .merge,
-                json: (patch ?? replace).map { Data($0.utf8) }, url: url,
-                baseVersion: try ifMatch ?? version(of: item.item.json))
-            report(try store.queueWrite(request, type: info.itemType, key: itemKey))
+        }
+
+        private func noItemURL(_ key: String) -> ValidationError {
+            ValidationError(
+                "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
         }
 
         /// Places a new item in the collection and queues its `POST`.
@@ -131,22 +133,16 @@ extension SlippersCommand {
             }
             let json = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            let url = try ItemURLTemplate.insertURL(forCollection: key) ?? template(for: key, in: store).collectionURL
-            report(
-                try store.queueInsert(
-                    RawItem(key: itemKey, json: json), type: type,
-                    request: WriteRequest(kind: .insert, json: json, url: url), into: key, at: at))
-        }
-
-        /// Where the collection's items are written; a template given is the collection's from then on.
-        private func template(for key: String, in store: SQLiteCache) throws -> ItemURLTemplate {
-            let given = itemURL.flatMap(ItemURLTemplate.init)
+            // A template given is the collection's from then on.
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
-            guard let template = try ItemURLTemplate.forCollection(key, cache: store, given: given) else {
-                throw ValidationError(
-                    "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
+            do {
+                report(
+                    try store.queueNewItem(
+                        RawItem(key: itemKey, json: json), inList: key, itemType: type,
+                        itemURL: itemURL.flatMap(ItemURLTemplate.init), at: at))
+            } catch let error as PagedListWriteError where error.code == .noItemURL {
+                throw noItemURL(key)
             }
-            return template
         }
 
         private func report(_ write: PendingWrite) {

@@ -152,15 +152,10 @@ struct PostedStyleOptions: ParsableArguments {
         if let postBody { _ = try Self.jsonObject(try Self.text(of: postBody, option: "--post-body"), "--post-body") }
     }
 
-    /// The posted style these options give, or `nil` when the list is asked for by GET.
-    ///
-    /// - parameter connectionPath: The connection found in the first response, when `--connection` is not given.
-    func style(
-        pageSize: Int?, itemsPath: String?, idField: String?, connectionPath found: String? = nil,
-        items: PaginationStyle.GraphQLConnection.Items = .edges, shape: ListShapeOptions? = nil
-    ) throws -> PaginationStyle? {
+    /// The request's style these options give, with the list's shape (`--page-param paging.pageNo`,
+    /// `--page-size`, `--items-path`…) when given.
+    func requestStyle(shape: ListShapeOptions?) throws -> SyncRequest.Style {
         var style = SyncRequest.Style()
-        // A page or an offset at a path of the body, named by hand (`--page-param paging.pageNo`).
         style.name = shape?.style?.rawValue
         style.pageParameter = shape?.pageParameter
         style.pageSizeParameter = shape?.pageSizeParameter
@@ -177,10 +172,10 @@ struct PostedStyleOptions: ParsableArguments {
         style.nextCursorPath = nextCursorPath
         style.nextCursorFromItem = nextCursorFromItem
         style.pageSizePath = pageSizePath
-        style.pageSize = pageSize
-        style.itemsPath = itemsPath
-        style.idField = idField
-        return style.postedStyle(connectionPath: found, items: items)
+        style.pageSize = shape?.pageSize
+        style.itemsPath = shape?.itemsPath
+        style.idField = shape?.idField
+        return style
     }
 
     /// An option's text, or the file it names with `@`.

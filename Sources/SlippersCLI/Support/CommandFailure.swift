@@ -16,8 +16,6 @@ enum CommandFailure: Error, Equatable {
     case pageNotCached(index: Int, collection: String, pageCount: Int)
     /// A sync would resume a collection with another pagination style than the one it was paged with.
     case styleConflict(collection: String, stored: String, requested: String)
-    /// A `--graphql` query's response holds no Relay connection to page.
-    case noGraphQLConnection
     /// `push` stopped on a network failure; the writes left stay pending.
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
@@ -44,9 +42,6 @@ extension CommandFailure: CustomStringConvertible {
         case .styleConflict(let collection, let stored, let requested):
             "\"\(collection)\" was paged with --style \(stored), not \(requested); "
                 + "add --refresh to start it again with \(requested)"
-        case .noGraphQLConnection:
-            "The response holds no Relay connection (an object with edges or nodes and pageInfo) under data; "
-                + "ask for pageInfo { hasNextPage endCursor } in the query, or give --connection PATH"
         case .pushStopped(let reason, let remaining):
             "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
         case .needsPostgres(let command):

@@ -65,12 +65,9 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     @discardableResult
     public func insert(_ item: Item, at position: InsertPosition = .first) throws -> PendingWrite {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let url = try ItemURLTemplate.insertURL(forCollection: pager.collection.key) ?? itemURL(of: pager).collectionURL
-        let json = try JsonProvider.encode(item)
-        let write = try pager.cache.queueInsert(
-            RawItem(key: item.itemKey, json: json), type: pager.collection.itemType,
-            request: WriteRequest(kind: .insert, json: json, url: url),
-            into: pager.collection.key, at: position)
+        let write = try pager.cache.queueNewItem(
+            RawItem(key: item.itemKey, json: try JsonProvider.encode(item)), inList: pager.collection.key,
+            itemType: pager.collection.itemType, itemURL: itemURLTemplate, at: position)
         showLocally { items in
             guard !items.contains(where: { $0.id == item.id }) else { return }
             if position == .first { items.insert(item, at: 0) } else if endReached { items.append(item) }
@@ -159,26 +156,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         -> PendingWrite
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let stored = try pager.cache.item(type: pager.collection.itemType, key: item.itemKey)?.item.json
-        guard
-            let url = try ItemURLTemplate.writeURL(
-                of: item.itemKey, json: stored, collection: pager.collection.key, cache: pager.cache,
-                given: itemURLTemplate)
-        else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
-        let write = try pager.cache.queueWrite(
-            WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion),
-            type: pager.collection.itemType, key: item.itemKey)
+        let write = try pager.cache.queueChange(
+            kind, json: json, of: item.itemKey, inList: pager.collection.key, itemType: pager.collection.itemType,
+            itemURL: itemURLTemplate, baseVersion: baseVersion)
         countWrites()
         return write
-    }
-
-    /// Where the list's items are written: ``itemURLTemplate``, else the one stored for the collection, else the default.
-    private func itemURL(of pager: Pager<Item>) throws -> ItemURLTemplate {
-        guard
-            let template = try ItemURLTemplate.forCollection(
-                pager.collection.key, cache: pager.cache, given: itemURLTemplate)
-        else { throw PagedListWriteError.noItemURL(collection: pager.collection.key) }
-        return template
     }
 
     /// The members of `new` that differ from `old`, with `null` for those it removed; `nil` when none do.

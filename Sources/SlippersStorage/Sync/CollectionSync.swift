@@ -342,12 +342,14 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         }
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
-        var walk = PageWalk(
+        let start = PageWalk(
             key: collection.key, limits: limits, repeatedSecondPage: repeatedSecondPage, addressable: addressable,
             readsAhead: addressable != nil && concurrency.maximum > 1, index: index, token: token, walked: walked,
             cachedTotal: cached?.total)
         return try await withThrowingTaskGroup(of: PagesInFlight.Fetched.self) { group in
             defer { group.cancelAll() }
+            // The walk's state lives in the task group's body, where nothing else reaches it.
+            var walk = start
             walk: while walk.isWithinLimits {
                 try Task.checkCancellation()
                 ask(&walk, concurrency: concurrency, retryBudget: retryBudget, &group)

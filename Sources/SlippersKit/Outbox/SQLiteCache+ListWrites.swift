@@ -1,0 +1,54 @@
+import Foundation
+import Slippers
+import SlippersSQLite
+
+extension SQLiteCache {
+    /// Queues a change of a cached item of a list (`PATCH`, `PUT` or `DELETE`), to its own URL: the
+    /// one the item gives of itself, else the list's item URL template (`given`, which the list
+    /// keeps from then on, else the one stored, else the list's path and the id).
+    ///
+    /// What `PagedList.update(_:baseVersion:_:)` and `slippers edit` queue.
+    ///
+    /// - parameter kind: ``PendingWrite/Kind/merge``, ``PendingWrite/Kind/replace`` or ``PendingWrite/Kind/delete``.
+    /// - parameter json: The merge patch or the whole item; `nil` for a delete.
+    /// - parameter baseVersion: The version the change was made against, sent as `If-Match`.
+    /// - throws: ``PagedListWriteError/noItemURL(collection:)`` when no URL can be derived; a `StoreError`.
+    @discardableResult
+    public func queueChange(
+        _ kind: PendingWrite.Kind, json: Data?, of key: ItemKey, inList collection: String, itemType: String,
+        itemURL given: ItemURLTemplate? = nil, baseVersion: String? = nil
+    ) throws -> PendingWrite {
+        let stored = try item(type: itemType, key: key)?.item.json
+        guard
+            let url = try ItemURLTemplate.writeURL(
+                of: key, json: stored, collection: collection, cache: self, given: given)
+        else { throw PagedListWriteError.noItemURL(collection: collection) }
+        return try queueWrite(
+            WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion), type: itemType, key: key)
+    }
+
+    /// Places a new item in a list at `position` and queues its `POST` to the list's URL for new
+    /// items (the list's own, or the template's collection URL).
+    ///
+    /// What `PagedList.insert(_:at:)` and `slippers edit --insert` queue.
+    ///
+    /// - throws: ``PagedListWriteError/noItemURL(collection:)`` when no URL can be derived; a
+    ///   `StoreError`, such as when the id is cached already.
+    @discardableResult
+    public func queueNewItem(
+        _ item: RawItem, inList collection: String, itemType: String, itemURL given: ItemURLTemplate? = nil,
+        at position: InsertPosition = .first
+    ) throws -> PendingWrite {
+        let url: String
+        if let insertURL = ItemURLTemplate.insertURL(forCollection: collection) {
+            url = insertURL
+        } else if let template = try ItemURLTemplate.forCollection(collection, cache: self, given: given) {
+            url = template.collectionURL
+        } else {
+            throw PagedListWriteError.noItemURL(collection: collection)
+        }
+        return try queueInsert(
+            item, type: itemType, request: WriteRequest(kind: .insert, json: item.json, url: url), into: collection,
+            at: position)
+    }
+}
