@@ -61,9 +61,12 @@ import Testing
 
     @Test func aFailedPageIsNotAskedForAgainByRowsButByRetry() async throws {
         let fixture = try await Fixture()
+        // A backoff longer than the test, however slowly a loaded machine runs it.
+        var configuration = HTTPListConfiguration(client: fixture.client)
+        configuration.pager.backoff = OfflineBackoff(initial: 600, maximum: 600)
         let list = PagedList<FixtureItem>(
             url: fixture.server.url(.page), style: .pageNumber(pageSize: 10, itemsKeyPath: "results"),
-            cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
+            cache: fixture.store, configuration: configuration)
         await list.load()
         await waitUntil { list.items.count == 10 && !list.isRefreshing }
 
