@@ -189,8 +189,15 @@ let package = Package(
             swiftSettings: swift6
         ),
         .testTarget(name: "SlippersTests", dependencies: ["Slippers"], swiftSettings: swift6),
+        // The storage seam's contracts, each run on a file and on a PostgreSQL server the test starts.
         .testTarget(
-            name: "SlippersStorageTests", dependencies: ["Slippers", "SlippersStorage"], swiftSettings: swift6),
+            name: "SlippersStorageTests",
+            dependencies: [
+                "Slippers", "SlippersStorage", "SlippersSQLite", "SlippersPostgres", "SlippersTestSupport",
+                "SlippersKit", "SlippersNetworking", "LocalAPI",
+            ],
+            swiftSettings: swift6
+        ),
         .testTarget(
             name: "SlippersSQLiteTests",
             dependencies: [

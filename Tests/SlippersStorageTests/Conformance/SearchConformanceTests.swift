@@ -9,7 +9,7 @@ import Testing
 /// Offline search on a file and on a real PostgreSQL server the test starts: the same searches of
 /// the same items find the same items in the same order on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
-struct PostgresCacheSearchTests {
+struct SearchConformanceTests {
     private static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
 
     private static func item(_ id: Int, _ title: String) -> RawItem {
@@ -66,14 +66,6 @@ struct PostgresCacheSearchTests {
 
     /// Runs `scenario` on a new file, then on a new PostgreSQL database, and expects the same lines.
     private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
-        let directory = try TemporaryDirectory()
-        let onFile = try await scenario(try SQLiteCache(path: directory.path()))
-        try await PostgresServer.with { server in
-            let cache = try await PostgresCache.open(
-                try PostgresLocation(server.url(database: try await server.makeDatabase())))
-            let onPostgres = try await scenario(cache)
-            try await cache.close()
-            #expect(onPostgres == onFile)
-        }
+        try await StorageBackends.expectSame(scenario)
     }
 }

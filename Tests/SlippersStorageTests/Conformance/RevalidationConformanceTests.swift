@@ -11,7 +11,7 @@ import Testing
 /// A cached list revalidated page by page on a real PostgreSQL server the test starts, from the
 /// fixture API: each scenario runs on a file and on a database and must end the same on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
-struct PostgresCacheRevalidationTests {
+struct RevalidationConformanceTests {
     @Test(arguments: [FixtureServer.Validators.etag, .none])
     func anUnchangedListIsConfirmedWithoutARewriteOrANewGeneration(validators: FixtureServer.Validators)
         async throws
@@ -146,7 +146,7 @@ struct PostgresCacheRevalidationTests {
     }
 
     /// What a revalidating walk found, as its counts.
-    private struct Found: Equatable {
+    private struct Found: Equatable, Sendable {
         var unchanged = 0
         var changed = 0
         var new = 0
@@ -178,16 +178,18 @@ struct PostgresCacheRevalidationTests {
         itemCount: Int, validators: FixtureServer.Validators,
         _ scenario: (any CacheStorage, FixtureServer, CollectionSync<PrimedPageSource>) async throws -> Found
     ) async throws {
-        let directory = try TemporaryDirectory()
-        let file = try SQLiteCache(path: directory.path())
-        let onFile = try await run(scenario, on: file, itemCount: itemCount, validators: validators)
-        try await PostgresServer.with { server in
-            let cache = try await PostgresCache.open(
-                try PostgresLocation(server.url(database: try await server.makeDatabase())))
-            let onPostgres = try await run(scenario, on: cache, itemCount: itemCount, validators: validators)
-            try await cache.close()
-            #expect(onPostgres.found == onFile.found)
-            #expect(onPostgres.outline == onFile.outline)
+        try await StorageBackends.expectSame { storage in
+            Outcome(try await run(scenario, on: storage, itemCount: itemCount, validators: validators))
+        }
+    }
+
+    /// What a scenario found, and the cache it left.
+    private struct Outcome: Equatable, Sendable {
+        var found: Found
+        var outline: [String]
+
+        init(_ outcome: (found: Found, outline: [String])) {
+            (found, outline) = outcome
         }
     }
 

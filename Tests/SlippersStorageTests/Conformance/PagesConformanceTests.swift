@@ -9,7 +9,7 @@ import Testing
 /// The rules of saving a page, on a file and on a real PostgreSQL server the test starts: each
 /// scenario runs on both backends through `CacheStorage` and must end the same on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
-struct PostgresCachePagesTests {
+struct PagesConformanceTests {
     private static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
 
     @Test func aPageAfterAGapIsRefusedAndANewListKeepsNothingOfIt() async throws {
@@ -148,16 +148,7 @@ struct PostgresCachePagesTests {
     }
 
     private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
-        let directory = try TemporaryDirectory()
-        let file = try SQLiteCache(path: directory.path())
-        let onFile = try await scenario(file)
-        try await PostgresServer.with { server in
-            let cache = try await PostgresCache.open(
-                try PostgresLocation(server.url(database: try await server.makeDatabase())))
-            let onPostgres = try await scenario(cache)
-            try await cache.close()
-            #expect(onPostgres == onFile)
-        }
+        try await StorageBackends.expectSame(scenario)
     }
 
     /// Each collection's head and pages, and each page's items, in words that leave dates out.
