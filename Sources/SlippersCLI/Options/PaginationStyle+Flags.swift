@@ -5,7 +5,7 @@ extension PaginationStyle {
     /// what `detect` prints, so that a script can pin what was found.
     var commandLineFlags: [String] {
         var flags: [String] = []
-        func add(_ name: String, _ value: String) { flags.append("\(name) \(Self.quoted(value))") }
+        func add(_ name: String, _ value: String) { flags.append("\(name) \(ShellWord.quoted(value))") }
         switch kind {
         case .pageNumber(let parameter, _):
             add("--page-param", parameter)
@@ -40,11 +40,5 @@ extension PaginationStyle {
         if idField != "id" { add("--id-field", idField) }
         if let totalKeyPath { add("--total-path", totalKeyPath) }
         return flags
-    }
-
-    /// A value as a shell word: as it is when it is plain, else in single quotes.
-    private static func quoted(_ value: String) -> String {
-        let plain = !value.isEmpty && value.allSatisfy { $0.isLetter || $0.isNumber || "_-.@/:".contains($0) }
-        return plain ? value : "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -152,14 +152,18 @@ struct PostedStyleOptions: ParsableArguments {
         if let postBody { _ = try Self.jsonObject(try Self.text(of: postBody, option: "--post-body"), "--post-body") }
     }
 
-    /// The request's style these options give, with the list's shape (`--page-param paging.pageNo`,
-    /// `--page-size`, `--items-path`…) when given.
-    func requestStyle(shape: ListShapeOptions?) throws -> SyncRequest.Style {
+    /// The request's style these options give with the list's shape (`--page-param paging.pageNo`,
+    /// `--page-size`, `--items-path`…): what `sync`, `enqueue` and `detect` ask for.
+    func requestStyle(shape: ListShapeOptions) throws -> SyncRequest.Style {
         var style = SyncRequest.Style()
-        style.name = shape?.style?.rawValue
-        style.pageParameter = shape?.pageParameter
-        style.pageSizeParameter = shape?.pageSizeParameter
-        style.totalPath = shape?.totalPath
+        style.name = shape.style?.rawValue
+        style.itemsPath = shape.itemsPath
+        style.idField = shape.idField
+        style.pageSize = shape.pageSize
+        style.pageParameter = shape.pageParameter
+        style.pageSizeParameter = shape.pageSizeParameter
+        style.cursorParameter = shape.cursorParameter
+        style.totalPath = shape.totalPath
         style.graphQL = try graphQL.map { try Self.text(of: $0, option: "--graphql") }
         style.variables = try variables.map { try Self.text(of: $0, option: "--variables") }
         style.postBody = try postBody.map { try Self.text(of: $0, option: "--post-body") }
@@ -172,9 +176,6 @@ struct PostedStyleOptions: ParsableArguments {
         style.nextCursorPath = nextCursorPath
         style.nextCursorFromItem = nextCursorFromItem
         style.pageSizePath = pageSizePath
-        style.pageSize = shape?.pageSize
-        style.itemsPath = shape?.itemsPath
-        style.idField = shape?.idField
         return style
     }
 

@@ -12,27 +12,7 @@ extension SyncRequest {
         network: NetworkOptions, origins: OriginOptions, retrying: RetryOptions, concurrent: ConcurrencyOptions,
         incremental: IncrementalOptions = IncrementalOptions()
     ) throws {
-        var style = Style()
-        style.name = shape.style?.rawValue
-        style.itemsPath = shape.itemsPath
-        style.idField = shape.idField
-        style.pageSize = shape.pageSize
-        style.pageParameter = shape.pageParameter
-        style.pageSizeParameter = shape.pageSizeParameter
-        style.cursorParameter = shape.cursorParameter
-        style.totalPath = shape.totalPath
-        style.graphQL = try posted.graphQL.map { try PostedStyleOptions.text(of: $0, option: "--graphql") }
-        style.connection = posted.connection
-        style.variables = try posted.variables.map { try PostedStyleOptions.text(of: $0, option: "--variables") }
-        style.operationName = posted.operationName
-        style.offsetVariable = posted.offsetVariable
-        style.pageVariable = posted.pageVariable
-        style.sizeVariable = posted.sizeVariable
-        style.postBody = try posted.postBody.map { try PostedStyleOptions.text(of: $0, option: "--post-body") }
-        style.cursorPath = posted.cursorPath
-        style.nextCursorPath = posted.nextCursorPath
-        style.nextCursorFromItem = posted.nextCursorFromItem
-        style.pageSizePath = posted.pageSizePath
+        let style = try posted.requestStyle(shape: shape)
         let stallLimit = options.stallLimit == SyncOptions.defaultStallLimit ? nil : options.stallLimit
         let concurrency =
             concurrent.concurrency == ConcurrencyOptions.defaultConcurrency ? nil : concurrent.concurrency

@@ -22,7 +22,7 @@ enum KeepNoStoreCommand {
             }
         }
         if !arguments.contains("--keep-no-store") { words.append("--keep-no-store") }
-        return words.map(quoted).joined(separator: " ")
+        return words.map(ShellWord.quoted).joined(separator: " ")
     }
 
     /// A `Name: value` header with its value written `…` when it is a credential.
@@ -31,13 +31,5 @@ enum KeepNoStoreCommand {
             APIClient.isCredential(header: header[..<colon].trimmingCharacters(in: .whitespaces))
         else { return header }
         return header[..<colon] + ": …"
-    }
-
-    /// A word as a POSIX shell reads it back: as it is when it holds only safe characters, else in single quotes.
-    static func quoted(_ word: String) -> String {
-        let safe = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%")
-        if !word.isEmpty, word.unicodeScalars.allSatisfy(safe.contains) { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

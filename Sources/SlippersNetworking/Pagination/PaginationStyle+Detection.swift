@@ -217,14 +217,24 @@ private struct Detector {
     /// a URL in one of them is the next page's, whatever the rest of its name; an opaque string, a cursor.
     private func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
         var paths: [[String]] = []
-        for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
-            guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
-            else { continue }
+        for (parent, object) in metadataObjects(scanner) {
             for key in scanner.keys(of: object) where Self.namesAContinuation(key) {
                 if !Style.nextURLKeys.contains(key) { paths.append(parent + [key]) }
             }
         }
         return paths
+    }
+
+    /// The root object and the usual metadata objects under it (``PaginationStyle/metadataKeys``), then
+    /// the objects at `nested`, each with its path: where pagination members sit beside the items.
+    private func metadataObjects(
+        _ scanner: JSONScanner, nested: [[String]] = []
+    ) -> [(path: [String], object: JSONScanner.Value)] {
+        ([[]] + Style.metadataKeys.map { [$0] } + nested).compactMap { path in
+            guard let object = path.isEmpty ? scanner.root : scanner.value(at: path), object.kind == .object
+            else { return nil }
+            return (path, object)
+        }
     }
 
     /// The last words of member names that hold where the next page starts, beside a `next` prefix.
@@ -249,11 +259,7 @@ private struct Detector {
     /// `*count*`, `*hits`), as hints that the list has more pages.
     private func countsAbovePage(_ scanner: JSONScanner, itemCount: Int) -> [(path: String, hint: String)] {
         var hints: [(path: String, hint: String)] = []
-        let objects = [[]] + Style.metadataKeys.map { [$0] } + [["meta", "pagination"], ["meta", "page"]]
-        for path in objects {
-            guard let object = path.isEmpty ? scanner.root : scanner.value(at: path), object.kind == .object else {
-                continue
-            }
+        for (path, object) in metadataObjects(scanner, nested: [["meta", "pagination"], ["meta", "page"]]) {
             for key in scanner.keys(of: object) {
                 let name = key.lowercased()
                 guard
@@ -716,9 +722,7 @@ private struct Detector {
         if let path = firstPath(Style.totalKeys, where: { scanner.int(at: $0) != nil }) {
             return JSONKeyPath(keys: path).text
         }
-        for parent in [[]] + Style.metadataKeys.map({ [$0] }) {
-            guard let object = parent.isEmpty ? scanner.root : scanner.value(at: parent), object.kind == .object
-            else { continue }
+        for (parent, object) in metadataObjects(scanner) {
             for key in scanner.keys(of: object) {
                 let name = key.lowercased()
                 guard name.contains("total") || name.hasSuffix("count"), !name.contains("page"),

@@ -191,7 +191,8 @@ extension CollectionSync {
         /// count puts last is the last, and a list that announced pages and no total, ending short
         /// of them, is given the fewest items those pages hold (the cache then knows it is incomplete).
         ///
-        /// - parameter asksItemBeforeNext: Whether the source asks for the next page with the item before it.
+        /// - parameter asksItemBeforeNext: Whether the source asks for the next page with the item before it (read for
+        ///   the first page only).
         mutating func settle(
             _ page: inout Page<RawItem>, at pageIndex: Int, asksItemBeforeNext: Bool, readsAgainInReverse: Bool
         ) {

@@ -392,9 +392,10 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
                     }
                     break walk
                 }
+                // Only the first page's answer decides whether the last page is read first.
                 walk.settle(
                     &page, at: pageIndex,
-                    asksItemBeforeNext: source.asksItemBefore(at: walk.inFlight.token(at: 1) ?? nil),
+                    asksItemBeforeNext: pageIndex == 0 && source.asksItemBefore(at: walk.inFlight.token(at: 1) ?? nil),
                     readsAgainInReverse: readsAgainInReverse)
                 if let next = page.nextToken {
                     // Pages asked for elsewhere than predicted no longer follow their last page.
