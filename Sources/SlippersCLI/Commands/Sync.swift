@@ -113,7 +113,8 @@ extension SlippersCommand {
             syncer.transport = network.transport()
             syncer.logger = logging.logger
             syncer.readsAgainInReverse = !noReverseRead
-            syncer.onEvent = Self.telling(notice: retryNotice(), bar: bar)
+            syncer.onEvent = Self.telling(
+                notice: RetryNotice.forRun(request.network, verbose: logging.verbose), bar: bar)
             do {
                 let report = try await Self.styleConflictTold {
                     try await syncer.run(request, into: storage, headers: headers)
@@ -130,15 +131,6 @@ extension SlippersCommand {
                 try? await storage.close()
                 throw error
             }
-        }
-
-        /// Each retry and wait in one line on stderr, unless `--verbose`, whose log says as much.
-        func retryNotice(isTerminal: Bool = ProgressBar.isStandardErrorATerminal) -> RetryNotice? {
-            logging.verbose
-                ? nil
-                : RetryNotice(
-                    attemptsPerRequest: retrying.retries + 1, retryFor: .seconds(retrying.retryFor),
-                    isTerminal: isTerminal)
         }
 
         /// Tells a run's events on stderr: each retry and wait (`notice`), a wait for another

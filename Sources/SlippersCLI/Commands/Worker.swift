@@ -121,14 +121,8 @@ extension SlippersCommand {
             // Each list's sync as `slippers sync` runs it; the library checks its request (`Syncer.run`).
             let service = FleetWorkerService(worker) { job in
                 var listSyncer = base
-                let network = job.request.network
-                let notice =
-                    logging.verbose
-                    ? nil
-                    : RetryNotice(
-                        attemptsPerRequest: (network.retries ?? SyncRequest.Network.defaultRetries) + 1,
-                        retryFor: .seconds(network.retryFor ?? SyncRequest.Network.defaultRetryFor), isTerminal: false)
-                listSyncer.onEvent = SlippersCommand.Sync.telling(notice: notice)
+                listSyncer.onEvent = SlippersCommand.Sync.telling(
+                    notice: RetryNotice.forRun(job.request.network, verbose: logging.verbose, isTerminal: false))
                 return try await SlippersCommand.Sync.styleConflictTold {
                     try await FleetWorker.sync(with: listSyncer, headers: headersByOrigin)(job)
                 }

@@ -24,6 +24,18 @@ final class RetryNotice: Sendable {
         self.isTerminal = isTerminal
     }
 
+    /// The notice of a run with `network`'s retries (the defaults where it gives none); `nil` when
+    /// `verbose`, whose log says as much.
+    static func forRun(
+        _ network: SyncRequest.Network, verbose: Bool, isTerminal: Bool = ProgressBar.isStandardErrorATerminal
+    ) -> RetryNotice? {
+        verbose
+            ? nil
+            : RetryNotice(
+                attemptsPerRequest: (network.retries ?? SyncRequest.Network.defaultRetries) + 1,
+                retryFor: .seconds(network.retryFor ?? SyncRequest.Network.defaultRetryFor), isTerminal: isTerminal)
+    }
+
     /// A request failed and is sent again after `event.delay`.
     func requestRetry(_ event: APIClient.RetryEvent) {
         write(
