@@ -160,8 +160,8 @@ extension SlippersCommand {
             } catch let error as SyncPlanError where error.code == .styleConflict {
                 guard let stored = error.storedStyle, let requested = error.requestedStyle else { throw error }
                 throw CommandFailure.styleConflict(
-                    collection: error.collection ?? "", stored: StyleOption.name(of: stored.kind),
-                    requested: StyleOption.name(of: requested.kind))
+                    collection: error.collection ?? "", stored: stored.styleName,
+                    requested: requested.styleName)
             }
         }
     }

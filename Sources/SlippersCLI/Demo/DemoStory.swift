@@ -32,7 +32,7 @@ struct DemoStory {
         let first = try await timed {
             try await CollectionSync(storage: store, source: posts.source, collection: posts.collection).run()
         }
-        let style = StyleOption.name(of: posts.style.kind)
+        let style = posts.style.styleName
         print(
             "1. Synced \(first.value.itemsFetched) items in \(first.value.pagesFetched) pages from \(postsURL.absoluteString) "
                 + "(style detected: \(style)) in \(first.seconds)")

@@ -62,12 +62,7 @@ public struct SyncPlan: Sendable {
     /// - parameter concurrency: The most pages the walk asks for at once.
     /// - parameter newestFirst: Whether the caller said, or the cache recorded, that the list's new items come first.
     public func readsAgainInReverse(concurrency: Int, newestFirst: Bool) -> Bool {
-        guard concurrency <= 1, !newestFirst else { return false }
-        switch style.kind {
-        case .pageNumber: return true
-        case .nextURL, .linkHeader: return style.advancing?.step == 1
-        case .offset, .range, .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor: return false
-        }
+        concurrency <= 1 && !newestFirst && style.readsPagesByNumber
     }
 
     /// Creates a plan.
@@ -145,11 +140,7 @@ public struct SyncPlan: Sendable {
 
     /// Refuses a page size that no parameter of the list would send: it is never sent under a guessed name.
     private static func checkPageSize(_ overrides: StyleOverrides, style: PaginationStyle) throws {
-        guard overrides.pageSize != nil, style.pageSizeParameter == nil, !style.isPosted else { return }
-        switch style.kind {
-        case .singlePage, .range: return
-        default: break
-        }
+        guard overrides.pageSize != nil, style.pageSizeParameter == nil, style.sendsPageSize else { return }
         throw SyncPlanError.noPageSizeParameter
     }
 }

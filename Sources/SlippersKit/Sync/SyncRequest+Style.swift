@@ -29,25 +29,6 @@ extension StyleOverrides {
     }
 }
 
-extension PaginationStyle {
-    /// The style `sync --style NAME` forces: its way of asking for pages with the usual
-    /// parameters, total and end signal; `nil` for a name that is none of the kinds' case names:
-    /// `pageNumber`, `offset`, `cursor`, `nextURL`, `linkHeader`, `afterLastItem`, `range` and `singlePage`.
-    public static func named(_ name: String) -> PaginationStyle? {
-        switch name {
-        case "pageNumber": .pageNumber()
-        case "offset": .offset()
-        case "cursor": .cursor()
-        case "nextURL": .nextURL()
-        case "linkHeader": .linkHeader()
-        case "afterLastItem": .afterLastItem()
-        case "range": .range()
-        case "singlePage": .singlePage()
-        default: nil
-        }
-    }
-}
-
 extension SyncRequest.Style {
     /// The style of a list asked for by POST: a GraphQL connection or list (``graphQL``), a
     /// cursor in a JSON body (``postBody`` with ``cursorPath``), or a page number or an offset in

@@ -83,12 +83,9 @@ extension Syncer.Run {
             return try await body()
         } catch let error as CacheError where error.code == .pageRepeated && error.pageIndex == 1 {
             // Only a way of asking that detection chose is in doubt: a next URL or cursor is the server's own.
-            let chosen: Bool
-            switch plan.style.kind {
-            case .pageNumber, .offset, .cursor: chosen = true
-            default: chosen = false
+            guard plan.style.asksByInference, let detection = plan.detection, !detection.hints.isEmpty else {
+                throw error
             }
-            guard chosen, let detection = plan.detection, !detection.hints.isEmpty else { throw error }
             throw SyncFailure.pageRepeatedDespiteHints(
                 collection: error.collection ?? "", hints: detection.hints, style: plan.style, tried: detection.tried)
         } catch let error as CacheError where error.code == .listStalled {

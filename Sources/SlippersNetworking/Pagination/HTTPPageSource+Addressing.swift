@@ -11,26 +11,7 @@ extension HTTPPageSource: AddressablePageSource {
     /// hold any number of items.
     public func token(forPageAt index: Int) -> PageToken? {
         guard index >= 0 else { return nil }
-        switch style.kind {
-        case .pageNumber(_, let firstPage):
-            return PageToken(firstPage + index)
-        case .offset, .range:
-            guard let pageSize = style.pageSize, pageSize > 0 else { return nil }
-            return PageToken(index * pageSize)
-        case .nextURL, .linkHeader:
-            // The next URLs of an advancing list name every page; others name only the next.
-            return style.advancing?.url(forPageAt: index).map { PageToken($0.absoluteString) }
-        case .bodyCursor(let cursor) where cursor.isNumbered:
-            switch cursor.paging {
-            case .page(_, let firstPage): return PageToken(firstPage + index)
-            case .offset: return style.pageSize.map { PageToken(index * $0) }
-            case .cursor, nil: return nil
-            }
-        case .cursor, .graphQL, .bodyCursor:
-            return pagesByCursor ? learntCursors.value?.token(forPageAt: index) : nil
-        case .afterLastItem, .singlePage:
-            return nil
-        }
+        return style.continuation.token(forPageAt: index, in: self)
     }
 
     /// The number of pages of `total` items: the total over the page size, rounded up.
@@ -39,19 +20,6 @@ extension HTTPPageSource: AddressablePageSource {
     /// not the last, as the server sent it (it may send fewer than asked for);
     /// for offsets it is the style's, which the offsets are counted in.
     public func pageCount(forTotal total: Int, pageItemCount: Int) -> Int? {
-        let size: Int?
-        switch style.kind {
-        case .pageNumber: size = pageItemCount
-        case .offset, .range: size = style.pageSize
-        case .singlePage: return 1
-        case .nextURL, .linkHeader: return style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
-        case .bodyCursor(let cursor) where cursor.isNumbered:
-            if case .page = cursor.paging { size = pageItemCount } else { size = style.pageSize }
-        case .cursor, .graphQL, .bodyCursor:
-            return pagesByCursor ? learntCursors.value?.pageCount(forTotal: total) : nil
-        case .afterLastItem: size = nil
-        }
-        guard let size, size > 0, total >= 0 else { return nil }
-        return max(1, (total + size - 1) / size)
+        style.continuation.pageCount(forTotal: total, pageItemCount: pageItemCount, in: self)
     }
 }

@@ -31,27 +31,7 @@ extension HTTPPageSource {
     }
 
     private func widenedRequest(for token: PageToken?) -> OverlappingRequest? {
-        switch style.kind {
-        case .offset, .range:
-            guard let offset = token?.intValue, offset >= 1, let size = style.pageSize, size > 0 else { return nil }
-            if case .offset = style.kind, style.pageSizeParameter == nil { return nil }
-            var wider = self
-            wider.style.pageSize = size + 1
-            return OverlappingRequest(
-                source: wider, token: PageToken(offset - 1), offset: offset - 1, size: size + 1, nextPageToken: nil)
-        case .nextURL, .linkHeader:
-            guard let advancing = style.advancing, let text = token?.rawValue, let url = URL(string: text),
-                let index = advancing.pageIndex(of: url), index >= 1,
-                let wider = advancing.overlappingURL(forPageAt: index)
-            else { return nil }
-            return OverlappingRequest(
-                source: self, token: PageToken(wider.absoluteString),
-                offset: advancing.first + advancing.step * index - 1,
-                size: advancing.step + 1,
-                nextPageToken: advancing.url(forPageAt: index + 1).map { PageToken($0.absoluteString) })
-        case .pageNumber, .cursor, .afterLastItem, .singlePage, .graphQL, .bodyCursor:
-            return nil
-        }
+        style.continuation.overlappingRequest(for: token, in: self)
     }
 
     /// Whether the page at `token` is asked for with the item before it when a request asks:

@@ -37,22 +37,11 @@ extension HTTPPageSource {
 
         /// One line: what was tried and the options that describe the list.
         public var description: String {
-            let fix: String
-            switch style.kind {
-            case .cursor(let parameter, let keyPath) where parameter.isEmpty:
-                fix =
-                    "no option describes a list whose server answers page 1 to the members of \(keyPath) sent back "
-                    + "(slippers detect URL shows what was seen)"
-            case .cursor(_, let keyPath):
-                fix =
-                    "the server takes the cursor back under another name: give it with --cursor-path \(keyPath) "
-                    + "--cursor-param NAME"
-            default:
-                fix =
-                    "the list pages by a parameter of another name: give it with --page-param NAME (and the page "
-                    + "size's with --page-size-param NAME), or --cursor-path PATH --cursor-param NAME, or --style "
-                    + "singlePage if the list is one page"
-            }
+            let fix =
+                style.continuation.probeAdvice
+                ?? "the list pages by a parameter of another name: give it with --page-param NAME (and the page "
+                + "size's with --page-size-param NAME), or --cursor-path PATH --cursor-param NAME, or --style "
+                + "singlePage if the list is one page"
             return "Page 2 of \(url.shortenedForErrors) did not advance: \(Self.grouped(tried)); \(fix)"
         }
 
@@ -209,12 +198,10 @@ extension HTTPPageSource {
         if let repeated {
             // A guessed page number whose page 2 repeats page 1 may be a list of one page: the walk
             // decides. A cursor the server answers page 1 to was not taken back: it says so now.
-            switch style.kind {
-            case .pageNumber, .offset:
+            if style.continuation.mayBeOnePage {
                 return Probe(source: self, firstPage: firstPage, secondPage: repeated, tried: tried)
-            default:
-                refused = true
             }
+            refused = true
         }
         if refused {
             throw ProbeFailure(url: CredentialQuery.masking(url.absoluteString), style: style, tried: tried)
@@ -285,15 +272,7 @@ extension HTTPPageSource {
     }
 
     /// The request for `token` in words, as a user would write it: `?page=2`, `?cursor=…`.
-    private func askedText(_ token: PageToken) -> String {
-        switch style.kind {
-        case .pageNumber(let parameter, _), .offset(let parameter): "?\(parameter)=\(token.rawValue)"
-        case .cursor(let parameter, let keyPath) where parameter.isEmpty: "the members of \(keyPath)"
-        case .cursor(let parameter, let keyPath): "?\(parameter)= from \(keyPath)"
-        case .afterLastItem(let parameter): "?\(parameter)=\(token.rawValue.shortenedForErrors)"
-        default: "page 2 (\(style.kind.description))"
-        }
-    }
+    private func askedText(_ token: PageToken) -> String { style.continuation.askedText(token) }
 
     /// A refusal in words: its status and what the server said, on one line.
     private static func refusalText(_ error: NetworkError) -> String {
@@ -304,12 +283,7 @@ extension HTTPPageSource {
 
     /// Whether the way of asking for page 2 that `style` names was inferred from the first
     /// response rather than given by the server: a parameter or a cursor, checked with a request.
-    static func asksByInference(_ style: PaginationStyle) -> Bool {
-        switch style.kind {
-        case .pageNumber, .offset, .cursor, .afterLastItem: true
-        case .nextURL, .linkHeader, .singlePage, .range, .graphQL, .bodyCursor: false
-        }
-    }
+    static func asksByInference(_ style: PaginationStyle) -> Bool { style.continuation.asksByInference }
 
     /// The caller's page inside an encoded object that the URL does not hold (`--page-param q.page`
     /// on a URL without `?q=`), counted from 0: nothing numbers the first page the URL asked for, so

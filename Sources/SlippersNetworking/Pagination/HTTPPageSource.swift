@@ -177,37 +177,22 @@ public struct HTTPPageSource: PageSource {
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)``
     ///   when the token does not fit the style.
     public func requestURL(for token: PageToken?) throws -> URL {
-        switch style.kind {
-        case .singlePage:
-            // The only page has no token; a token names no page of such a list.
-            if let token { throw NetworkError(.invalidToken(token.rawValue), url: url) }
-            return url
-        case .graphQL, .bodyCursor, .range:
-            // The token travels in the POST body, or a `Range` header.
-            return url
-        case .pageNumber(let parameter, let firstPage):
-            let number = try token.map(integer) ?? firstPage
-            return try settingQuery([parameter: String(number)])
-        case .offset(let parameter):
-            let offset = try token.map(integer) ?? 0
-            return try settingQuery([parameter: String(offset)])
-        case .cursor(let parameter, _) where parameter.isEmpty:
-            // A continuation object: the token is its members, each sent back as a parameter of its own.
-            guard let token else { return try settingQuery([:]) }
-            return try settingContinuation(token.rawValue)
-        case .cursor(let parameter, _), .afterLastItem(let parameter):
-            guard let token else { return try settingQuery([:]) }
-            return try settingQuery([parameter: token.rawValue])
-        case .nextURL, .linkHeader:
-            guard let token else { return try settingQuery([:]) }
-            guard let next = URL(string: token.rawValue), let scheme = next.scheme?.lowercased(),
-                scheme == "http" || scheme == "https"
-            else { throw NetworkError(.invalidToken(token.rawValue), url: url) }
-            return sentURL(next)
-        }
+        try style.continuation.requestURL(for: token, in: self)
     }
 
-    private func integer(_ token: PageToken) throws -> Int {
+    /// The URL of a next-URL or `Link` list's page at `token`, the next URL itself; the list's own for `nil`.
+    func linkedURL(for token: PageToken?) throws -> URL {
+        guard let token else { return try settingQuery([:]) }
+        guard let next = URL(string: token.rawValue), let scheme = next.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { throw NetworkError(.invalidToken(token.rawValue), url: url) }
+        return sentURL(next)
+    }
+
+    /// A token as a page number or an offset.
+    ///
+    /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)`` for another token.
+    func integer(_ token: PageToken) throws -> Int {
         guard let value = token.intValue, value >= 0 else {
             throw NetworkError(.invalidToken(token.rawValue), url: url)
         }
@@ -229,7 +214,7 @@ public struct HTTPPageSource: PageSource {
     /// What the body shows instead, when the items are not where the style says or have no id member:
     /// the arrays of objects it holds, or the one id-like member whose values differ on the page.
     private func itemsAdvice(_ scanner: JSONScanner, for error: JSONScanner.ScanError) -> String {
-        if case .graphQL = style.kind { return "" }
+        guard style.continuation.advisesItemsPath else { return "" }
         let path = PaginationStyle.components(style.itemsKeyPath)
         guard let array = scanner.value(at: path), array.kind == .array else {
             let found = scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4).map { JSONKeyPath(keys: $0).text }
@@ -250,7 +235,7 @@ public struct HTTPPageSource: PageSource {
 
     /// This URL with the members of a continuation token (`name=value&…`, percent-encoded) set in
     /// its query, each replacing a parameter of the same name, and the page size.
-    private func settingContinuation(_ encoded: String) throws -> URL {
+    func settingContinuation(_ encoded: String) throws -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw NetworkError(.invalidURL(NetworkError.redacting(url)))
         }
@@ -300,7 +285,7 @@ public struct HTTPPageSource: PageSource {
         } catch {
             throw NetworkError(decoding: error, body: response.body, url: requestURL)
         }
-        if let error = graphQLError(in: scanner, requestURL: requestURL) { throw error }
+        if let error = style.continuation.failure(in: scanner, requestURL: requestURL) { throw error }
         do {
             items = try readItems(scanner)
         } catch is JSONScanner.ScanError where endsWithoutItems(scanner, token: token) {
@@ -330,7 +315,8 @@ public struct HTTPPageSource: PageSource {
         if token == nil, pagesByCursor, let next {
             learntCursors.learn(firstPageNext: next.rawValue, itemCount: items.count)
         }
-        page.pageCount = lastPageCount(response) ?? announcedPageCount(scanner, announced: announced)
+        page.pageCount = style.continuation.announcedPageCount(
+            scanner: scanner, response: response, announced: announced, in: self)
         return page
     }
 
@@ -347,104 +333,24 @@ public struct HTTPPageSource: PageSource {
         return scanner.arraysOfObjects(in: scanner.root, at: [], depth: 4).isEmpty
     }
 
-    /// The number of pages of a page-number list, as its body (`total_pages`…) or headers say; of
-    /// a next-URL or `Link` list whose URLs name every page, as its headers say (`X-WP-TotalPages`…).
-    private func announcedPageCount(_ scanner: JSONScanner, announced: PaginationHeaders) -> Int? {
-        if style.advancing != nil, isLinked { return announced.pageCount }
-        guard case .pageNumber = style.kind else { return nil }
-        if case .pageCount(let keyPath)? = style.endSignal,
-            let count = scanner.int(at: PaginationStyle.components(keyPath))
-        {
-            return count
-        }
-        return scanner.int(at: ["total_pages"]) ?? announced.pageCount
-    }
-
     private func nextToken(
         scanner: JSONScanner, response: NetworkResponse, token: PageToken?, requestURL: URL,
         items: [RawItem], total: Int?, announced: PaginationHeaders
     ) throws -> PageToken? {
-        let itemCount = items.count
-        guard itemCount > 0 else { return nil }
-        var pagesSoFar: Int?
-        if case .pageNumber(_, let firstPage) = style.kind {
-            pagesSoFar = try (token.map(integer) ?? firstPage) - firstPage + 1
-        } else if isLinked, let advancing = style.advancing {
-            // The URLs of such a list number its pages: a page count in a header says which is the last.
-            pagesSoFar = token == nil ? 1 : advancing.pageIndex(of: requestURL).map { $0 + 1 }
-        }
+        guard !items.isEmpty else { return nil }
+        let continuation = style.continuation
+        let pagesSoFar = try continuation.pagesSoFar(token: token, requestURL: requestURL, in: self)
         if isLastPage(scanner, pagesSoFar: pagesSoFar) || announced.isLastPage { return nil }
         if let pagesSoFar, let count = announced.pageCount, pagesSoFar >= count { return nil }
-        switch style.kind {
-        case .singlePage:
-            return nil
-        case .graphQL, .bodyCursor:
-            return try postedNextToken(scanner: scanner, token: token, requestURL: requestURL, items: items)
-        case .pageNumber(_, let firstPage):
-            let number = try token.map(integer) ?? firstPage
-            let pagesSoFar = number - firstPage + 1
-            if let total {
-                // A server may serve fewer items a page than asked for: the total says whether the list goes on.
-                let served = min(style.pageSize ?? itemCount, itemCount)
-                if pagesSoFar * served >= total { return nil }
-            } else if let pageSize = style.pageSize, itemCount < pageSize {
-                return nil
-            }
-            return PageToken(number + 1)
-        case .offset, .range:
-            let offset = try token.map(integer) ?? 0
-            let nextOffset = offset + itemCount
-            if let total {
-                if nextOffset >= total { return nil }
-            } else if let limit = style.pageSize, itemCount < limit {
-                return nil
-            }
-            return PageToken(nextOffset)
-        case .afterLastItem:
-            guard let last = items.last?.key.description, !last.isEmpty else { return nil }
-            guard last != token?.rawValue || readsRepeatedCursors else {
-                throw NetworkError(.notAdvancing(token: last), url: requestURL)
-            }
-            return PageToken(last)
-        case .cursor(let parameter, let keyPath):
-            let path = PaginationStyle.components(keyPath)
-            let text = parameter.isEmpty ? Self.continuationToken(scanner, at: path) : scanner.scalarText(at: path)
-            guard let cursor = text, !cursor.isEmpty else { return nil }
-            guard cursor != token?.rawValue || readsRepeatedCursors else {
-                throw NetworkError(.notAdvancing(token: cursor), url: requestURL)
-            }
-            return PageToken(cursor)
-        case .nextURL(let keyPath):
-            guard let text = scanner.nextPageURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
-                return nil
-            }
-            return try advancingURL(text, from: requestURL, token: token)
-        case .linkHeader:
-            guard let text = NextLink.url(header: response.header)?.url else { return nil }
-            return try advancingURL(text, from: requestURL, token: token)
-        }
+        let page = ContinuedPage(
+            scanner: scanner, response: response, token: token, requestURL: requestURL, items: items, total: total)
+        return try continuation.nextToken(after: page, in: self)
     }
 
-    /// Whether the list follows next links (in the body or in headers).
-    private var isLinked: Bool {
-        switch style.kind {
-        case .nextURL, .linkHeader: true
-        default: false
-        }
-    }
-
-    /// Whether the body says the page is the last: the style's end signal, and the usual
-    /// `total_pages` of page-number lists and `has_more` of cursor lists.
+    /// Whether the body says the page is the last: the style's end signal, and the usual one of
+    /// its way (`total_pages` of page-number lists, `has_more` of cursor lists).
     private func isLastPage(_ scanner: JSONScanner, pagesSoFar: Int?) -> Bool {
-        var signals = style.endSignal.map { [$0] } ?? []
-        switch style.kind {
-        case .pageNumber: signals.append(.pageCount(keyPath: "total_pages"))
-        case .cursor, .afterLastItem, .bodyCursor: signals.append(.hasMore(keyPath: "has_more"))
-        case .graphQL(let connection):
-            signals.append(
-                .hasMore(keyPath: JSONKeyPath(keys: connection.connectionKeys + ["pageInfo", "hasNextPage"]).text))
-        case .offset, .nextURL, .linkHeader, .singlePage, .range: break
-        }
+        let signals = [style.endSignal, style.continuation.usualEndSignal(style)].compactMap { $0 }
         for signal in signals {
             let path = PaginationStyle.components(signal.keyPath)
             switch signal {
@@ -459,15 +365,7 @@ public struct HTTPPageSource: PageSource {
         return false
     }
 
-    /// The number of pages a `Link` header's `rel="last"` names, for an advancing list.
-    private func lastPageCount(_ response: NetworkResponse) -> Int? {
-        guard case .linkHeader = style.kind, let advancing = style.advancing, let header = response.header("Link"),
-            let last = LinkHeader(header).url(rel: "last"), let url = URL(string: last, relativeTo: self.url)
-        else { return nil }
-        return advancing.pageIndex(of: url).map { $0 + 1 }
-    }
-
-    private func advancingURL(_ text: String, from requestURL: URL, token: PageToken?) throws -> PageToken {
+    func advancingURL(_ text: String, from requestURL: URL, token: PageToken?) throws -> PageToken {
         guard let next = URL(string: text, relativeTo: requestURL)?.absoluteURL else {
             throw NetworkError(.invalidURL(text), url: requestURL)
         }

@@ -4,20 +4,7 @@ extension PaginationStyle {
     /// Whether every page of a list in this style is named without the pages before it, so
     /// that a sync asks for several at once: page numbers, offsets with a page size, and next
     /// URLs or `Link` headers that advance one parameter (``advancing``).
-    public var isAddressable: Bool {
-        switch kind {
-        case .pageNumber: true
-        case .offset, .range: pageSize != nil
-        case .nextURL, .linkHeader: advancing != nil
-        case .bodyCursor(let cursor):
-            switch cursor.paging {
-            case .page?: true
-            case .offset?: pageSize != nil
-            case .cursor?, nil: false
-            }
-        case .cursor, .afterLastItem, .singlePage, .graphQL: false
-        }
-    }
+    public var isAddressable: Bool { continuation.isAddressable(self) }
 
     /// A next URL that names every page: the list's URL with one query parameter advanced by a
     /// constant step from page to page, as Django REST framework's `?page=N` and `?offset=N`,

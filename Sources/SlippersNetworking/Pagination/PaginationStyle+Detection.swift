@@ -102,7 +102,7 @@ extension PaginationStyle {
 }
 
 /// The state of one detection: the parsed body and URL, and the reasons gathered so far.
-private struct Detector {
+struct Detector {
     typealias Style = PaginationStyle
 
     let scanner: JSONScanner?
@@ -179,7 +179,7 @@ private struct Detector {
 
     /// What in the response says the list pages: pagination headers, a next link, a cursor, a page
     /// or total field, a count larger than the page.
-    private func pagingHints(itemCount: Int?) -> [String] {
+    func pagingHints(itemCount: Int?) -> [String] {
         var hints: [String] = []
         if let link = header("Link"),
             LinkHeader(link).url(rel: "next") != nil || LinkHeader(link).url(rel: "last") != nil
@@ -215,7 +215,7 @@ private struct Detector {
     /// page (`nextRecordsUrl`, `next_page_uri`, `nextHref`…) beyond the usual ``PaginationStyle/nextURLKeys``,
     /// or for where a page ends or the list continues (`end`, `next_batch`, `marker`, `resumeToken`):
     /// a URL in one of them is the next page's, whatever the rest of its name; an opaque string, a cursor.
-    private func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
+    func otherNextMembers(_ scanner: JSONScanner) -> [[String]] {
         var paths: [[String]] = []
         for (parent, object) in metadataObjects(scanner) {
             for key in scanner.keys(of: object) where Self.namesAContinuation(key) {
@@ -227,7 +227,7 @@ private struct Detector {
 
     /// The root object and the usual metadata objects under it (``PaginationStyle/metadataKeys``), then
     /// the objects at `nested`, each with its path: where pagination members sit beside the items.
-    private func metadataObjects(
+    func metadataObjects(
         _ scanner: JSONScanner, nested: [[String]] = []
     ) -> [(path: [String], object: JSONScanner.Value)] {
         ([[]] + Style.metadataKeys.map { [$0] } + nested).compactMap { path in
@@ -257,7 +257,7 @@ private struct Detector {
     /// The members of the body, at its root or in its usual metadata objects, that count more
     /// items than the page holds: named like a count or a total (`numberMatched`, `total*`,
     /// `*count*`, `*hits`), as hints that the list has more pages.
-    private func countsAbovePage(_ scanner: JSONScanner, itemCount: Int) -> [(path: String, hint: String)] {
+    func countsAbovePage(_ scanner: JSONScanner, itemCount: Int) -> [(path: String, hint: String)] {
         var hints: [(path: String, hint: String)] = []
         for (path, object) in metadataObjects(scanner, nested: [["meta", "pagination"], ["meta", "page"]]) {
             for key in scanner.keys(of: object) {
@@ -279,14 +279,9 @@ private struct Detector {
     /// How a next-URL or `Link` list's next URL advances, when it is this URL with one parameter
     /// advanced; said in the reasons either way. Credentials in either URL are masked first, as
     /// the tokens of such a list keep them.
-    private mutating func advancing(of style: Style) -> Style.Advancing? {
-        let text: String?
-        switch style.kind {
-        case .nextURL(let keyPath): text = scanner?.nextPageURL(at: Style.components(keyPath))
-        case .linkHeader: text = NextLink.url(header: header)?.url
-        default: return nil
-        }
-        guard let text, let next = URL(string: text, relativeTo: url)?.absoluteURL,
+    mutating func advancing(of style: Style) -> Style.Advancing? {
+        guard let text = style.continuation.nextLink(in: scanner, header: header),
+            let next = URL(string: text, relativeTo: url)?.absoluteURL,
             let maskedNext = URL(string: CredentialQuery.masking(next.absoluteString)),
             let maskedFirst = URL(string: CredentialQuery.masking(url.absoluteString))
         else { return nil }
@@ -301,392 +296,28 @@ private struct Detector {
         return advancing
     }
 
-    private mutating func kindAndSignals() -> (Style, Style.Detection.Confidence) {
+    /// The way pages are asked for, by the first of every way's rules (``ListContinuation/detectionRules``)
+    /// that proposes one, in order of rank; page numbers when none does.
+    private mutating func kindAndSignals() -> Candidate {
         let sizeParameter = queryParameter(Style.pageSizeParameters)
-        let urlPageSize = sizeParameter.flatMap(queryValue).flatMap { Int($0) }
-        let total = totalKeyPath()
-        if let answer = xPagination(sizeParameter: sizeParameter, urlPageSize: urlPageSize) { return answer }
-        if let unit = announced.rangeUnit {
-            reasons.append("ranges in \(unit) (Content-Range, Accept-Ranges): asked for by Range: \(unit)=N-M headers")
-            return (Style.range(unit: unit, pageSize: announced.rangeLength), .high)
+        var evidence = DetectionEvidence(
+            sizeParameter: sizeParameter, urlPageSize: sizeParameter.flatMap(queryValue).flatMap { Int($0) },
+            total: totalKeyPath())
+        if let scanner {
+            evidence.hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
+            evidence.endSignal = endSignal(hasMore: evidence.hasMore)
         }
-
-        if let next = NextLink.url(header: header) {
-            reasons.append(
-                next.header == "Link"
-                    ? #"a Link header with rel="next""# : "the next page's URL in the \(next.header) header")
-            return (
-                Style(
-                    kind: .linkHeader, pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize,
-                    totalKeyPath: total),
-                .high
-            )
+        for rule in DetectionRule.ranked {
+            if let answer = rule.propose(&self, evidence) { return answer }
         }
-        guard let scanner else {
-            reasons.append("no pagination fields seen; guessing page numbers")
-            return (Style.pageNumber(pageSizeParameter: sizeParameter ?? "per_page", pageSize: urlPageSize), .low)
-        }
-        if let answer = odata(scanner, total: total) { return answer }
-        // An array of link objects, each with its `rel` (OGC API's, Siren's `links`): the one whose rel is next.
-        for key in Self.linkArrayKeys {
-            guard let links = scanner.value(at: [key]), links.kind == .array else { continue }
-            if let text = scanner.linkURL(at: [key]), !text.isEmpty {
-                reasons.append(#"a link with rel "next" in the \#(key) array"#)
-                return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .high)
-            }
-            // Link objects without a next one: the server says this page is the list's only, or last, one.
-            if scanner.elements(of: links).contains(where: {
-                $0.kind == .object && scanner.member("rel", of: $0) != nil
-            }) {
-                reasons.append(#"a \#(key) array with no rel "next": the list's only (or last) page"#)
-                return (Style(kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), totalKeyPath: total), .medium)
-            }
-        }
-        // Arrays of link objects deeper down (`data.@links.next`: `[{"rel": "next", "uri": …}]`).
-        for path in scanner.linkArrays(in: scanner.root) where path.count > 1 {
-            guard let text = scanner.linkURL(at: path), !text.isEmpty else { continue }
-            let keyPath = JSONKeyPath(keys: path).text
-            reasons.append(#"a link with rel "next" in the \#(keyPath) array"#)
-            return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
-        }
-        for path in candidatePaths(Style.nextURLKeys) + otherNextMembers(scanner) {
-            if let text = scanner.linkURL(at: path), looksLikeURL(text) {
-                let keyPath = JSONKeyPath(keys: path).text
-                reasons.append("a next page's URL at \(keyPath)")
-                return (Style(kind: .nextURL(keyPath: keyPath), totalKeyPath: total), .high)
-            }
-        }
-        // A null `next` beside a `previous` is a next-URL list on its only (or last) page, as DRF answers.
-        if scanner.value(at: ["next"])?.kind == .null, let previous = scanner.value(at: ["previous"]),
-            previous.kind == .null || scanner.string(previous).map(looksLikeURL) == true
-        {
-            reasons.append("a null next beside previous: a next-URL list on its last page")
-            return (Style(kind: .nextURL(keyPath: "next"), totalKeyPath: total), .medium)
-        }
-        let hasMore = firstPath(["has_more", "hasMore"]) { scanner.bool(at: $0) != nil }
-        let endSignal = self.endSignal(hasMore: hasMore)
-        if hasMore == nil, let answer = nullNextOnly(scanner, total: total) { return answer }
-        if let answer = continuationObject(scanner, total: total, sizeParameter: sizeParameter) { return answer }
-        if let answer = cursorStyle(
-            scanner, total: total, sizeParameter: sizeParameter, urlPageSize: urlPageSize, endSignal: endSignal)
-        {
-            return answer
-        }
-        let isStripeList = scanner.string(at: ["object"]) == "list"
-        if let hasMore, queryValue("page") == nil, isStripeList || scanner.value(at: ["data"])?.kind == .array {
-            let sent = ["starting_after", "after"].first { queryValue($0) != nil } ?? "starting_after"
-            let keyPath = JSONKeyPath(keys: hasMore).text
-            reasons.append(
-                "\(keyPath) with items under data and no cursor: the next page starts after the last item's id "
-                    + "(?\(sent)=)")
-            if isStripeList { reasons.append(#""object": "list", as Stripe answers"#) }
-            return (
-                Style(
-                    kind: .afterLastItem(parameter: sent), pageSizeParameter: sizeParameter ?? "limit",
-                    pageSize: urlPageSize, totalKeyPath: total, endSignal: .hasMore(keyPath: keyPath)),
-                isStripeList ? .high : .medium
-            )
-        }
-        if let encoded = Style.encodedPaging(in: url) {
-            reasons.append(encoded.reason)
-            if let total { reasons.append("the total at \(total)") }
-            noteSignal(endSignal)
-            return (
-                Style(
-                    kind: encoded.kind, pageSizeParameter: encoded.pageSizeParameter, pageSize: encoded.pageSize,
-                    totalKeyPath: total, endSignal: endSignal),
-                total != nil || announced.total != nil ? .high : .medium
-            )
-        }
-        let bodyHasOffset = scanner.value(at: ["offset"]) != nil || scanner.value(at: ["limit"]) != nil
-        let offsetInURL = queryParameter(["offset", "skip", "_start"])
-        if offsetInURL != nil || bodyHasOffset {
-            reasons.append(offsetInURL.map { "\($0) in the URL" } ?? "offset or limit in the body")
-            let limit = urlPageSize ?? scanner.int(at: ["limit"])
-            if let total { reasons.append("the total at \(total)") }
-            noteSignal(endSignal)
-            return (
-                Style(
-                    kind: .offset(parameter: offsetInURL ?? "offset"), pageSizeParameter: sizeParameter ?? "limit",
-                    pageSize: limit, totalKeyPath: total,
-                    endSignal: endSignal),
-                total != nil || announced.total != nil ? .high : .medium
-            )
-        }
-        return pageNumbers(
-            sizeParameter: sizeParameter, urlPageSize: urlPageSize, total: total, endSignal: endSignal)
-    }
-
-    /// A cursor in the body: at a member named as cursors are (``PaginationStyle/cursorKeys``), else
-    /// an opaque string at a member named for the next page or where a page ends; with the other
-    /// parameters it may go back as, as alternatives.
-    private mutating func cursorStyle(
-        _ scanner: JSONScanner, total: String?, sizeParameter: String?, urlPageSize: Int?,
-        endSignal: Style.EndSignal?
-    ) -> (Style, Style.Detection.Confidence)? {
-        for (key, parameter) in Style.cursorKeys {
-            for path in candidatePaths([key]) {
-                guard let value = scanner.value(at: path),
-                    value.kind == .string || value.kind == .null || (value.kind == .number && key != "next")
-                else { continue }
-                if value.kind == .string, let text = scanner.string(value), looksLikeURL(text) { continue }
-                // A null `next` is the last page of a next-URL list as often as of a cursor list.
-                if key == "next", value.kind == .null { continue }
-                let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? parameter
-                let keyPath = JSONKeyPath(keys: path).text
-                reasons.append(
-                    value.kind == .null
-                        ? "a null cursor at \(keyPath)" : "a cursor at \(keyPath), sent back as ?\(sent)=")
-                noteSignal(endSignal)
-                let style = Style(
-                    kind: .cursor(parameter: sent, keyPath: keyPath),
-                    pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
-                    totalKeyPath: total, endSignal: endSignal)
-                if value.kind != .null {
-                    cursorAlternatives(of: style, sent: sent, cursor: scanner.scalarText(at: path))
-                }
-                return (style, value.kind == .null ? .medium : .high)
-            }
-        }
-        // An opaque string at a member named for the next page (next_page, nextPage…) is a cursor,
-        // whatever its name says: it is no page number. The parameter it goes back as is found by asking.
-        for path in otherNextMembers(scanner) {
-            guard let text = scanner.string(at: path), !text.isEmpty, Int(text) == nil, !looksLikeURL(text) else {
-                continue
-            }
-            let keyPath = JSONKeyPath(keys: path).text
-            let sent = Self.cursorParameters.first { queryValue($0) != nil } ?? "cursor"
-            reasons.append(
-                "an opaque string at \(keyPath): a cursor, sent back as ?\(sent)= unless page 2 says otherwise")
-            noteSignal(endSignal)
-            let style = Style(
-                kind: .cursor(parameter: sent, keyPath: keyPath),
-                pageSizeParameter: sizeParameter ?? bodySizeParameter(), pageSize: urlPageSize,
-                totalKeyPath: total, endSignal: endSignal)
-            cursorAlternatives(of: style, sent: sent, cursor: text)
-            return (style, .medium)
-        }
-        return nil
-    }
-
-    /// The query parameters a cursor is commonly sent back as: one of them in the URL is the cursor's.
-    static let cursorParameters = [
-        "cursor", "after", "page_token", "pageToken", "starting_after", "start_cursor", "continuation",
-        "next_token", "pagination_token", "from", "since", "marker",
-    ]
-
-    /// The parameters a cursor is tried under when the one sent first does not advance, in order:
-    /// the words servers take a continuation back as.
-    static let cursorVocabulary = [
-        "from", "cursor", "after", "since", "token", "page_token", "pageToken", "marker", "start", "continuation",
-        "next", "_cursor", "@cursor",
-    ]
-
-    /// The other parameters a cursor may be sent back as, tried when page 2 asked with `sent` does
-    /// not advance: a parameter of the URL whose value is of the cursor's make (its first character,
-    /// not its value: `?from=s0` beside `"end": "s10"`), the member's own name, then
-    /// ``cursorVocabulary``; with the first, at most ``HTTPPageSource/maximumProbes`` tries in all.
-    private mutating func cursorAlternatives(of style: Style, sent: String, cursor: String?) {
-        guard case .cursor(_, let keyPath) = style.kind, queryParameter(Self.cursorParameters) == nil else { return }
-        let member = Style.components(keyPath).last.map { [$0] } ?? []
-        let own = query.filter { item in
-            guard let value = item.value, let cursor, let first = value.first, value != cursor else { return false }
-            return first == cursor.first && !Style.pageSizeParameters.contains(item.name)
-        }.map(\.name)
-        var names: [String] = []
-        for name in own + member + Self.cursorVocabulary where name != sent && !names.contains(name) {
-            names.append(name)
-        }
-        for parameter in names.prefix(HTTPPageSource.maximumProbes - 1) {
-            var alternative = style
-            alternative.kind = .cursor(parameter: parameter, keyPath: keyPath)
-            alternatives.append(alternative)
-        }
-    }
-
-    /// A continuation object: an object at a member named for continuing (`continue`, `continuation`,
-    /// `next`…) whose members are all strings or numbers, none a URL. Every member goes back as a query
-    /// parameter of its own (``PaginationStyle/Kind/cursor(parameter:keyPath:)`` with no parameter name).
-    private mutating func continuationObject(
-        _ scanner: JSONScanner, total: String?, sizeParameter: String?
-    ) -> (Style, Style.Detection.Confidence)? {
-        guard scanner.root.kind == .object else { return nil }
-        for key in scanner.keys(of: scanner.root) {
-            let name = key.lowercased()
-            guard name.hasPrefix("continu") || name.hasPrefix("next"), let object = scanner.value(at: [key]),
-                object.kind == .object
-            else { continue }
-            let members = scanner.keys(of: object)
-            let scalars = members.compactMap { scanner.member($0, of: object) }.filter {
-                ($0.kind == .string && !(scanner.string($0).map(looksLikeURL) ?? true)) || $0.kind == .number
-            }
-            guard !members.isEmpty, scalars.count == members.count else { continue }
-            let keyPath = JSONKeyPath.escaping(key)
-            reasons.append(
-                "a continuation object at \(keyPath): each of its members (\(members.joined(separator: ", "))) is "
-                    + "sent back as a parameter of its own")
-            return (
-                Style(
-                    kind: .cursor(parameter: "", keyPath: keyPath), pageSizeParameter: sizeParameter,
-                    totalKeyPath: total),
-                .high
-            )
-        }
-        return nil
-    }
-
-    /// flask-smorest's `X-Pagination` header over a bare array: page numbers, `?page=` and `?page_size=`,
-    /// the total and page count in the header.
-    private mutating func xPagination(
-        sizeParameter: String?, urlPageSize: Int?
-    ) -> (Style, Style.Detection.Confidence)? {
-        guard announced.names.contains("X-Pagination") else { return nil }
-        let parameter = queryParameter(Style.pageParameters) ?? "page"
-        let firstPage = queryValue(parameter).flatMap { Int($0) } == 0 ? 0 : 1
-        reasons.append("the X-Pagination header: page numbers, with the total and page count in it")
-        return (
-            Style(
-                kind: .pageNumber(parameter: parameter, firstPage: firstPage),
-                pageSizeParameter: sizeParameter ?? "page_size", pageSize: urlPageSize),
-            .high
-        )
-    }
-
-    /// A null `next` at the root, and nothing else that pages, on a list's first page: the list is that
-    /// page. Filed as a next-URL list, which asks for no other page now and follows `next` once it has a URL.
-    private mutating func nullNextOnly(_ scanner: JSONScanner, total: String?) -> (Style, Style.Detection.Confidence)? {
-        guard scanner.value(at: ["next"])?.kind == .null,
-            !["page", "offset", "cursor", "after", "page_token", "starting_after"].contains(where: {
-                queryValue($0) != nil
-            })
-        else { return nil }
-        let otherCursor = Style.cursorKeys.contains { key, _ in
-            key != "next" && candidatePaths([key]).contains { scanner.string(at: $0) != nil }
-        }
-        guard !otherCursor else { return nil }
-        reasons.append("a null next and nothing else that pages: the whole list is on this page")
-        return (Style(kind: .nextURL(keyPath: "next"), totalKeyPath: total), .medium)
-    }
-
-    private mutating func odata(_ scanner: JSONScanner, total: String?) -> (Style, Style.Detection.Confidence)? {
-        for key in ["@odata.nextLink", "odata.nextLink"] {
-            if let text = scanner.string(at: [key]), looksLikeURL(text) {
-                reasons.append("OData's \(key)")
-                return (
-                    Style(
-                        kind: .nextURL(keyPath: JSONKeyPath.escaping(key)), itemsKeyPath: "value",
-                        totalKeyPath: total),
-                    .high
-                )
-            }
-        }
-        guard scanner.value(at: ["@odata.context"]) != nil, scanner.value(at: ["value"])?.kind == .array else {
-            return nil
-        }
-        reasons.append("OData's @odata.context, with no @odata.nextLink: one page, or the last")
-        // A count above the page then says the list ends short of it: a sync says so, never "complete".
-        return (
-            Style(
-                kind: .nextURL(keyPath: JSONKeyPath.escaping("@odata.nextLink")), itemsKeyPath: "value",
-                totalKeyPath: total),
-            .medium
-        )
-    }
-
-    private mutating func pageNumbers(
-        sizeParameter: String?, urlPageSize: Int?, total: String?, endSignal: Style.EndSignal?
-    ) -> (Style, Style.Detection.Confidence) {
-        guard let scanner else { return (Style.pageNumber(pageSizeParameter: sizeParameter), .low) }
-        var firstPage = 1
-        let currentPage = firstPath(["page", "number", "current_page", "currentPage", "page_number", "pageNumber"]) {
-            scanner.int(at: $0) != nil
-        }
-        let urlParameter = queryParameter(Style.pageParameters)
-        // The parameter the URL names, else the conventional `page`; the body's own name for the page
-        // number is evidence, not proof: it is tried when page 2 by `page` does not advance.
-        let parameter = urlParameter ?? "page"
-        var bodyParameter: String?
-        if let urlParameter, let page = queryValue(urlParameter).flatMap({ Int($0) }) {
-            firstPage = page == 0 ? 0 : 1
-            reasons.append("\(urlParameter)=\(page) in the URL")
-        } else if let currentPage, let number = scanner.int(at: currentPage) {
-            firstPage = number == 0 ? 0 : 1
-            let name = currentPage.last ?? "page"
-            if name != "number", name != parameter { bodyParameter = name }
-            reasons.append(
-                "the body numbers this page \(number) at \(JSONKeyPath(keys: currentPage).text): asked for as "
-                    + "?\(parameter)=" + (bodyParameter.map { ", else as ?\($0)=" } ?? ""))
-        }
-        var sizeName = sizeParameter
-        var pageSize: Int?
-        if let sizeParameter, let size = queryValue(sizeParameter).flatMap({ Int($0) }) {
-            pageSize = size
-        } else if let path = firstPath(Self.bodySizeKeys, where: { scanner.int(at: $0) != nil }), let last = path.last {
-            pageSize = scanner.int(at: path)
-            sizeName = sizeName ?? last
-            reasons.append("the page size at \(JSONKeyPath(keys: path).text), sent back as ?\(last)=")
-        }
-        if let total { reasons.append("the total at \(total)") }
-        noteSignal(endSignal)
-        let evidence = [currentPage != nil, total != nil || announced.total != nil, endSignal != nil].filter { $0 }
-            .count
-        if evidence == 0, urlParameter == nil {
-            reasons.append(
-                "no pagination fields seen; guessing page numbers, then offsets (a sync that finds page 2 "
-                    + "repeating page 1 exactly in every way takes the list for one page)")
-        }
-        let style = Style(
-            kind: .pageNumber(parameter: parameter, firstPage: firstPage), pageSizeParameter: sizeName,
-            pageSize: pageSize, totalKeyPath: total, endSignal: endSignal)
-        if let bodyParameter {
-            var alternative = style
-            alternative.kind = .pageNumber(parameter: bodyParameter, firstPage: firstPage)
-            alternatives.append(alternative)
-        }
-        if urlParameter == nil, currentPage == nil {
-            // Nothing names the page: ?page=, else the conventional offsets, ?offset= then ?skip=
-            // (each with ?limit=), whichever brings page 2; a list is taken for one page only when
-            // every one of them brings page 1 again.
-            // A list that counts more items than its page, whose server ignores all of these, may page
-            // inside an object encoded in one query parameter: rison's `?q=(page:1)` from 0 is tried last,
-            // created by the request (see `HTTPPageSource.setQueryItems`), when the URL holds no `q`.
-            let encodedToo = (total != nil || announced.total != nil) && queryValue("q") == nil
-            reasons.append(
-                "nothing names the page: page 2 is asked for by ?page=, else by ?offset=, else by ?skip="
-                    + (encodedToo ? ", else inside ?q=(page:1) (a rison object)" : ""))
-            for name in ["offset", "skip"] {
-                alternatives.append(
-                    Style(
-                        kind: .offset(parameter: name), pageSizeParameter: "limit", totalKeyPath: total,
-                        endSignal: endSignal))
-            }
-            if encodedToo {
-                alternatives.append(
-                    Style(
-                        kind: .pageNumber(parameter: "q.page", firstPage: 0), pageSizeParameter: "q.page_size",
-                        totalKeyPath: total, endSignal: endSignal))
-            }
-        }
-        let confidence: Style.Detection.Confidence =
-            evidence >= 2 ? .high : (evidence == 1 || urlParameter != nil) ? .medium : .low
-        var isPageCount = false
-        if case .pageCount? = endSignal { isPageCount = true }
-        if urlParameter == nil, currentPage == nil, total == nil, announced.total == nil, !isPageCount {
-            // Nothing numbers this page nor counts the list, so nothing would show a page skipped:
-            // ?page=1 is asked first, in case pages count from 0 (it is then page 2), then ?page=2.
-            reasons.append("nothing numbers this page: ?page=1 is asked first, in case pages count from 0")
-            var fromZero = style
-            fromZero.kind = .pageNumber(parameter: parameter, firstPage: 0)
-            alternatives.insert(fromZero, at: 0)
-        }
-        return (style, confidence)
+        return pageNumbers(evidence: evidence)
     }
 
     /// The members of a body that give its page size, each the name of the parameter that sets it.
     static let bodySizeKeys = ["per_page", "page_size", "pageSize", "results_per_page", "size", "limit", "perPage"]
 
     /// The parameter a body names as its page size (`results_per_page: 50` → `results_per_page`), if any.
-    private func bodySizeParameter() -> String? {
+    func bodySizeParameter() -> String? {
         guard let scanner else { return nil }
         return firstPath(Self.bodySizeKeys) { scanner.int(at: $0) != nil }?.last
     }
@@ -694,7 +325,7 @@ private struct Detector {
     // MARK: Members of the body
 
     /// The body's own word on the end of the list: a `last` flag, a page count, else `has_more`.
-    private func endSignal(hasMore: [String]?) -> Style.EndSignal? {
+    func endSignal(hasMore: [String]?) -> Style.EndSignal? {
         guard let scanner else { return nil }
         if let path = firstPath(["last", "is_last", "isLast", "last_page"], where: { scanner.bool(at: $0) != nil }) {
             return .isLast(keyPath: JSONKeyPath(keys: path).text)
@@ -705,7 +336,7 @@ private struct Detector {
         return hasMore.map { .hasMore(keyPath: JSONKeyPath(keys: $0).text) }
     }
 
-    private mutating func noteSignal(_ signal: Style.EndSignal?) {
+    mutating func noteSignal(_ signal: Style.EndSignal?) {
         switch signal {
         case .pageCount(let keyPath)?: reasons.append("a page count at \(keyPath)")
         case .hasMore(let keyPath)?: reasons.append("\(keyPath), false on the last page")
@@ -717,7 +348,7 @@ private struct Detector {
     /// The list's total: a member named as one (``PaginationStyle/totalKeys``), else the first integer
     /// member at the root or in a metadata object whose name says total (`total_size`, `resultTotal`)
     /// or ends in count, and does not count pages.
-    private func totalKeyPath() -> String? {
+    func totalKeyPath() -> String? {
         guard let scanner else { return nil }
         if let path = firstPath(Style.totalKeys, where: { scanner.int(at: $0) != nil }) {
             return JSONKeyPath(keys: path).text
@@ -734,7 +365,7 @@ private struct Detector {
         return nil
     }
 
-    private func itemsKeyPath() -> (path: String, reason: String?) {
+    func itemsKeyPath() -> (path: String, reason: String?) {
         guard let scanner else { return ("results", nil) }
         if scanner.root.kind == .array { return ("", "the body is the items array") }
         for key in Style.itemsKeys {
@@ -774,7 +405,7 @@ private struct Detector {
     }
 
     /// The id member of the first item, and whether the items are objects at all.
-    private mutating func idField(itemsKeyPath: String) -> (field: String, itemsAreObjects: Bool) {
+    mutating func idField(itemsKeyPath: String) -> (field: String, itemsAreObjects: Bool) {
         guard let scanner, let array = scanner.value(at: Style.components(itemsKeyPath)), array.kind == .array,
             let first = scanner.elements(of: array).first
         else { return ("id", true) }
@@ -811,16 +442,16 @@ private struct Detector {
 
     /// The paths of the keys at the root, then under the usual metadata objects, then under
     /// `meta.pagination` and `meta.page` (JSON:API servers such as DRF's).
-    private func candidatePaths(_ keys: [String]) -> [[String]] {
+    func candidatePaths(_ keys: [String]) -> [[String]] {
         keys.map { [$0] } + Style.metadataKeys.flatMap { meta in keys.map { [meta, $0] } }
             + [["meta", "pagination"], ["meta", "page"]].flatMap { meta in keys.map { meta + [$0] } }
     }
 
-    private func firstPath(_ keys: [String], where matches: ([String]) -> Bool) -> [String]? {
+    func firstPath(_ keys: [String], where matches: ([String]) -> Bool) -> [String]? {
         candidatePaths(keys).first(where: matches)
     }
 
-    private func looksLikeURL(_ text: String) -> Bool {
+    func looksLikeURL(_ text: String) -> Bool {
         let lowered = text.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || text.hasPrefix("/")
             || text.hasPrefix("?")

@@ -69,40 +69,6 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     /// stored before this member existed decodes with `nil`.
     public var maxPageSize: Int?
 
-    /// The ways of asking for pages.
-    public enum Kind: Codable, Sendable, Hashable {
-        /// `?page=N`, numbered from `firstPage` (0 or 1). The token is the page number.
-        case pageNumber(parameter: String, firstPage: Int)
-        /// `?offset=N&limit=M`. The token is the offset.
-        case offset(parameter: String)
-        /// `?cursor=C`, with the next cursor in the body at `keyPath`. The token is the cursor.
-        case cursor(parameter: String, keyPath: String)
-        /// The full URL of the next page in the body at `keyPath` (`next`, `next_url`…): a string, a
-        /// link object's `href` (`_links.next`), or the `href` of the link whose `rel` is `next` in
-        /// an array of link objects (`links`). A relative URL is resolved against the request's. The token is the URL.
-        case nextURL(keyPath: String)
-        /// RFC 8288 `Link: <url>; rel="next"` headers, or a header that holds the next page's URL
-        /// alone (`Next-Page`, `X-Next-Page`, `X-Next`). The token is the URL.
-        case linkHeader
-        /// `?starting_after=ID`, with the id of the previous page's last item (Stripe). The token is that id.
-        ///
-        /// The list ends at an empty page or when the ``EndSignal`` (`has_more: false`) says so.
-        case afterLastItem(parameter: String)
-        /// One response holds the whole list: the URL is asked for as it is, and there is no next page.
-        ///
-        /// For APIs that do not page, such as a bare JSON array of every item.
-        case singlePage
-        /// A GraphQL connection, asked for by POST with `first` and `after` (the Relay
-        /// cursor connection spec). The token is the previous page's end cursor.
-        case graphQL(GraphQLConnection)
-        /// A cursor in a JSON body sent by POST. The token is the cursor's JSON text.
-        case bodyCursor(BodyCursor)
-        /// `Range: items=0-49` request headers, each page's range and the total read from its
-        /// `Content-Range: items 0-49/1234` (RFC 9110 ranges in a unit of the server's, as
-        /// react-admin's simple REST servers page). The token is the offset.
-        case range(unit: String)
-    }
-
     /// A member of the body that tells whether a page is the last.
     public enum EndSignal: Codable, Sendable, Hashable {
         /// The number of pages, such as `total_pages`, `totalPages`, `pages` or `last_page`:
@@ -254,14 +220,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
 
     /// The query parameters this style sets itself, left out of a collection's key.
     public var paginationParameters: Set<String> {
-        var names: Set<String> = []
-        switch kind {
-        case .pageNumber(let parameter, _), .offset(let parameter), .cursor(let parameter, _),
-            .afterLastItem(let parameter):
-            names.insert(parameter)
-        case .nextURL, .linkHeader, .singlePage, .graphQL, .bodyCursor, .range:
-            break
-        }
+        var names = continuation.parameters
         if let pageSizeParameter { names.insert(pageSizeParameter) }
         return names
     }

@@ -105,16 +105,3 @@ final class LearntCursors: Sendable {
         cursors.withLock { $0 = learnt }
     }
 }
-
-extension HTTPPageSource {
-    /// Whether the style's next page is asked for with a cursor the server made (not a
-    /// continuation object, not a last item's id).
-    var pagesByCursor: Bool {
-        switch style.kind {
-        case .cursor(let parameter, _): !parameter.isEmpty
-        case .graphQL(let connection): connection.paging == .cursor
-        case .bodyCursor(let cursor): !cursor.isNumbered
-        default: false
-        }
-    }
-}

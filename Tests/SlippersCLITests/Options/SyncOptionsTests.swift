@@ -37,7 +37,9 @@ import Testing
     @Test func aForcedStyleIsItsUsualTemplate() {
         #expect(StyleOption.offset.template.totalKeyPath == "total")
         #expect(StyleOption.offset.template.pageSizeParameter == "limit")
-        #expect(StyleOption(StyleOption.cursor.template.kind) == .cursor)
-        #expect(StyleOption.nextURL.template.pageSizeParameter == nil)
+        #expect(StyleOption.cursor.template.styleName == "cursor")
+        #expect(StyleOption(argument: "nextURL")?.template.pageSizeParameter == nil)
+        #expect(StyleOption(argument: "graphql") == nil)
+        #expect(StyleOption.allValueStrings == PaginationStyle.styleNames)
     }
 }

@@ -298,7 +298,7 @@ extension HTTPPageSource {
             } catch {
                 throw NetworkError(decoding: error, body: response.body, url: url)
             }
-            if let error = graphQLError(in: scanner, requestURL: url) { throw error }
+            if let error = style.continuation.failure(in: scanner, requestURL: url) { throw error }
             return (PaginationStyle.GraphQLConnection.find(in: response.body), response)
         }
     }

@@ -315,12 +315,7 @@ extension PaginationStyle {
     ///
     /// Such responses are not HTTP-cacheable: requests are never conditional, and what
     /// changed is told by the digest of each page's items.
-    public var isPosted: Bool {
-        switch kind {
-        case .graphQL, .bodyCursor: true
-        default: false
-        }
-    }
+    public var isPosted: Bool { continuation.isPosted }
 }
 
 extension PaginationStyle.GraphQLConnection {

@@ -1,0 +1,67 @@
+import Foundation
+import Slippers
+
+/// The full URL of the next page in the body at `keyPath`: ``PaginationStyle/Kind/nextURL(keyPath:)``.
+/// The token is the URL.
+struct NextURLs: ListContinuation {
+    /// Where the body holds the next page's URL: a string, a link object, or an array of link objects.
+    var keyPath: String
+
+    static let name = "nextURL"
+    static var template: PaginationStyle? { .nextURL() }
+    static var detectionRules: [DetectionRule] {
+        [
+            DetectionRule(rank: 40) { $0.odata(evidence: $1) },
+            DetectionRule(rank: 50) { $0.linkArray(evidence: $1) },
+            DetectionRule(rank: 60) { $0.nextMember(evidence: $1) },
+            DetectionRule(rank: 70) { $0.nullNextOnly(evidence: $1) },
+        ]
+    }
+
+    var description: String { "next URL (at \(keyPath))" }
+    func readsPagesByNumber(_ style: PaginationStyle) -> Bool { style.advancing?.step == 1 }
+    func isAddressable(_ style: PaginationStyle) -> Bool { style.advancing != nil }
+
+    func token(forPageAt index: Int, in source: HTTPPageSource) -> PageToken? {
+        source.advancingToken(forPageAt: index)
+    }
+
+    func pageCount(forTotal total: Int, pageItemCount: Int, in source: HTTPPageSource) -> Int? {
+        source.style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
+    }
+
+    func requestURL(for token: PageToken?, in source: HTTPPageSource) throws -> URL {
+        try source.linkedURL(for: token)
+    }
+
+    func pagesSoFar(token: PageToken?, requestURL: URL, in source: HTTPPageSource) throws -> Int? {
+        source.advancingPagesSoFar(token: token, requestURL: requestURL)
+    }
+
+    /// The page count a header announces (`X-WP-TotalPages`…), for an advancing list.
+    func announcedPageCount(
+        scanner: JSONScanner, response: NetworkResponse, announced: PaginationHeaders, in source: HTTPPageSource
+    ) -> Int? {
+        source.style.advancing == nil ? nil : announced.pageCount
+    }
+
+    func nextLink(in scanner: JSONScanner?, header: (String) -> String?) -> String? {
+        scanner?.nextPageURL(at: PaginationStyle.components(keyPath))
+    }
+
+    func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
+        guard let text = page.scanner.nextPageURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
+            return nil
+        }
+        return try source.advancingURL(text, from: page.requestURL, token: page.token)
+    }
+
+    func endSigns(_ style: PaginationStyle) -> [String] {
+        ["no URL at \(keyPath)"]
+            + (style.advancing != nil ? style.totalKeyPath.map { ["the total at \($0) reached"] } ?? [] : [])
+    }
+
+    func overlappingRequest(for token: PageToken?, in source: HTTPPageSource) -> HTTPPageSource.OverlappingRequest? {
+        source.advancingOverlap(for: token)
+    }
+}
