@@ -60,33 +60,23 @@ extension SlippersCommand {
                     options: APIClient.Options(
                         transport: network.transport(), retryPolicy: retrying.requestPolicy,
                         originPolicy: try origins.policy(), logger: logging.logger))
-                let detection: PaginationStyle.Detection
-                var pageTwoAdvanced = false
-                var marksNoStore = false
-                let requestStyle = try posted.requestStyle(shape: shape)
-                if let found = try await requestStyle.postedDetection(
-                    url: url, client: client, headers: try parsedHeaders())
-                {
-                    (detection, pageTwoAdvanced) = found
-                } else {
-                    // As sync detects it, and page 2 asked for in every style: the flags printed are
-                    // only ever those whose page 2 was seen to advance.
-                    let overrides = shape.overrides(posted: posted, postedStyle: nil)
-                    let detected = try await HTTPPageSource.probedDetecting(
-                        client: client, url: url, headers: try parsedHeaders(), stub: nil, check: .every,
-                        adjusting: { overrides.applied(to: $0) })
-                    var found = detected.detection
-                    found.style = detected.source.style
-                    found.endOfList = found.style.endOfList
-                    if detected.firstPage?.caching.cacheControl.noStore == true {
-                        found.reasons.append(
-                            "the server marks its pages no-store (sensitive data): sync caches them only with "
-                                + "--keep-no-store")
-                        marksNoStore = true
-                    }
-                    detection = found
-                    pageTwoAdvanced = detected.advanced
+                // As sync detects it, and page 2 asked for in every style: the flags printed are
+                // only ever those whose page 2 was seen to advance.
+                let overrides = shape.overrides(posted: posted, postedStyle: nil)
+                let detected = try await HTTPPageSource.detect(
+                    client: client, url: url, headers: try parsedHeaders(),
+                    posted: try posted.requestStyle(shape: shape).postedStyle(), pageTwo: .every,
+                    adjusting: { overrides.applied(to: $0) })
+                var detection = detected.detection
+                detection.style = detected.source.style
+                detection.endOfList = detection.style.endOfList
+                let marksNoStore = detected.firstPage?.caching.cacheControl.noStore == true
+                if marksNoStore {
+                    detection.reasons.append(
+                        "the server marks its pages no-store (sensitive data): sync caches them only with "
+                            + "--keep-no-store")
                 }
+                let pageTwoAdvanced = detected.advanced
                 if output.json {
                     print(try JSONOutput.render(detection))
                 } else {

@@ -159,7 +159,10 @@ extension OutboxPush {
                 guard let page = try await source.fetch(.first).page else { return .notFound }
                 first = page
             } else {
-                (source, first) = try await HTTPPageSource.detecting(client: client, url: url, headers: headers)
+                let found = try await HTTPPageSource.detect(
+                    client: client, url: url, headers: headers, pageTwo: .never)
+                guard let page = found.firstPage else { return .notFound }
+                (source, first) = (found.source, page)
             }
             var pages = [first]
             if first.nextToken != nil, let total = first.total, !first.items.isEmpty,

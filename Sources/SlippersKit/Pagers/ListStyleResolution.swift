@@ -38,47 +38,15 @@ enum ListStyleResolution: Sendable {
     ) async throws -> ListStyleResolution {
         let stored = try await storage.httpCollections(for: url, client: client, account: account)
         if let posted, posted.isPosted {
-            var source = HTTPPageSource(client: client, url: url, style: posted, headers: headers)
-            source.stub = stub
             if let (collection, style) = stored.first(where: { posted.postsLike($0.style) }) {
                 return .stored(collection, style)
             }
-            var firstPage: Page<RawItem>?
-            // A list paged by variables is found, or its total beside it, in its first response.
-            if case .graphQL(let connection) = posted.kind,
-                connection.connectionPath.isEmpty || (connection.paging != .cursor && posted.totalKeyPath == nil)
-            {
-                if let (found, page) = try await source.detectingConnection() {
-                    (source, firstPage) = (found, page)
-                } else if connection.connectionPath.isEmpty {
-                    let reason =
-                        connection.paging == .cursor
-                        ? "no Relay connection (an object with edges or nodes and pageInfo) in the "
-                            + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path"
-                        : "no list (an array of objects) in the response; check the query's selection, "
-                            + "or give the list's path"
-                    throw NetworkError(
-                        .decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
-                }
-            }
-            // A body paged by a number: its total (and items) are found in its first response.
-            if case .bodyCursor(let cursor) = posted.kind, cursor.isNumbered, posted.totalKeyPath == nil,
-                let (found, page, _) = try await source.detectingNumberedBody()
-            {
-                (source, firstPage) = (found, page)
-            }
-            let detection = PaginationStyle.Detection(
-                style: source.style, confidence: .high, reasons: ["given by the caller: asked for by POST"],
-                itemCount: firstPage?.items.count)
-            return .detected(source, firstPage: firstPage, secondPage: nil, detection: detection)
-        }
-        if let (collection, style) = stored.first(where: { !$0.style.isPosted }) {
+        } else if let (collection, style) = stored.first(where: { !$0.style.isPosted }) {
             return .stored(collection, style)
         }
-        let detected = try await HTTPPageSource.probedDetecting(
-            client: client, url: url, headers: headers, stub: stub, check: pageTwo, adjusting: adjust)
+        let found = try await HTTPPageSource.detect(
+            client: client, url: url, headers: headers, stub: stub, posted: posted, pageTwo: pageTwo, adjusting: adjust)
         return .detected(
-            detected.source, firstPage: detected.firstPage, secondPage: detected.secondPage,
-            detection: detected.detection)
+            found.source, firstPage: found.firstPage, secondPage: found.secondPage, detection: found.detection)
     }
 }

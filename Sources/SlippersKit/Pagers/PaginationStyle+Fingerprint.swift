@@ -8,14 +8,8 @@ extension PaginationStyle {
         String(FNV1a.hash(((try? asGiven.storedText()) ?? "").utf8).hex.prefix(8))
     }
 
-    /// The name of the way of asking for pages, as in `pageNumber` or `linkHeader`; parameters aside.
-    var kindName: String {
-        if case .singlePage = kind { return "singlePage" }
-        return Mirror(reflecting: kind).children.first?.label ?? String(describing: kind)
-    }
-
-    /// Whether two styles ask for pages the same way, whatever their parameters.
+    /// Whether two styles ask for pages the same way (``styleName``), whatever their parameters.
     func asksForPagesLike(_ other: PaginationStyle) -> Bool {
-        kindName == other.kindName
+        styleName == other.styleName
     }
 }

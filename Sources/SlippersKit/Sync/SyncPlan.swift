@@ -206,7 +206,7 @@ public struct SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible
             "--page-size: neither the URL nor its first response names the parameter that sets the page size; "
                 + "give it with --page-size-param (such as page_size, per_page, limit or size)"
         case .styleConflict:
-            "\"\(collection ?? "")\" was paged as \(storedStyle?.kindName ?? ""), not \(requestedStyle?.kindName ?? ""); "
+            "\"\(collection ?? "")\" was paged as \(storedStyle?.styleName ?? ""), not \(requestedStyle?.styleName ?? ""); "
                 + "start it again from its first page to page it another way"
         }
     }

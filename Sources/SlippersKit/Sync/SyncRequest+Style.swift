@@ -34,20 +34,22 @@ extension SyncRequest.Style {
     /// cursor in a JSON body (``postBody`` with ``cursorPath``), or a page number or an offset in
     /// it (at ``pageParameter``, a key path of the body, with ``name`` `offset` for an offset;
     /// else found in the body, as `{"page": 1, "limit": 50}` holds them); `nil` for a list asked
-    /// for by GET, or a body that says nothing of how it pages.
-    ///
-    /// - parameter found: The connection found in the first response, when ``connection`` is not given.
-    /// - parameter items: How a GraphQL connection gives its items.
-    public func postedStyle(
-        connectionPath found: String? = nil, items: PaginationStyle.GraphQLConnection.Items = .edges
-    ) -> PaginationStyle? {
+    /// for by GET, or a body that says nothing of how it pages. The list's total is at
+    /// ``totalPath`` when it is given, else found in the first response.
+    public func postedStyle() -> PaginationStyle? {
+        guard var style = composedPostedStyle() else { return nil }
+        if let totalPath { style.totalKeyPath = totalPath }
+        return style
+    }
+
+    private func composedPostedStyle() -> PaginationStyle? {
         if let graphQL, graphQLPaging != .cursor {
             let variables = self.variables ?? "{}"
             let size = graphQLSizeVariable
             let givesSize = Self.jsonObject(variables)?[size] != nil
             return .graphQLOffset(
                 query: graphQL, variables: variables, operationName: operationName,
-                listPath: connection ?? found ?? "", paging: graphQLPaging, sizeVariable: size,
+                listPath: connection ?? "", paging: graphQLPaging, sizeVariable: size,
                 pageSize: pageSize ?? (givesSize ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
         }
         if let graphQL {
@@ -56,7 +58,7 @@ extension SyncRequest.Style {
             let givesFirst = Self.jsonObject(variables)?["first"] != nil
             return .graphQL(
                 query: graphQL, variables: variables, operationName: operationName,
-                connectionPath: connection ?? found ?? "", items: items,
+                connectionPath: connection ?? "",
                 pageSize: pageSize ?? (givesFirst ? nil : Self.defaultGraphQLPageSize), idField: idField ?? "id")
         }
         if let postBody, cursorPath == nil {

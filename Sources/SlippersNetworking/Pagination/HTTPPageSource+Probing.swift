@@ -209,57 +209,6 @@ extension HTTPPageSource {
         return Probe(source: nil, firstPage: nil, secondPage: nil, tried: tried)
     }
 
-    /// After `refused`, a page parameter whose refusal names it (`400 page isn't a valid field name`):
-    /// the candidates after `position` that send the same parameter are dropped, since its name and
-    /// not its value was refused, and the underscore-prefixed names come next (`_page`, then `__page`,
-    /// each with its page size as `_page_size`, `__page_size`), as servers that take every other
-    /// parameter for a field to filter on name their own. A prefixed name refused in turn adds no
-    /// other. The candidates stay bounded by ``maximumProbes``.
-    ///
-    /// - returns: The candidates dropped.
-    @discardableResult
-    static func replaceRefusedParameter(
-        of refused: PaginationStyle, refusal: NetworkError, in candidates: inout [PaginationStyle], after position: Int
-    ) -> [PaginationStyle] {
-        guard case .pageNumber(let parameter, _) = refused.kind, case .http(_, let snippet) = refusal.kind,
-            names(snippet, parameter)
-        else { return [] }
-        let sameParameter = { (style: PaginationStyle) -> Bool in
-            if case .pageNumber(parameter, _) = style.kind { return true }
-            return false
-        }
-        let later = candidates[(position + 1)...]
-        let replaced = [refused] + later.filter(sameParameter)
-        candidates = Array(candidates[...position]) + later.filter { !sameParameter($0) }
-        guard !parameter.hasPrefix("_"), !parameter.contains(".") else { return later.filter(sameParameter) }
-        var prefixed: [PaginationStyle] = []
-        for prefix in ["_", "__"] {
-            for style in replaced {
-                guard case .pageNumber(_, let firstPage) = style.kind else { continue }
-                var renamed = style
-                renamed.kind = .pageNumber(parameter: prefix + parameter, firstPage: firstPage)
-                renamed.pageSizeParameter = prefix + (style.pageSizeParameter ?? "page_size")
-                if !candidates.contains(renamed), !prefixed.contains(renamed) { prefixed.append(renamed) }
-            }
-        }
-        candidates.insert(contentsOf: prefixed, at: position + 1)
-        return later.filter(sameParameter)
-    }
-
-    /// Whether `text` names `parameter` as a word of its own: not inside a longer name
-    /// (`page` is not named by `__page` nor by `page_size`).
-    static func names(_ text: String, _ parameter: String) -> Bool {
-        func isNamePart(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
-        var rest = text[...]
-        while let range = rest.range(of: parameter) {
-            let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-            let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
-            if !(before.map(isNamePart) ?? false), !(after.map(isNamePart) ?? false) { return true }
-            rest = text[range.upperBound...]
-        }
-        return false
-    }
-
     /// The token of page 2 under `candidate` when it reads its next page from page 1 as this style
     /// does: this very style, or a cursor at the same member sent back under another name.
     private func sameNextToken(_ candidate: PaginationStyle, _ firstPage: Page<RawItem>) -> PageToken? {
@@ -285,22 +234,10 @@ extension HTTPPageSource {
     /// response rather than given by the server: a parameter or a cursor, checked with a request.
     static func asksByInference(_ style: PaginationStyle) -> Bool { style.continuation.asksByInference }
 
-    /// The caller's page inside an encoded object that the URL does not hold (`--page-param q.page`
-    /// on a URL without `?q=`), counted from 0: nothing numbers the first page the URL asked for, so
-    /// page 2 is asked for from 0 first (`?q=(page:1)`), then from 1. `nil` for any other style.
-    private static func unnumberedEncodedPage(_ style: PaginationStyle, url: URL) -> PaginationStyle? {
-        guard case .pageNumber(let parameter, 1) = style.kind, let dot = parameter.firstIndex(of: "."),
-            dot != parameter.startIndex
-        else { return nil }
-        let names = (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name)
-        guard !names.contains(String(parameter[..<dot])), !names.contains(parameter) else { return nil }
-        var fromZero = style
-        fromZero.kind = .pageNumber(parameter: parameter, firstPage: 0)
-        return fromZero
-    }
-
     /// The lists whose page 2 detection asks for before a walk or a pager goes on.
-    package enum PageTwoCheck: Sendable {
+    public enum PageTwoCheck: Sendable {
+        /// None: the caller asks for page 2 itself, and detection reads the first response alone.
+        case never
         /// Those whose first response leaves two or more ways open (``PaginationStyle/Detection/needsProbe``):
         /// a pager, which asks for page 2 only when it is shown, asks no sooner otherwise.
         case whenUndecided
@@ -309,58 +246,5 @@ extension HTTPPageSource {
         case inferred
         /// Every list with a page 2, a next link the server gives included, as `slippers detect` sees it.
         case every
-    }
-
-    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and asks for
-    /// page 2 of the lists `check` says, in each way detection proposes until one advances (see
-    /// ``probingSecondPage(firstPage:alternatives:)``).
-    ///
-    /// A style whose way of asking `adjust` changed is the caller's: it is not probed. The
-    /// detection's reasons end with what the probe tried.
-    ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting
-    ///   style; ``ProbeFailure`` when every way of asking for page 2 was refused or repeated page 1
-    ///   and the first was refused.
-    package static func probedDetecting(
-        client: APIClient, url: URL, headers: [String: String], stub: PageStub?, check: PageTwoCheck = .whenUndecided,
-        adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
-    ) async throws -> (
-        source: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?,
-        detection: PaginationStyle.Detection, advanced: Bool
-    ) {
-        let detected = try await explainedDetecting(
-            client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
-        var detection = detected.detection
-        let given = detected.source.style.kind != detection.style.kind
-        let unnumbered = given ? unnumberedEncodedPage(detected.source.style, url: url) : nil
-        let probes: Bool
-        switch check {
-        case .every: probes = true
-        case .inferred:
-            probes = unnumbered != nil || (!given && (detection.needsProbe || asksByInference(detection.style)))
-        case .whenUndecided: probes = !given && detection.needsProbe
-        }
-        guard probes, let firstPage = detected.firstPage, firstPage.nextToken != nil else {
-            // An encoded page the URL does not number, whose first page was not kept (another size was
-            // asked for): counted from 0, as the probe asks first. A list from 1 then answers its first
-            // page twice, which the walk tells; counted from 1, a list from 0 would lose its first page.
-            if let unnumbered, detected.firstPage == nil {
-                var source = detected.source
-                source.style = unnumbered
-                detection.style = unnumbered
-                detection.reasons.append("the encoded page the URL does not hold is counted from 0")
-                return (source, nil, nil, detection, false)
-            }
-            return (detected.source, detected.firstPage, nil, detection, false)
-        }
-        let probe = try await detected.source.probingSecondPage(
-            firstPage: firstPage,
-            alternatives: given ? unnumbered.map { [$0] } ?? [] : detection.alternatives.map(adjust))
-        detection.reasons.append("asked for page 2: " + probe.tried.joined(separator: "; "))
-        detection.tried = probe.tried
-        guard let source = probe.source else { return (detected.source, firstPage, nil, detection, false) }
-        detection.style = source.style
-        detection.alternatives = []
-        return (source, probe.firstPage, probe.secondPage, detection, probe.advanced)
     }
 }

@@ -391,78 +391,10 @@ extension HTTPPageSource {
         }
     }
 
-    /// Fetches the first page of a list and explains the pagination style detected from it.
-    ///
-    /// Only the first page is requested, and nothing is stored. The body
-    /// need not be JSON: detection then says so, with a low confidence.
-    ///
-    /// For example:
-    ///
-    /// ```swift
-    /// let detection = try await HTTPPageSource.explaining(client: client, url: url)
-    /// print(detection.style.kind, detection.confidence)
-    /// ```
-    ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched.
-    public static func explaining(
-        client: APIClient, url: URL, headers: [String: String] = [:]
-    ) async throws -> PaginationStyle.Detection {
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return try await client.send(request, home: Origin(url)) { response in
-            // A body cut short is retried as the transport's failure it is, not explained as "not JSON".
-            do {
-                _ = try JSONScanner(response.body)
-            } catch let error as JSONScanner.ScanError where error.isTruncated {
-                throw NetworkError(decoding: error, body: response.body, url: url)
-            } catch {}
-            return PaginationStyle.explain(url: url, body: response.body, headers: response.headers)
-        }
-    }
-
-    /// Fetches the first page of a list, detects its pagination style, and returns a source for it with that page.
-    ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
-    public static func detecting(
-        client: APIClient, url: URL, headers: [String: String] = [:]
-    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
-        try await detecting(client: client, url: url, headers: headers, stub: nil)
-    }
-
-    /// Fetches the first page of a list, detects its pagination style, and returns a source for it with that page.
-    ///
-    /// While stubbing is on for the client's configuration, the first page comes from `stub`.
-    ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched or read.
-    public static func detecting(
-        client: APIClient, url: URL, headers: [String: String] = [:], stub: PageStub?
-    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
-        let (source, firstPage) = try await detecting(
-            client: client, url: url, headers: headers, stub: stub, adjusting: { $0 })
-        guard let firstPage else { throw NetworkError(.invalidURL(NetworkError.redacting(url)), url: url) }
-        return (source, firstPage)
-    }
-
-    /// Fetches the first page of a list, detects its pagination style, changes it with `adjust`
-    /// (what the caller knows better: the items' key path, the id field…), and returns a source
-    /// for the resulting style with the first page read under it.
-    ///
-    /// The first page comes back unless the resulting style asks for another page size than
-    /// the response has: then it is `nil`, and the source fetches the first page again.
-    ///
-    /// - throws: ``NetworkError`` when the first page cannot be fetched or read under the resulting style.
-    public static func detecting(
-        client: APIClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil,
-        adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
-    ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?) {
-        let detected = try await explainedDetecting(
-            client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
-        return (detected.source, detected.firstPage)
-    }
-
-    /// ``detecting(client:url:headers:stub:adjusting:)``, with the detection that chose the style before `adjust`.
-    package static func explainedDetecting(
+    /// Fetches the first page of a list, detects its style, changes it with `adjust`, and reads the
+    /// first page under the result (`nil` when the result asks for another page size than the
+    /// response has: then the source fetches it again), with the detection before `adjust`.
+    static func explainedDetecting(
         client: APIClient, url: URL, headers: [String: String], stub: PageStub?,
         adjusting adjust: @escaping @Sendable (PaginationStyle) -> PaginationStyle
     ) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>?, detection: PaginationStyle.Detection) {

@@ -41,13 +41,6 @@ extension PaginationStyle {
     /// The members of an item that commonly hold its id, in order of preference.
     static let idFields = ["id", "_id", "uuid", "ID", "Id"]
 
-    /// Guesses the style of an API from the URL of its first page and that page's response.
-    ///
-    /// The style of ``explain(url:body:headers:)``; see there for the rules. This is a pure function.
-    public static func detect(url: URL, body: Data, headers: [String: String]) -> PaginationStyle {
-        explain(url: url, body: body, headers: headers).style
-    }
-
     /// Guesses the style of an API from the URL of its first page and that page's response, and says why.
     ///
     /// The rules, first match wins:

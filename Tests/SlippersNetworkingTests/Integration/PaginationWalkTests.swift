@@ -83,7 +83,7 @@ import Testing
                 .linkArrays, .missingArrayEnd:
                 break
             }
-            let (source, first) = try await HTTPPageSource.detecting(
+            let (source, first) = try await detected(
                 client: client(for: server), url: server.url(testCase.route, query: query))
             let (items, _) = try await walk(source, from: first, maxPages: 50)
             #expect(integerIDs(items) == Array(1...Self.itemCount), "detected \(source.style)")

@@ -32,7 +32,7 @@ import Testing
     func eachStyleIsDetectedAndPagedToTheEndWithoutARequestPastIt(_ testCase: Case, itemCount: Int) async throws {
         let configuration = FixtureServer.Configuration(itemCount: itemCount, pageSize: 20)
         try await withFixtureServer(configuration) { server async throws in
-            let (source, first) = try await HTTPPageSource.detecting(
+            let (source, first) = try await detected(
                 client: client(for: server), url: server.url(testCase.route))
             #expect(source.style.kind == testCase.kind)
             #expect(source.style.itemsKeyPath == testCase.itemsKeyPath)
@@ -45,16 +45,17 @@ import Testing
 
     @Test func aCountedODataListCarriesItsTotal() async throws {
         try await withFixtureServer(.init(itemCount: 45, pageSize: 20)) { server async throws in
-            let (source, first) = try await HTTPPageSource.detecting(
+            let (source, first) = try await detected(
                 client: client(for: server), url: server.url(.odata, query: ["$count": "true"]))
             #expect(source.style.totalKeyPath == #"@odata\.count"#)
             #expect(first.total == 45)
         }
     }
 
-    @Test func explainingFetchesOnlyTheFirstPage() async throws {
+    @Test func detectionOfAListThatSaysHowItPagesFetchesOnlyTheFirstPage() async throws {
         try await withFixtureServer(.init(itemCount: 95, pageSize: 20)) { server async throws in
-            let detection = try await HTTPPageSource.explaining(client: client(for: server), url: server.url(.spring))
+            let detection = try await HTTPPageSource.detect(client: client(for: server), url: server.url(.spring))
+                .detection
             #expect(detection.style.kind == .pageNumber(parameter: "page", firstPage: 0))
             #expect(detection.style.pageSizeParameter == "size")
             #expect(detection.style.pageSize == 20)
@@ -87,7 +88,7 @@ import Testing
         try await withFixtureServer { server async throws in
             scriptFastAPI(server, itemCount: itemCount)
             let url = server.url(path: "/fastapi")
-            let (source, first) = try await HTTPPageSource.detecting(client: client(for: server), url: url)
+            let (source, first) = try await detected(client: client(for: server), url: url)
             #expect(source.style.kind == .pageNumber(parameter: "page", firstPage: 1))
             #expect(source.style.itemsKeyPath == "items")
             #expect(source.style.pageSizeParameter == "size")
@@ -108,7 +109,7 @@ import Testing
 
     @Test func theFixturePageRouteIsPagedWithOneRequestAPage() async throws {
         try await withFixtureServer(.init(itemCount: 100, pageSize: 20)) { server async throws in
-            let (source, first) = try await HTTPPageSource.detecting(
+            let (source, first) = try await detected(
                 client: client(for: server), url: server.url(.page))
             #expect(source.style.endSignal == .pageCount(keyPath: "total_pages"))
             var next = first.nextToken
@@ -122,7 +123,7 @@ import Testing
             server.script("/small") { _ in
                 .json(#"{"count": 2, "next": null, "previous": null, "results": [{"id": 1}, {"id": 2}]}"#)
             }
-            let (source, first) = try await HTTPPageSource.detecting(
+            let (source, first) = try await detected(
                 client: client(for: server), url: server.url(path: "/small"))
             #expect(source.style.kind == .nextURL(keyPath: "next"))
             #expect(first.nextToken == nil)

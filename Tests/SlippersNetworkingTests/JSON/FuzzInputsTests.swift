@@ -35,7 +35,8 @@ import Testing
             let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             let link = String(decoding: bytes[..<newline], as: UTF8.self)
             let body = Data(bytes[min(newline + 1, bytes.count)...])
-            let style = PaginationStyle.detect(url: url, body: body, headers: link.isEmpty ? [:] : ["Link": link])
+            let style = PaginationStyle.explain(url: url, body: body, headers: link.isEmpty ? [:] : ["Link": link])
+                .style
             let decoded = try JSONDecoder().decode(PaginationStyle.self, from: JSONEncoder().encode(style))
             #expect(decoded == style, "\(name)")
         }

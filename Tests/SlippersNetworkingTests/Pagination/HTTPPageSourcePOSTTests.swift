@@ -69,12 +69,17 @@ import Testing
     @Test func theConnectionIsFoundInAResponse() async throws {
         try await withFixtureServer(.init(itemCount: 45, pageSize: 20)) { server async throws in
             let style = PaginationStyle.graphQL(query: Self.nestedQuery, connectionPath: "")
-            let source = HTTPPageSource(client: client(for: server), url: server.url(.graphql), style: style)
-            let found = try await source.graphQLConnections()
-            #expect(found.map(\.connectionPath) == ["viewer.repository.issues"])
-            #expect(found.first?.items == .nodes)
-            #expect(found.first?.itemCount == 20)
-            #expect(found.first?.hasPageInfo == true)
+            let found = try await HTTPPageSource.detect(
+                client: client(for: server), url: server.url(.graphql), posted: style, pageTwo: .every)
+            guard case .graphQL(let connection) = found.source.style.kind else {
+                Issue.record("not a GraphQL style")
+                return
+            }
+            #expect(connection.connectionPath == "viewer.repository.issues")
+            #expect(connection.items == .nodes)
+            #expect(found.firstPage?.items.count == 20)
+            #expect(found.detection.confidence == .high)
+            #expect(server.requestCount == 1, "the connection's response is the first page")
         }
     }
 

@@ -11,9 +11,9 @@ import Testing
         source: HTTPPageSource, firstPage: Page<RawItem>?, secondPage: Page<RawItem>?,
         detection: PaginationStyle.Detection, advanced: Bool
     ) {
-        try await HTTPPageSource.probedDetecting(
-            client: client(for: server), url: server.url(route), headers: [:], stub: nil, check: .inferred,
-            adjusting: { $0 })
+        let found = try await HTTPPageSource.detect(
+            client: client(for: server), url: server.url(route), pageTwo: .inferred)
+        return (found.source, found.firstPage, found.secondPage, found.detection, found.advanced)
     }
 
     @Test func theConventionalPageParameterIsAskedBeforeTheBodysName() async throws {
@@ -52,9 +52,7 @@ import Testing
             // Six tries, none advancing: the cursor's path is named, its parameter left to the caller,
             // and the line says the tries in a few words.
             await #expect {
-                _ = try await HTTPPageSource.probedDetecting(
-                    client: client(for: server), url: url, headers: [:], stub: nil, check: .inferred,
-                    adjusting: { $0 })
+                _ = try await HTTPPageSource.detect(client: client(for: server), url: url, pageTwo: .inferred)
             } throws: { error in
                 guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }
                 return failure.tried.count == 6 && failure.tried.allSatisfy { $0.hasSuffix("brought page 1 again") }
@@ -94,9 +92,8 @@ import Testing
                 return .json(#"{"rows":[\#(items)]}"#)
             }
             await #expect {
-                _ = try await HTTPPageSource.probedDetecting(
-                    client: client(for: server), url: server.url(path: "/filters"), headers: [:], stub: nil,
-                    check: .inferred, adjusting: { $0 })
+                _ = try await HTTPPageSource.detect(
+                    client: client(for: server), url: server.url(path: "/filters"), pageTwo: .inferred)
             } throws: { error in
                 let text = "\(error)"
                 guard let failure = error as? HTTPPageSource.ProbeFailure else { return false }

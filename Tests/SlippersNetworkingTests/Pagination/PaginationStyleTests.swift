@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct PaginationStyleTests {
     private func detect(_ url: String, _ body: String, headers: [String: String] = [:]) -> PaginationStyle {
-        PaginationStyle.detect(url: URL(string: url)!, body: Data(body.utf8), headers: headers)
+        PaginationStyle.explain(url: URL(string: url)!, body: Data(body.utf8), headers: headers).style
     }
 
     @Test func everyStyleRoundTripsThroughJSONForTheStore() throws {

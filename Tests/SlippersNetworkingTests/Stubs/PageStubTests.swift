@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func detectionReadsTheStubbedFirstPage() async throws {
-        let (source, first) = try await HTTPPageSource.detecting(client: client(stubbing: true), url: url, stub: pages)
+        let (source, first) = try await detected(client: client(stubbing: true), url: url, stub: pages)
         #expect(first.items.count == 2)
         #expect(source.stub != nil)
     }

@@ -3,6 +3,7 @@ import LocalAPI
 import Slippers
 import SlippersNetworking
 import Synchronization
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -104,4 +105,14 @@ final class SleepRecorder: Sendable {
     var sleep: @Sendable (Duration) async throws -> Void {
         { [self] duration in self.delays.withLock { $0.append(duration) } }
     }
+}
+
+/// The source and first page detection finds for the list at `url`, page 2 left to the caller.
+func detected(
+    client: APIClient, url: URL, headers: [String: String] = [:], stub: PageStub? = nil
+) async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>) {
+    let found = try await HTTPPageSource.detect(
+        client: client, url: url, headers: headers, stub: stub, pageTwo: .never)
+    let first = try #require(found.firstPage)
+    return (found.source, first)
 }

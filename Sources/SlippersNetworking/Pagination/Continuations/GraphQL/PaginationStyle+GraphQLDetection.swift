@@ -203,21 +203,14 @@ extension PaginationStyle.GraphQLConnection {
 }
 
 extension HTTPPageSource {
-    /// Sends a GraphQL list's first request and finds the Relay connections in its response,
-    /// outermost first. The source's connection path is not used; nothing is stored.
+    /// Sends a GraphQL list's first request, finds its connection (the one the style names, else
+    /// the outermost), and returns a source whose style pages that connection, with the first page
+    /// read from the same response, and the Relay connections the response holds: a list whose
+    /// connection path is not known costs no extra request.
     ///
-    /// - throws: ``NetworkError`` when the request fails, the response is not JSON, or it
-    ///   carries GraphQL `errors`.
-    public func graphQLConnections() async throws -> [PaginationStyle.GraphQLConnection.Found] {
-        try await findingConnection().found
-    }
-
-    /// Sends a GraphQL list's first request, finds its connection (the outermost one), and
-    /// returns a source whose style pages that connection, with the first page read from the
-    /// same response: a list whose connection path is not known costs no extra request.
-    ///
-    /// - returns: `nil` when the response holds no connection.
-    /// - throws: ``NetworkError`` as ``graphQLConnections()``, and when the first page cannot be read.
+    /// - returns: `nil` when the response holds no connection, or not the one the style names.
+    /// - throws: ``NetworkError`` when the request fails, the response is not JSON or carries
+    ///   GraphQL `errors`, or the first page cannot be read.
     ///
     /// A list paged by variables (an offset or a page number) is found as the array of objects
     /// its response holds under `data` (see ``PaginationStyle/GraphQLConnection/findLists(in:)``),
@@ -226,12 +219,17 @@ extension HTTPPageSource {
     /// from 1 whose query declares no default for it has page 0 asked for too, one request more:
     /// when page 0 brings items the first page did not list, the list counts from 0 and page 0
     /// is its first page.
-    public func detectingConnection() async throws -> (source: HTTPPageSource, firstPage: Page<RawItem>)? {
+    func detectingConnection() async throws -> (
+        source: HTTPPageSource, firstPage: Page<RawItem>, found: [PaginationStyle.GraphQLConnection.Found]
+    )? {
         let (found, response) = try await findingConnection()
         guard case .graphQL(var connection) = style.kind else { return nil }
         var source = self
         if connection.paging == .cursor {
-            guard let chosen = found.first else { return nil }
+            let given = connection.connectionPath
+            guard let chosen = given.isEmpty ? found.first : found.first(where: { $0.connectionPath == given }) else {
+                return nil
+            }
             connection.connectionPath = chosen.connectionPath
             connection.items = chosen.items
             source.style.totalKeyPath = connection.totalKeyPath
@@ -257,9 +255,9 @@ extension HTTPPageSource {
             PaginationStyle.GraphQLConnection.declaredDefault(of: variable, in: connection.query) == nil,
             let fromZero = try await source.pagingFromZero(variable: variable, pageOne: page)
         {
-            return fromZero
+            return (fromZero.source, fromZero.firstPage, found)
         }
-        return (source, page)
+        return (source, page, found)
     }
 
     /// The source and first page of a list paged by a page number that the query does not say
