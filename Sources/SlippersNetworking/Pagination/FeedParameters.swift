@@ -85,7 +85,7 @@ extension HTTPPageSource {
     /// The feed parameters this source asks with: the declared ones, then the learnt ones.
     public var knownFeedParameters: FeedParameters {
         var known = (feedParameters ?? FeedParameters()).filled(from: learntFeed.value)
-        if known.older == nil, case .afterLastItem(let parameter) = style.kind { known.older = parameter }
+        if known.older == nil { known.older = style.continuation.olderItemsParameter }
         return known
     }
 

@@ -18,9 +18,7 @@ extension HTTPPageSource {
     /// A GraphQL connection's items are named after the connection's last key instead
     /// (`issues@https://api.github.com`): every GraphQL list of an API has the same URL.
     public var defaultItemType: String {
-        guard case .graphQL(let connection) = style.kind,
-            let name = PaginationStyle.components(connection.connectionPath).last, !name.isEmpty
-        else { return Self.defaultItemType(for: url) }
+        guard let name = style.continuation.itemTypeName, !name.isEmpty else { return Self.defaultItemType(for: url) }
         return "\(name)@\(Self.originText(of: url))"
     }
 

@@ -125,13 +125,7 @@ extension HTTPPageSource {
         // A way given twice (an alternative the caller's options made the first again) is asked once.
         var candidates: [PaginationStyle] = []
         for candidate in [style] + alternatives where !candidates.contains(candidate) { candidates.append(candidate) }
-        // The same page parameter from 0 asks page 2 as ?page=1, which page 1 from 1 answers again:
-        // asked first, it tells the two apart (asked second, a list from 0 would skip its page 1).
-        if case .pageNumber(let parameter, 1) = style.kind,
-            let index = candidates.firstIndex(where: { $0.kind == .pageNumber(parameter: parameter, firstPage: 0) })
-        {
-            candidates.insert(candidates.remove(at: index), at: 0)
-        }
+        Self.askFromZeroFirst(&candidates, style: style)
         var position = -1
         while position + 1 < min(candidates.count, Self.maximumProbes) {
             position += 1
@@ -212,12 +206,7 @@ extension HTTPPageSource {
     /// The token of page 2 under `candidate` when it reads its next page from page 1 as this style
     /// does: this very style, or a cursor at the same member sent back under another name.
     private func sameNextToken(_ candidate: PaginationStyle, _ firstPage: Page<RawItem>) -> PageToken? {
-        if candidate == style { return firstPage.nextToken }
-        if case .cursor(_, let keyPath) = candidate.kind, case .cursor(_, let ownPath) = style.kind, keyPath == ownPath
-        {
-            return firstPage.nextToken
-        }
-        return nil
+        candidate == style || style.continuation.readsNextToken(like: candidate.kind) ? firstPage.nextToken : nil
     }
 
     /// The request for `token` in words, as a user would write it: `?page=2`, `?cursor=…`.

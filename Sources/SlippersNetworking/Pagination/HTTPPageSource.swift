@@ -305,13 +305,7 @@ public struct HTTPPageSource: PageSource {
             items: items, total: pageTotal, announced: announced)
         var page = Page(items: items, token: token, nextToken: next, total: pageTotal, validators: validators)
         learntFeed.record(FeedParameters.learnt(fromLinkHeader: response.header("Link"), items: items))
-        if case .nextURL(let keyPath) = style.kind {
-            // A body's links name the previous page beside the next (JSON:API's `links.prev`).
-            let path = PaginationStyle.components(keyPath)
-            let previous = ["prev", "previous"].lazy.compactMap { scanner.linkURL(at: path.dropLast() + [$0]) }.first
-            learntFeed.record(
-                FeedParameters.learnt(next: scanner.nextPageURL(at: path), previous: previous, items: items))
-        }
+        if let learnt = style.continuation.feedParameters(in: scanner, items: items) { learntFeed.record(learnt) }
         if token == nil, pagesByCursor, let next {
             learntCursors.learn(firstPageNext: next.rawValue, itemCount: items.count)
         }

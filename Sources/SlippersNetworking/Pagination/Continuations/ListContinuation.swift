@@ -14,8 +14,9 @@ import Slippers
 /// that maps a case to its way. Code outside the folders asks the way, never the case. The
 /// contributor's guide (`CONTRIBUTING.md`, "Adding a way a list continues") says how to add one.
 ///
-/// Every requirement but the name, the words and the next page has a default: a way that asks
-/// for one page after another by a token it reads from the page before, and names no page ahead.
+/// Every requirement but the name, the template, the words, the request's URL, the next token and
+/// the signs of the end has a default: a way that asks for one page after another by a token it
+/// reads from the page before, and names no page ahead.
 protocol ListContinuation: Sendable {
     /// The name `sync --style` and a queued request give the way: the case's name, such as `pageNumber`.
     static var name: String { get }
@@ -84,6 +85,17 @@ protocol ListContinuation: Sendable {
     /// own (page size, items, id, total); `nil` for a way no options give, whose options are its
     /// request's (`--graphql`, `--post-body` with a cursor).
     func options(_ style: PaginationStyle) -> [(name: String, value: String)]?
+    /// What a page says of the parameters that fetch the items before or after one of its items
+    /// (a next link's `?before=ID`, a body's `links.prev`), beyond the `Link` header every page is read for.
+    func feedParameters(in scanner: JSONScanner, items: [RawItem]) -> FeedParameters?
+    /// The parameter that fetches the items after (older than) a given item, when the way pages by it.
+    var olderItemsParameter: String? { get }
+    /// The name the list's items are filed under when the caller names none, when the way knows
+    /// better than the URL (a GraphQL connection's last key); `nil` for the URL's.
+    var itemTypeName: String? { get }
+    /// Whether a way of asking for page 2 reads the next token from page 1 as this way does (a
+    /// cursor at the same member sent back under another name), so that page 1's token serves it.
+    func readsNextToken(like other: PaginationStyle.Kind) -> Bool
     /// The request for `token` in words, as a user would write it: `?page=2`.
     func askedText(_ token: PageToken) -> String
     /// The options that describe the list, when no way of asking for page 2 advanced.
@@ -129,6 +141,10 @@ extension ListContinuation {
     ) -> Int? { nil }
     func askedText(_ token: PageToken) -> String { "page 2 (\(description))" }
     var advisesItemsPath: Bool { true }
+    func feedParameters(in scanner: JSONScanner, items: [RawItem]) -> FeedParameters? { nil }
+    var olderItemsParameter: String? { nil }
+    var itemTypeName: String? { nil }
+    func readsNextToken(like other: PaginationStyle.Kind) -> Bool { false }
     func options(_ style: PaginationStyle) -> [(name: String, value: String)]? { [("--style", Self.name)] }
     func failure(in scanner: JSONScanner, requestURL: URL) -> NetworkError? { nil }
     func fingerprint(in source: HTTPPageSource) -> String? { nil }

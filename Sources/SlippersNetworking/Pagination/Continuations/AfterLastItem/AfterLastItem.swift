@@ -22,6 +22,8 @@ struct AfterLastItem: ListContinuation {
 
     func usualEndSignal(_ style: PaginationStyle) -> PaginationStyle.EndSignal? { .hasMore(keyPath: "has_more") }
 
+    var olderItemsParameter: String? { parameter }
+
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
         guard let last = page.items.last?.key.description, !last.isEmpty else { return nil }
         guard last != page.token?.rawValue || source.readsRepeatedCursors else {

@@ -51,6 +51,12 @@ struct Cursors: ListContinuation {
 
     func usualEndSignal(_ style: PaginationStyle) -> PaginationStyle.EndSignal? { .hasMore(keyPath: "has_more") }
 
+    /// A cursor at the same member, whatever parameter it goes back as.
+    func readsNextToken(like other: PaginationStyle.Kind) -> Bool {
+        guard case .cursor(_, let otherPath) = other else { return false }
+        return otherPath == keyPath
+    }
+
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
         let path = PaginationStyle.components(keyPath)
         let text =

@@ -53,6 +53,9 @@ struct GraphQLConnections: ListContinuation {
         .hasMore(keyPath: JSONKeyPath(keys: connection.connectionKeys + ["pageInfo", "hasNextPage"]).text)
     }
 
+    /// The connection's last key: every GraphQL list of an API has the same URL.
+    var itemTypeName: String? { PaginationStyle.components(connection.connectionPath).last }
+
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
         guard connection.paging == .cursor else {
             return source.numberedNextToken(connection.paging, page: page)

@@ -49,6 +49,14 @@ struct NextURLs: ListContinuation {
         scanner?.nextPageURL(at: PaginationStyle.components(keyPath))
     }
 
+    /// The next link and a previous one beside it (JSON:API's `links.prev`), when they are the
+    /// list's URL with an item's id.
+    func feedParameters(in scanner: JSONScanner, items: [RawItem]) -> FeedParameters? {
+        let path = PaginationStyle.components(keyPath)
+        let previous = ["prev", "previous"].lazy.compactMap { scanner.linkURL(at: path.dropLast() + [$0]) }.first
+        return FeedParameters.learnt(next: scanner.nextPageURL(at: path), previous: previous, items: items)
+    }
+
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
         guard let text = page.scanner.nextPageURL(at: PaginationStyle.components(keyPath)), !text.isEmpty else {
             return nil

@@ -4,6 +4,15 @@ import Slippers
 /// How page 2 of a list guessed to page by number is asked for again when the server refuses
 /// the parameter's name, or numbers pages inside an object the URL does not hold.
 extension HTTPPageSource {
+    /// The same page parameter from 0 asks page 2 as `?page=1`, which page 1 from 1 answers again:
+    /// asked first, it tells the two apart (asked second, a list from 0 would skip its page 1).
+    static func askFromZeroFirst(_ candidates: inout [PaginationStyle], style: PaginationStyle) {
+        guard case .pageNumber(let parameter, 1) = style.kind,
+            let index = candidates.firstIndex(where: { $0.kind == .pageNumber(parameter: parameter, firstPage: 0) })
+        else { return }
+        candidates.insert(candidates.remove(at: index), at: 0)
+    }
+
     /// After `refused`, a page parameter whose refusal names it (`400 page isn't a valid field name`):
     /// the candidates after `position` that send the same parameter are dropped, since its name and
     /// not its value was refused, and the underscore-prefixed names come next (`_page`, then `__page`,
