@@ -55,7 +55,7 @@ extension HTTPPageSource {
         if let posted, posted.isPosted {
             var source = HTTPPageSource(client: client, url: url, style: posted, headers: headers)
             source.stub = stub
-            return try await source.detectingPosted(pageTwo: pageTwo)
+            return try await source.style.continuation.detect(posted: source, pageTwo: pageTwo)
         }
         let detected = try await explainedDetecting(
             client: client, url: url, headers: headers, stub: stub, adjusting: adjust)
@@ -102,84 +102,8 @@ extension HTTPPageSource {
             advanced: probe.advanced)
     }
 
-    /// A list asked for by POST in this source's style: completed from its first response where
-    /// the style leaves something to find, and, for ``PageTwoCheck/every``, checked.
-    private func detectingPosted(pageTwo: PageTwoCheck) async throws -> DetectedList {
-        let every = pageTwo == .every
-        switch style.kind {
-        case .graphQL(let connection):
-            let finds =
-                every || connection.connectionPath.isEmpty
-                || (connection.paging != .cursor && style.totalKeyPath == nil)
-            guard finds else { return given(reason: "given by the caller: asked for by POST") }
-            return try await detectingGraphQL(connection)
-        case .bodyCursor(let cursor):
-            var found: DetectedList
-            if cursor.isNumbered, every || style.totalKeyPath == nil,
-                let numbered = try await detectingNumberedBody()
-            {
-                found = DetectedList(
-                    source: numbered.source, firstPage: numbered.firstPage, secondPage: nil,
-                    detection: numbered.detection, advanced: false)
-            } else if every {
-                let first = try await fetch(.first).page
-                found = given(reason: "a cursor at \(style.kind.description)", firstPage: first)
-            } else {
-                return given(reason: "given by the caller: asked for by POST")
-            }
-            guard every else { return found }
-            guard let first = found.firstPage, let next = first.nextToken else {
-                found.detection.reasons.append("the first page is the last")
-                return found
-            }
-            let second = try await found.source.fetch(PageRequest(token: next)).page
-            let firstKeys = Set(first.items.map(\.key))
-            found.secondPage = second
-            found.advanced = second?.items.contains { !firstKeys.contains($0.key) } ?? false
-            found.detection.tried = [found.advanced ? "page 2 brought new items" : "page 2 brought no new items"]
-            found.detection.reasons.append("asked for page 2: " + found.detection.tried[0])
-            return found
-        default:
-            return given(reason: "given by the caller")
-        }
-    }
-
-    /// A GraphQL list found in its first response: a Relay connection (the one the style names,
-    /// else the outermost), or a list paged by variables; the other connections named in the reasons.
-    private func detectingGraphQL(_ connection: PaginationStyle.GraphQLConnection) async throws -> DetectedList {
-        let url = self.url
-        guard let (source, first, found) = try await detectingConnection() else {
-            let reason =
-                connection.paging == .cursor
-                ? "no Relay connection (an object with edges or nodes and pageInfo) in the "
-                    + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path"
-                : "no list (an array of objects) in the response; check the query's selection, "
-                    + "or give the list's path"
-            throw NetworkError(.decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
-        }
-        guard case .graphQL(let chosen) = source.style.kind else { return given(reason: "given by the caller") }
-        var reasons: [String]
-        var confidence = PaginationStyle.Detection.Confidence.high
-        if chosen.paging != .cursor {
-            reasons = ["a list at \(source.style.itemsKeyPath), paged by variables of the query"]
-            if let total = first.total { reasons.append("the total at \(source.style.totalKeyPath ?? ""): \(total)") }
-        } else {
-            reasons = ["a Relay connection at data.\(chosen.connectionPath): \(chosen.items.rawValue) and pageInfo"]
-            if let match = found.first(where: { $0.connectionPath == chosen.connectionPath }), !match.hasPageInfo {
-                reasons.append("pageInfo lacks hasNextPage or endCursor: ask for both")
-                confidence = .medium
-            }
-            for other in found where other.connectionPath != chosen.connectionPath {
-                reasons.append("another connection at data.\(other.connectionPath) (--connection to page it)")
-            }
-        }
-        let detection = PaginationStyle.Detection(
-            style: source.style, confidence: confidence, reasons: reasons, itemCount: first.items.count)
-        return DetectedList(source: source, firstPage: first, secondPage: nil, detection: detection, advanced: false)
-    }
-
     /// This source's style as given, with nothing asked for, or with the first page read under it.
-    private func given(reason: String, firstPage: Page<RawItem>? = nil) -> DetectedList {
+    func given(reason: String, firstPage: Page<RawItem>? = nil) -> DetectedList {
         let detection = PaginationStyle.Detection(
             style: style, confidence: .high, reasons: [reason], itemCount: firstPage?.items.count)
         return DetectedList(source: self, firstPage: firstPage, secondPage: nil, detection: detection, advanced: false)

@@ -96,6 +96,12 @@ protocol ListContinuation: Sendable {
     /// Whether a way of asking for page 2 reads the next token from page 1 as this way does (a
     /// cursor at the same member sent back under another name), so that page 1's token serves it.
     func readsNextToken(like other: PaginationStyle.Kind) -> Bool
+    /// A list asked for by POST in `source`'s style, completed from its first response where the
+    /// style leaves something to find (a connection's path, a body's total), and, for
+    /// ``HTTPPageSource/PageTwoCheck/every``, checked: what ``HTTPPageSource/detect(client:url:headers:stub:posted:pageTwo:adjusting:)``
+    /// does with a posted style. By default the style as given, nothing asked for.
+    func detect(posted source: HTTPPageSource, pageTwo: HTTPPageSource.PageTwoCheck) async throws
+        -> HTTPPageSource.DetectedList
     /// The request for `token` in words, as a user would write it: `?page=2`.
     func askedText(_ token: PageToken) -> String
     /// The options that describe the list, when no way of asking for page 2 advanced.
@@ -144,6 +150,13 @@ extension ListContinuation {
     func feedParameters(in scanner: JSONScanner, items: [RawItem]) -> FeedParameters? { nil }
     var olderItemsParameter: String? { nil }
     var itemTypeName: String? { nil }
+
+    func detect(posted source: HTTPPageSource, pageTwo: HTTPPageSource.PageTwoCheck) async throws
+        -> HTTPPageSource.DetectedList
+    {
+        source.given(reason: "given by the caller")
+    }
+
     func readsNextToken(like other: PaginationStyle.Kind) -> Bool { false }
     func options(_ style: PaginationStyle) -> [(name: String, value: String)]? { [("--style", Self.name)] }
     func failure(in scanner: JSONScanner, requestURL: URL) -> NetworkError? { nil }

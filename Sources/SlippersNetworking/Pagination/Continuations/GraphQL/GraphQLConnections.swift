@@ -56,6 +56,18 @@ struct GraphQLConnections: ListContinuation {
     /// The connection's last key: every GraphQL list of an API has the same URL.
     var itemTypeName: String? { PaginationStyle.components(connection.connectionPath).last }
 
+    /// The connection or list found in the first response when its path or total is not given, or
+    /// when `slippers detect` asks (the other connections then named in the reasons).
+    func detect(posted source: HTTPPageSource, pageTwo: HTTPPageSource.PageTwoCheck) async throws
+        -> HTTPPageSource.DetectedList
+    {
+        let finds =
+            pageTwo == .every || connection.connectionPath.isEmpty
+            || (connection.paging != .cursor && source.style.totalKeyPath == nil)
+        guard finds else { return source.given(reason: "given by the caller: asked for by POST") }
+        return try await source.detectingGraphQL(connection)
+    }
+
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {
         guard connection.paging == .cursor else {
             return source.numberedNextToken(connection.paging, page: page)

@@ -300,4 +300,38 @@ extension HTTPPageSource {
             return (PaginationStyle.GraphQLConnection.find(in: response.body), response)
         }
     }
+
+    /// A GraphQL list found in its first response: a Relay connection (the one the style names,
+    /// else the outermost), or a list paged by variables; the other connections named in the reasons.
+    func detectingGraphQL(_ connection: PaginationStyle.GraphQLConnection) async throws -> DetectedList {
+        let url = self.url
+        guard let (source, first, found) = try await detectingConnection() else {
+            let reason =
+                connection.paging == .cursor
+                ? "no Relay connection (an object with edges or nodes and pageInfo) in the "
+                    + "response; ask for pageInfo { hasNextPage endCursor }, or give the connection's path"
+                : "no list (an array of objects) in the response; check the query's selection, "
+                    + "or give the list's path"
+            throw NetworkError(.decoding(path: "data", reason: reason, bodySnippet: ""), url: url, method: "POST")
+        }
+        guard case .graphQL(let chosen) = source.style.kind else { return given(reason: "given by the caller") }
+        var reasons: [String]
+        var confidence = PaginationStyle.Detection.Confidence.high
+        if chosen.paging != .cursor {
+            reasons = ["a list at \(source.style.itemsKeyPath), paged by variables of the query"]
+            if let total = first.total { reasons.append("the total at \(source.style.totalKeyPath ?? ""): \(total)") }
+        } else {
+            reasons = ["a Relay connection at data.\(chosen.connectionPath): \(chosen.items.rawValue) and pageInfo"]
+            if let match = found.first(where: { $0.connectionPath == chosen.connectionPath }), !match.hasPageInfo {
+                reasons.append("pageInfo lacks hasNextPage or endCursor: ask for both")
+                confidence = .medium
+            }
+            for other in found where other.connectionPath != chosen.connectionPath {
+                reasons.append("another connection at data.\(other.connectionPath) (--connection to page it)")
+            }
+        }
+        let detection = PaginationStyle.Detection(
+            style: source.style, confidence: confidence, reasons: reasons, itemCount: first.items.count)
+        return DetectedList(source: source, firstPage: first, secondPage: nil, detection: detection, advanced: false)
+    }
 }

@@ -50,3 +50,39 @@ extension HTTPPageSource {
         return (source, page, detection)
     }
 }
+
+extension PostedBodies {
+    /// A body paged by a number has its items, total and id read from its first response (unless
+    /// the style gives its total); for ``HTTPPageSource/PageTwoCheck/every``, any body has its
+    /// page 2 asked for, and the detection says whether it brought new items.
+    func detect(posted source: HTTPPageSource, pageTwo: HTTPPageSource.PageTwoCheck) async throws
+        -> HTTPPageSource.DetectedList
+    {
+        let every = pageTwo == .every
+        var found: HTTPPageSource.DetectedList
+        if cursor.isNumbered, every || source.style.totalKeyPath == nil,
+            let numbered = try await source.detectingNumberedBody()
+        {
+            found = HTTPPageSource.DetectedList(
+                source: numbered.source, firstPage: numbered.firstPage, secondPage: nil,
+                detection: numbered.detection, advanced: false)
+        } else if every {
+            let first = try await source.fetch(.first).page
+            found = source.given(reason: "a cursor at \(description)", firstPage: first)
+        } else {
+            return source.given(reason: "given by the caller: asked for by POST")
+        }
+        guard every else { return found }
+        guard let first = found.firstPage, let next = first.nextToken else {
+            found.detection.reasons.append("the first page is the last")
+            return found
+        }
+        let second = try await found.source.fetch(PageRequest(token: next)).page
+        let firstKeys = Set(first.items.map(\.key))
+        found.secondPage = second
+        found.advanced = second?.items.contains { !firstKeys.contains($0.key) } ?? false
+        found.detection.tried = [found.advanced ? "page 2 brought new items" : "page 2 brought no new items"]
+        found.detection.reasons.append("asked for page 2: " + found.detection.tried[0])
+        return found
+    }
+}
