@@ -16,6 +16,7 @@ struct FixturePage {
         if let stock = route.isStock ? renderStock() : nil { return stock }
         if route.isProbed { return renderProbed() }
         if route.isStructural { return renderStructural() }
+        if route == .headerCursor { return renderHeaderCursor() }
         if route.isLinked { return renderLinked() }
         if route.isEncoded { return renderEncoded() }
         return renderWithLink().map { rendered in (rendered.body, rendered.link.map { ["Link": $0] } ?? [:]) }
@@ -37,7 +38,7 @@ struct FixturePage {
         case .ninjaOffset, .ninjaPage, .smorest, .litestarCursor, .litestarClassic, .contentRange: nil
         case .ogc, .nextPageHeader, .headerTotals: nil
         case .rison, .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters: nil
-        case .renamedContinuation, .namedItems, .linkArrays, .missingArrayEnd: nil
+        case .renamedContinuation, .namedItems, .linkArrays, .missingArrayEnd, .headerCursor: nil
         }
     }
 

@@ -249,6 +249,9 @@ public final class FixtureServer: Sendable {
         /// `?page=N&count=M`, answering `start`, `total_size` and `entries`; a page past the last has
         /// no `entries` member.
         case missingArrayEnd = "/missing-array-end"
+        /// A bare array, `?cursor=C&limit=M`, whose next cursor is only in an `X-Next-Cursor` response
+        /// header (`c<position>`), absent on the last page (`?page=` is ignored).
+        case headerCursor = "/header-cursor"
     }
 
     /// The routes of the fixture API asked for by POST with a JSON body: see `FixturePostPage`.

@@ -125,6 +125,7 @@ extension SlippersCommand {
         private static func flagsText(_ detection: PaginationStyle.Detection, pageTwoAdvanced: Bool) -> String {
             let flags = detection.style.commandLineFlags
             if pageTwoAdvanced, !flags.isEmpty { return flags.joined(separator: " ") }
+            if pageTwoAdvanced { return "none beyond the options given: sync finds this way as detect did" }
             if detection.itemCount == nil { return "none: no items array found (give --items-path)" }
             if detection.tried.isEmpty {
                 return flags.isEmpty ? "none" : "none: the first page is the last, so no page 2 was seen to advance"

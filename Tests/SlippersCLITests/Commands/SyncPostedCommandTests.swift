@@ -261,6 +261,20 @@ import Testing
         }
     }
 
+    @Test func detectOfACursorInAPOSTBodySaysThatTheOptionsGivenAreAllItNeeds() async throws {
+        try await RunningFixture.with(itemCount: 95, pageSize: 20) { fixture in
+            let url = fixture.server.url(.search).absoluteString
+            let detect = try await BuiltBinary.slippers.run([
+                "detect", url, "--post-body", #"{"filter": {"value": "page"}}"#, "--cursor-path", "start_cursor",
+                "--page-size-path", "page_size", "--page-size", "30",
+            ])
+            #expect(detect.status == 0, "\(detect.stderr)")
+            #expect(detect.stdout.contains("asked for page 2: page 2 brought new items"), "\(detect.stdout)")
+            let row = try #require(detect.stdout.split(separator: "\n").first { $0.hasPrefix("flags ") })
+            #expect(row.hasSuffix("none beyond the options given: sync finds this way as detect did"), "\(row)")
+        }
+    }
+
     @Test func detectReadsAPOSTBodyPagedByANumberAndItsFlagsSyncExactly() async throws {
         try await RunningFixture.with(itemCount: 10, pageSize: 10) { fixture in
             Self.servePostedPages(on: fixture.server, path: "/posted", count: 1_241)

@@ -80,7 +80,7 @@ import Testing
             case .next, .stripe, .slack, .jsonapi, .odata, .spring, .drf, .ninjaOffset, .ninjaPage, .smorest,
                 .litestarCursor, .litestarClassic, .contentRange, .ogc, .nextPageHeader, .headerTotals, .rison,
                 .jsonQuery, .metaPages, .opaquePages, .continuation, .fieldFilters, .renamedContinuation, .namedItems,
-                .linkArrays, .missingArrayEnd:
+                .linkArrays, .missingArrayEnd, .headerCursor:
                 break
             }
             let (source, first) = try await detected(

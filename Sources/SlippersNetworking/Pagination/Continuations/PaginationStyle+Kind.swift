@@ -33,6 +33,9 @@ extension PaginationStyle {
         /// `Content-Range: items 0-49/1234` (RFC 9110 ranges in a unit of the server's, as
         /// react-admin's simple REST servers page). The token is the offset.
         case range(unit: String)
+        /// `?cursor=C`, with the next cursor in a response header (`X-Next-Cursor: C`, absent on the
+        /// last page). The token is the cursor.
+        case headerCursor(header: String, parameter: String)
     }
 }
 
@@ -50,13 +53,14 @@ extension PaginationStyle.Kind {
         case .graphQL(let connection): GraphQLConnections(connection: connection)
         case .bodyCursor(let cursor): PostedBodies(cursor: cursor)
         case .range(let unit): Ranges(unit: unit)
+        case .headerCursor(let header, let parameter): HeaderCursors(header: header, parameter: parameter)
         }
     }
 
     /// Every way, in the order `sync --style` lists them.
     static let continuations: [any ListContinuation.Type] = [
         PageNumbers.self, Offsets.self, Cursors.self, NextURLs.self, LinkHeaders.self, AfterLastItem.self,
-        Ranges.self, SinglePage.self, GraphQLConnections.self, PostedBodies.self,
+        Ranges.self, SinglePage.self, HeaderCursors.self, GraphQLConnections.self, PostedBodies.self,
     ]
 }
 

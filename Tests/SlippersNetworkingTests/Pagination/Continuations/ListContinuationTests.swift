@@ -15,7 +15,7 @@ import Testing
             PaginationStyle.GraphQLConnection(query: "{ posts { edges { node { id } } } }", connectionPath: "posts")),
         .bodyCursor(
             PaginationStyle.BodyCursor(body: "{}", cursorPath: "cursor", nextCursor: .response(keyPath: "next"))),
-        .range(unit: "items"),
+        .range(unit: "items"), .headerCursor(header: "X-Next-Cursor", parameter: "cursor"),
     ]
 
     @Test func everyCaseIsOneWayOfTheRegistryWithANameOfItsOwn() {
@@ -33,6 +33,7 @@ import Testing
         #expect(
             PaginationStyle.styleNames == [
                 "pageNumber", "offset", "cursor", "nextURL", "linkHeader", "afterLastItem", "range", "singlePage",
+                "headerCursor",
             ])
         for name in PaginationStyle.styleNames {
             let style = try #require(PaginationStyle.named(name))
