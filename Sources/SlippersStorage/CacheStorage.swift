@@ -59,9 +59,10 @@ public protocol CacheReader: Sendable {
     /// The stored item types `name` stands for: itself, or the types of an origin's items named so.
     func itemTypes(named name: String) async throws -> [String]
 
-    /// The key of the collection a person typed: the key itself, or a list URL without its style's parts.
-    ///
-    /// - throws: ``CacheError/collectionNotFound(key:)`` when none matches.
+    /// The key of the collection a person typed: `typed` itself when a collection has it, else the
+    /// key with its credential query values masked (`?access_token=***`, as keys keep them) when
+    /// a collection has that one, so a list synced from `…?access_token=abc` is found by the URL as
+    /// typed; `typed` when neither is cached.
     func collectionKey(typed: String) async throws -> String
 
     /// Counts and sizes of the whole cache.

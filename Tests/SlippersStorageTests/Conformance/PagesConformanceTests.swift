@@ -15,43 +15,47 @@ struct PagesConformanceTests {
     @Test func aPageAfterAGapIsRefusedAndANewListKeepsNothingOfIt() async throws {
         try await onBothBackends { storage in
             await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 1)) {
-                _ = try await storage.savePage(Self.page([3], next: "3"), at: 1, in: Self.posts)
+                _ = try await storage.savePage(ConformanceLists.page([3], next: "3"), at: 1, in: Self.posts)
             }
             #expect(try await storage.collection(Self.posts.key) == nil)
-            _ = try await storage.savePage(Self.page([1], next: "2"), at: 0, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([1], next: "2"), at: 0, in: Self.posts)
             await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 2)) {
-                _ = try await storage.savePage(Self.page([3], next: "4"), at: 2, in: Self.posts)
+                _ = try await storage.savePage(ConformanceLists.page([3], next: "4"), at: 2, in: Self.posts)
             }
             #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
-            return try await Self.outline(storage)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
     @Test func aCollectionKeepsItsItemType() async throws {
         try await onBothBackends { storage in
-            _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([1], next: nil), at: 0, in: Self.posts)
             let authors = CollectionDescriptor(key: Self.posts.key, itemType: "Author")
             await #expect(
                 throws: CacheError.itemTypeMismatch(collection: Self.posts.key, stored: "Post", requested: "Author")
             ) {
-                _ = try await storage.savePage(Self.page([1], next: nil), at: 0, in: authors)
+                _ = try await storage.savePage(ConformanceLists.page([1], next: nil), at: 0, in: authors)
             }
-            return try await Self.outline(storage)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
     @Test func idsRepeatedOnAPageAndFromEarlierPagesAreCountedOnce() async throws {
         try await onBothBackends { storage in
-            let twice = Page(items: [Self.item(1, "first"), Self.item(2), Self.item(1, "second")], nextToken: "2")
+            let twice = Page(
+                items: [
+                    ConformanceLists.item(1, "first"), ConformanceLists.item(2), ConformanceLists.item(1, "second"),
+                ], nextToken: "2")
             let first = try await storage.savePage(twice, at: 0, in: Self.posts)
             #expect(first.repeatedItemCount == 1)
-            #expect(try await storage.item(type: "Post", key: .integer(1))?.item == Self.item(1, "second"))
+            #expect(try await storage.item(type: "Post", key: .integer(1))?.item == ConformanceLists.item(1, "second"))
             // An offset list that shifted while it was paged: page 1 repeats two ids of page 0.
-            let second = try await storage.savePage(Self.page([1, 2, 5, 6], next: nil), at: 1, in: Self.posts)
+            let second = try await storage.savePage(
+                ConformanceLists.page([1, 2, 5, 6], next: nil), at: 1, in: Self.posts)
             #expect(second.repeatedItemCount == 2)
             #expect(second.endReached)
             #expect(try await storage.collection(Self.posts.key)?.itemCount == 4)
-            return try await Self.outline(storage)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
@@ -59,47 +63,55 @@ struct PagesConformanceTests {
         try await onBothBackends { storage in
             // The first page and a page nobody listed before are saved whatever they hold.
             #expect(
-                try await storage.savePageUnlessNothingNew(Self.page([1, 2], next: "2"), at: 0, in: Self.posts) != nil)
-            let repeated = Page(items: [Self.item(2, "edited"), Self.item(1)], token: "2", nextToken: "3")
+                try await storage.savePageUnlessNothingNew(
+                    ConformanceLists.page([1, 2], next: "2"), at: 0, in: Self.posts) != nil)
+            let repeated = Page(
+                items: [ConformanceLists.item(2, "edited"), ConformanceLists.item(1)], token: "2", nextToken: "3")
             #expect(try await storage.savePageUnlessNothingNew(repeated, at: 1, in: Self.posts) == nil)
             #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
-            #expect(try await storage.item(type: "Post", key: .integer(2))?.item == Self.item(2))
+            #expect(try await storage.item(type: "Post", key: .integer(2))?.item == ConformanceLists.item(2))
             let head = try await storage.savePageUnlessNothingNew(
-                Self.page([2, 3], next: "3"), at: 1, in: Self.posts)
+                ConformanceLists.page([2, 3], next: "3"), at: 1, in: Self.posts)
             #expect(head?.repeatedItemCount == 1)
             #expect(head?.currentPageCount == 2)
             // Another list's pages do not count, nor does a page at the same index or later.
             let other = CollectionDescriptor(key: "GET /other", itemType: "Post")
-            _ = try await storage.savePage(Self.page([7], next: "2"), at: 0, in: other)
-            #expect(try await storage.savePageUnlessNothingNew(Self.page([3], next: "3"), at: 1, in: other) != nil)
-            #expect(try await storage.savePageUnlessNothingNew(Self.page([3], next: "4"), at: 1, in: Self.posts) != nil)
-            return try await Self.outline(storage)
+            _ = try await storage.savePage(ConformanceLists.page([7], next: "2"), at: 0, in: other)
+            #expect(
+                try await storage.savePageUnlessNothingNew(ConformanceLists.page([3], next: "3"), at: 1, in: other)
+                    != nil)
+            #expect(
+                try await storage.savePageUnlessNothingNew(ConformanceLists.page([3], next: "4"), at: 1, in: Self.posts)
+                    != nil)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
     @Test func aNewGenerationLeavesOlderPagesStaleAndAShorterOneDropsThePagesPastItsEnd() async throws {
         try await onBothBackends { storage in
-            _ = try await storage.savePage(Self.page([1, 2], next: "2"), at: 0, in: Self.posts)
-            _ = try await storage.savePage(Self.page([3, 4], token: "2", next: "3"), at: 1, in: Self.posts)
-            _ = try await storage.savePage(Self.page([5], token: "3", next: "4"), at: 2, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([1, 2], next: "2"), at: 0, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([3, 4], token: "2", next: "3"), at: 1, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([5], token: "3", next: "4"), at: 2, in: Self.posts)
             try await storage.invalidate(Self.posts.key)
             // Two items were inserted at the top on the server.
-            let head = try await storage.savePage(Self.page([7, 6], next: "2", label: "v2"), at: 0, in: Self.posts)
+            let head = try await storage.savePage(
+                ConformanceLists.page([7, 6], next: "2", label: "v2"), at: 0, in: Self.posts)
             #expect(head.generation == 2)
             #expect(head.invalidatedAt == nil)
             #expect(head.currentPageCount == 1)
             #expect(head.resumeToken == "2")
-            var outline = try await Self.outline(storage)
+            var outline = try await ConformanceLists.outline(storage)
             // Page 1 saved again, reached through another next token: page 2 no longer follows it.
             let again = try await storage.savePage(
-                Self.page([1, 2], token: "2", next: "3b", label: "v2"), at: 1, in: Self.posts)
+                ConformanceLists.page([1, 2], token: "2", next: "3b", label: "v2"), at: 1, in: Self.posts)
             #expect(again.resumeToken == "3b")
-            outline += try await Self.outline(storage)
-            let last = try await storage.savePage(Self.page([9], next: nil, label: "v3"), at: 0, in: Self.posts)
+            outline += try await ConformanceLists.outline(storage)
+            let last = try await storage.savePage(
+                ConformanceLists.page([9], next: nil, label: "v3"), at: 0, in: Self.posts)
             #expect(last.endReached)
             #expect(last.currentPageCount == 1)
             #expect(try await storage.pages(in: Self.posts.key).count == 1)
-            return outline + (try await Self.outline(storage))
+            return outline + (try await ConformanceLists.outline(storage))
         }
     }
 
@@ -117,20 +129,18 @@ struct PagesConformanceTests {
             #expect(info.style == text)
             #expect(info.resumeToken == PageToken(text))
             #expect(try await storage.item(type: text, key: .string(text))?.item == item)
-            return try await Self.outline(storage)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
-    // MARK: Helpers
-
-    /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
     @Test func removingAnAccountDeletesItsListsItemsAndWatermarksAndNothingElse() async throws {
         try await onBothBackends { storage in
             let alice = Self.posts.forAccount(Account("alice"))
             let bob = Self.posts.forAccount(Account("bob"))
-            _ = try await storage.savePage(Self.page([1, 2], next: nil, label: "alice"), at: 0, in: alice)
-            _ = try await storage.savePage(Self.page([1, 2], next: nil, label: "bob"), at: 0, in: bob)
-            _ = try await storage.savePage(Self.page([1], next: nil, label: "anyone"), at: 0, in: Self.posts)
+            _ = try await storage.savePage(ConformanceLists.page([1, 2], next: nil, label: "alice"), at: 0, in: alice)
+            _ = try await storage.savePage(ConformanceLists.page([1, 2], next: nil, label: "bob"), at: 0, in: bob)
+            _ = try await storage.savePage(
+                ConformanceLists.page([1], next: nil, label: "anyone"), at: 0, in: Self.posts)
             try await storage.saveWatermark(SyncWatermark(field: "updated_at", value: "1"), of: alice.key)
             #expect(try await storage.accounts() == [.anonymous, Account("alice"), Account("bob")])
             #expect(storage.account(derivedFrom: nil) == .anonymous)
@@ -141,43 +151,15 @@ struct PagesConformanceTests {
             #expect(try await storage.collection(alice.key) == nil)
             #expect(try await storage.item(type: alice.itemType, key: .integer(1)) == nil)
             #expect(try await storage.watermark(of: alice.key) == nil)
-            #expect(try await storage.item(type: bob.itemType, key: .integer(1))?.item == Self.item(1, "bob"))
+            #expect(
+                try await storage.item(type: bob.itemType, key: .integer(1))?.item == ConformanceLists.item(1, "bob"))
             #expect(try await storage.accounts() == [.anonymous, Account("bob")])
-            return try await Self.outline(storage)
+            return try await ConformanceLists.outline(storage)
         }
     }
 
+    /// Runs `scenario` on a new file and on a new PostgreSQL database; what each returns must match.
     private func onBothBackends(_ scenario: (any CacheStorage) async throws -> [String]) async throws {
         try await StorageBackends.expectSame(scenario)
-    }
-
-    /// Each collection's head and pages, and each page's items, in words that leave dates out.
-    private static func outline(_ storage: any CacheStorage) async throws -> [String] {
-        var lines: [String] = []
-        for info in try await storage.collections() {
-            lines.append(
-                "\(info.key) generation \(info.generation) resume \(info.resumeToken?.rawValue ?? "-") "
-                    + "end \(info.endReached) total \(info.total.map(String.init) ?? "-") pages \(info.pageCount) "
-                    + "superseded \(info.supersededPageCount) items \(info.itemCount)")
-            for page in try await storage.pages(in: info.key) {
-                let items = try await storage.page(at: page.index, in: info.key)?.items ?? []
-                let texts = items.map { String(decoding: $0.json, as: UTF8.self) }
-                lines.append(
-                    "  \(page.index) generation \(page.generation) superseded \(page.isSuperseded) "
-                        + "\(page.token?.rawValue ?? "-") → \(page.nextToken?.rawValue ?? "-"): "
-                        + texts.joined(separator: " "))
-            }
-        }
-        return lines
-    }
-
-    private static func item(_ id: Int, _ label: String = "v1") -> RawItem {
-        RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"label":"\#(label)"}"#.utf8))
-    }
-
-    private static func page(_ ids: [Int], token: PageToken? = nil, next: PageToken?, label: String = "v1")
-        -> Page<RawItem>
-    {
-        Page(items: ids.map { item($0, label) }, token: token, nextToken: next)
     }
 }
