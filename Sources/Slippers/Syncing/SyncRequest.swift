@@ -154,6 +154,13 @@ extension SyncRequest {
             self.maxItems = maxItems
             self.stallLimit = stallLimit
         }
+
+        /// The pages in a row that bring no new item before a walk stops, when ``stallLimit`` is not given.
+        public static let defaultStallLimit = 3
+
+        /// The pages in a row that bring no new item before a walk stops: ``stallLimit``, else
+        /// ``defaultStallLimit``; at least 1.
+        public var pagesWithoutNewItems: Int { max(1, stallLimit ?? Self.defaultStallLimit) }
     }
 
     /// The requests' deadlines, retries, origins and concurrency; `nil` for `sync`'s default.

@@ -53,8 +53,3 @@ extension SyncRequest.Network {
             caCertificates: caCertificates, environment: environment)
     }
 }
-
-extension SyncRequest.Limits {
-    /// The pages in a row that bring no new item before a walk stops, when ``stallLimit`` is not given.
-    public static let defaultStallLimit = 3
-}

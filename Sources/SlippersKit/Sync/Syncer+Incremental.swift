@@ -12,8 +12,7 @@ extension Syncer.Run {
         sync.concurrency = concurrency
         let onEvent = syncer.onEvent
         sync.onPageRetry = { onEvent(.pageRetry(index: $0, error: $1, wait: $2)) }
-        let limits = CollectionSync<PrimedPageSource>.Limits(
-            maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
+        let limits = SyncRequest.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
         let (budget, refresh) = (retryBudget, request.refresh)
         let key = plan.collection.key
         let run = {

@@ -61,7 +61,7 @@ extension Syncer.Run {
         }
         let onEvent = syncer.onEvent
         sync.onPageRetry = { onEvent(.pageRetry(index: $0, error: $1, wait: $2)) }
-        let limits = CollectionSync<Source>.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
+        let limits = SyncRequest.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
         let progress = try await repeatedPageTold(plan) {
             try await sync.run(limits: limits, refresh: request.refresh, retryBudget: retryBudget) { progress in
                 let seconds = start.duration(to: clock.now).timeInterval

@@ -129,7 +129,7 @@ extension Syncer {
         var retryBudget: RetryBudget { request.network.pageRetryBudget }
         var maxPages: Int? { request.limits.maxPages }
         var maxItems: Int? { request.limits.maxItems }
-        var stallLimit: Int { request.limits.stallLimit ?? SyncRequest.Limits.defaultStallLimit }
+        var stallLimit: Int { request.limits.pagesWithoutNewItems }
 
         /// Syncs the planned list as the request says.
         func sync(_ plan: SyncPlan) async throws -> SyncReport {

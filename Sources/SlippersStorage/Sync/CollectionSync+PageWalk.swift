@@ -13,7 +13,7 @@ extension CollectionSync {
         /// The list's collection key.
         let key: String
         /// The run's limits.
-        let limits: Limits
+        let limits: SyncRequest.Limits
         /// What a second page that repeats the first means.
         let repeatedSecondPage: RepeatedSecondPage
         /// The pages asked for, and those answered and not read yet.
@@ -49,7 +49,7 @@ extension CollectionSync {
 
         /// A walk from the page at `index`, whose token is `token`, with the tokens walked before it.
         init(
-            key: String, limits: Limits, repeatedSecondPage: RepeatedSecondPage,
+            key: String, limits: SyncRequest.Limits, repeatedSecondPage: RepeatedSecondPage,
             addressable: (any AddressablePageSource)?, readsAhead: Bool, index: Int, token: PageToken?,
             walked: Set<PageToken>, cachedTotal: Int?
         ) {
@@ -215,12 +215,12 @@ extension CollectionSync {
 
         /// Holds a page that brought no new item, to save with the next page that does.
         ///
-        /// - throws: `CacheError.listStalled` once ``Limits/stallLimit`` pages in a row are held: a
+        /// - throws: `CacheError.listStalled` once ``Slippers/SyncRequest/Limits/pagesWithoutNewItems`` pages in a row are held: a
         ///   server that repeats itself for ever ends with nothing of it committed.
         mutating func hold(_ page: Page<RawItem>, keys: Set<ItemKey>) throws {
             held.append(page)
             heldKeys.formUnion(keys)
-            guard held.count < limits.stallLimit else {
+            guard held.count < limits.pagesWithoutNewItems else {
                 throw CacheError.listStalled(collection: key, pages: held.count)
             }
         }

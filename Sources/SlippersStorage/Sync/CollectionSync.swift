@@ -11,7 +11,7 @@ import Tracing
 /// Every walk ends. It stops with an error, saving nothing of the pages that
 /// caused it, when a next token is one the walk has met before (a cycle of any
 /// length, across runs too), when a page lists the same ids as the page before
-/// it (a server that ignores the page parameter), and when ``Limits/stallLimit``
+/// it (a server that ignores the page parameter), and when ``Slippers/SyncRequest/Limits/stallLimit``
 /// pages in a row bring no item the walk has not met. A rerun of a list that
 /// stopped so adds nothing.
 ///
@@ -70,25 +70,9 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         public var resumed: Bool { startIndex > 0 }
     }
 
-    /// What bounds a run.
-    public struct Limits: Hashable, Sendable {
-        /// The most pages to fetch in this run; no limit when `nil`.
-        public var maxPages: Int?
-        /// The most items to fetch in this run (the page that reaches it is saved whole); no limit when `nil`.
-        public var maxItems: Int?
-        /// How many pages in a row may bring no new item before the walk stops; 3 by default.
-        public var stallLimit: Int
-
-        /// Creates limits.
-        public init(maxPages: Int? = nil, maxItems: Int? = nil, stallLimit: Int = 3) {
-            self.maxPages = maxPages
-            self.maxItems = maxItems
-            self.stallLimit = max(1, stallLimit)
-        }
-    }
-
-    /// Where the pages go: an SQLite file (`SQLiteCache`) or another backend.
-    public let storage: any CacheStorage
+    /// Where the pages go: an SQLite file (`SQLiteCache`) or another backend, as far as a walk
+    /// needs it: its sync side and the pages it reads back.
+    public let storage: any SyncStorage & CacheReader
 
     /// The source of the pages.
     public let source: Source
@@ -185,7 +169,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     static var maxRestarts: Int { 100 }
 
     /// Creates a sync of `source` into `collection` of any backend: an SQLite file or a PostgreSQL database.
-    public init(storage: any CacheStorage, source: Source, collection: CollectionDescriptor) {
+    public init(storage: any SyncStorage & CacheReader, source: Source, collection: CollectionDescriptor) {
         self.storage = storage
         self.source = source
         self.collection = collection
@@ -206,7 +190,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
         refresh: Bool = false,
         onPage: (Progress) -> Void = { _ in }
     ) async throws -> Progress {
-        try await run(limits: Limits(maxPages: maxPages), refresh: refresh, onPage: onPage)
+        try await run(limits: SyncRequest.Limits(maxPages: maxPages), refresh: refresh, onPage: onPage)
     }
 
     /// Fetches and saves pages until the end of the list, a limit, or an error.
@@ -272,7 +256,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     ///   a store error, or `CancellationError`. Pages saved before the error stay saved.
     @discardableResult
     public func run(
-        limits: Limits,
+        limits: SyncRequest.Limits,
         refresh: Bool = false,
         retryBudget: RetryBudget = .none,
         onPage: (Progress) -> Void = { _ in }
@@ -285,7 +269,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     }
 
     private func runTraced(
-        limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
+        limits: SyncRequest.Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
     ) async throws -> Progress {
         // Open while it runs: a budget kept meanwhile (here or by another process) never evicts it.
         await storage.syncWillStart(collection.key)
@@ -327,7 +311,7 @@ public struct CollectionSync<Source: PageSource>: Sendable where Source.Item == 
     }
 
     private func runPages(
-        limits: Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
+        limits: SyncRequest.Limits, refresh: Bool, retryBudget: RetryBudget, onPage: (Progress) -> Void
     ) async throws -> Progress {
         let cached = try await storage.collection(collection.key)
         var (index, token, walked) = (0, PageToken?.none, Set<PageToken>())

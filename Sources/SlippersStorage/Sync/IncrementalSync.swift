@@ -85,8 +85,9 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         public var isComplete: Bool { progress.endReached && !listMovedWhileRead }
     }
 
-    /// Where the pages go.
-    public let storage: any CacheStorage
+    /// Where the pages go, as far as an incremental sync needs it: its sync side, the items it
+    /// reads back, and the eviction of the changes it walked.
+    public let storage: any SyncStorage & CacheReader & CacheAdministration
     /// The collection the list is filed under.
     public let collection: CollectionDescriptor
     /// Which field is the watermark, the lookback and the initial value.
@@ -107,7 +108,8 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
 
     /// Creates an incremental sync of `collection` in any backend.
     public init(
-        storage: any CacheStorage, collection: CollectionDescriptor, settings: Settings,
+        storage: any SyncStorage & CacheReader & CacheAdministration, collection: CollectionDescriptor,
+        settings: Settings,
         source: @escaping @Sendable (_ since: String?) -> Source
     ) {
         self.storage = storage
@@ -131,7 +133,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     /// - throws: What ``CollectionSync/run(limits:refresh:retryBudget:onPage:)`` throws.
     ///   Pages saved before the error stay saved, and the watermark does not move.
     public func run(
-        limits: CollectionSync<Source>.Limits = CollectionSync<Source>.Limits(), refresh: Bool = false,
+        limits: SyncRequest.Limits = SyncRequest.Limits(), refresh: Bool = false,
         retryBudget: RetryBudget = .none, onPage: (CollectionSync<Source>.Progress) -> Void = { _ in }
     ) async throws -> Outcome {
         try await SyncTracing.list(
@@ -143,7 +145,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     }
 
     private func runTraced(
-        limits: CollectionSync<Source>.Limits, refresh: Bool, retryBudget: RetryBudget,
+        limits: SyncRequest.Limits, refresh: Bool, retryBudget: RetryBudget,
         onPage: (CollectionSync<Source>.Progress) -> Void
     ) async throws -> Outcome {
         let key = collection.key
@@ -189,7 +191,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     /// that resumes) and merges them into the list.
     private func runChanges(
         after value: String, pendingSince: String?, in cached: CollectionInfo,
-        limits: CollectionSync<Source>.Limits, retryBudget: RetryBudget,
+        limits: SyncRequest.Limits, retryBudget: RetryBudget,
         onPage: (CollectionSync<Source>.Progress) -> Void
     ) async throws -> Outcome {
         let key = collection.key

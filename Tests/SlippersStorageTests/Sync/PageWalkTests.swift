@@ -11,7 +11,7 @@ import Testing
     typealias Walk = CollectionSync<AnyPageSource<RawItem>>.PageWalk
 
     static func walk(
-        limits: CollectionSync<AnyPageSource<RawItem>>.Limits = .init(),
+        limits: SyncRequest.Limits = .init(),
         repeated: CollectionSync<AnyPageSource<RawItem>>.RepeatedSecondPage = .fails, index: Int = 0
     ) -> Walk {
         Walk(
