@@ -3,30 +3,12 @@ import Slippers
 
 /// RFC 8288 `Link: <url>; rel="next"` headers, or a header that holds the next page's URL alone
 /// (`Next-Page`, `X-Next-Page`, `X-Next`): ``PaginationStyle/Kind/linkHeader``. The token is the URL.
-struct LinkHeaders: ListContinuation {
+struct LinkHeaders: FollowsNextLinks {
     static let name = "linkHeader"
     static var template: PaginationStyle? { .linkHeader() }
     static var detectionRules: [DetectionRule] { [DetectionRule(rank: 30) { $0.linkHeader(evidence: $1) }] }
 
     var description: String { #"next link in headers (Link rel="next", or Next-Page, X-Next-Page, X-Next)"# }
-    func readsPagesByNumber(_ style: PaginationStyle) -> Bool { style.advancing?.step == 1 }
-    func isAddressable(_ style: PaginationStyle) -> Bool { style.advancing != nil }
-
-    func token(forPageAt index: Int, in source: HTTPPageSource) -> PageToken? {
-        source.advancingToken(forPageAt: index)
-    }
-
-    func pageCount(forTotal total: Int, pageItemCount: Int, in source: HTTPPageSource) -> Int? {
-        source.style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
-    }
-
-    func requestURL(for token: PageToken?, in source: HTTPPageSource) throws -> URL {
-        try source.linkedURL(for: token)
-    }
-
-    func pagesSoFar(token: PageToken?, requestURL: URL, in source: HTTPPageSource) throws -> Int? {
-        source.advancingPagesSoFar(token: token, requestURL: requestURL)
-    }
 
     /// The page a `Link` header's `rel="last"` names, else the page count a header announces, for an advancing list.
     func announcedPageCount(
@@ -54,9 +36,5 @@ struct LinkHeaders: ListContinuation {
         [#"no Link rel="next" nor next-page header"#]
             + (style.advancing != nil
                 ? [#"the page a Link rel="last" names"#, "the page count a header announces"] : [])
-    }
-
-    func overlappingRequest(for token: PageToken?, in source: HTTPPageSource) -> HTTPPageSource.OverlappingRequest? {
-        source.advancingOverlap(for: token)
     }
 }

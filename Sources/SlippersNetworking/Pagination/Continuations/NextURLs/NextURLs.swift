@@ -3,7 +3,7 @@ import Slippers
 
 /// The full URL of the next page in the body at `keyPath`: ``PaginationStyle/Kind/nextURL(keyPath:)``.
 /// The token is the URL.
-struct NextURLs: ListContinuation {
+struct NextURLs: FollowsNextLinks {
     /// Where the body holds the next page's URL: a string, a link object, or an array of link objects.
     var keyPath: String
 
@@ -19,24 +19,6 @@ struct NextURLs: ListContinuation {
     }
 
     var description: String { "next URL (at \(keyPath))" }
-    func readsPagesByNumber(_ style: PaginationStyle) -> Bool { style.advancing?.step == 1 }
-    func isAddressable(_ style: PaginationStyle) -> Bool { style.advancing != nil }
-
-    func token(forPageAt index: Int, in source: HTTPPageSource) -> PageToken? {
-        source.advancingToken(forPageAt: index)
-    }
-
-    func pageCount(forTotal total: Int, pageItemCount: Int, in source: HTTPPageSource) -> Int? {
-        source.style.advancing?.pageCount(forTotal: total, pageItemCount: pageItemCount)
-    }
-
-    func requestURL(for token: PageToken?, in source: HTTPPageSource) throws -> URL {
-        try source.linkedURL(for: token)
-    }
-
-    func pagesSoFar(token: PageToken?, requestURL: URL, in source: HTTPPageSource) throws -> Int? {
-        source.advancingPagesSoFar(token: token, requestURL: requestURL)
-    }
 
     /// The page count a header announces (`X-WP-TotalPages`…), for an advancing list.
     func announcedPageCount(
@@ -67,9 +49,5 @@ struct NextURLs: ListContinuation {
     func endSigns(_ style: PaginationStyle) -> [String] {
         ["no URL at \(keyPath)"]
             + (style.advancing != nil ? style.totalKeyPath.map { ["the total at \($0) reached"] } ?? [] : [])
-    }
-
-    func overlappingRequest(for token: PageToken?, in source: HTTPPageSource) -> HTTPPageSource.OverlappingRequest? {
-        source.advancingOverlap(for: token)
     }
 }
