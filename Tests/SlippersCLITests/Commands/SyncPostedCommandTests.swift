@@ -89,6 +89,18 @@ import Testing
         }
     }
 
+    @Test func anEmptyGraphQLListPagedByVariablesAtAGivenPathSyncsAsEmpty() async throws {
+        try await RunningFixture.with(itemCount: 0, pageSize: 20) { fixture in
+            let directory = try TemporaryDirectory()
+            let outcome = try await BuiltBinary.slippers.run([
+                "sync", fixture.server.url(.graphql).absoluteString, "--graphql", Self.hasura, "--offset-variable",
+                "offset", "--connection", "posts", "--page-size", "20", "--db", directory.path(),
+            ])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("synced 0 items"), "\(outcome.stdout)")
+        }
+    }
+
     static let paginationInput =
         "query($offset: Int, $limit: Int) { items(pagination: {offset: $offset, limit: $limit}) "
         + "{ totalCount results { id title } } }"

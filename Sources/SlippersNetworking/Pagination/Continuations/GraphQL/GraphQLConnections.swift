@@ -65,7 +65,7 @@ struct GraphQLConnections: ListContinuation {
             pageTwo == .every || connection.connectionPath.isEmpty
             || (connection.paging != .cursor && source.style.totalKeyPath == nil)
         guard finds else { return source.given(reason: "given by the caller: asked for by POST") }
-        return try await source.detectingGraphQL(connection)
+        return try await source.detectingGraphQL(connection, pageTwo: pageTwo)
     }
 
     func nextToken(after page: ContinuedPage, in source: HTTPPageSource) throws -> PageToken? {

@@ -303,9 +303,18 @@ extension HTTPPageSource {
 
     /// A GraphQL list found in its first response: a Relay connection (the one the style names,
     /// else the outermost), or a list paged by variables; the other connections named in the reasons.
-    func detectingGraphQL(_ connection: PaginationStyle.GraphQLConnection) async throws -> DetectedList {
+    ///
+    /// A list whose path is given but that its first response does not show (an empty list holds no
+    /// array of objects) is paged as given, unless `slippers detect` asks (`pageTwo` ``PageTwoCheck/every``),
+    /// which says so.
+    func detectingGraphQL(
+        _ connection: PaginationStyle.GraphQLConnection, pageTwo: PageTwoCheck
+    ) async throws -> DetectedList {
         let url = self.url
         guard let (source, first, found) = try await detectingConnection() else {
+            if !connection.connectionPath.isEmpty, pageTwo != .every {
+                return given(reason: "given by the caller: asked for by POST")
+            }
             let reason =
                 connection.paging == .cursor
                 ? "no Relay connection (an object with edges or nodes and pageInfo) in the "
