@@ -72,21 +72,29 @@ extension Detector {
     /// not its value: `?from=s0` beside `"end": "s10"`), the member's own name, then
     /// ``cursorVocabulary``; with the first, at most ``HTTPPageSource/maximumProbes`` tries in all.
     mutating func cursorAlternatives(of style: Style, sent: String, cursor: String?) {
-        guard case .cursor(_, let keyPath) = style.kind, queryParameter(Self.cursorParameters) == nil else { return }
+        guard case .cursor(_, let keyPath) = style.kind else { return }
         let member = Style.components(keyPath).last.map { [$0] } ?? []
         let own = query.filter { item in
             guard let value = item.value, let cursor, let first = value.first, value != cursor else { return false }
             return first == cursor.first && !Style.pageSizeParameters.contains(item.name)
         }.map(\.name)
-        var names: [String] = []
-        for name in own + member + Self.cursorVocabulary where name != sent && !names.contains(name) {
-            names.append(name)
-        }
-        for parameter in names.prefix(HTTPPageSource.maximumProbes - 1) {
+        for parameter in otherCursorParameters(than: sent, preferring: own + member) {
             var alternative = style
             alternative.kind = .cursor(parameter: parameter, keyPath: keyPath)
             alternatives.append(alternative)
         }
+    }
+
+    /// The parameters a cursor sent back as `sent` is tried under when page 2 does not advance:
+    /// `preferred`, then ``cursorVocabulary``, each once, at most ``HTTPPageSource/maximumProbes``
+    /// tries with the first; none when the URL names its cursor's parameter already.
+    func otherCursorParameters(than sent: String, preferring preferred: [String] = []) -> [String] {
+        guard queryParameter(Self.cursorParameters) == nil else { return [] }
+        var names: [String] = []
+        for name in preferred + Self.cursorVocabulary where name != sent && !names.contains(name) {
+            names.append(name)
+        }
+        return Array(names.prefix(HTTPPageSource.maximumProbes - 1))
     }
 
     /// A continuation object: an object at a member named for continuing (`continue`, `continuation`,

@@ -21,11 +21,11 @@ struct GraphQLConnections: ListContinuation {
     var pagesByCursor: Bool { connection.paging == .cursor }
 
     func token(forPageAt index: Int, in source: HTTPPageSource) -> PageToken? {
-        pagesByCursor ? source.learntCursorToken(forPageAt: index) : nil
+        source.learntCursorToken(forPageAt: index)
     }
 
     func pageCount(forTotal total: Int, pageItemCount: Int, in source: HTTPPageSource) -> Int? {
-        pagesByCursor ? source.learntCursorPageCount(forTotal: total) : nil
+        source.learntCursorPageCount(forTotal: total)
     }
 
     /// The list's URL: the token travels in the POST body.

@@ -21,12 +21,10 @@ extension Detector {
             let style = Style(
                 kind: .headerCursor(header: name, parameter: sent), pageSizeParameter: evidence.sizeParameter,
                 pageSize: evidence.urlPageSize, totalKeyPath: evidence.total, endSignal: evidence.endSignal)
-            if queryParameter(Self.cursorParameters) == nil {
-                for parameter in Self.cursorVocabulary.filter({ $0 != sent }).prefix(HTTPPageSource.maximumProbes - 1) {
-                    var alternative = style
-                    alternative.kind = .headerCursor(header: name, parameter: parameter)
-                    alternatives.append(alternative)
-                }
+            for parameter in otherCursorParameters(than: sent) {
+                var alternative = style
+                alternative.kind = .headerCursor(header: name, parameter: parameter)
+                alternatives.append(alternative)
             }
             return (style, .medium)
         }
