@@ -43,6 +43,15 @@ import Testing
         }
     }
 
+    @Test func aCursorNoParameterTakesBackIsLoudWithTheOneOptionThatCanDescribeTheList() {
+        let failure = HTTPPageSource.ProbeFailure(
+            url: "https://api.example.com/events",
+            style: PaginationStyle(kind: .headerCursor(header: "X-Next-Cursor", parameter: "cursor")),
+            tried: ["?cursor= from the X-Next-Cursor header brought page 1 again"])
+        #expect(failure.description.contains("back under a name no option gives; --style singlePage"))
+        #expect(!failure.description.contains("--cursor-path"))
+    }
+
     @Test func syncStyleForcesTheUsualHeaderAndItsOptionsPinIt() throws {
         let style = try #require(PaginationStyle.named("headerCursor"))
         #expect(style.kind == .headerCursor(header: "X-Next-Cursor", parameter: "cursor"))

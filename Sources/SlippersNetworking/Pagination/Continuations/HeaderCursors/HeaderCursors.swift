@@ -61,4 +61,11 @@ struct HeaderCursors: ListContinuation {
     }
 
     func askedText(_ token: PageToken) -> String { "?\(parameter)= from the \(header) header" }
+
+    /// No option names the parameter a header's cursor goes back as: a list of one page is all
+    /// that can be said by hand.
+    var probeAdvice: String? {
+        "the server takes the cursor of the \(header) header back under a name no option gives; --style "
+            + "singlePage if the list is one page (slippers detect URL shows what was seen)"
+    }
 }
