@@ -255,10 +255,19 @@ public final class SQLiteCache: Sendable {
         if !isClosed.withLock({ $0 }) { checkpoint() }
     }
 
-    /// Copies the write-ahead log into the file without waiting for anyone: a reader of another
-    /// process that still needs the log keeps what it reads, and checkpoints when it is the last to close.
+    /// Copies the write-ahead log into the file and empties the log, without waiting for anyone.
+    ///
+    /// The log is truncated to nothing when no other connection reads from it, so a log left
+    /// beside the file (a file deleted without its `-wal`) holds nothing SQLite could replay into
+    /// a new file of the same name. When a reader of another process still needs the log, its
+    /// frames are copied and kept: that reader keeps what it reads, and checkpoints when it is the
+    /// last to close.
     private func checkpoint() {
         guard let writer, path != ":memory:" else { return }
-        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        _ = try? writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+            if (try? db.checkpoint(.truncate)) == nil { try db.checkpoint(.passive) }
+        }
     }
 }

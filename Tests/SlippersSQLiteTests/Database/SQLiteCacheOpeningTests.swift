@@ -37,6 +37,43 @@ import Testing
         #expect(try SQLiteCache(path: alone.path(), mode: .readOnly).stats().items == 2)
     }
 
+    @Test func closingEmptiesTheLogWhileAnotherConnectionIsOpenButIdle() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteCache(path: directory.path())
+        try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
+        let other = try DatabaseQueue(path: directory.path())
+        try store.close()
+        // A log left with frames would be replayed into a new file made under the same name.
+        let log = try FileManager.default.attributesOfItem(atPath: directory.path() + "-wal")
+        #expect((log[.size] as? Int) == 0)
+        try FileManager.default.removeItem(atPath: directory.path())
+        try FileManager.default.removeItem(atPath: directory.path() + "-shm")
+        let again = try SQLiteCache(path: directory.path())
+        #expect(try again.stats().items == 0)
+        try other.close()
+    }
+
+    @Test func closingBesideAReaderOfAnotherConnectionDoesNotWaitForItAndKeepsTheFileWhole() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteCache(path: directory.path())
+        try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
+        let reader = try DatabaseQueue(path: directory.path())
+        let closed = try reader.read { db in
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items")
+            try store.savePage(Fixtures.page([3], next: nil), at: 0, in: Fixtures.posts)
+            let clock = ContinuousClock()
+            let start = clock.now
+            try store.close()
+            return clock.now - start
+        }
+        // The busy timeout is 10 s: a close that waited for the reader would take all of it.
+        #expect(closed < .seconds(5))
+        try reader.close()
+        let alone = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: directory.path(), toPath: alone.path())
+        #expect(try SQLiteCache(path: alone.path(), mode: .readOnly).stats().items == 3)
+    }
+
     @Test func opensInWALModeWithABusyTimeout() throws {
         let directory = try TemporaryDirectory()
         _ = try SQLiteCache(path: directory.path())
