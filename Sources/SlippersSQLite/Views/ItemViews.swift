@@ -23,8 +23,7 @@ enum ItemViews {
     static func keepCurrent(afterWritingPage pageID: Int64, now: Date, _ db: Database) {
         do {
             try db.inSavepoint {
-                try db.cachedStatement(sql: recordPageMembersSQL).execute(arguments: [pageID, now.storedValue])
-                if db.changesCount > 0 { try refresh(db) }
+                if try recordMembers(ofPage: pageID, writtenAt: now, db) { try refresh(db) }
                 return .commit
             }
         } catch {

@@ -42,6 +42,44 @@ import Testing
         return try queue.read { db in try Row.fetchAll(db, sql: sql) }
     }
 
+    @Test func theMembersOfSavedItemsAreTheMembersSQLiteReadsInTheirJSON() throws {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        let pages = [
+            [
+                #"{"id": 1, "n": null, "t": true, "f": false, "i": -0, "r": 1E5, "s": "x", "a": [1], "o": {}}"#,
+                #"{"id": 2, "caf\u00e9": 1, "q\"uote": 2, "o": {"x\ny": 1.5, "z": {"deep": 1}, "x\ny": "s"}}"#,
+                #"{"id": 3, "id": "3", "r": 2, "o": null, "a": {"now": "an object"}}"#,
+            ],
+            [#"[1, 2]"#, #""text""#, #"{"id": 5, "deep": \#(deep)}"#],
+        ]
+        for (index, jsons) in pages.enumerated() {
+            let items = jsons.enumerated().map { Self.item(index * 10 + $0.offset, $0.element) }
+            try save(items, key: "https://api.example.com/posts\(index)")
+        }
+        let recorded = try rows("SELECT item_type, member, nested, kinds FROM item_members ORDER BY 1, 2, 3")
+            .map { "\($0[1] as String)/\($0[2] as String)=\($0[3] as Int)" }
+        let queue = try DatabaseQueue(path: directory.path())
+        defer { try? queue.close() }
+        let read = try queue.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT i.type, e.key AS member, '' AS nested, \(String(format: ItemViewsKindBits.sql, "e.type")) AS kind
+                    FROM items i, json_each(i.json) e WHERE json_valid(i.json) AND json_type(i.json) = 'object'
+                    UNION
+                    SELECT i.type, e.key, f.key, \(String(format: ItemViewsKindBits.sql, "f.type"))
+                    FROM items i, json_each(i.json) e, json_each(e.value) f
+                    WHERE json_valid(i.json) AND json_type(i.json) = 'object' AND e.type = 'object'
+                    """)
+        }
+        var expected: [String: Int] = [:]
+        for row in read { expected["\(row[1] as String)/\(row[2] as String)", default: 0] |= row[3] as Int }
+        #expect(recorded == expected.keys.sorted().map { "\($0)=\(expected[$0]!)" })
+        #expect(recorded.contains("caf\u{e9}/=8"))
+        #expect(recorded.contains("o/x\ny=48"))
+        #expect(recorded.contains("deep/=64"))
+    }
+
     @Test func aViewHasAColumnPerMemberWithNestedObjectsFlattenedAndTypesInferred() throws {
         try save([
             Self.item(
@@ -140,4 +178,11 @@ import Testing
         _ = try SQLiteCache(path: directory.path())
         #expect(try rows("SELECT title FROM posts").first?["title"] as String? == "old")
     }
+}
+
+/// The bits of `item_members.kinds` by SQLite's JSON type, as the migration that made the table documents them.
+enum ItemViewsKindBits {
+    static let sql =
+        "CASE %@ WHEN 'null' THEN 1 WHEN 'true' THEN 2 WHEN 'false' THEN 4 WHEN 'integer' THEN 8 "
+        + "WHEN 'real' THEN 16 WHEN 'text' THEN 32 WHEN 'array' THEN 64 ELSE 128 END"
 }
