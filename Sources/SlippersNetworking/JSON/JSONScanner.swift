@@ -23,13 +23,16 @@ public struct JSONScanner: Sendable {
     public let bytes: [UInt8]
     /// The document's root value.
     public let root: Value
+    /// The members of the root object, in document order (empty for another root): a lookup at the
+    /// root, which detection makes by the hundred, compares keys without skipping the items again.
+    private let rootMembers: [(key: Range<Int>, value: Value)]
 
     /// Checks that the bytes are one well-formed JSON document and prepares to read it.
     ///
     /// - throws: ``ScanError`` when the bytes are not JSON or are truncated.
     public init(_ data: Data) throws {
         let bytes = try Self.checkedText(data)
-        root = try bytes.withUnsafeBufferPointer { buffer in
+        let root = try bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             Self.skipWhitespace(buffer, &index)
             let root = try Self.validateValue(buffer, &index, depth: 0)
@@ -40,6 +43,15 @@ public struct JSONScanner: Sendable {
             return root
         }
         self.bytes = bytes
+        self.root = root
+        var members: [(key: Range<Int>, value: Value)] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            Self.forEachMember(buffer, of: root) { key, value in
+                members.append((key, value))
+                return true
+            }
+        }
+        rootMembers = members
     }
 
     /// The kind of a JSON value.
@@ -108,6 +120,9 @@ public struct JSONScanner: Sendable {
     public func member(_ key: String, of object: Value) -> Value? {
         let target = Array(key.utf8)
         return bytes.withUnsafeBufferPointer { buffer in
+            if object == root {
+                return rootMembers.first { Self.key(buffer, $0.key, equals: target) }?.value
+            }
             var found: Value?
             Self.forEachMember(buffer, of: object) { keyRange, value in
                 guard Self.key(buffer, keyRange, equals: target) else { return true }

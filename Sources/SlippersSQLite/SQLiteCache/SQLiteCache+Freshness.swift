@@ -33,7 +33,9 @@ extension SQLiteCache {
         } else {
             // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
             var deleted: Set<Int64> = []
-            var itemIDs = uniqued(try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted))
+            var new: Set<Int64> = []
+            var itemIDs = uniqued(
+                try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted, new: &new))
             if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
             if let stored {
                 // Items made locally stay where they were placed until the server lists them; a
@@ -51,7 +53,8 @@ extension SQLiteCache {
                 digest: digest, now: now, in: db)
             try replaceMembership(of: pageID, with: itemIDs, in: db)
             ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
-            if index > 0 { repeated += try countListed(itemIDs, before: index, in: row, db: db) }
+            // An item this write inserted is on no earlier page.
+            if index > 0 { repeated += try countListed(itemIDs.filter { !new.contains($0) }, before: index, in: row, db: db) }
         }
         if let stored, stored.nextToken != page.nextToken?.rawValue, !page.isLast,
             try lastCurrentIndex(of: row, db) > index

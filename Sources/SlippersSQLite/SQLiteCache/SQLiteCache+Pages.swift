@@ -499,7 +499,9 @@ extension SQLiteCache {
     /// Writes a page's items and returns their row ids, in order.
     ///
     /// One query per 100 items finds the stored rows; an item whose JSON is
-    /// unchanged is not written at all, a changed one is updated, a new one inserted.
+    /// unchanged is not written at all, a changed one is updated, and the new
+    /// ones are inserted by one statement per 100 (an id twice on the page is
+    /// inserted once, with the later JSON, as one upsert after another would leave it).
     ///
     /// An item changed locally and not yet acknowledged (``Overlay``) keeps its local JSON:
     /// the fetched JSON becomes its server copy, with the pending writes applied over it.
@@ -507,14 +509,22 @@ extension SQLiteCache {
     static func upsertItems(
         _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>
     ) throws -> [Int64] {
+        var new: Set<Int64> = []
+        return try upsertItems(items, type: type, now: now, in: db, deleted: &deleted, new: &new)
+    }
+
+    /// Writes a page's items as ``upsertItems(_:type:now:in:deleted:)`` does; the row ids of the
+    /// items this write inserted (no page listed them before it) are added to `new`.
+    static func upsertItems(
+        _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>,
+        new: inout Set<Int64>
+    ) throws -> [Int64] {
         var stored: [ItemKey: (id: Int64, json: Data)] = [:]
         stored.reserveCapacity(items.count)
         var edited: Set<Int64> = []
         var overlaid: Set<Int64> = []
         for chunk in items.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(
-                sql: "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
-                    + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            let statement = try db.cachedStatement(sql: storedItemsSQL(keys: chunk.count))
             var arguments: [(any DatabaseValueConvertible)?] = [type]
             arguments.reserveCapacity(chunk.count + 1)
             for item in chunk { arguments.append(item.key) }
@@ -540,29 +550,64 @@ extension SQLiteCache {
         }
         let update = try db.cachedStatement(
             sql: "UPDATE items SET json = ?, updated_at = ?, edited_locally = 0 WHERE id = ?")
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO items (type, key, json, updated_at) VALUES (?, ?, ?, ?)")
-        var ids: [Int64] = []
-        ids.reserveCapacity(items.count)
+        var unstored: [ItemKey: Data] = [:]
+        var unstoredOrder: [ItemKey] = []
         for item in items {
-            if let row = stored[item.key], overlaid.contains(row.id) {
-                ids.append(row.id)
-            } else if let row = stored[item.key] {
-                if row.json != item.json {
+            if let row = stored[item.key] {
+                if !overlaid.contains(row.id), row.json != item.json {
                     try update.execute(arguments: [item.json, now.storedValue, row.id])
                     // The same id twice on a page: the later JSON wins, as one upsert after another.
                     stored[item.key] = (row.id, item.json)
                 }
-                ids.append(row.id)
-            } else {
-                try insert.execute(arguments: [type, item.key, item.json, now.storedValue])
-                let id = db.lastInsertedRowID
-                stored[item.key] = (id, item.json)
-                ids.append(id)
+            } else if unstored.updateValue(item.json, forKey: item.key) == nil {
+                unstoredOrder.append(item.key)
             }
         }
-        return ids
+        for chunk in unstoredOrder.chunks(of: itemsPerInsert) {
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            arguments.reserveCapacity(chunk.count * 4)
+            for key in chunk { arguments += [type, key, unstored[key], now.storedValue] }
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: insertItemsSQL(rows: chunk.count)), arguments: StatementArguments(arguments))
+            while let row = try rows.next() {
+                let key: ItemKey = row[0]
+                let id: Int64 = row[1]
+                stored[key] = (id, unstored[key] ?? Data())
+                new.insert(id)
+            }
+        }
+        return try items.map { item in
+            guard let id = stored[item.key]?.id else {
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "an inserted item returned no row id")
+            }
+            return id
+        }
     }
+
+    /// Rows per multi-row `INSERT` of new items: 4 parameters each, far below SQLite's limit.
+    static let itemsPerInsert = 100
+
+    /// The stored rows of a type's items among `keys` keys (`?1` the type).
+    static func storedItemsSQL(keys: Int) -> String {
+        keys == itemsPerLookup
+            ? fullStoredItemsSQL
+            : "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
+                + repeatElement("?", count: keys).joined(separator: ", ") + ")"
+    }
+    private static let fullStoredItemsSQL =
+        "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
+        + repeatElement("?", count: itemsPerLookup).joined(separator: ", ") + ")"
+
+    /// Inserts `rows` new items (type, key, JSON, time each) and returns the key and row id of each.
+    static func insertItemsSQL(rows: Int) -> String {
+        rows == itemsPerInsert
+            ? fullInsertItemsSQL
+            : "INSERT INTO items (type, key, json, updated_at) VALUES "
+                + repeatElement("(?, ?, ?, ?)", count: rows).joined(separator: ", ") + " RETURNING key, id"
+    }
+    private static let fullInsertItemsSQL =
+        "INSERT INTO items (type, key, json, updated_at) VALUES "
+        + repeatElement("(?, ?, ?, ?)", count: itemsPerInsert).joined(separator: ", ") + " RETURNING key, id"
 
     /// Inserts or updates one item; an unchanged item is not rewritten.
     static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws {
