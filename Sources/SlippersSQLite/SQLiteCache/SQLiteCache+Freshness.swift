@@ -54,7 +54,9 @@ extension SQLiteCache {
             try replaceMembership(of: pageID, with: itemIDs, in: db)
             ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
             // An item this write inserted is on no earlier page.
-            if index > 0 { repeated += try countListed(itemIDs.filter { !new.contains($0) }, before: index, in: row, db: db) }
+            if index > 0 {
+                repeated += try countListed(itemIDs.filter { !new.contains($0) }, before: index, in: row, db: db)
+            }
         }
         if let stored, stored.nextToken != page.nextToken?.rawValue, !page.isLast,
             try lastCurrentIndex(of: row, db) > index

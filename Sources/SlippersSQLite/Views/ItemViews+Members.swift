@@ -3,9 +3,8 @@ import GRDB
 import Slippers
 
 extension ItemViews {
-    /// A member of an item type: a top-level member (`nested` empty), or a member of an object one level down.
+    /// A member of an item: a top-level member (`nested` empty), or a member of an object one level down.
     struct MemberPath: Hashable {
-        var itemType: String
         var member: String
         var nested: String
     }
@@ -27,57 +26,69 @@ extension ItemViews {
     ///
     /// An item the tape parser refuses has its page read by SQL instead, as every item once was.
     static func recordMembers(ofPage pageID: Int64, writtenAt now: Date, _ db: Database) throws -> Bool {
-        var members: [MemberPath: Int] = [:]
+        var members: [String: [MemberPath: Int]] = [:]
+        var type = ""
+        var ofType: [MemberPath: Int] = [:]
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: pageItemsWrittenSQL), arguments: [pageID, now.storedValue])
         while let row = try rows.next() {
-            let type: String = row[0]
-            guard let json: Data = row[1] else { continue }
-            guard Self.members(of: json, type: type, into: &members) else {
+            let itemType: String = row[0]
+            if itemType != type {
+                if !type.isEmpty { members[type] = ofType }
+                type = itemType
+                ofType = members[type] ?? [:]
+            }
+            let read = try row.withUnsafeData(atIndex: 1) { json in
+                json.map { Self.members(of: $0, into: &ofType) } ?? true
+            }
+            guard read else {
                 try db.cachedStatement(sql: recordPageMembersSQL).execute(arguments: [pageID, now.storedValue])
                 return db.changesCount > 0
             }
         }
+        if !type.isEmpty { members[type] = ofType }
         let record = try db.cachedStatement(sql: recordMemberSQL)
         var changed = false
-        for (path, kinds) in members {
-            try record.execute(arguments: [path.itemType, path.member, path.nested, kinds])
-            if db.changesCount > 0 { changed = true }
+        for (type, ofType) in members {
+            for (path, kinds) in ofType {
+                try record.execute(arguments: [type, path.member, path.nested, kinds])
+                if db.changesCount > 0 { changed = true }
+            }
         }
         return changed
     }
 
     /// Adds the members of the item `json` to `members`, as ``recordPageMembersSQL`` reads them: none
     /// when the item is not an object; `false` when the tape parser refuses the JSON.
-    static func members(of json: Data, type: String, into members: inout [MemberPath: Int]) -> Bool {
-        let bytes = [UInt8](json)
-        guard let tape = bytes.withUnsafeBytes(JSONTape.parse) else { return false }
-        let entries = tape.entries
-        guard let first = entries.first, first.kind == .object else { return true }
-        func key(at index: Int) -> String {
-            let entry = entries[index]
-            let range = Int(entry.start)..<Int(entry.end)
-            guard entry.flag else { return String(decoding: bytes[range], as: UTF8.self) }
-            return bytes.withUnsafeBufferPointer { buffer in
-                JSONStringContent.text(UnsafeBufferPointer(rebasing: buffer[range]))
-            } ?? String(decoding: bytes[range], as: UTF8.self)
-        }
-        var position = 1
-        for _ in 0..<first.count {
-            let member = key(at: position)
-            let value = position + 1
-            members[MemberPath(itemType: type, member: member, nested: ""), default: 0] |= kindBit(of: entries[value])
-            if entries[value].kind == .object {
-                var inner = value + 1
-                for _ in 0..<entries[value].count {
-                    let path = MemberPath(itemType: type, member: member, nested: key(at: inner))
-                    members[path, default: 0] |= kindBit(of: entries[inner + 1])
-                    inner = JSONTape.index(after: inner + 1, in: entries)
-                }
+    static func members(of json: Data, into members: inout [MemberPath: Int]) -> Bool {
+        json.withUnsafeBytes { bytes in
+            guard let tape = JSONTape.parse(bytes) else { return false }
+            let entries = tape.entries
+            guard let first = entries.first, first.kind == .object else { return true }
+            func key(at index: Int) -> String {
+                let entry = entries[index]
+                let text = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
+                guard entry.flag else { return String(decoding: text, as: UTF8.self) }
+                return JSONStringContent.text(text.assumingMemoryBound(to: UInt8.self))
+                    ?? String(decoding: text, as: UTF8.self)
             }
-            position = JSONTape.index(after: value, in: entries)
+            var position = 1
+            for _ in 0..<first.count {
+                let member = key(at: position)
+                let value = position + 1
+                members[MemberPath(member: member, nested: ""), default: 0] |= kindBit(of: entries[value])
+                if entries[value].kind == .object {
+                    var inner = value + 1
+                    for _ in 0..<entries[value].count {
+                        members[MemberPath(member: member, nested: key(at: inner)), default: 0] |=
+                            kindBit(of: entries[inner + 1])
+                        inner = JSONTape.index(after: inner + 1, in: entries)
+                    }
+                }
+                position = JSONTape.index(after: value, in: entries)
+            }
+            return true
         }
-        return true
     }
 
     /// The bit of `item_members.kinds` of a value's kind (``kindBits`` in Swift).
