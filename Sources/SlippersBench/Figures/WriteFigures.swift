@@ -96,7 +96,7 @@ enum WriteFigures {
                 let key = keys[round % keys.count]
                 let title = "round \(round)"
                 let start = clock.now
-                let write = try writer.queueWrite(
+                let write = try writer.writeLocally(
                     WriteRequest(
                         kind: .merge, json: Data(#"{"title": "\#(title)"}"#.utf8), url: "http://bench.invalid/\(key)"),
                     type: collection.itemType, key: key)
@@ -194,7 +194,7 @@ enum WriteFigures {
         sync.concurrency = AdaptiveConcurrency(maximum: 6)
         try await sync.run()
         for id in 1...writes {
-            try store.queueWrite(
+            try store.writeLocally(
                 WriteRequest(
                     kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8), url: template.url(for: .integer(id))),
                 type: plan.collection.itemType, key: .integer(id))

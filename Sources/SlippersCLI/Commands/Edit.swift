@@ -6,10 +6,10 @@ import SlippersSQLite
 import SlippersStorage
 
 extension SlippersCommand {
-    /// Changes a cached item locally and queues the write for `push`.
+    /// Changes a cached item locally and keeps the write in the outbox for `push`.
     struct Edit: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change a cached item now and queue the change for the server (sent by push).",
+            abstract: "Change a cached item now and keep the change in the outbox for the server (sent by push).",
             discussion: """
                 The change is in the cache at once: items, get and export show it, in every \
                 collection that lists the item. It waits in the outbox (slippers outbox) until \
@@ -90,7 +90,7 @@ extension SlippersCommand {
             let key = try await database.existingCollectionKey(naming: collection, account: account)
             let store = try database.openForWriting()
             guard let info = try store.collection(key) else { throw CacheError.collectionNotFound(key: key) }
-            if let insert { return try queueInsert(insert, into: key, type: info.itemType, store: store) }
+            if let insert { return try insertLocally(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)
             var stored = try store.item(type: info.itemType, key: itemKey)
             if stored == nil, case .integer = itemKey {
@@ -104,7 +104,7 @@ extension SlippersCommand {
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
             do {
                 report(
-                    try store.queueChange(
+                    try store.changeLocally(
                         delete ? .delete : replace != nil ? .replace : .merge,
                         json: (patch ?? replace).map { Data($0.utf8) }, of: itemKey, inList: key,
                         itemType: info.itemType, itemURL: itemURL.flatMap(ItemURLTemplate.init),
@@ -119,8 +119,8 @@ extension SlippersCommand {
                 "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
         }
 
-        /// Places a new item in the collection and queues its `POST`.
-        private func queueInsert(_ text: String, into key: String, type: String, store: SQLiteCache) throws {
+        /// Places a new item in the collection and keeps its `POST` in the outbox.
+        private func insertLocally(_ text: String, into key: String, type: String, store: SQLiteCache) throws {
             guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
                 throw ValidationError("--insert must be a JSON object.")
             }
@@ -137,7 +137,7 @@ extension SlippersCommand {
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
             do {
                 report(
-                    try store.queueNewItem(
+                    try store.insertLocally(
                         RawItem(key: itemKey, json: json), inList: key, itemType: type,
                         itemURL: itemURL.flatMap(ItemURLTemplate.init), at: at))
             } catch let error as PagedListWriteError where error.code == .noItemURL {
@@ -147,8 +147,8 @@ extension SlippersCommand {
 
         private func report(_ write: PendingWrite) {
             print(
-                "queued write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
-                    + "(pending; slippers push sends it)")
+                "pending write \(write.id): \(write.method) \(CredentialQuery.masking(write.url)) "
+                    + "(in the outbox; slippers push sends it)")
         }
 
         /// The item's --version-field, as text.

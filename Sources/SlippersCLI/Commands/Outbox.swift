@@ -8,7 +8,7 @@ extension SlippersCommand {
     /// Lists, retries and drops the writes waiting to be sent.
     struct Outbox: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the writes waiting to be sent (edit queues them, push sends them); retry or drop one.",
+            abstract: "List the writes waiting to be sent (edit makes them, push sends them); retry or drop one.",
             subcommands: [List.self, Retry.self, Drop.self],
             defaultSubcommand: List.self)
 

@@ -8,7 +8,7 @@ extension SlippersCommand {
     /// Sends the outbox.
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Send the writes edit queued, oldest first, each once.",
+            abstract: "Send the writes in the outbox, oldest first, each once.",
             discussion: """
                 Sends the outbox of the push's account (--account, else the one its --header values \
                 derive; another account's writes stay pending, counted in one line), oldest first, \

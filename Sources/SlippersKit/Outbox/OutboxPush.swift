@@ -110,7 +110,7 @@ public struct OutboxPush: Sendable {
     /// Headers for every write (credentials); never stored.
     public var headers: [String: String]
     /// Whose writes are sent: `nil` unless set, and then the account the credentials of
-    /// ``headers`` derive (anonymous without any). Writes queued under another account stay
+    /// ``headers`` derive (anonymous without any). Writes made under another account stay
     /// pending (``Report/otherAccounts``); declare the account (the user's id) when the token rotates.
     public var account: Account?
     /// What a conflict does; ``ConflictRule/serverWins`` unless set.

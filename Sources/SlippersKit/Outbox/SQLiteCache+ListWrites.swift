@@ -3,18 +3,18 @@ import Slippers
 import SlippersSQLite
 
 extension SQLiteCache {
-    /// Queues a change of a cached item of a list (`PATCH`, `PUT` or `DELETE`), to its own URL: the
+    /// Applies a change to a cached item of a list and keeps it in the outbox (`PATCH`, `PUT` or `DELETE`), to its own URL: the
     /// one the item gives of itself, else the list's item URL template (`given`, which the list
     /// keeps from then on, else the one stored, else the list's path and the id).
     ///
-    /// What `PagedList.update(_:baseVersion:_:)` and `slippers edit` queue.
+    /// What `PagedList.update(_:baseVersion:_:)` and `slippers edit` keep in the outbox.
     ///
     /// - parameter kind: ``PendingWrite/Kind/merge``, ``PendingWrite/Kind/replace`` or ``PendingWrite/Kind/delete``.
     /// - parameter json: The merge patch or the whole item; `nil` for a delete.
     /// - parameter baseVersion: The version the change was made against, sent as `If-Match`.
     /// - throws: ``PagedListWriteError/noItemURL(collection:)`` when no URL can be derived; a `StoreError`.
     @discardableResult
-    public func queueChange(
+    public func changeLocally(
         _ kind: PendingWrite.Kind, json: Data?, of key: ItemKey, inList collection: String, itemType: String,
         itemURL given: ItemURLTemplate? = nil, baseVersion: String? = nil
     ) throws -> PendingWrite {
@@ -23,19 +23,19 @@ extension SQLiteCache {
             let url = try ItemURLTemplate.writeURL(
                 of: key, json: stored, collection: collection, cache: self, given: given)
         else { throw PagedListWriteError.noItemURL(collection: collection) }
-        return try queueWrite(
+        return try writeLocally(
             WriteRequest(kind: kind, json: json, url: url, baseVersion: baseVersion), type: itemType, key: key)
     }
 
-    /// Places a new item in a list at `position` and queues its `POST` to the list's URL for new
+    /// Places a new item in a list at `position` and keeps its `POST` to the list's URL for new
     /// items (the list's own, or the template's collection URL).
     ///
-    /// What `PagedList.insert(_:at:)` and `slippers edit --insert` queue.
+    /// What `PagedList.insert(_:at:)` and `slippers edit --insert` keep in the outbox.
     ///
     /// - throws: ``PagedListWriteError/noItemURL(collection:)`` when no URL can be derived; a
     ///   `StoreError`, such as when the id is cached already.
     @discardableResult
-    public func queueNewItem(
+    public func insertLocally(
         _ item: RawItem, inList collection: String, itemType: String, itemURL given: ItemURLTemplate? = nil,
         at position: InsertPosition = .first
     ) throws -> PendingWrite {
@@ -47,7 +47,7 @@ extension SQLiteCache {
         } else {
             throw PagedListWriteError.noItemURL(collection: collection)
         }
-        return try queueInsert(
+        return try insertLocally(
             item, type: itemType, request: WriteRequest(kind: .insert, json: item.json, url: url), into: collection,
             at: position)
     }

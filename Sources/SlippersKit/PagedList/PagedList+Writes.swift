@@ -3,8 +3,8 @@ import Foundation
 /// Offline writes through a list: the change is in the cache at once, in every list that shows the
 /// item (here and in other processes), and waits in the outbox until ``OutboxPush`` sends it.
 extension PagedList where Item: Encodable & CacheIdentifiable {
-    /// Changes an item: `change` edits a copy, and the members it changed are queued as a JSON
-    /// merge patch (`PATCH`). Nothing is queued when nothing changed.
+    /// Changes an item: `change` edits a copy, and the members it changed go to the outbox as a JSON
+    /// merge patch (`PATCH`). Nothing is kept when nothing changed.
     ///
     /// For example, a like given offline:
     ///
@@ -13,7 +13,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// ```
     ///
     /// - parameter baseVersion: The version the change is based on, sent as `If-Match`.
-    /// - returns: The write queued, or `nil` when the change changed nothing.
+    /// - returns: The write kept in the outbox, or `nil` when the change changed nothing.
     /// - throws: ``PagedListWriteError`` when the list has no pager yet or its items have no URL;
     ///   a `StoreError` when the item is not cached.
     @discardableResult
@@ -24,7 +24,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         change(&changed)
         let patch = try Self.mergePatch(from: JsonProvider.encode(item), to: JsonProvider.encode(changed))
         guard let patch else { return nil }
-        let write = try queue(.merge, json: patch, for: item, baseVersion: baseVersion)
+        let write = try keep(.merge, json: patch, for: item, baseVersion: baseVersion)
         showLocally { items in
             for index in items.indices where items[index].id == item.id { items[index] = changed }
         }
@@ -36,7 +36,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - throws: As ``update(_:baseVersion:_:)``.
     @discardableResult
     public func replace(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
-        let write = try queue(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
+        let write = try keep(.replace, json: try JsonProvider.encode(item), for: item, baseVersion: baseVersion)
         showLocally { items in
             for index in items.indices where items[index].id == item.id { items[index] = item }
         }
@@ -44,7 +44,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     }
 
     /// Adds an item made locally: it shows in the list at once (at the top by default), and a
-    /// `POST` of it to the collection's URL is queued (``itemURLTemplate``'s
+    /// `POST` of it to the collection's URL is kept in the outbox (``itemURLTemplate``'s
     /// ``ItemURLTemplate/collectionURL``: `https://api.example.com/posts/` for a list at
     /// `https://api.example.com/posts/?page=1`).
     ///
@@ -53,7 +53,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// read-only `id`), one that accepts ids from clients keeps it. When the server acknowledges
     /// the insert, the item takes the id of its answer, and the server's pages decide where it
     /// stands; until then it stays where it was placed, through refreshes. Changes and a delete of
-    /// it made meanwhile are queued as for any item and sent after the insert.
+    /// it made meanwhile are kept as for any item and sent after the insert.
     ///
     /// ```swift
     /// try posts.insert(Post(id: ID(-Int.random(in: 1...Int.max)), title: "Written offline"))
@@ -65,7 +65,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     @discardableResult
     public func insert(_ item: Item, at position: InsertPosition = .first) throws -> PendingWrite {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let write = try pager.cache.queueNewItem(
+        let write = try pager.cache.insertLocally(
             RawItem(key: item.itemKey, json: try JsonProvider.encode(item)), inList: pager.collection.key,
             itemType: pager.collection.itemType, itemURL: itemURLTemplate, at: position)
         showLocally { items in
@@ -76,12 +76,12 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         return write
     }
 
-    /// Deletes an item: it leaves every list at once, and `DELETE` is queued.
+    /// Deletes an item: it leaves every list at once, and `DELETE` is kept in the outbox.
     ///
     /// - throws: As ``update(_:baseVersion:_:)``.
     @discardableResult
     public func delete(_ item: Item, baseVersion: String? = nil) throws -> PendingWrite {
-        let write = try queue(.delete, json: nil, for: item, baseVersion: baseVersion)
+        let write = try keep(.delete, json: nil, for: item, baseVersion: baseVersion)
         showLocally { items in items.removeAll { $0.id == item.id } }
         return write
     }
@@ -152,11 +152,11 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
         countWrites()
     }
 
-    private func queue(_ kind: PendingWrite.Kind, json: Data?, for item: Item, baseVersion: String?) throws
+    private func keep(_ kind: PendingWrite.Kind, json: Data?, for item: Item, baseVersion: String?) throws
         -> PendingWrite
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
-        let write = try pager.cache.queueChange(
+        let write = try pager.cache.changeLocally(
             kind, json: json, of: item.itemKey, inList: pager.collection.key, itemType: pager.collection.itemType,
             itemURL: itemURLTemplate, baseVersion: baseVersion)
         countWrites()
@@ -178,7 +178,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     }
 }
 
-/// Why a list cannot queue a write: its ``code`` and the context the code needs.
+/// Why a list cannot keep a write in the outbox: its ``code`` and the context the code needs.
 ///
 /// A new code is not a breaking change; compare codes with `==`, as in `error.code == .notLoaded`.
 public struct PagedListWriteError: Error, Equatable, Sendable, CustomStringConvertible {

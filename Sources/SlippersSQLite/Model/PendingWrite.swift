@@ -82,7 +82,7 @@ public struct PendingWrite: Hashable, Sendable, Codable {
     }
 }
 
-/// A change to queue: what it does to the item and how it is sent.
+/// A change to keep in the outbox: what it does to the item and how it is sent.
 public struct WriteRequest: Hashable, Sendable {
     /// What the write does.
     public var kind: PendingWrite.Kind
@@ -96,7 +96,7 @@ public struct WriteRequest: Hashable, Sendable {
     /// The version the change is based on, sent as `If-Match`; `nil` when unknown.
     public var baseVersion: String?
 
-    /// Creates a change to queue.
+    /// Creates a change to keep in the outbox.
     public init(
         kind: PendingWrite.Kind, json: Data? = nil, method: String? = nil, url: String, baseVersion: String? = nil
     ) {

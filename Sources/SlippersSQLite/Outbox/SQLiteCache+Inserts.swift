@@ -11,7 +11,7 @@ extension SQLiteCache {
     /// Give the item a provisional id that no server item has (a negative number, or a UUID).
     /// When the server acknowledges the insert, the item takes the id the server answered with
     /// (``acknowledgeWrite(_:serverJSON:serverKey:now:)``); until then, changes and a delete of it are
-    /// queued as for any item, and sent after the insert, to the URL of the server's id.
+    /// kept in the outbox as for any item, and sent after the insert, to the URL of the server's id.
     ///
     /// - parameter item: The item as lists show it, with its provisional id as `key`.
     /// - parameter request: What is sent: an ``PendingWrite/Kind/insert`` with the JSON to post.
@@ -22,12 +22,12 @@ extension SQLiteCache {
     ///   `StoreError.invalidJSON(_:)` when the item or the request is not a JSON object or the id
     ///   is cached already, or a `DatabaseError`.
     @discardableResult
-    public func queueInsert(
+    public func insertLocally(
         _ item: RawItem, type: String, request: WriteRequest, into collectionKey: String,
         at position: InsertPosition = .first, now: Date = Date()
     ) throws -> PendingWrite {
         guard request.kind == .insert else {
-            throw StoreError.invalidJSON("queueInsert queues an insert, not a \(request.kind.rawValue)")
+            throw StoreError.invalidJSON("insertLocally takes an insert, not a \(request.kind.rawValue)")
         }
         // What is posted: the request's JSON, else the item; a new item has no version to match.
         var posted = request

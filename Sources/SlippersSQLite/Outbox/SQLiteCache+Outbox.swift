@@ -18,7 +18,7 @@ enum Overlay: Int {
 
 /// Offline writes: changes made to cached items, shown at once, kept in an outbox until the server acknowledges them.
 ///
-/// A write is applied to the item in the same transaction that queues it, so every
+/// A write is applied to the item in the same transaction that puts it in the outbox, so every
 /// list showing the item (in this process and in others) shows the change; the
 /// server's copy is kept apart. A page fetched later never hides a pending change:
 /// its copy of the item becomes the server's copy, with the pending writes applied
@@ -27,24 +27,24 @@ enum Overlay: Int {
 /// For example:
 ///
 /// ```swift
-/// let write = try store.queueWrite(
+/// let write = try store.writeLocally(
 ///     WriteRequest(kind: .merge, json: Data(#"{"liked": true}"#.utf8), url: "https://api.example.com/posts/42/"),
 ///     type: "posts@https://api.example.com", key: .integer(42))
 /// // … later, after the server answered 200 with the item:
 /// try store.acknowledgeWrite(write.id, serverJSON: response.body)
 /// ```
 extension SQLiteCache {
-    /// Queues a change of a cached item and applies it to the item at once, in one transaction.
+    /// Applies a change to a cached item at once and keeps it in the outbox until a push sends it, in one transaction.
     ///
     /// - returns: The write, as the outbox holds it.
     /// - throws: `StoreError.itemNotFound(type:key:)`, `StoreError.invalidJSON(_:)` for a patch
     ///   or item that is not JSON (or a merge that is not an object), or a `DatabaseError`.
     @discardableResult
-    public func queueWrite(_ request: WriteRequest, type: String, key: ItemKey, now: Date = Date()) throws
+    public func writeLocally(_ request: WriteRequest, type: String, key: ItemKey, now: Date = Date()) throws
         -> PendingWrite
     {
         if request.kind == .insert {
-            throw StoreError.invalidJSON("an insert places a new item in a list: queue it with queueInsert")
+            throw StoreError.invalidJSON("an insert places a new item in a list: give it to insertLocally")
         }
         if request.kind != .delete {
             guard let json = request.json else { throw StoreError.invalidJSON("a \(request.kind.rawValue) needs JSON") }
@@ -186,7 +186,7 @@ extension SQLiteCache {
     ///   under it from now on, and the URLs of its later writes name it. When an item with that id
     ///   is cached already (a page brought it), the local one gives way to it.
     /// - parameter itemURL: For an insert, where the server says the item now is (its `Location`):
-    ///   the item's later writes, queued while the insert waited, go there.
+    ///   the item's later writes, made while the insert waited, go there.
     /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
     public func acknowledgeWrite(
         _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, itemURL: String? = nil, now: Date = Date()

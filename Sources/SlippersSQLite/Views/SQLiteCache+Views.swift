@@ -18,7 +18,7 @@ extension SQLiteCache {
     /// Records the members of every cached item again and makes the views agree with them.
     ///
     /// Saving a page keeps the views of its items current; items written one by one (a local
-    /// edit, a queued insert) add their new members at the next page of their type, or here.
+    /// edit, an insert in the outbox) add their new members at the next page of their type, or here.
     ///
     /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
     public func refreshItemViews() throws {

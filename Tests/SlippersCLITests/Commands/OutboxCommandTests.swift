@@ -17,7 +17,8 @@ import Testing
             let edit = try await BuiltBinary.slippers.run(["edit", url, "12", "--set", #"{"title": "Edited"}"#] + db)
             #expect(edit.status == 0, "\(edit.stderr)")
             #expect(
-                edit.stdout.contains("queued write 1: PATCH \(fixture.server.url(path: "/page/12"))"), "\(edit.stdout)")
+                edit.stdout.contains("pending write 1: PATCH \(fixture.server.url(path: "/page/12"))"), "\(edit.stdout)"
+            )
             let delete = try await BuiltBinary.slippers.run(["edit", url, "13", "--delete"] + db)
             #expect(delete.status == 0, "\(delete.stderr)")
 
@@ -62,7 +63,7 @@ import Testing
                 ["edit", url, "new-1", "--insert", #"{"title": "New"}"#] + db)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(
-                first.stdout.contains("queued write 1: POST \(fixture.server.url(path: "/page"))"), "\(first.stdout)")
+                first.stdout.contains("pending write 1: POST \(fixture.server.url(path: "/page"))"), "\(first.stdout)")
             let last = try await BuiltBinary.slippers.run(
                 ["edit", url, "--insert", #"{"title": "Newer"}"#, "--at", "last"] + db + ["--", "-2"])
             #expect(last.status == 0, "\(last.stderr)")

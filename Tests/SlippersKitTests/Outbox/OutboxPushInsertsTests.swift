@@ -36,7 +36,7 @@ import Testing
         throws -> PendingWrite
     {
         let body = Data(json.utf8)
-        return try synced.fixture.store.queueInsert(
+        return try synced.fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: body), type: synced.type,
             request: WriteRequest(kind: .insert, json: body, url: synced.listURL), into: synced.key)
     }

@@ -39,7 +39,7 @@ import Testing
         let (type, template) = try await synced(fixture)
         let staleVersion = try #require(fixture.server.itemETag(id: id))
         fixture.server.update(id: id, title: theirs)
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "mine"}"#.utf8), url: template.url(for: .integer(id)),
                 baseVersion: staleVersion), type: type, key: .integer(id))
@@ -49,13 +49,13 @@ import Testing
     @Test func writesAreSentInOrderOnceEachWithTheirKeyAndTheAnswerBecomesTheItem() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        let first = try fixture.store.queueWrite(
+        let first = try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "one"}"#.utf8), url: template.url(for: .integer(3))),
             type: type, key: .integer(3))
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "two"}"#.utf8), url: template.url(for: .integer(3))),
             type: type, key: .integer(3))
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .delete, url: template.url(for: .integer(5))), type: type, key: .integer(5))
 
         let before = try #require(fixture.server.itemETag(id: 3))
@@ -90,7 +90,7 @@ import Testing
             options: APIClient.Options(
                 retryPolicy: RetryPolicy(
                     maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: 0.5)))
-        let write = try fixture.store.queueWrite(
+        let write = try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "once"}"#.utf8), url: template.url(for: .integer(2))),
             type: type, key: .integer(2))
         // The read goes through; the server applies the write, and the connection drops before the answer is whole.
@@ -138,13 +138,13 @@ import Testing
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
         let long = String(repeating: "x", count: 300)
-        let refused = try fixture.store.queueWrite(
+        let refused = try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "\#(long)"}"#.utf8), url: template.url(for: .integer(6))),
             type: type, key: .integer(6))
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "later"}"#.utf8), url: template.url(for: .integer(6))),
             type: type, key: .integer(6))
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "other"}"#.utf8), url: template.url(for: .integer(7))),
             type: type, key: .integer(7))
         let report = try await push(fixture)
@@ -167,7 +167,7 @@ import Testing
     @Test func aServerThatCannotBeReachedStopsThePushAndTheWritesStayPending() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "offline"}"#.utf8), url: template.url(for: .integer(1))),
             type: type, key: .integer(1))
         await fixture.server.stop()
@@ -212,7 +212,7 @@ import Testing
         let count = OutboxPushBatch.size * 2 + 30
         for round in 0..<count {
             let id = round % 25 + 1
-            try fixture.store.queueWrite(
+            try fixture.store.writeLocally(
                 WriteRequest(
                     kind: .merge, json: Data(#"{"title": "round \#(round)"}"#.utf8),
                     url: template.url(for: .integer(id))),
@@ -237,7 +237,7 @@ extension OutboxPushTests {
         fixture.server.setWrites(writes)
         // Known to enforce preconditions: the change goes without a read first, and without a version.
         try fixture.store.noteEnforcesPreconditions(try #require(Origin(fixture.server.url(.page))).description)
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "versioned"}"#.utf8), url: template.url(for: .integer(9))),
             type: type, key: .integer(9))
@@ -264,10 +264,10 @@ extension OutboxPushTests {
         let template = try #require(ItemURLTemplate(listURL: listURL))
         let type = plan.collection.itemType
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
-        try fixture.store.queueInsert(
+        try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
             request: WriteRequest(kind: .insert, json: json, url: listURL.absoluteString), into: plan.collection.key)
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "then edited"}"#.utf8), url: template.url(for: .integer(-1))),
             type: type, key: .integer(-1))
@@ -284,15 +284,15 @@ extension OutboxPushTests {
         let (type, template) = try await synced(fixture)
         let key = try #require(try fixture.store.collections().first?.key)
         // Reads of several items go ahead of their changes: never of an item the server does not have yet.
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "one"}"#.utf8), url: template.url(for: .integer(1))),
             type: type, key: .integer(1))
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
-        try fixture.store.queueInsert(
+        try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
             request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
         for (id, title) in [(-1, "then edited"), (2, "two"), (3, "three")] {
-            try fixture.store.queueWrite(
+            try fixture.store.writeLocally(
                 WriteRequest(
                     kind: .merge, json: Data(#"{"title": "\#(title)"}"#.utf8), url: template.url(for: .integer(id))),
                 type: type, key: .integer(id))
@@ -310,7 +310,7 @@ extension OutboxPushTests {
         let (type, template) = try await synced(fixture)
         let key = try #require(try fixture.store.collections().first?.key)
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
-        try fixture.store.queueInsert(
+        try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
             request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
         // The POST is answered 503, and so is the list it would be looked for in.
@@ -356,11 +356,11 @@ extension OutboxPushTests {
                     maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: 0.5)))
         for (id, title) in [(-1, "made offline"), (-2, "")] {
             let json = Data(#"{"id":\#(id),"title":"\#(title)"}"#.utf8)
-            try fixture.store.queueInsert(
+            try fixture.store.insertLocally(
                 RawItem(key: .integer(id), json: json), type: type,
                 request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
         }
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "later"}"#.utf8), url: template.url(for: .integer(-2))),
             type: type, key: .integer(-2))
         // The server creates the first, and the connection drops before the answer is whole.

@@ -26,7 +26,7 @@ import Testing
 
         let clock = ContinuousClock()
         let start = clock.now
-        try fixture.store.queueWrite(
+        try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "Liked"}"#.utf8), url: "http://example.invalid/4"),
             type: type, key: .integer(4))
         await waitUntil { first.items[3].title == "Liked" && second.items[3].title == "Liked" }
@@ -46,7 +46,7 @@ import Testing
 
         // Another connection, as another process has: seen through PRAGMA data_version.
         let other = try SQLiteCache(path: fixture.directory.path())
-        try other.queueWrite(
+        try other.writeLocally(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "From elsewhere"}"#.utf8), url: "http://example.invalid/2"),
             type: type, key: .integer(2))

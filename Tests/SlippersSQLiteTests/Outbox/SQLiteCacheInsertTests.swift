@@ -21,7 +21,7 @@ import Testing
     @discardableResult
     private func insert(_ id: Int, at position: InsertPosition = .first) throws -> PendingWrite {
         let item = Fixtures.item(id, "new")
-        return try store.queueInsert(
+        return try store.insertLocally(
             item, type: "Post", request: WriteRequest(kind: .insert, json: item.json, url: "https://api.test/posts/"),
             into: Fixtures.posts.key, at: position)
     }
@@ -77,7 +77,7 @@ import Testing
 
     @Test func anAcknowledgedInsertTakesTheServersIDAndItsLaterWritesNameIt() throws {
         let write = try insert(-1)
-        let merge = try store.queueWrite(
+        let merge = try store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"label": "edited"}"#.utf8), url: "https://api.test/posts/-1/?x=1"),
             type: "Post", key: .integer(-1))
         try store.acknowledgeWrite(
@@ -107,7 +107,7 @@ import Testing
 
     @Test func discardingAnInsertDropsTheItemAndItsLaterWrites() throws {
         let write = try insert(-1, at: .last)
-        try store.queueWrite(
+        try store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"label": "edited"}"#.utf8), url: "https://api.test/posts/-1/"),
             type: "Post", key: .integer(-1))
         try store.discardWrite(write.id)
@@ -121,12 +121,12 @@ import Testing
         #expect(throws: StoreError.self) { try insert(2) }
         let item = Fixtures.item(-1)
         #expect(throws: CacheError.collectionNotFound(key: "GET /none")) {
-            try store.queueInsert(
+            try store.insertLocally(
                 item, type: "Post", request: WriteRequest(kind: .insert, json: item.json, url: "https://api.test/"),
                 into: "GET /none")
         }
         #expect(throws: StoreError.self) {
-            try store.queueWrite(
+            try store.writeLocally(
                 WriteRequest(kind: .insert, json: item.json, url: "https://api.test/"), type: "Post", key: .integer(1))
         }
         #expect(try pageIDs(0) == [1, 2, 3])

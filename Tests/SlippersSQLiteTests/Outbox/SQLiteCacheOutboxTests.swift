@@ -26,7 +26,7 @@ import Testing
     }
 
     private func merge(_ id: Int, _ patch: String) throws -> PendingWrite {
-        try store.queueWrite(
+        try store.writeLocally(
             WriteRequest(kind: .merge, json: Data(patch.utf8), url: "https://api.test/posts/\(id)/"), type: "Post",
             key: .integer(id))
     }
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func aDeleteTakesTheItemOutOfEveryListUntilItIsDiscarded() throws {
-        let write = try store.queueWrite(
+        let write = try store.writeLocally(
             WriteRequest(kind: .delete, url: "https://api.test/posts/2/"), type: "Post", key: .integer(2))
         #expect(write.method == "DELETE")
         #expect(try pageIDs(0) == [1, 3])

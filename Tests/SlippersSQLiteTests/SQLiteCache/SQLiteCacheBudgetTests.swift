@@ -47,7 +47,7 @@ import Testing
 
     @Test func aListOpenInALiveProcessAndAnItemWithAPendingWriteStay() throws {
         try store.markOpen("GET /a")
-        try store.queueWrite(
+        try store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"label": "mine"}"#.utf8), url: "https://x.test/150"),
             type: "Post", key: .integer(150))
         try store.setBudget(CacheBudget(maxBytes: 0))

@@ -100,7 +100,7 @@ import Testing
 
     @Test func anItemWithAPendingWriteIsFoundByItsWrittenValues() throws {
         try save([Self.message(1, "draft")])
-        try store.queueWrite(
+        try store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "published"}"#.utf8), url: "https://x.test/1"),
             type: "Message", key: .integer(1))
         #expect(try found("published") == [1])
@@ -113,7 +113,7 @@ import Testing
 
     @Test func anItemDeletedLocallyIsNotFound() throws {
         try save([Self.message(1, "gone"), Self.message(2, "kept")])
-        try store.queueWrite(
+        try store.writeLocally(
             WriteRequest(kind: .delete, json: nil, url: "https://x.test/1"), type: "Message", key: .integer(1))
         #expect(try found("gone").isEmpty)
         #expect(try found("gone", in: .itemType("Message")).isEmpty)
