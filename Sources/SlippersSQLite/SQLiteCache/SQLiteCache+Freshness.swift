@@ -8,7 +8,7 @@ extension SQLiteCache {
     /// Writes a fetched page in the transaction `db`; with `comparingDigest`, an unchanged page only records its verification.
     static func writePage(
         _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, comparingDigest: Bool,
-        now: Date, _ db: Database
+        now: Date, looked: StoredItems? = nil, _ db: Database
     ) throws -> PageSave {
         var row = try CollectionRow.fetchOrCreate(collection, now: now, in: db)
         let stored = try PageRow.fetch(collectionID: row.id, index: index, in: db)
@@ -35,7 +35,8 @@ extension SQLiteCache {
             var deleted: Set<Int64> = []
             var new: Set<Int64> = []
             var itemIDs = uniqued(
-                try upsertItems(page.items, type: row.itemType, now: now, in: db, deleted: &deleted, new: &new))
+                try upsertItems(
+                    page.items, type: row.itemType, now: now, in: db, deleted: &deleted, new: &new, looked: looked))
             if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
             if let stored {
                 // Items made locally stay where they were placed until the server lists them; a

@@ -48,12 +48,15 @@ extension SQLiteCache {
     }
 
     /// Writes a fetched page as ``savePage(_:at:in:now:)`` does, in the transaction `db` is in.
-    func writePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date, _ db: Database)
-        throws -> CollectionHead
-    {
+    ///
+    /// `looked`, when given, is the lookup of the page's items made earlier in the same transaction.
+    func writePage(
+        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date,
+        looked: StoredItems? = nil, _ db: Database
+    ) throws -> CollectionHead {
         try Self.writePage(
             page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
-            now: now, db
+            now: now, looked: looked, db
         ).head
     }
 
@@ -513,28 +516,42 @@ extension SQLiteCache {
         return try upsertItems(items, type: type, now: now, in: db, deleted: &deleted, new: &new)
     }
 
-    /// Writes a page's items as ``upsertItems(_:type:now:in:deleted:)`` does; the row ids of the
-    /// items this write inserted (no page listed them before it) are added to `new`.
-    static func upsertItems(
-        _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>,
-        new: inout Set<Int64>
-    ) throws -> [Int64] {
-        var stored: [ItemKey: (id: Int64, json: Data)] = [:]
-        stored.reserveCapacity(items.count)
+    /// The stored rows of some items of a type, by key: what a page's write compares its items with.
+    struct StoredItems {
+        var rows: [ItemKey: (id: Int64, json: Data)] = [:]
+        /// The rows changed locally and not yet confirmed by a fetched page.
         var edited: Set<Int64> = []
+        /// The rows with pending writes laid over them.
         var overlaid: Set<Int64> = []
-        for chunk in items.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(sql: storedItemsSQL(keys: chunk.count))
-            var arguments: [(any DatabaseValueConvertible)?] = [type]
-            arguments.reserveCapacity(chunk.count + 1)
-            for item in chunk { arguments.append(item.key) }
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-            while let row = try rows.next() {
-                stored[row[0] as ItemKey] = (row[1], row[2])
-                if row[3] as Bool { edited.insert(row[1]) }
-                if row[4] as Int != Overlay.none.rawValue { overlaid.insert(row[1]) }
+
+        /// Looks the rows of `keys` up, one query per 100 keys.
+        init(of keys: some Collection<ItemKey>, type: String, in db: Database) throws {
+            rows.reserveCapacity(keys.count)
+            for chunk in Array(keys).chunks(of: itemsPerLookup) {
+                let statement = try db.cachedStatement(sql: storedItemsSQL(keys: chunk.count))
+                var arguments: [(any DatabaseValueConvertible)?] = [type]
+                arguments.reserveCapacity(chunk.count + 1)
+                for key in chunk { arguments.append(key) }
+                let found = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+                while let row = try found.next() {
+                    rows[row[0] as ItemKey] = (row[1], row[2])
+                    if row[3] as Bool { edited.insert(row[1]) }
+                    if row[4] as Int != Overlay.none.rawValue { overlaid.insert(row[1]) }
+                }
             }
         }
+    }
+
+    /// Writes a page's items as ``upsertItems(_:type:now:in:deleted:)`` does; the row ids of the
+    /// items this write inserted (no page listed them before it) are added to `new`. `looked`, when
+    /// given, is the lookup of the items' rows made earlier in the same transaction.
+    static func upsertItems(
+        _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>,
+        new: inout Set<Int64>, looked: StoredItems? = nil
+    ) throws -> [Int64] {
+        let lookup = try looked ?? StoredItems(of: items.map(\.key), type: type, in: db)
+        var stored = lookup.rows
+        let (edited, overlaid) = (lookup.edited, lookup.overlaid)
         // A pending local change is never hidden by the server's copy: the copy goes under it.
         if !overlaid.isEmpty {
             for item in items {

@@ -25,13 +25,16 @@ extension SQLiteCache: CacheStorage {
         let keys = Array(Set(page.items.map(\.key)))
         let head = try write { db -> CollectionHead? in
             // A collection of another type is left to the write, which refuses it.
-            if let row = try CollectionRow.fetchOptional(key: collection.key, in: db),
-                row.itemType == collection.itemType,
-                try Self.unlistedCount(of: keys, before: index, in: row, db: db) == 0
-            {
+            guard let row = try CollectionRow.fetchOptional(key: collection.key, in: db),
+                row.itemType == collection.itemType
+            else { return try writePage(page, at: index, in: collection, now: now, db) }
+            // The items' rows are looked up once, for this check and for the write.
+            let looked = try StoredItems(of: keys, type: row.itemType, in: db)
+            let ids = looked.rows.values.map(\.id)
+            if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
                 return nil
             }
-            return try writePage(page, at: index, in: collection, now: now, db)
+            return try writePage(page, at: index, in: collection, now: now, looked: looked, db)
         }
         if head != nil { keepBudgetIfDue(now: now) }
         return head
