@@ -528,7 +528,7 @@ extension SQLiteCache {
         init(of keys: some Collection<ItemKey>, type: String, in db: Database) throws {
             rows.reserveCapacity(keys.count)
             for chunk in Array(keys).chunks(of: itemsPerLookup) {
-                let statement = try db.cachedStatement(sql: storedItemsSQL(keys: chunk.count))
+                let statement = try db.cachedStatement(sql: storedItemsSQL(chunk.count))
                 var arguments: [(any DatabaseValueConvertible)?] = [type]
                 arguments.reserveCapacity(chunk.count + 1)
                 for key in chunk { arguments.append(key) }
@@ -585,7 +585,7 @@ extension SQLiteCache {
             arguments.reserveCapacity(chunk.count * 4)
             for key in chunk { arguments += [type, key, unstored[key], now.storedValue] }
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: insertItemsSQL(rows: chunk.count)), arguments: StatementArguments(arguments))
+                db.cachedStatement(sql: insertItemsSQL(chunk.count)), arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 let key: ItemKey = row[0]
                 let id: Int64 = row[1]
@@ -604,27 +604,17 @@ extension SQLiteCache {
     /// Rows per multi-row `INSERT` of new items: 4 parameters each, far below SQLite's limit.
     static let itemsPerInsert = 100
 
-    /// The stored rows of a type's items among `keys` keys (`?1` the type).
-    static func storedItemsSQL(keys: Int) -> String {
-        keys == itemsPerLookup
-            ? fullStoredItemsSQL
-            : "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
-                + repeatElement("?", count: keys).joined(separator: ", ") + ")"
-    }
-    private static let fullStoredItemsSQL =
+    /// The stored rows of a type's items among some keys (`?1` the type, then the keys).
+    static let storedItemsSQL = SQLForCount(usual: itemsPerLookup) { keys in
         "SELECT key, id, json, edited_locally, overlaid FROM items WHERE type = ? AND key IN ("
-        + repeatElement("?", count: itemsPerLookup).joined(separator: ", ") + ")"
-
-    /// Inserts `rows` new items (type, key, JSON, time each) and returns the key and row id of each.
-    static func insertItemsSQL(rows: Int) -> String {
-        rows == itemsPerInsert
-            ? fullInsertItemsSQL
-            : "INSERT INTO items (type, key, json, updated_at) VALUES "
-                + repeatElement("(?, ?, ?, ?)", count: rows).joined(separator: ", ") + " RETURNING key, id"
+            + repeatElement("?", count: keys).joined(separator: ", ") + ")"
     }
-    private static let fullInsertItemsSQL =
+
+    /// Inserts new items (type, key, JSON, time each) and returns the key and row id of each.
+    static let insertItemsSQL = SQLForCount(usual: itemsPerInsert) { rows in
         "INSERT INTO items (type, key, json, updated_at) VALUES "
-        + repeatElement("(?, ?, ?, ?)", count: itemsPerInsert).joined(separator: ", ") + " RETURNING key, id"
+            + repeatElement("(?, ?, ?, ?)", count: rows).joined(separator: ", ") + " RETURNING key, id"
+    }
 
     /// Inserts or updates one item; an unchanged item is not rewritten.
     static func upsertItem(_ item: RawItem, type: String, now: Date, in db: Database) throws {
