@@ -163,6 +163,34 @@ import Testing
         #expect(try store.collection(key)?.itemCount == 2)
     }
 
+    @Test func aPageOfMoreItemsThanOneInsertTakesKeepsOrderStoredRowsAndTheLaterJSONOfARepeat() throws {
+        // Ids 1…260 past the 100 rows one insert takes, 50 of them stored already (one changed),
+        // and id 7 again past the second chunk with other JSON.
+        try store.savePage(Fixtures.page(Array(1...50), next: nil), at: 0, in: Fixtures.posts)
+        func rowIDs() throws -> [Int64: Int64] {
+            let queue = try DatabaseQueue(path: directory.path())
+            defer { try? queue.close() }
+            return try queue.read { db in
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, id FROM items").map { ($0[0], $0[1]) })
+            }
+        }
+        let before = try rowIDs()
+        var items = (1...260).map { Fixtures.item($0) }
+        items[19] = Fixtures.item(20, "changed")
+        items.insert(Fixtures.item(7, "again"), at: 230)
+        let other = CollectionDescriptor(key: "other", itemType: "Post")
+        let head = try store.savePage(Page(items: items, nextToken: nil), at: 0, in: other)
+        #expect(head.repeatedItemCount == 1)
+        let page = try #require(try store.page(at: 0, in: "other"))
+        #expect(try Fixtures.ids(page.items) == Array(1...260))
+        #expect(try store.item(type: "Post", key: .integer(7))?.item == Fixtures.item(7, "again"))
+        #expect(try store.item(type: "Post", key: .integer(20))?.item == Fixtures.item(20, "changed"))
+        let after = try rowIDs()
+        #expect(before.allSatisfy { after[$0.key] == $0.value })
+        #expect(try store.stats().items == 260)
+    }
+
     @Test func idsThatAnEarlierPageListedAreCountedOnceAndReportedAsRepeated() throws {
         // An offset list that shifted while it was paged: page 1 repeats two ids of page 0.
         try store.savePage(Fixtures.page([1, 2, 3, 4], next: "2"), at: 0, in: Fixtures.posts)
