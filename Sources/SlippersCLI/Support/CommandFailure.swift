@@ -43,7 +43,8 @@ extension CommandFailure: CustomStringConvertible {
             "\"\(collection)\" was paged with --style \(stored), not \(requested); "
                 + "add --refresh to start it again with \(requested)"
         case .pushStopped(let reason, let remaining):
-            "push stopped: \(reason); \(remaining) writes stay in the outbox, run push again"
+            "push stopped: \(reason); \(remaining) write\(remaining == 1 ? "" : "s") "
+                + "\(remaining == 1 ? "stays" : "stay") in the outbox, run push again"
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
         case .noStoreNotKept(let error, let command):

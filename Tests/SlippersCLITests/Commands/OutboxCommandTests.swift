@@ -125,7 +125,7 @@ import Testing
             let lines = push.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(push.stderr)")
             #expect(push.stderr.contains("push stopped: Cannot connect"), "\(push.stderr)")
-            #expect(push.stderr.contains("1 writes stay in the outbox"))
+            #expect(push.stderr.contains("1 write stays in the outbox"))
         }
     }
 
