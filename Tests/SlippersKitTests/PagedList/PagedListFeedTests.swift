@@ -183,7 +183,9 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         // Showing the gap's edge fills it: 480 items in at most 480 / 20 + 1 requests, none lost.
         let beforeFill = timelineRequests(fixture)
         list.rowAppeared(at: 19)
-        for _ in 0..<400 where !list.gaps.isEmpty || list.isLoading {
+        // Bounded by a deadline, not a count of turns: under a loaded machine a turn takes longer.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !list.gaps.isEmpty || list.isLoading, ContinuousClock.now < deadline {
             if let gap = list.gaps.first { list.rowAppeared(at: gap.afterIndex) }
             try await Task.sleep(for: .milliseconds(5))
         }
