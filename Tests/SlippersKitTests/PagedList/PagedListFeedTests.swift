@@ -27,7 +27,9 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
     private func scroll<Item>(_ list: PagedList<Item>, to count: Int = .max) async {
         var reported = 0
         var quiet = 0
-        for _ in 0..<400 where quiet < 3 {
+        // Bounded by a deadline, not a count of turns: under a loaded machine a turn takes longer.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while quiet < 3, ContinuousClock.now < deadline {
             if list.items.count > reported, list.items.count < count {
                 reported = list.items.count
                 list.rowAppeared(at: reported - 1)

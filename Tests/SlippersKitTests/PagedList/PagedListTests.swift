@@ -133,7 +133,7 @@ import Testing
         await model.posts.load()
         await waitUntil { model.posts.items.count == 10 }
         // The counter counts in a task of its own, after the change: give it the time a loaded machine takes.
-        for _ in 0..<500 where changes.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        await waitUntil(timeout: .seconds(30)) { changes.count > 0 }
         #expect(changes.count > 0)
         await fixture.server.stop()
     }
