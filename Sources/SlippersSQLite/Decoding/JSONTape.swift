@@ -1,3 +1,5 @@
+import Slippers
+
 /// A JSON document checked and indexed in one pass: one entry per value, in document order.
 ///
 /// An object's entry is followed by its members, each a key entry (a string)
@@ -47,6 +49,13 @@ struct JSONTape {
         case .object, .array: return Int(entry.end)
         default: return index + 1
         }
+    }
+
+    /// The text of the string `entry` of `bytes`, escapes resolved; `nil` when one of its `\u`
+    /// escapes is not a Unicode scalar, which the tape refuses before (so only a defensive `nil`).
+    static func text(of entry: Entry, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let content = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
+        return entry.flag ? JSONStringContent.text(content) : String(decoding: content, as: UTF8.self)
     }
 
     /// Containers nested deeper than this are refused.

@@ -181,11 +181,7 @@ final class TapeDecoder: Decoder {
     /// The string at `index`, which the tape has checked: valid UTF-8, well-formed escapes.
     private func string(at index: Int) throws -> String {
         let entry = entries[index]
-        let range = Int(entry.start)..<Int(entry.end)
-        let text = bytes.withUnsafeBufferPointer { buffer in
-            let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            return entry.flag ? JSONStringContent.text(slice) : String(decoding: slice, as: UTF8.self)
-        }
+        let text = bytes.withUnsafeBufferPointer { JSONTape.text(of: entry, in: $0) }
         // The tape refused bad escapes already; a refusal here would only be defensive.
         guard let text else { throw refuse() }
         return text

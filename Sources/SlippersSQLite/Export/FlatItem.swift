@@ -98,10 +98,7 @@ struct FlatItem {
         /// The unescaped text of the string at `index`; the tape has checked its escapes.
         private func string(at index: Int) -> String {
             let entry = entries[index]
-            guard entry.flag else { return text(entry) }
-            return bytes.withUnsafeBufferPointer { buffer in
-                JSONStringContent.text(UnsafeBufferPointer(rebasing: buffer[Int(entry.start)..<Int(entry.end)]))
-            } ?? text(entry)
+            return bytes.withUnsafeBufferPointer { JSONTape.text(of: entry, in: $0) } ?? text(entry)
         }
     }
 }

@@ -61,16 +61,17 @@ extension ItemViews {
     /// Adds the members of the item `json` to `members`, as ``recordPageMembersSQL`` reads them: none
     /// when the item is not an object; `false` when the tape parser refuses the JSON.
     static func members(of json: Data, into members: inout [MemberPath: Int]) -> Bool {
-        json.withUnsafeBytes { bytes in
-            guard let tape = JSONTape.parse(bytes) else { return false }
+        json.withUnsafeBytes { raw in
+            guard let tape = JSONTape.parse(raw) else { return false }
             let entries = tape.entries
             guard let first = entries.first, first.kind == .object else { return true }
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
             func key(at index: Int) -> String {
                 let entry = entries[index]
-                let text = UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
-                guard entry.flag else { return String(decoding: text, as: UTF8.self) }
-                return JSONStringContent.text(text.assumingMemoryBound(to: UInt8.self))
-                    ?? String(decoding: text, as: UTF8.self)
+                return JSONTape.text(of: entry, in: bytes)
+                    ?? String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)]), as: UTF8.self
+                    )
             }
             var position = 1
             for _ in 0..<first.count {
