@@ -431,9 +431,7 @@ extension SQLiteCache {
         try db.cachedStatement(sql: "DELETE FROM page_items WHERE page_id = ?").execute(arguments: [pageID])
         var position = 0
         for chunk in itemIDs.chunks(of: membershipRowsPerInsert) {
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO page_items (page_id, position, item_id) VALUES "
-                    + repeatElement("(?, ?, ?)", count: chunk.count).joined(separator: ", "))
+            let statement = try db.cachedStatement(sql: membershipInsertSQL(chunk.count))
             var arguments: [(any DatabaseValueConvertible)?] = []
             arguments.reserveCapacity(chunk.count * 3)
             for itemID in chunk {
@@ -457,7 +455,7 @@ extension SQLiteCache {
     {
         var count = 0
         for chunk in itemIDs.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(sql: listedIDsCountSQL(ids: chunk.count))
+            let statement = try db.cachedStatement(sql: listedIDsCountSQL(chunk.count))
             var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
             arguments.reserveCapacity(chunk.count + 3)
             for id in chunk { arguments.append(id) }
@@ -471,7 +469,7 @@ extension SQLiteCache {
     /// From each item to its pages through `page_items_by_item`, then each page
     /// by primary key (`CROSS JOIN` fixes that order): a cost per id, whatever
     /// the number of pages.
-    static func listedIDsCountSQL(ids: Int) -> String {
+    static let listedIDsCountSQL = SQLForCount(usual: itemsPerLookup) { ids in
         """
         SELECT count(DISTINCT pi.item_id) FROM page_items pi CROSS JOIN pages p ON p.id = pi.page_id
         WHERE p.collection_id = ? AND p.generation = ? AND p.idx < ? AND pi.item_id IN (
@@ -481,16 +479,26 @@ extension SQLiteCache {
     /// Rows per multi-row `INSERT` of membership: 3 parameters each, far below SQLite's limit.
     private static let membershipRowsPerInsert = 100
 
+    /// Inserts rows of a page's membership (page, position, item each).
+    private static let membershipInsertSQL = SQLForCount(usual: membershipRowsPerInsert) { rows in
+        "INSERT INTO page_items (page_id, position, item_id) VALUES "
+            + repeatElement("(?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
     /// Keys looked up per `SELECT … IN (…)` when a page's items are written.
     static let itemsPerLookup = 100
+
+    /// The row ids of a type's items among some keys (`?1` the type, then the keys).
+    private static let itemIDsSQL = SQLForCount(usual: itemsPerLookup) { keys in
+        "SELECT id FROM items WHERE type = ? AND key IN (" + repeatElement("?", count: keys).joined(separator: ", ")
+            + ")"
+    }
 
     /// The row ids of the stored items of a type among `keys`; keys with no row are left out.
     static func itemIDs(of keys: [ItemKey], type: String, in db: Database) throws -> [Int64] {
         var ids: [Int64] = []
         for chunk in keys.chunks(of: itemsPerLookup) {
-            let statement = try db.cachedStatement(
-                sql: "SELECT id FROM items WHERE type = ? AND key IN ("
-                    + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
+            let statement = try db.cachedStatement(sql: itemIDsSQL(chunk.count))
             var arguments: [(any DatabaseValueConvertible)?] = [type]
             arguments.reserveCapacity(chunk.count + 1)
             for key in chunk { arguments.append(key) }

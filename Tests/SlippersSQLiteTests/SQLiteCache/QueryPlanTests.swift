@@ -21,7 +21,7 @@ import Testing
 
     /// A sync asks whether a page's ids stand on earlier pages: from each item to its pages, never page by page.
     @Test func countingListedItemsGoesFromEachItemToItsPages() throws {
-        let plan = try plan(of: SQLiteCache.listedIDsCountSQL(ids: 3))
+        let plan = try plan(of: SQLiteCache.listedIDsCountSQL(3))
         let pi = try #require(plan.firstIndex { $0.hasPrefix("SEARCH pi USING COVERING INDEX page_items_by_item") })
         let p = try #require(plan.firstIndex { $0.hasPrefix("SEARCH p USING INTEGER PRIMARY KEY") })
         #expect(pi < p, "\(plan)")
