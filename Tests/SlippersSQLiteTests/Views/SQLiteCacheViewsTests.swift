@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import Slippers
-import SlippersSQLite
 import SlippersStorage
 import SlippersTestSupport
 import Testing
+
+@testable import SlippersSQLite
 
 @Suite struct SQLiteCacheViewsTests {
     let directory: TemporaryDirectory
@@ -64,10 +65,10 @@ import Testing
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT i.type, e.key AS member, '' AS nested, \(String(format: ItemViewsKindBits.sql, "e.type")) AS kind
+                    SELECT i.type, e.key AS member, '' AS nested, \(String(format: ItemViews.kindBits, "e.type")) AS kind
                     FROM items i, json_each(i.json) e WHERE json_valid(i.json) AND json_type(i.json) = 'object'
                     UNION
-                    SELECT i.type, e.key, f.key, \(String(format: ItemViewsKindBits.sql, "f.type"))
+                    SELECT i.type, e.key, f.key, \(String(format: ItemViews.kindBits, "f.type"))
                     FROM items i, json_each(i.json) e, json_each(e.value) f
                     WHERE json_valid(i.json) AND json_type(i.json) = 'object' AND e.type = 'object'
                     """)
@@ -178,11 +179,4 @@ import Testing
         _ = try SQLiteCache(path: directory.path())
         #expect(try rows("SELECT title FROM posts").first?["title"] as String? == "old")
     }
-}
-
-/// The bits of `item_members.kinds` by SQLite's JSON type, as the migration that made the table documents them.
-enum ItemViewsKindBits {
-    static let sql =
-        "CASE %@ WHEN 'null' THEN 1 WHEN 'true' THEN 2 WHEN 'false' THEN 4 WHEN 'integer' THEN 8 "
-        + "WHEN 'real' THEN 16 WHEN 'text' THEN 32 WHEN 'array' THEN 64 ELSE 128 END"
 }
