@@ -66,7 +66,8 @@ import Testing
         #expect(try await BuiltBinary.slippers.run(["sync", url] + db).status == 0)
         var writes = Self.servers[index].writes
         // Held long enough that a kill lands before the answer, however loaded the machine.
-        writes.answerDelay = moment == .whileTheServerHoldsTheAnswer ? .seconds(3) : .milliseconds(400)
+        // Held long enough that the kill lands before the answer even on a loaded machine.
+        writes.answerDelay = moment == .whileTheServerHoldsTheAnswer ? .seconds(10) : .milliseconds(400)
         server.setWrites(writes)
         let queued = try await BuiltBinary.slippers.run(["edit", url] + edit + db)
         #expect(queued.status == 0, "\(queued.stderr)")
@@ -141,7 +142,8 @@ import Testing
             // Its create takes `author_id`, and its list shows `author: {"id", "name"}` instead.
             var writes = Self.servers.first { $0.name == "ignoring" }?.writes ?? .init()
             writes.authorReference = "author_id"
-            writes.answerDelay = .seconds(3)
+            // Held long enough that the kill lands before the answer even on a loaded machine.
+            writes.answerDelay = .seconds(10)
             fixture.server.setWrites(writes)
             let edit = try await BuiltBinary.slippers.run(
                 ["edit", url, "new-1", "--insert", #"{"title": "Made offline", "author_id": 7}"#] + db)
