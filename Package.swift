@@ -112,7 +112,7 @@ let package = Package(
             swiftSettings: swift6,
             plugins: ["EmbedMigrationsPlugin"]
         ),
-        // One import for apps, above the storage seam, the store and networking: re-exports them and adds what an app needs.
+        // One import for apps, above the storage seam, the cache and networking: re-exports them and adds what an app needs.
         .target(
             name: "SlippersKit",
             dependencies: [
@@ -247,7 +247,7 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: swift6
         ),
-        // A child process for the store tests: writes pages until it is killed.
+        // A child process for the cache tests: writes pages until it is killed.
         .executableTarget(
             name: "StoreWriter",
             dependencies: ["Slippers", "SlippersStorage", "SlippersSQLite"],
@@ -315,7 +315,7 @@ let package = Package(
             ],
             swiftSettings: swift6
         ),
-        // Runs the built `slippers` binary against databases seeded with the store.
+        // Runs the built `slippers` binary against databases seeded with the cache.
         .testTarget(
             name: "SlippersCLITests",
             dependencies: [

@@ -21,7 +21,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(
         help: """
             A smoke run: \(Self.quickItems) items, \(Self.quickRounds) rounds, and a tenth of the full \
-            fixture sizes (deep collection, cold-start file, revalidated pages).
+            fixture sizes (deep list, cold-start file, revalidated pages).
             """)
     var quick = false
 
@@ -29,7 +29,7 @@ struct BenchCommand: ParsableCommand {
     var rounds: Int?
 
     @Option(
-        help: "Items in the collection, in pages of 50 (default \(Self.fullItems), or \(Self.quickItems) with --quick)."
+        help: "Items in the list, in pages of 50 (default \(Self.fullItems), or \(Self.quickItems) with --quick)."
     )
     var items: Int?
 

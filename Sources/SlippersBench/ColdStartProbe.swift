@@ -30,7 +30,7 @@ struct ColdStartProbe: ParsableCommand {
     @Option(help: "The cache file.")
     var path: String
 
-    @Option(help: "The collection key.")
+    @Option(help: "The list key.")
     var key: String
 
     @Flag(help: "Publish the first cache snapshot through a cache-only Pager instead of Repository.page.")
@@ -47,7 +47,7 @@ struct ColdStartProbe: ParsableCommand {
             items = try Blocking.run {
                 let pager = Pager<BenchItem>(
                     cache: store, source: NotModifiedSource(),
-                    collection: CollectionDescriptor(key: key, of: BenchItem.self),
+                    list: ListDescriptor(key: key, of: BenchItem.self),
                     configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()
                 return await pager.state.items

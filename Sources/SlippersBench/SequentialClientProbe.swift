@@ -12,7 +12,7 @@ import SlippersNetworking
 ///
 /// Hidden from help. One page after another over a kept-alive `URLSession`:
 /// fetch the page, decode it with `JSONDecoder`, insert its items into
-/// SQLite (WAL, `synchronous = NORMAL`, the store's durability) in one
+/// SQLite (WAL, `synchronous = NORMAL`, the cache's durability) in one
 /// transaction, then ask for the next page: by page number until a page is
 /// short or the total is reached, by the cursor the body gives, or by the
 /// next URL the body or the `Link` header gives. It prints one JSON object:

@@ -7,9 +7,9 @@ import SlippersSQLite
 import SlippersStorage
 import Synchronization
 
-/// The child process of the sync figure: pages a whole collection from an HTTP API into a new cache.
+/// The child process of the sync figure: pages a whole list from an HTTP API into a new cache.
 ///
-/// Hidden from help: the benchmark runs it once per collection size, so that
+/// Hidden from help: the benchmark runs it once per list size, so that
 /// the peak resident set size it reports (`VmHWM`, the process's whole life)
 /// belongs to one sync alone. It prints one JSON object: ``Outcome``.
 struct SyncProbe: ParsableCommand {
@@ -23,7 +23,7 @@ struct SyncProbe: ParsableCommand {
     struct Outcome: Codable {
         /// From the sync's start to its end.
         var wallMicroseconds: Double
-        /// The part of it spent in the store, saving pages (`SQLiteCache.savePage`).
+        /// The part of it spent in the cache, saving pages (`SQLiteCache.savePage`).
         var storeMicroseconds: Double
         /// The mean time from a page's arrival to the request of the next (one page at a time, the
         /// client's own share of each page's time); negative when requests overlap.
@@ -92,15 +92,15 @@ struct SyncProbe: ParsableCommand {
                     default: .cursor(pageSize: pageSize, itemsKeyPath: "results")
                     }
                 let http = HTTPPageSource(client: client, url: url, style: style)
-                let collection = CollectionDescriptor(key: http.collectionKey, itemType: "FixtureItem")
+                let list = ListDescriptor(key: http.listKey, itemType: "FixtureItem")
                 return try await Self.sync(
-                    TimedSource(http), into: collection, of: store, concurrency: concurrency)
+                    TimedSource(http), into: list, of: store, concurrency: concurrency)
             case .detect:
                 // The clock starts before the first request, which detects the style.
                 let start = ContinuousClock.now
                 let plan = try await SyncPlan.make(storage: store, client: client, url: url)
                 var outcome = try await Self.sync(
-                    TimedSource(plan.source), into: plan.collection, of: store, concurrency: concurrency)
+                    TimedSource(plan.source), into: plan.list, of: store, concurrency: concurrency)
                 outcome.wallMicroseconds = start.duration(to: .now).microseconds
                 return outcome
             }
@@ -110,18 +110,18 @@ struct SyncProbe: ParsableCommand {
         print(String(decoding: try JSONEncoder().encode(outcome), as: UTF8.self))
     }
 
-    /// Syncs `source` into a new collection and times it.
+    /// Syncs `source` into a new list and times it.
     private static func sync<Source: AddressablePageSource>(
-        _ source: TimedSource<Source>, into collection: CollectionDescriptor, of store: SQLiteCache,
+        _ source: TimedSource<Source>, into list: ListDescriptor, of store: SQLiteCache,
         concurrency: AdaptiveConcurrency
     ) async throws -> Outcome where Source.Item == RawItem {
-        var sync = CollectionSync(storage: store, source: source, collection: collection)
+        var sync = ListSync(storage: store, source: source, list: list)
         sync.concurrency = concurrency
         let clock = ContinuousClock()
         let start = clock.now
         var storeTime = Duration.zero
         // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
-        // right before the save: the time between the two is the store's share that the next
+        // right before the save: the time between the two is the cache's share that the next
         // request, asked for before the save, did not hide.
         let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
         return Outcome(

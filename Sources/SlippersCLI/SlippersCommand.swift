@@ -24,7 +24,7 @@ struct SlippersCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Sync.self, Detect.self, Collections.self, Pages.self, Items.self, Get.self, Stats.self,
+            Sync.self, Detect.self, Lists.self, Pages.self, Items.self, Get.self, Stats.self,
             Invalidate.self, Evict.self, Purge.self, Vacuum.self, Export.self, Search.self, Views.self, Doctor.self,
             Edit.self, Outbox.self, Push.self, Budget.self,
             Enqueue.self, Worker.self, Queue.self,

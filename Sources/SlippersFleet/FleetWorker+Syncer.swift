@@ -15,7 +15,7 @@ extension FleetWorker {
     }
 
     /// The sync of a job by `syncer`: its request into the job's cache, with its origin's headers,
-    /// its collection recorded once planned; returns the run's summary line.
+    /// its list recorded once planned; returns the run's summary line.
     public static func sync(
         with syncer: Syncer, headers: [Origin: [String: String]]
     ) -> @Sendable (Job) async throws -> String {
@@ -24,7 +24,7 @@ extension FleetWorker {
             let report = try await syncer.run(
                 job.request, into: job.cache, headers: origin.flatMap { headers[$0] } ?? [:]
             ) { key in
-                await job.recordCollection(key)
+                await job.recordList(key)
             }
             return report.summary
         }

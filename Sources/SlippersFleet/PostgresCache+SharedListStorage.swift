@@ -19,7 +19,7 @@ extension PostgresCache: SharedListStorage {
         _ body: (any PageSource<RawItem>) async throws -> Result
     ) async throws -> SharedListWalk<Result> {
         let synced = try await syncingSharedList(
-            SharedList(collection: key, fingerprint: fingerprint), source: source, plannedStyle: plannedStyle,
+            SharedList(list: key, fingerprint: fingerprint), source: source, plannedStyle: plannedStyle,
             refresh: refresh, concurrency: concurrency, onWait: onWait
         ) { shared in
             try await body(shared)

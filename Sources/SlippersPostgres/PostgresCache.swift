@@ -20,7 +20,7 @@ import Synchronization
 /// Tables of other programs, in other schemas of the same database, are never read or written.
 /// The migrations are `Migrations/postgres/*.sql`, embedded in the binary at build time.
 ///
-/// A cache is a `CacheStorage`, as an SQLite file is: `CollectionSync` saves pages into it and
+/// A cache is a `CacheStorage`, as an SQLite file is: `ListSync` saves pages into it and
 /// the inspection commands read it. Its operations take turns on one connection, made again
 /// when it is lost (a server restart); each is bounded, so that a server that stops answering
 /// fails it instead of holding it. It also holds the fleet's queue (``enqueue(_:now:)``,
@@ -37,7 +37,7 @@ public final class PostgresCache: Sendable {
     /// The connection every operation takes its turn on; made again after it was lost.
     let client: PostgresConnections
     let logger: Logger
-    /// The connections holding this process's list leases, by collection key, while they are held.
+    /// The connections holding this process's list leases, by list key, while they are held.
     let leaseConnections = Mutex<[String: PostgresConnection]>([:])
     /// The key of the cache's fingerprints of header values (migration 0008), read once at opening.
     let headerFingerprintKey: HeaderFingerprintKey?

@@ -11,7 +11,7 @@
 /// }
 /// ```
 ///
-/// What every backend reports the same way (a collection that is not cached, a page out of
+/// What every backend reports the same way (a list that is not cached, a page out of
 /// order…) is a `CacheError`.
 public struct PostgresCacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong: one of the static members, compared with `==`.

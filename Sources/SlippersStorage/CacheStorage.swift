@@ -1,13 +1,13 @@
 import Foundation
 import Slippers
 
-/// Where a cache keeps its collections, pages and items: the seam between the sync side
-/// (``CollectionSync``), the inspection commands and a database.
+/// Where a cache keeps its lists, pages and items: the seam between the sync side
+/// (``ListSync``), the inspection commands and a database.
 ///
 /// Two backends implement it: `SQLiteCache`, an SQLite file through GRDB (the embedded
 /// default, for apps and the command line), and `PostgresCache` in the `SlippersPostgres`
 /// product, one PostgreSQL database for a fleet of workers. Both keep the same guarantees: a
-/// page is saved with the collection's resume point in one transaction, a collection's pages
+/// page is saved with the list's resume point in one transaction, a list's pages
 /// `0..<currentPageCount` are its committed prefix, and items are stored once per type and id.
 ///
 /// The pager, offline writes and the cache budget are the SQLite file's: they need
@@ -20,8 +20,8 @@ import Slippers
 ///
 /// ```swift
 /// func report(_ storage: some CacheReader) async throws {
-///     for collection in try await storage.collections() {
-///         print(collection.key, collection.itemCount)
+///     for list in try await storage.lists() {
+///         print(list.key, list.itemCount)
 ///     }
 /// }
 /// ```
@@ -37,20 +37,20 @@ public protocol CacheReader: Sendable {
     /// Where the cache is, for people: a file's path, or a database's URL without its password.
     var locationDescription: String { get }
 
-    /// Every collection with its statistics, ordered by key.
-    func collections() async throws -> [CollectionInfo]
+    /// Every list with its statistics, ordered by key.
+    func lists() async throws -> [ListInfo]
 
-    /// The rows of a collection's cached pages, in order.
+    /// The rows of a list's cached pages, in order.
     ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    /// - throws: ``CacheError/listNotFound(key:)``, or the backend's error.
     func pages(in key: String) async throws -> [PageInfo]
 
     /// The cached page at `index` with its items, or `nil` when it is not cached.
     func page(at index: Int, in key: String) async throws -> StoredPage?
 
-    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
+    /// Calls `body` with each item of a list in list order, each id once, without loading them all.
     ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, what `body` throws, or the backend's error.
+    /// - throws: ``CacheError/listNotFound(key:)``, what `body` throws, or the backend's error.
     func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws
 
     /// A stored item by type and id, or `nil`.
@@ -59,42 +59,42 @@ public protocol CacheReader: Sendable {
     /// The stored item types `name` stands for: itself, or the types of an origin's items named so.
     func itemTypes(named name: String) async throws -> [String]
 
-    /// The key of the collection a person typed: `typed` itself when a collection has it, else the
+    /// The key of the list a person typed: `typed` itself when a list has it, else the
     /// key with its credential query values masked (`?access_token=***`, as keys keep them) when
-    /// a collection has that one, so a list synced from `…?access_token=abc` is found by the URL as
+    /// a list has that one, so a list synced from `…?access_token=abc` is found by the URL as
     /// typed; `typed` when neither is cached.
-    func collectionKey(typed: String) async throws -> String
+    func listKey(typed: String) async throws -> String
 
     /// Counts and sizes of the whole cache.
-    func stats() async throws -> StoreStats
+    func stats() async throws -> CacheStats
 
     /// What is wrong with the cache, if anything.
     func diagnose() async throws -> Diagnosis
 }
 
-/// What a sync needs of a cache (``CollectionSync``, its revalidation, a newest-first list's head,
+/// What a sync needs of a cache (``ListSync``, its revalidation, a newest-first list's head,
 /// an incremental sync's watermark): a list's resume point, saving its pages in order, and the
 /// checks a walk makes against what is saved.
 public protocol SyncStorage: Sendable {
-    /// A collection with its statistics, or `nil` when it is not cached.
-    func collection(_ key: String) async throws -> CollectionInfo?
+    /// A list with its statistics, or `nil` when it is not cached.
+    func list(_ key: String) async throws -> ListInfo?
 
-    /// Saves a fetched page, its items and the collection's resume point in one transaction;
+    /// Saves a fetched page, its items and the list's resume point in one transaction;
     /// see `SQLiteCache.savePage(_:at:in:now:)` for the rules both backends follow.
     ///
-    /// - throws: ``CacheError/pageOutOfOrder(collection:index:)`` when page `index - 1` is not
-    ///   cached in the current generation, ``CacheError/itemTypeMismatch(collection:stored:requested:)``,
+    /// - throws: ``CacheError/pageOutOfOrder(list:index:)`` when page `index - 1` is not
+    ///   cached in the current generation, ``CacheError/itemTypeMismatch(list:stored:requested:)``,
     ///   or the backend's error.
-    func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
-        -> CollectionHead
+    func savePage(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) async throws
+        -> ListHead
 
     /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
     /// page before `index` of the current generation: then nothing is written and the answer is
     /// `nil`. A walk holds such a page (a server that repeats itself) at the cost of one round trip.
     ///
     /// - throws: As ``savePage(_:at:in:)``.
-    func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
-        async throws -> CollectionHead?
+    func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
+        async throws -> ListHead?
 
     /// The tokens of the pages of a generation before `index`: the walk so far, for finding cycles.
     func walkedTokens(in key: String, before index: Int, generation: Int) async throws -> Set<PageToken>
@@ -102,10 +102,10 @@ public protocol SyncStorage: Sendable {
     /// How many of `keys` no page of the current generation before `index` lists.
     func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) async throws -> Int
 
-    /// Called before a sync of the collection starts: a list being synced is never evicted meanwhile.
+    /// Called before a sync of the list starts: a list being synced is never evicted meanwhile.
     func syncWillStart(_ key: String) async
 
-    /// Called when a sync of the collection ends, however it ends.
+    /// Called when a sync of the list ends, however it ends.
     func syncDidEnd(_ key: String) async
 
     /// Tells the backend's log that the page at `index` failed and is fetched again after `wait`.
@@ -113,7 +113,7 @@ public protocol SyncStorage: Sendable {
 
     // MARK: Revalidation
 
-    /// The row of the cached page at `index` of a collection, without its items; `nil` when it is not cached.
+    /// The row of the cached page at `index` of a list, without its items; `nil` when it is not cached.
     func pageInfo(at index: Int, in key: String) async throws -> PageInfo?
 
     /// Records that the cached page at `index` is still current (its server answered `304 Not
@@ -121,10 +121,10 @@ public protocol SyncStorage: Sendable {
     ///
     /// Only the page row changes: its verification and fetch times, and the validators the
     /// response sent (a validator it did not send is kept). No item row is rewritten. Page 0
-    /// also ends the collection's invalidation; a page of an older generation joins the current
+    /// also ends the list's invalidation; a page of an older generation joins the current
     /// one when the page before it is current, and moves the resume point as a save would.
     ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    /// - throws: ``CacheError/listNotFound(key:)``, or the backend's error.
     func markPageNotModified(at index: Int, in key: String, validators: PageValidators) async throws
 
     /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless it holds the same items as the
@@ -136,9 +136,9 @@ public protocol SyncStorage: Sendable {
     /// with the response's validators and caching headers; a page of an older generation that is
     /// unchanged joins the current one. A last page still removes the cached pages past it.
     ///
-    /// - returns: The collection's head after the save, and whether the page was new, changed or unchanged.
+    /// - returns: The list's head after the save, and whether the page was new, changed or unchanged.
     /// - throws: As ``savePage(_:at:in:)``.
-    func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
+    func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) async throws
         -> PageSave
 
     // MARK: The head of a list whose new items come first
@@ -148,7 +148,7 @@ public protocol SyncStorage: Sendable {
 
     /// Records whether the list's new items come first.
     ///
-    /// - throws: ``CacheError/collectionNotFound(key:)``, or the backend's error.
+    /// - throws: ``CacheError/listNotFound(key:)``, or the backend's error.
     func setNewestFirst(_ newestFirst: Bool, for key: String) async throws
 
     /// How many of `items` a page of the list's current generation lists with the same JSON.
@@ -162,32 +162,32 @@ public protocol SyncStorage: Sendable {
     /// as a saved page keeps it). No new generation starts and no page is
     /// removed. `total`, when given, becomes the list's announced total.
     ///
-    /// - throws: ``CacheError/collectionNotFound(key:)`` when the list has no cached first page, or the
+    /// - throws: ``CacheError/listNotFound(key:)`` when the list has no cached first page, or the
     ///   backend's error.
-    func mergeHead(_ items: [RawItem], total: Int?, in collection: CollectionDescriptor) async throws -> HeadMerge
+    func mergeHead(_ items: [RawItem], total: Int?, in list: ListDescriptor) async throws -> HeadMerge
 
     // MARK: Incremental sync
 
-    /// The watermark of a collection synced incrementally, or `nil` when it has none.
+    /// The watermark of a list synced incrementally, or `nil` when it has none.
     func watermark(of key: String) async throws -> SyncWatermark?
 
-    /// Stores the watermark of a collection synced incrementally, replacing the one it had; `nil` removes it.
+    /// Stores the watermark of a list synced incrementally, replacing the one it had; `nil` removes it.
     func saveWatermark(_ watermark: SyncWatermark?, of key: String) async throws
 }
 
 /// What changing a cache by hand needs: invalidating lists, evicting them, reclaiming space.
 public protocol CacheAdministration: Sendable {
-    /// Invalidates a collection: its pages stay readable and are fetched again on the next load.
+    /// Invalidates a list: its pages stay readable and are fetched again on the next load.
     func invalidate(_ key: String) async throws
 
-    /// Invalidates every collection and returns how many there are.
+    /// Invalidates every list and returns how many there are.
     func invalidateAll() async throws -> Int
 
-    /// Removes the collections whose newest page was fetched before `date`, and the items no page lists any more.
+    /// Removes the lists whose newest page was fetched before `date`, and the items no page lists any more.
     func evict(olderThan date: Date) async throws -> EvictionReport
 
-    /// Removes a collection, its pages, and the items no other page lists.
-    func evict(collection key: String) async throws -> EvictionReport
+    /// Removes a list, its pages, and the items no other page lists.
+    func evict(list key: String) async throws -> EvictionReport
 
     /// Removes the items no page lists and returns how many.
     func collectUnreferencedItems() async throws -> Int
@@ -205,7 +205,7 @@ public protocol AccountStorage: Sendable {
     /// ``Account/anonymous`` for `nil`.
     func account(derivedFrom credentialDigest: String?) -> Account
 
-    /// Deletes everything `account` holds, in one transaction: its collections and their pages,
+    /// Deletes everything `account` holds, in one transaction: its lists and their pages,
     /// its items, its pending writes and its watermarks. The removed values leave the cache's
     /// bytes, not only its tables: an SQLite file deletes with `secure_delete` on and
     /// checkpoints its write-ahead log.

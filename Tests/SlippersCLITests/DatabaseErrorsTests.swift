@@ -5,7 +5,7 @@ import Testing
 /// Every command on a file it cannot use: one line on stderr naming the problem, exit 1, the file unchanged.
 @Suite struct DatabaseErrorsTests {
     static let commands: [[String]] = [
-        ["collections"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
+        ["lists"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
         ["invalidate", "--all"], ["evict", "--unreferenced"], ["vacuum"], ["export", "GET /posts"], ["doctor"],
         // The file is checked before any request: the port is never asked.
         ["sync", "http://127.0.0.1:9/posts"],
@@ -65,7 +65,7 @@ import Testing
 
     /// The commands that only look at a file.
     static let inspections: [[String]] = [
-        ["collections"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
+        ["lists"], ["pages", "GET /posts"], ["items", "GET /posts"], ["get", "Post", "1"], ["stats"],
         ["export", "GET /posts"], ["doctor"],
     ]
 

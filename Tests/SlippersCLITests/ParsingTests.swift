@@ -51,7 +51,7 @@ import Testing
         #expect(evict.olderThan == Age(seconds: 604_800))
         #expect(evict.database.resolvedPath(environment: [:]) == "x.sqlite")
         #expect(throws: (any Error).self) { try SlippersCommand.Evict.parse([]) }
-        #expect(throws: (any Error).self) { try SlippersCommand.Evict.parse(["--collection", "a", "--unreferenced"]) }
+        #expect(throws: (any Error).self) { try SlippersCommand.Evict.parse(["--list", "a", "--unreferenced"]) }
     }
 
     @Test func exportFormatsAreAClosedSet() throws {
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func theRootParsesEachSubcommandByName() throws {
-        #expect(try SlippersCommand.parseAsRoot(["collections", "--json"]) is SlippersCommand.Collections)
+        #expect(try SlippersCommand.parseAsRoot(["lists", "--json"]) is SlippersCommand.Lists)
         #expect(try SlippersCommand.parseAsRoot(["get", "Post", "1"]) is SlippersCommand.Get)
         #expect(throws: (any Error).self) { try SlippersCommand.parseAsRoot(["invalidate"]) }
     }

@@ -50,9 +50,9 @@ struct FleetWorkerSyncerTests {
             #expect(lists.map(\.state) == [.done, .done, .done, .done], "\(lists.map(\.lastError))")
             for list in lists {
                 #expect(list.lastResult?.hasSuffix("end reached, 230 items cached") == true, "\(list)")
-                let key = try #require(list.collectionKey)
-                #expect(try await queue.collection(key)?.itemCount == 230)
-                #expect(try await queue.collection(key)?.endReached == true)
+                let key = try #require(list.listKey)
+                #expect(try await queue.list(key)?.itemCount == 230)
+                #expect(try await queue.list(key)?.endReached == true)
             }
         }
     }

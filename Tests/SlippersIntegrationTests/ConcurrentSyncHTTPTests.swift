@@ -26,16 +26,16 @@ import Testing
     @discardableResult
     private func run(
         _ source: HTTPPageSource, concurrency: AdaptiveConcurrency
-    ) async throws -> CollectionSync<HTTPPageSource>.Progress {
-        var sync = CollectionSync(
+    ) async throws -> SyncProgress {
+        var sync = ListSync(
             storage: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
+            list: ListDescriptor(key: source.listKey, itemType: "FixtureItem"))
         sync.concurrency = concurrency
         return try await sync.run(limits: .init())
     }
 
     private func storedIDs(_ source: HTTPPageSource) throws -> [Int] {
-        try #require(try store.cachedList(source.collectionKey)).items.map { item in
+        try #require(try store.cachedList(source.listKey)).items.map { item in
             guard case .integer(let id) = item.key else { return -1 }
             return id
         }
@@ -124,9 +124,9 @@ import Testing
             client: client, url: server.url(.page),
             style: .pageNumber(pageSize: 10, itemsKeyPath: "results", totalKeyPath: "total"))
         // The first page comes through; the next three requests are refused with Retry-After: 1.
-        var sync = CollectionSync(
+        var sync = ListSync(
             storage: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
+            list: ListDescriptor(key: source.listKey, itemType: "FixtureItem"))
         sync.concurrency = concurrency
         try await sync.run(limits: .init(maxPages: 1))
         server.inject(.tooManyRequests(retryAfter: 1), count: 3)

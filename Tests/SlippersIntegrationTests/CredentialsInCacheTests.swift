@@ -42,17 +42,17 @@ import Testing
 
     @Test func aQueryCredentialIsSentOnEveryPageAndKeptNowhereInTheFile() async throws {
         let (server, directory, store, source) = try await Self.list(query: "&sort_key=name")
-        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+        let list = ListDescriptor(key: source.listKey, itemType: "Item")
 
-        let outcome = try await CollectionSync(storage: store, source: source, collection: collection).run()
+        let outcome = try await ListSync(storage: store, source: source, list: list).run()
         await server.stop()
 
         #expect(outcome.endReached && outcome.itemsFetched == 30)
         let sent = server.requests.filter { $0.path == "/private" }
         #expect(sent.count == 3)
         #expect(sent.allSatisfy { $0.query["access_token"] == Self.secret })
-        #expect(source.collectionKey.contains("access_token=***"))
-        #expect(source.collectionKey.contains("sort_key=name"))
+        #expect(source.listKey.contains("access_token=***"))
+        #expect(source.listKey.contains("sort_key=name"))
         #expect(try directory.filesHolding(Self.secret).isEmpty)
     }
 
@@ -67,14 +67,14 @@ import Testing
         let url = try #require(URL(string: "\(server.baseURL)/mine"))
         let source = HTTPPageSource(
             client: client, url: url, style: .nextURL(), headers: ["Authorization": "Bearer \(Self.secret)"])
-        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+        let list = ListDescriptor(key: source.listKey, itemType: "Item")
         var stored: [String] = []
         var directories: [TemporaryDirectory] = []
         for _ in 0..<2 {
             let directory = try TemporaryDirectory()
             let store = try SQLiteCache(path: directory.path())
-            _ = try await CollectionSync(storage: store, source: source, collection: collection).run()
-            stored.append(try #require(try store.pages(in: collection.key).first?.varyKey))
+            _ = try await ListSync(storage: store, source: source, list: list).run()
+            stored.append(try #require(try store.pages(in: list.key).first?.varyKey))
             #expect(try directory.filesHolding(Self.secret).isEmpty)
             directories.append(directory)
         }
@@ -89,11 +89,11 @@ import Testing
     @Test func aKeptNextURLResumesWithTheCredentialOfTheListURL() async throws {
         let (server, directory, store, source) = try await Self.list()
         defer { withExtendedLifetime(directory) {} }
-        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "Item")
+        let list = ListDescriptor(key: source.listKey, itemType: "Item")
 
-        try await CollectionSync(storage: store, source: source, collection: collection).run(maxPages: 1)
+        try await ListSync(storage: store, source: source, list: list).run(maxPages: 1)
         let resumed = HTTPPageSource(client: source.client, url: source.url, style: .nextURL())
-        let outcome = try await CollectionSync(storage: store, source: resumed, collection: collection).run()
+        let outcome = try await ListSync(storage: store, source: resumed, list: list).run()
         await server.stop()
 
         #expect(outcome.resumed && outcome.endReached)

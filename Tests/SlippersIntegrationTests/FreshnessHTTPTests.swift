@@ -28,8 +28,8 @@ import Testing
             style: .pageNumber(firstPage: 1, pageSize: 10, itemsKeyPath: "results"))
     }
 
-    private var collection: CollectionDescriptor {
-        CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
+    private var list: ListDescriptor {
+        ListDescriptor(key: source.listKey, itemType: "FixtureItem")
     }
 
     private func pager(_ policy: CachePolicy = .cacheThenNetwork, clock: @escaping @Sendable () -> Date = { Date() })
@@ -37,13 +37,13 @@ import Testing
     {
         HTTPPager(
             cache: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: policy, clock: clock))
     }
 
     /// Caches the first `pages` pages as an earlier launch would have, then forgets its requests.
     private func seed(pages: Int? = nil) async throws {
-        try await CollectionSync(storage: store, source: source, collection: collection).run(maxPages: pages)
+        try await ListSync(storage: store, source: source, list: list).run(maxPages: pages)
         server.resetRequests()
     }
 
@@ -66,7 +66,7 @@ import Testing
         #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...100))
         #expect(state.endReached)
         #expect(server.requestCount == 1, "\(validators)")
-        #expect(try store.collection(source.collectionKey)?.generation == 1)
+        #expect(try store.list(source.listKey)?.generation == 1)
         if validators != .none { #expect(server.requests.first?.isConditional == true) }
     }
 
@@ -162,7 +162,7 @@ import Testing
             "Date": formatter.string(from: now), "Expires": formatter.string(from: now.addingTimeInterval(600)),
         ])
         try await seed(pages: 1)
-        let info = try #require(try store.pageInfo(at: 0, in: source.collectionKey))
+        let info = try #require(try store.pageInfo(at: 0, in: source.listKey))
         #expect(abs((info.lifetime ?? 0) - 600) < 2)
         await pager().start()
         #expect(server.requestCount == 0)
@@ -193,7 +193,7 @@ import Testing
     {
         server.setValidators(validators)
         try await seed()
-        let sync = CollectionSync(storage: store, source: source, collection: collection)
+        let sync = ListSync(storage: store, source: source, list: list)
         var found = try await sync.revalidate()
         #expect(found.unchanged == 10)
         #expect(found.changed + found.new + found.removed == 0)
@@ -208,7 +208,7 @@ import Testing
         #expect(found.changed == 2)
         #expect(found.new == 0)
         #expect(found.removed == 1)
-        #expect(try store.collection(source.collectionKey)?.pageCount == 9)
+        #expect(try store.list(source.listKey)?.pageCount == 9)
     }
 
     // MARK: no-store and Vary
@@ -226,7 +226,7 @@ import Testing
         await scroll(pager, toPages: 3)
         #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...30))
         #expect(await pager.state.pageProvenances == [.network, .network, .network])
-        #expect(try store.collection(source.collectionKey) == nil)
+        #expect(try store.list(source.listKey) == nil)
         #expect(try store.stats().items == 0)
         await self.pager().start()
         #expect(server.requestCount == 4)
@@ -236,22 +236,22 @@ import Testing
         server.setResponseHeaders(["Cache-Control": "no-store"])
         let pager = HTTPPager(
             cache: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
             configuration: PagerConfiguration(keepsNoStorePages: true))
         await pager.start()
         await scroll(pager, toPages: 2)
-        #expect(try store.collection(source.collectionKey)?.pageCount == 2)
+        #expect(try store.list(source.listKey)?.pageCount == 2)
     }
 
     @Test func aPageThatVariesOnAHeaderIsServedOnlyToTheSameValue() async throws {
         server.setResponseHeaders(["Vary": "Accept-Language"])
         let french = try source(headers: ["Accept-Language": "fr"])
-        try await CollectionSync(storage: store, source: french, collection: collection).run(maxPages: 2)
+        try await ListSync(storage: store, source: french, list: list).run(maxPages: 2)
         server.resetRequests()
 
         let again = HTTPPager(
             cache: store, source: french,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await again.start()
         await scroll(again, toPages: 2)
@@ -260,7 +260,7 @@ import Testing
         let german = try source(headers: ["Accept-Language": "de"])
         let other = Pager<FixtureItem>(
             cache: store, source: german,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         let recorder = Recorder(await other.states())
         await other.start()
@@ -277,7 +277,7 @@ import Testing
         func pager(token: String, account: String) throws -> HTTPPager {
             HTTPPager(
                 cache: store, source: try source(headers: ["Authorization": "Bearer \(token)"]),
-                collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+                list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
                 configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600), account: Account(account)))
         }
         let alice = try pager(token: "t1", account: "alice")
@@ -296,8 +296,8 @@ import Testing
         await server.stop()
         await bob.start()
         #expect(await bob.state.items.isEmpty)
-        #expect(bob.collection.key != alice.collection.key)
-        #expect(bob.collection.itemType != alice.collection.itemType)
+        #expect(bob.list.key != alice.list.key)
+        #expect(bob.list.itemType != alice.list.itemType)
     }
 
     // MARK: Model drift
@@ -326,7 +326,7 @@ import Testing
         func pager(_ policy: CachePolicy) -> Pager<Strict> {
             Pager(
                 cache: store, source: source,
-                collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"),
+                list: ListDescriptor(key: source.listKey, itemType: "FixtureItem"),
                 configuration: PagerConfiguration(policy: policy))
         }
 

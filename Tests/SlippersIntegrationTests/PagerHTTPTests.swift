@@ -31,15 +31,15 @@ import Testing
     private func pager(_ policy: CachePolicy = .cacheThenNetwork) -> HTTPPager {
         HTTPPager(
             cache: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self),
+            list: ListDescriptor(key: source.listKey, of: FixtureItem.self),
             configuration: PagerConfiguration(policy: policy))
     }
 
     /// Caches the first `pages` pages, as an earlier run would have.
     private func seed(pages: Int) async throws {
-        try await CollectionSync(
+        try await ListSync(
             storage: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
+            list: ListDescriptor(key: source.listKey, itemType: "FixtureItem")
         ).run(maxPages: pages)
         server.resetRequests()
     }

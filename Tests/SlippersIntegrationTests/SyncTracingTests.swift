@@ -22,7 +22,7 @@ import Tracing
         store = try SQLiteCache(path: directory.path())
     }
 
-    private func sync(of server: FixtureServer) throws -> CollectionSync<HTTPPageSource> {
+    private func sync(of server: FixtureServer) throws -> ListSync<HTTPPageSource> {
         var options = APIClient.Options(retryPolicy: .none, tracer: tracer)
         options.authenticator = BearerTokenAuthenticator(token: Self.token) { Self.token }
         let client = APIClient(
@@ -30,9 +30,9 @@ import Tracing
         let source = HTTPPageSource(
             client: client, url: server.url(.page, query: ["api_key": Self.token]),
             style: .pageNumber(pageSize: 20, itemsKeyPath: "results", totalKeyPath: "total"))
-        let collection = CollectionDescriptor(
-            key: source.collectionKey, itemType: "FixtureItem", style: try source.style.storedText())
-        var sync = CollectionSync(storage: store, source: source, collection: collection)
+        let list = ListDescriptor(
+            key: source.listKey, itemType: "FixtureItem", style: try source.style.storedText())
+        var sync = ListSync(storage: store, source: source, list: list)
         sync.tracer = tracer
         return sync
     }

@@ -127,13 +127,13 @@ struct PostgresCacheSchemaTests {
             let unfilled = try await server.psql(
                 "SELECT count(*) FROM slippers.page_items WHERE collection_id IS DISTINCT FROM 1", database: database)
             #expect(unfilled == "0")
-            #expect(try await cache.collection("GET /posts")?.itemCount == 4)
+            #expect(try await cache.list("GET /posts")?.itemCount == 4)
             #expect(try await cache.unlistedCount(of: [.integer(3), .integer(5)], before: 2, in: "GET /posts") == 1)
             // The next page repeats an id of the first: the migrated memberships count it as listed.
             let item = RawItem(key: .integer(1), json: Data(#"{"id":1}"#.utf8))
             let head = try await cache.savePage(
                 Page(items: [item], token: "3", nextToken: nil), at: 2,
-                in: CollectionDescriptor(key: "GET /posts", itemType: "Post"))
+                in: ListDescriptor(key: "GET /posts", itemType: "Post"))
             #expect(head.repeatedItemCount == 1)
             #expect(head.endReached)
             #expect(try await cache.diagnose().inconsistentPages.isEmpty)

@@ -4,15 +4,15 @@ import Slippers
 
 @testable import SlippersSQLite
 
-/// The fuzz target of the store's tape decoder: libFuzzer calls ``fuzzTapeDecoder(_:_:)`` with each input.
+/// The fuzz target of the cache's tape decoder: libFuzzer calls ``fuzzTapeDecoder(_:_:)`` with each input.
 @main
 enum FuzzTapeDecoder {
     static func main() { runFuzzer { start, count in fuzzTapeDecoder(start, count) } }
 }
 
-/// One input: decodes the input with the store's tape decoder and with `JSONDecoder`.
+/// One input: decodes the input with the cache's tape decoder and with `JSONDecoder`.
 ///
-/// The tape decoder may decline (then the store asks `JSONDecoder`), but what it decodes must be
+/// The tape decoder may decline (then the cache asks `JSONDecoder`), but what it decodes must be
 /// exactly what `JsonProvider`'s `JSONDecoder` decodes from the same bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTapeDecoder(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a page's response said about caching it: `Cache-Control`, `Expires`, `Date` and `Vary`.
 ///
-/// A ``PageSource`` fills it from the response's headers; the store turns it
+/// A ``PageSource`` fills it from the response's headers; the cache turns it
 /// into the page's freshness lifetime and decides whether to keep the page at
 /// all. A source without HTTP leaves it empty: no lifetime, no directive.
 ///

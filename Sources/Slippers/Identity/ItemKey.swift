@@ -1,6 +1,6 @@
 /// The untyped identity of a cached item: an integer or a string id.
 ///
-/// The store keys items by `(type, ItemKey)`. Most APIs use integer ids
+/// The cache keys items by `(type, ItemKey)`. Most APIs use integer ids
 /// (``ID``); some (Stripe's, for example) use strings such as `"cus_9s6XKzkNRiz8i3"`.
 public enum ItemKey: Hashable, Sendable {
     /// An integer id, as carried by ``ID``.
@@ -57,7 +57,7 @@ extension ItemKey: Codable {
 /// Any `Identifiable` type whose id is an ``ID``, a `String` or an `Int`
 /// conforms by declaring the conformance; nothing needs to be written.
 public protocol CacheIdentifiable {
-    /// The key the store files this value under.
+    /// The key the cache files this value under.
     var itemKey: ItemKey { get }
 }
 

@@ -1,7 +1,7 @@
 /// The text of a JSON string's content: the bytes between its quotes, escapes resolved.
 ///
 /// Shared by the package's two JSON readers, the HTTP source's scanner and
-/// the store's item decoder, which both keep items as bytes and read a
+/// the cache's item decoder, which both keep items as bytes and read a
 /// string only when they need its text.
 package enum JSONStringContent {
     /// The text `content` spells, or `nil` when one of its `\u` escapes is not a Unicode scalar.

@@ -55,7 +55,7 @@ extension PageResult: Equatable where Item: Equatable {}
 
 /// Anything that delivers a list page by page: an HTTP API, an array, a stub.
 ///
-/// This is the seam between the store and the network: the cache asks a
+/// This is the seam between the cache and the network: the cache asks a
 /// source for the page at a token and stores what comes back, without
 /// knowing whether the source speaks HTTP.
 ///
@@ -79,9 +79,9 @@ public protocol PageSource<Item>: Sendable {
     /// (``PageRequest/overlapsPreviousPage``). The default cannot.
     func asksItemBefore(at token: PageToken?) -> Bool
 
-    /// The style text a collection of this source records from now on, when the source learnt
+    /// The style text a list of this source records from now on, when the source learnt
     /// since it was made how its server must be asked (an HTTP source: the largest page size
-    /// the server takes); `nil` to keep the collection's. The default learns nothing.
+    /// the server takes); `nil` to keep the list's. The default learns nothing.
     ///
     /// A sync records it with the next page it saves, so the next run asks as this one ended up asking.
     var learntStyle: String? { get }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An item as JSON bytes, with the key the cache files it under.
 ///
-/// The store keeps items as JSON. An HTTP source hands over each item's bytes
+/// The cache keeps items as JSON. An HTTP source hands over each item's bytes
 /// exactly as the server sent them, which is cheaper than decoding and
 /// re-encoding them; a source of typed values encodes them with
 /// ``JsonProvider`` (see ``PageSource/encodingItems()``).

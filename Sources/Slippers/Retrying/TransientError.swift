@@ -1,6 +1,6 @@
 /// An error that knows whether trying the same operation again may succeed.
 ///
-/// Layers that retry without knowing where an error comes from (the store's
+/// Layers that retry without knowing where an error comes from (the cache's
 /// sync, which pages any ``PageSource``) ask this protocol. A dropped
 /// connection or a `503` is transient; a `404`, a body that is not the
 /// expected JSON, or a refused origin is not.

@@ -3,7 +3,7 @@ import Foundation
 /// Query parameters that carry credentials, and URLs with their values masked.
 ///
 /// A cache file never holds a credential: the values of these parameters are
-/// kept as ``placeholder`` in collection keys and page tokens, and printed so.
+/// kept as ``placeholder`` in list keys and page tokens, and printed so.
 package enum CredentialQuery {
     /// The text that stands for a credential's value.
     package static let placeholder = "***"
@@ -11,7 +11,7 @@ package enum CredentialQuery {
     /// Whether a query parameter carries a credential (`access_token`, `api_key`, `password`…).
     ///
     /// Narrower than the rule that masks URLs in error messages: a parameter
-    /// taken for a credential drops out of a collection's key, so `sort_key=name`
+    /// taken for a credential drops out of a list's key, so `sort_key=name`
     /// and `sort_key=date` must stay two lists.
     package static func isCredential(_ name: String) -> Bool {
         let name = name.lowercased()

@@ -13,7 +13,7 @@ import Slippers
 final class BaselineSuite {
     let workload: Workload
     let settings: MeasurementSettings
-    /// The durability of the SQLite baselines' commits; a store compared with them uses the same.
+    /// The durability of the SQLite baselines' commits; a cache compared with them uses the same.
     let synchronous: SynchronousMode
     private let directory: URL
     private let progress: Progress

@@ -20,9 +20,9 @@ enum AccountFigures {
         func serve(_ store: SQLiteCache, account: Int) throws {
             let account = Account("user-\(account)")
             let reader = AccountFigures.repository(of: account, in: store)
-            let collection = CollectionKey(key, account: account).description
+            let list = ListKey(key, account: account).description
             var served = 0
-            for index in 0..<pageCount { served += try reader.page(at: index, in: collection)?.count ?? 0 }
+            for index in 0..<pageCount { served += try reader.page(at: index, in: list)?.count ?? 0 }
             precondition(served == pageCount * pageSize, "an account's list came back short")
         }
         let measured = try context.settings.measureInterleaved([
@@ -44,8 +44,8 @@ enum AccountFigures {
         let path = try context.makeDirectory(name).appendingPathComponent("cache.sqlite").path
         let store = try SQLiteCache(path: path)
         for account in (0..<accounts).map({ Account("user-\($0)") }) {
-            try GeneratedCollection.fill(
-                repository(of: account, in: store), key: CollectionKey(key, account: account).description,
+            try GeneratedList.fill(
+                repository(of: account, in: store), key: ListKey(key, account: account).description,
                 pageCount: pageCount, pageSize: context.workload.pageSize, progress: context.progress)
         }
         context.progress.report("filled a store of \(accounts) accounts")
@@ -54,6 +54,6 @@ enum AccountFigures {
 
     /// The repository of `account`'s items, filed under its own item type as a pager of the account files them.
     private static func repository(of account: Account, in store: SQLiteCache) -> Repository<BenchItem> {
-        Repository<BenchItem>(cache: store, itemType: CollectionKey.itemType("BenchItem", account: account))
+        Repository<BenchItem>(cache: store, itemType: ListKey.itemType("BenchItem", account: account))
     }
 }

@@ -40,7 +40,7 @@ enum ColdStartFigures {
                     dropWorked = FileCache.drop(file) && dropWorked
                 }
             }
-            let probe = ["cold-start-probe", "--path", path, "--key", ColdStartFixture.collectionKey]
+            let probe = ["cold-start-probe", "--path", path, "--key", ColdStartFixture.listKey]
             let child = try ChildProcess.run(context.executablePath, probe, in: directory)
             let outcome = try JSONDecoder().decode(ColdStartProbe.Outcome.self, from: child.stdout)
             precondition(outcome.items == context.workload.pageSize, "the probe decoded a short first page")

@@ -2,11 +2,11 @@ import Foundation
 import Slippers
 import SlippersSQLite
 
-/// Our store reads its deepest page as fast as its first.
+/// Our cache reads its deepest page as fast as its first.
 enum DeepPageFigures {
     static let deepPage = FigureGroup(
         id: "deep-page",
-        summary: "ours: read the last page of a large collection (page 10 000 of 500 000 items) against page 1"
+        summary: "ours: read the last page of a large list (page 10 000 of 500 000 items) against page 1"
     ) { context in
         let pageSize = context.workload.pageSize
         let pageCount = context.sizes.deepItems / pageSize
@@ -15,7 +15,7 @@ enum DeepPageFigures {
         let start = clock.now
         let store = try SQLiteCache(path: try context.makeDirectory("deep").appendingPathComponent("cache.sqlite").path)
         let repository = Repository<BenchItem>(cache: store)
-        try GeneratedCollection.fill(
+        try GeneratedList.fill(
             repository, key: key, pageCount: pageCount, pageSize: pageSize, progress: context.progress)
         context.progress.report(
             "filled a store with \(pageCount) pages in \(start.duration(to: clock.now).secondsText)")

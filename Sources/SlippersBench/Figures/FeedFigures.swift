@@ -99,7 +99,7 @@ private struct FeedPost: Codable, Identifiable, CacheIdentifiable, Sendable {
         let feed = list(cache)
         await feed.load()
         while feed.items.count < 200, !feed.endReached, feed.appendError == nil { await feed.loadNextPage() }
-        guard let key = feed.pager?.collection.key else { throw FeedFigureError.notLoaded }
+        guard let key = feed.pager?.list.key else { throw FeedFigureError.notLoaded }
         try cache.setNewestFirst(true, for: key)
         posts.post(500)
         let newest = ID<FeedPost>(FeedPosts.id(posts.value))

@@ -23,7 +23,7 @@ final class FigureContext {
     let progress: Progress
     /// A temporary directory of this run, removed at its end; each figure uses its own subdirectory.
     let directory: URL
-    /// The sizes of the figures that build collections of their own.
+    /// The sizes of the figures that build lists of their own.
     let sizes: FixtureSizes
     /// The path of this benchmark's executable, for figures that measure in a child process.
     let executablePath: String
@@ -47,7 +47,7 @@ final class FigureContext {
 
     private var workloadStore: WorkloadStore?
 
-    /// Our store holding the workload, filled on first use (like a baseline) and shared by the figures after.
+    /// Our cache holding the workload, filled on first use (like a baseline) and shared by the figures after.
     ///
     /// Figures that write to it (persist, update) leave it holding the same pages and ids,
     /// so the figures that read it after them measure the same work.
@@ -63,7 +63,7 @@ final class FigureContext {
         return store
     }
 
-    /// A new, empty directory for one figure's files, e.g. the store it measures.
+    /// A new, empty directory for one figure's files, e.g. the cache it measures.
     func makeDirectory(_ name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -1,12 +1,12 @@
-/// The sizes of the collections that figures build for themselves, apart from the workload.
+/// The sizes of the lists that figures build for themselves, apart from the workload.
 struct FixtureSizes: Sendable {
-    /// Items of the collection whose last page is read against its first.
+    /// Items of the list whose last page is read against its first.
     var deepItems: Int
     /// Items of the database a child process opens cold.
     var coldStartItems: Int
     /// Cached pages revalidated as not modified.
     var revalidatedPages: Int
-    /// The two collection sizes synced from the fixture API, ten times apart.
+    /// The two list sizes synced from the fixture API, ten times apart.
     var syncItems: (small: Int, large: Int)
     /// Items synced from the fixture API served with latency, against a sequential client.
     var networkItems: Int

@@ -11,7 +11,7 @@ import SlippersStorage
 /// then a new pager opens the cache as a relaunched app would and scrolls to
 /// the end of the list; the server's request log counts what it cost. Then the
 /// whole list is revalidated page by page, as `slippers sync --revalidate` does,
-/// with the store's item writes counted by triggers.
+/// with the cache's item writes counted by triggers.
 enum FreshnessFigures {
     static let relaunch = FigureGroup(
         id: "relaunch",
@@ -29,11 +29,11 @@ enum FreshnessFigures {
             client: APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none)),
             url: server.url(.page),
             style: .pageNumber(firstPage: 1, pageSize: pageSize, itemsKeyPath: "results"))
-        let collection = CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem")
+        let list = ListDescriptor(key: source.listKey, itemType: "FixtureItem")
         let path = try context.makeDirectory("relaunch").appendingPathComponent("cache.sqlite").path
         let store = try SQLiteCache(path: path)
         let synced = try Blocking.run {
-            try await CollectionSync(storage: store, source: source, collection: collection).run()
+            try await ListSync(storage: store, source: source, list: list).run()
         }
         precondition(synced.endReached && synced.pagesCached == pageCount, "the first launch cached the list")
         context.progress.report("cached \(pageCount) pages from the fixture API")
@@ -44,7 +44,7 @@ enum FreshnessFigures {
         let shown = try Blocking.run {
             let pager = Pager<FixtureItem>(
                 cache: store, source: source,
-                collection: CollectionDescriptor(key: source.collectionKey, of: FixtureItem.self))
+                list: ListDescriptor(key: source.listKey, of: FixtureItem.self))
             await pager.start()
             while await !pager.state.endReached { await pager.loadNextPageIfNeeded() }
             return await pager.state.pages.count
@@ -58,7 +58,7 @@ enum FreshnessFigures {
         server.resetRequests()
         let revalidateStart = clock.now
         let found = try Blocking.run {
-            try await CollectionSync(storage: store, source: source, collection: collection).revalidate()
+            try await ListSync(storage: store, source: source, list: list).revalidate()
         }
         let revalidateElapsed = revalidateStart.duration(to: clock.now)
         let after = try counter.counts()

@@ -48,7 +48,7 @@ enum IncrementalFigures {
         let elapsed = start.duration(to: clock.now)
         let incremental = list.served
         precondition(changes.isComplete && changes.newItems == 0, "the incremental run merged \(changes)")
-        let stored = try store.item(type: store.collections()[0].itemType, key: .integer(ids[changed / 2]))
+        let stored = try store.item(type: store.lists()[0].itemType, key: .integer(ids[changed / 2]))
         precondition(
             stored.map { String(decoding: $0.item.json, as: UTF8.self).contains("\"version\":2") } == true,
             "an edited item was not merged")

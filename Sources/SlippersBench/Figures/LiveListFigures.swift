@@ -7,8 +7,8 @@ enum LiveListFigures {
     /// One new item on a newest-first list of 2 000, 50 a page: a head refresh against a revalidation.
     ///
     /// Two files hold the same complete list; the server then puts one item at its top. One file
-    /// is brought up to date by `CollectionSync.refreshHead` (what `sync` does for a list whose new
-    /// items come first), the other by `CollectionSync.revalidate` (what `sync --revalidate` does
+    /// is brought up to date by `ListSync.refreshHead` (what `sync` does for a list whose new
+    /// items come first), the other by `ListSync.revalidate` (what `sync --revalidate` does
     /// for any list): the requests are the server's count.
     static let headRefresh = FigureGroup(
         id: "head-refresh",
@@ -24,7 +24,7 @@ enum LiveListFigures {
             let store = try SQLiteCache(path: directory.appendingPathComponent("cache.sqlite").path)
             let plan = try Blocking.run {
                 let plan = try await SyncPlan.make(storage: store, client: client, url: url)
-                try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
+                try await ListSync(storage: store, source: plan.source, list: plan.list).run()
                 return try await SyncPlan.make(storage: store, client: client, url: url)
             }
             return (store, plan)
@@ -37,7 +37,7 @@ enum LiveListFigures {
         server.resetRequests()
         var start = clock.now
         let found = try Blocking.run {
-            try await CollectionSync(storage: head, source: headPlan.source, collection: headPlan.collection)
+            try await ListSync(storage: head, source: headPlan.source, list: headPlan.list)
                 .refreshHead()
         }
         let headTime = start.duration(to: clock.now)
@@ -47,7 +47,7 @@ enum LiveListFigures {
         server.resetRequests()
         start = clock.now
         let revalidated = try Blocking.run {
-            try await CollectionSync(storage: whole, source: wholePlan.source, collection: wholePlan.collection)
+            try await ListSync(storage: whole, source: wholePlan.source, list: wholePlan.list)
                 .revalidate()
         }
         let revalidationTime = start.duration(to: clock.now)
@@ -97,7 +97,7 @@ enum LiveListFigures {
         let start = clock.now
         let progress = try Blocking.run {
             let plan = try await SyncPlan.make(storage: store, client: client, url: url)
-            return try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
+            return try await ListSync(storage: store, source: plan.source, list: plan.list).run()
         }
         let elapsed = start.duration(to: clock.now)
         precondition(progress.endReached && list.served == pages, "the paced run ended short: \(progress)")

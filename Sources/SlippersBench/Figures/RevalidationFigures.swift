@@ -5,8 +5,8 @@ import SlippersStorage
 
 /// Revalidating cached pages that the server answers `304 Not Modified` rewrites no item.
 ///
-/// The store's file gets triggers of the benchmark's own (a table and
-/// triggers the store knows nothing of) that count every insert, update and
+/// The cache's file gets triggers of the benchmark's own (a table and
+/// triggers the cache knows nothing of) that count every insert, update and
 /// delete of an `items` row and every update of a `pages` row; the counts
 /// are read before and after the revalidations.
 enum RevalidationFigures {
@@ -19,7 +19,7 @@ enum RevalidationFigures {
         let key = "GET /revalidated"
         let path = try context.makeDirectory("revalidate").appendingPathComponent("cache.sqlite").path
         let store = try SQLiteCache(path: path)
-        try GeneratedCollection.fill(
+        try GeneratedList.fill(
             Repository<BenchItem>(cache: store), key: key, pageCount: pageCount, pageSize: pageSize,
             progress: context.progress)
         let counter = try WriteCounter(path: path)
@@ -37,13 +37,13 @@ enum RevalidationFigures {
         let pageUpdates = after.pageUpdates - before.pageUpdates
 
         // The cached pager revalidates the first page only (on start, and on every refresh);
-        // it is measured on the same collection, answered 304 by a source double.
+        // it is measured on the same list, answered 304 by a source double.
         let pagerRefreshes = 3
         let pagerStart = clock.now
         try Blocking.run {
             let pager = Pager<BenchItem>(
                 cache: store, source: NotModifiedSource(),
-                collection: CollectionDescriptor(key: key, of: BenchItem.self))
+                list: ListDescriptor(key: key, of: BenchItem.self))
             await pager.start()
             for _ in 1..<pagerRefreshes { try await pager.refresh() }
         }
@@ -81,7 +81,7 @@ enum RevalidationFigures {
     }
 }
 
-/// Counts writes to a store's `items` and `pages` tables with triggers, through a connection of its own.
+/// Counts writes to a cache's `items` and `pages` tables with triggers, through a connection of its own.
 final class WriteCounter {
     private let connection: SQLiteConnection
     private let select: SQLiteStatement

@@ -22,7 +22,7 @@ enum SearchFigures {
         context.progress.report("filled a store of \(count) searchable items")
         let queries = SearchText.queries
         let searched = try context.settings.measure { round in
-            let found = try store.search(queries[round % queries.count], in: .collection(key), limit: 20)
+            let found = try store.search(queries[round % queries.count], in: .list(key), limit: 20)
             precondition(!found.isEmpty, "a search of the bench found nothing")
         }
         // The scan a user without an index writes: every item's JSON, matched by LIKE (which finds
@@ -118,7 +118,7 @@ enum SearchFigures {
             Page(
                 items: items, token: index == 0 ? nil : PageToken(rawValue: String(index)),
                 nextToken: PageToken(rawValue: String(index + 1))),
-            at: index, in: CollectionDescriptor(key: key, itemType: "Message"))
+            at: index, in: ListDescriptor(key: key, itemType: "Message"))
     }
 
     /// Fills `store` with the items of `range`, a page of 50 at a time.

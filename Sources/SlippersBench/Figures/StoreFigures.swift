@@ -3,7 +3,7 @@ import Slippers
 import SlippersNetworking
 import SlippersSQLite
 
-/// Our store against the baselines, each timed in the same rounds and
+/// Our cache against the baselines, each timed in the same rounds and
 /// on the same pages as the three baselines (``BaselineSuite/measureAlongside(_:_:)``).
 enum StoreFigures {
     static let readPage = FigureGroup(
@@ -14,16 +14,16 @@ enum StoreFigures {
         let pageSize = context.workload.pageSize
         let measured = try context.baselines.measureAlongside(.readPage) { round in
             let page = context.workload.page(forRound: round)
-            let items = try store.repository.page(at: page - 1, in: WorkloadStore.collectionKey)
+            let items = try store.repository.page(at: page - 1, in: WorkloadStore.listKey)
             precondition(items?.count == pageSize, "our store returned a short page")
         }
-        // Where our time goes: the same page's rows from our store without decoding them,
+        // Where our time goes: the same page's rows from our cache without decoding them,
         // against the floor's rows, in the same rounds.
         let floor = try context.baselines.floor()
         let rows = try context.settings.measureInterleaved([
             { round in
                 let page = context.workload.page(forRound: round)
-                let stored = try store.store.page(at: page - 1, in: WorkloadStore.collectionKey)
+                let stored = try store.store.page(at: page - 1, in: WorkloadStore.listKey)
                 precondition(stored?.items.count == pageSize, "our store returned a short page")
             },
             { round in _ = try floor.readRows(context.workload.page(forRound: round)) },
@@ -46,7 +46,7 @@ enum StoreFigures {
         let store = try context.store()
         let measured = try context.baselines.measureAlongside(.readPage) { round in
             let page = context.workload.page(forRound: round)
-            let first = try store.repository.page(at: page - 1, in: WorkloadStore.collectionKey, positions: 0..<10)
+            let first = try store.repository.page(at: page - 1, in: WorkloadStore.listKey, positions: 0..<10)
             precondition(first?.count == 10, "our store returned a short prefix")
         }
         return [
@@ -67,7 +67,7 @@ enum StoreFigures {
         let responses = try pages.map(workload.serverResponse(page:))
         // Saving page index 0 starts a new generation, after which a page saved out of order is
         // refused; the rare round on workload page 1 (round 0, a warm-up) saves into a list of its own.
-        let refreshed = store.repository.collection("GET /items?refreshed")
+        let refreshed = store.repository.list("GET /items?refreshed")
         let measured = try context.baselines.measureAlongside(.persistFetchedPage) { round in
             let page = pages[round]
             // The HTTP page source's own slicing: each item's bytes as the server sent them, and its id.
@@ -75,7 +75,7 @@ enum StoreFigures {
             let next = page < workload.pageCount ? PageToken(rawValue: String(page + 1)) : nil
             try store.store.savePage(
                 Page(items: items, token: WorkloadStore.token(page), nextToken: next, total: workload.itemCount),
-                at: page - 1, in: page == 1 ? refreshed : store.collection)
+                at: page - 1, in: page == 1 ? refreshed : store.list)
         }
         return [
             againstFastest(

@@ -1,13 +1,13 @@
 import Foundation
 import LocalAPI
 
-/// Syncing a whole collection from a local HTTP API keeps memory flat.
+/// Syncing a whole list from a local HTTP API keeps memory flat.
 ///
 /// The fixture server runs in this process; each sync runs in a child process
 /// (``SyncProbe``), so its peak resident set size is its own: a new process that
-/// opens a new cache and pages the whole API into it through `CollectionSync`
+/// opens a new cache and pages the whole API into it through `ListSync`
 /// and the HTTP page source. Two sizes, ten times apart, show whether memory
-/// depends on the collection's size.
+/// depends on the list's size.
 enum SyncFigures {
     static let sync = FigureGroup(
         id: "sync",

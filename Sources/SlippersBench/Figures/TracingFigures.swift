@@ -91,9 +91,9 @@ enum TracingFigures {
         let source = HTTPPageSource(
             client: client, url: server.url(.page),
             style: .pageNumber(pageSize: pageSize, itemsKeyPath: "results", totalKeyPath: "total"))
-        var sync = CollectionSync(
+        var sync = ListSync(
             storage: store, source: source,
-            collection: CollectionDescriptor(key: source.collectionKey, itemType: "FixtureItem"))
+            list: ListDescriptor(key: source.listKey, itemType: "FixtureItem"))
         sync.tracer = tracer
         let start = ContinuousClock.now
         let progress = try await sync.run()
@@ -104,7 +104,7 @@ enum TracingFigures {
     /// tracer bootstrapped; the median of five batches.
     private static func noOpSpansOfAPage() async throws -> Duration {
         let tracer = InstrumentationSystem.tracer
-        let collection = CollectionDescriptor(key: "http://127.0.0.1:1/page", itemType: "FixtureItem")
+        let list = ListDescriptor(key: "http://127.0.0.1:1/page", itemType: "FixtureItem")
         guard let url = URL(string: "http://127.0.0.1:1/page?page=1") else {
             throw TracingFigureError(description: "no URL")
         }
@@ -116,7 +116,7 @@ enum TracingFigures {
         for _ in 0..<5 {
             let start = ContinuousClock.now
             for index in 0..<spanRepetitions {
-                _ = try await SyncTracing.page(tracer, index: index, collection: collection) {
+                _ = try await SyncTracing.page(tracer, index: index, list: list) {
                     _ = try await RequestTracing.request(tracer, request, origin: origin) { _ in response }
                     return result
                 }

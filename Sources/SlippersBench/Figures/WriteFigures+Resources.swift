@@ -37,7 +37,7 @@ extension WriteFigures {
     static func idleFollowingCPU(directory: URL, pagers: Int, seconds: Int) throws -> (
         following: Double, idle: Double
     ) {
-        let (store, collection) = try generatedList(at: newCachePath("idle-pager.sqlite", in: directory))
+        let (store, list) = try generatedList(at: newCachePath("idle-pager.sqlite", in: directory))
         return try Blocking.run {
             let idleStart = ProcessCPU.time()
             try await Task.sleep(for: .seconds(seconds))
@@ -46,7 +46,7 @@ extension WriteFigures {
             defer { for task in following { task.cancel() } }
             for _ in 0..<pagers {
                 let pager = Pager<BenchItem>(
-                    cache: store, source: NotModifiedSource(), collection: collection,
+                    cache: store, source: NotModifiedSource(), list: list,
                     configuration: PagerConfiguration(policy: .cacheOnly))
                 await pager.start()
                 following.append(Task { await pager.followCache() })

@@ -79,11 +79,11 @@ enum WriteFigures {
         -> Measurement
     {
         let path = newCachePath("pager-\(throughAnotherConnection).sqlite", in: directory)
-        let (store, collection) = try generatedList(at: path)
+        let (store, list) = try generatedList(at: path)
         let writer = throughAnotherConnection ? try SQLiteCache(path: path) : store
         return try Blocking.run {
             let pager = Pager<BenchItem>(
-                cache: store, source: NotModifiedSource(), collection: collection,
+                cache: store, source: NotModifiedSource(), list: list,
                 configuration: PagerConfiguration(policy: .cacheOnly))
             await pager.start()
             var snapshots = await pager.states().makeAsyncIterator()
@@ -99,7 +99,7 @@ enum WriteFigures {
                 let write = try writer.writeLocally(
                     WriteRequest(
                         kind: .merge, json: Data(#"{"title": "\#(title)"}"#.utf8), url: "http://bench.invalid/\(key)"),
-                    type: collection.itemType, key: key)
+                    type: list.itemType, key: key)
                 while let state = await snapshots.next(), !state.items.contains(where: { $0.title == title }) {}
                 if round >= 2 { samples.append(start.duration(to: clock.now)) }
                 try writer.acknowledgeWrite(write.id)
@@ -190,14 +190,14 @@ enum WriteFigures {
         guard let template = ItemURLTemplate(listURL: server.url(.page)) else { throw ServerError.noHost }
         let store = try SQLiteCache(path: path)
         let plan = try await SyncPlan.make(storage: store, client: client, url: server.url(.page))
-        var sync = CollectionSync(storage: store, source: plan.source, collection: plan.collection)
+        var sync = ListSync(storage: store, source: plan.source, list: plan.list)
         sync.concurrency = AdaptiveConcurrency(maximum: 6)
         try await sync.run()
         for id in 1...writes {
             try store.writeLocally(
                 WriteRequest(
                     kind: .merge, json: Data(#"{"title": "pushed \#(id)"}"#.utf8), url: template.url(for: .integer(id))),
-                type: plan.collection.itemType, key: .integer(id))
+                type: plan.list.itemType, key: .integer(id))
         }
         return store
     }
@@ -210,13 +210,13 @@ enum WriteFigures {
     }
 
     /// A new cache at `path` holding a generated list of 20 pages of 50 items, and that list.
-    static func generatedList(at path: String) throws -> (store: SQLiteCache, collection: CollectionDescriptor) {
+    static func generatedList(at path: String) throws -> (store: SQLiteCache, list: ListDescriptor) {
         let store = try SQLiteCache(path: path)
-        let collection = CollectionDescriptor(key: "GET /followed", of: BenchItem.self)
-        try GeneratedCollection.fill(
-            Repository<BenchItem>(cache: store), key: collection.key, pageCount: 20, pageSize: 50,
+        let list = ListDescriptor(key: "GET /followed", of: BenchItem.self)
+        try GeneratedList.fill(
+            Repository<BenchItem>(cache: store), key: list.key, pageCount: 20, pageSize: 50,
             progress: Progress(isEnabled: false))
-        return (store, collection)
+        return (store, list)
     }
 
     enum ServerError: Error { case noHost }

@@ -2,25 +2,25 @@ import Foundation
 import Slippers
 import SlippersSQLite
 
-/// A large cache file for the cold-start figure, written fast with raw SQL in the store's own schema.
+/// A large cache file for the cold-start figure, written fast with raw SQL in the cache's own schema.
 ///
-/// Saving a million items page by page through the store would take most of
-/// a run; the fixture only has to be a file the store would have written. So
-/// the store creates and migrates the file, then raw prepared statements fill
+/// Saving a million items page by page through the cache would take most of
+/// a run; the fixture only has to be a file the cache would have written. So
+/// the cache creates and migrates the file, then raw prepared statements fill
 /// its tables in large transactions, as `savePage` would have left them: one
-/// collection, its pages in one generation, each page's membership, one row
+/// list, its pages in one generation, each page's membership, one row
 /// per item holding the item encoded with ``JsonProvider``.
 enum ColdStartFixture {
-    /// The collection key the fixture's items are filed under.
-    static let collectionKey = "GET /cold"
+    /// The list key the fixture's items are filed under.
+    static let listKey = "GET /cold"
 
-    /// Writes a file at `path` holding one collection of `itemCount` items in pages of `pageSize`.
+    /// Writes a file at `path` holding one list of `itemCount` items in pages of `pageSize`.
     static func build(path: String, itemCount: Int, pageSize: Int, progress: Progress) throws {
         try SQLiteCache(path: path).close()
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
         let pageCount = itemCount / pageSize
         let now = Date().timeIntervalSince1970
-        let insertCollection = try connection.prepare(
+        let insertList = try connection.prepare(
             """
             INSERT INTO collections (id, key, item_type, resume_token, end_reached, total, created_at,
                 refreshed_at, generation)
@@ -37,12 +37,12 @@ enum ColdStartFixture {
             "INSERT INTO page_items (page_id, position, item_id) VALUES (?, ?, ?)")
         let itemType = String(describing: BenchItem.self)
         try connection.transaction {
-            try insertCollection.bind(collectionKey, at: 1)
-            try insertCollection.bind(itemType, at: 2)
-            try insertCollection.bind(pageCount * pageSize, at: 3)
-            try insertCollection.bind(now, at: 4)
-            try insertCollection.bind(now, at: 5)
-            try insertCollection.run()
+            try insertList.bind(listKey, at: 1)
+            try insertList.bind(itemType, at: 2)
+            try insertList.bind(pageCount * pageSize, at: 3)
+            try insertList.bind(now, at: 4)
+            try insertList.bind(now, at: 5)
+            try insertList.run()
         }
         let pagesPerTransaction = 200
         for firstPage in stride(from: 0, to: pageCount, by: pagesPerTransaction) {

@@ -3,20 +3,20 @@ import Slippers
 import SlippersSQLite
 import SlippersStorage
 
-/// Our side of the comparison: a Slippers ``SQLiteCache`` holding the workload as one collection.
+/// Our side of the comparison: a Slippers ``SQLiteCache`` holding the workload as one list.
 ///
-/// Workload page `p` (from 1) is the store's page index `p - 1` (from 0).
+/// Workload page `p` (from 1) is the cache's page index `p - 1` (from 0).
 /// Items are saved through ``Repository``, encoded with ``JsonProvider``
 /// exactly as the baselines encode them, so both sides hold the same bytes.
 final class WorkloadStore {
-    /// The collection key the workload is filed under.
-    static let collectionKey = "GET /items"
+    /// The list key the workload is filed under.
+    static let listKey = "GET /items"
 
     let store: SQLiteCache
     let repository: Repository<BenchItem>
     let path: String
 
-    /// A store at `path` holding every page of `workload`.
+    /// A cache at `path` holding every page of `workload`.
     init(path: String, workload: Workload) throws {
         self.path = path
         store = try SQLiteCache(path: path)
@@ -27,7 +27,7 @@ final class WorkloadStore {
                 Page(
                     items: workload.items(page: page), token: Self.token(page), nextToken: next,
                     total: workload.itemCount),
-                at: page - 1, in: Self.collectionKey)
+                at: page - 1, in: Self.listKey)
         }
     }
 
@@ -36,6 +36,6 @@ final class WorkloadStore {
         page == 1 ? nil : PageToken(rawValue: String(page))
     }
 
-    /// The descriptor of the workload's collection.
-    var collection: CollectionDescriptor { repository.collection(Self.collectionKey) }
+    /// The descriptor of the workload's list.
+    var list: ListDescriptor { repository.list(Self.listKey) }
 }

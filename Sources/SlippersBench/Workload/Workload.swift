@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-/// The collection every baseline and figure works on: `itemCount` items in pages of `pageSize`.
+/// The list every baseline and figure works on: `itemCount` items in pages of `pageSize`.
 ///
 /// Pages are numbered from 1, as people count them ("page 2 000"). The
 /// items are made once, up front, so that filling three stores does not
@@ -11,7 +11,7 @@ struct Workload: Sendable {
     let pageSize: Int
     private let pages: [[BenchItem]]
 
-    /// Makes the items of a collection of `itemCount` items (rounded down to whole pages).
+    /// Makes the items of a list of `itemCount` items (rounded down to whole pages).
     init(itemCount: Int, pageSize: Int = 50) {
         precondition(itemCount >= pageSize && pageSize > 0, "The workload needs at least one full page")
         self.pageSize = pageSize
@@ -37,7 +37,7 @@ struct Workload: Sendable {
         return try JsonProvider.encode(ServerResponse(count: itemCount, next: next, results: items(page: page)))
     }
 
-    /// The page measured in round `round`: rounds walk the whole collection with a large prime
+    /// The page measured in round `round`: rounds walk the whole list with a large prime
     /// stride, so that a measurement reads many pages rather than one page that stays hot in caches.
     func page(forRound round: Int) -> Int {
         (round &* 7_919) % pageCount + 1

@@ -7,11 +7,11 @@ extension SlippersCommand {
     /// Sets, shows and keeps the cache file's budget.
     struct Budget: ReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set the cache's budget (bytes of items, age of collections), show it, and keep it now.",
+            abstract: "Set the cache's budget (bytes of items, age of lists), show it, and keep it now.",
             discussion: """
                 With --bytes or --age, sets the budget; --none removes it; with neither, shows it. \
                 The budget is kept now and then by itself: after every sync, and after saves at \
-                most every 10 seconds. The least recently read collections go first (read: opened \
+                most every 10 seconds. The least recently read lists go first (read: opened \
                 by a pager; else written). Never evicted: an item with a write in the outbox, and a \
                 list open in a live process of this machine (a pager, a running sync).
                 """)
@@ -22,7 +22,7 @@ extension SlippersCommand {
         var bytes: ByteSize?
 
         @Option(
-            help: ArgumentHelp("The longest a collection is kept unread and unwritten: 30d, 12h.", valueName: "age"))
+            help: ArgumentHelp("The longest a list is kept unread and unwritten: 30d, 12h.", valueName: "age"))
         var age: Age?
 
         @Flag(help: "Remove the budget.")
@@ -47,11 +47,11 @@ extension SlippersCommand {
             let budget = try store.budget()
             var parts: [String] = []
             if let maxBytes = budget?.maxBytes { parts.append("at most \(Formatting.bytes(maxBytes)) of items") }
-            if let maxAge = budget?.maxAge { parts.append("collections unread for \(Formatting.age(maxAge)) evicted") }
+            if let maxAge = budget?.maxAge { parts.append("lists unread for \(Formatting.age(maxAge)) evicted") }
             print("budget: " + (parts.isEmpty ? "none" : parts.joined(separator: ", ")))
             if report != EvictionReport() {
                 print(
-                    "evicted \(Formatting.count(report.collections, "collection")), "
+                    "evicted \(Formatting.count(report.lists, "list")), "
                         + "\(Formatting.count(report.pages, "page")), \(Formatting.count(report.items, "item"))")
             }
         }

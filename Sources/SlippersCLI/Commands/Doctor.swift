@@ -26,7 +26,7 @@ extension SlippersCommand {
             if repair { try database.openForWriting().rebuildSearchIndex() }
             let store = try await database.openStorageForReading()
             var diagnosis = try await store.diagnose()
-            diagnosis.noteIncompleteLists(try await store.collections())
+            diagnosis.noteIncompleteLists(try await store.lists())
             if output.json {
                 print(try JSONOutput.render(diagnosis))
             } else {

@@ -29,8 +29,8 @@ extension SlippersCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var account: AccountSelectionOptions
 
-        @Argument(help: "The collection's key (its item type and URL are used).")
-        var collection: String
+        @Argument(help: "The list's key (its item type and URL are used).")
+        var list: String
 
         @Argument(help: "The item's id: 42 (an integer, else the string \"42\"), or '\"42\"' (the string only).")
         var id: String
@@ -56,8 +56,8 @@ extension SlippersCommand {
         @Option(
             name: .customLong("item-url"),
             help: ArgumentHelp(
-                "The item's URL, with {id} for its id, kept for the collection's later edits (default: the "
-                    + "collection's path, the id, its trailing slash).",
+                "The item's URL, with {id} for its id, kept for the list's later edits (default: the "
+                    + "list's path, the id, its trailing slash).",
                 valueName: "template"))
         var itemURL: String?
 
@@ -87,9 +87,9 @@ extension SlippersCommand {
         }
 
         func execute() async throws {
-            let key = try await database.existingCollectionKey(naming: collection, account: account)
+            let key = try await database.existingListKey(naming: list, account: account)
             let store = try database.openForWriting()
-            guard let info = try store.collection(key) else { throw CacheError.collectionNotFound(key: key) }
+            guard let info = try store.list(key) else { throw CacheError.listNotFound(key: key) }
             if let insert { return try insertLocally(insert, into: key, type: info.itemType, store: store) }
             var itemKey = ItemKey(commandLineArgument: id)
             var stored = try store.item(type: info.itemType, key: itemKey)
@@ -119,7 +119,7 @@ extension SlippersCommand {
                 "The items of \(key.shortenedForErrors) have no URL of their own to derive; give --item-url.")
         }
 
-        /// Places a new item in the collection and keeps its `POST` in the outbox.
+        /// Places a new item in the list and keeps its `POST` in the outbox.
         private func insertLocally(_ text: String, into key: String, type: String, store: SQLiteCache) throws {
             guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
                 throw ValidationError("--insert must be a JSON object.")
@@ -133,7 +133,7 @@ extension SlippersCommand {
             }
             let json = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            // A template given is the collection's from then on.
+            // A template given is the list's from then on.
             if let itemURL { try store.setItemURLTemplate(itemURL, for: key) }
             do {
                 report(

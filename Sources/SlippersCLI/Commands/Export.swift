@@ -4,10 +4,10 @@ import Slippers
 import SlippersSQLite
 
 extension SlippersCommand {
-    /// Writes a collection's items to standard output.
+    /// Writes a list's items to standard output.
     struct Export: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a collection's items, in list order and each id once, to standard output.",
+            abstract: "Write a list's items, in list order and each id once, to standard output.",
             discussion: """
                 Each item is written as the bytes the cache holds, never re-encoded; ndjson \
                 drops the whitespace between tokens, so an item a server pretty-printed is one \
@@ -31,21 +31,21 @@ extension SlippersCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var account: AccountSelectionOptions
 
-        @Argument(help: "The collection's key, as `slippers collections` lists it.")
-        var collection: String
+        @Argument(help: "The list's key, as `slippers lists` shows it.")
+        var list: String
 
         @Option(help: "json: one array; ndjson: one item per line; csv: a header row, then one row per item.")
         var format: Format = .json
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
-            let collection = try await store.collectionKey(
-                naming: collection, account: try account.selection(in: store, typed: collection))
+            let list = try await store.listKey(
+                naming: list, account: try account.selection(in: store, typed: list))
             let out = ChunkedOutput()
             switch format {
             case .json:
                 var first = true
-                try await store.forEachItem(in: collection) { item in
+                try await store.forEachItem(in: list) { item in
                     try out.write(first ? "[\n" : ",\n")
                     first = false
                     try out.write(item.json)
@@ -53,12 +53,12 @@ extension SlippersCommand {
                 try out.write(first ? "[]\n" : "\n]\n")
             case .ndjson:
                 let newline = Data("\n".utf8)
-                try await store.forEachItem(in: collection) { item in
+                try await store.forEachItem(in: list) { item in
                     try out.write(JsonProvider.compacted(item.json))
                     try out.write(newline)
                 }
             case .csv:
-                try await store.writeCSV(of: collection) { try out.write($0) }
+                try await store.writeCSV(of: list) { try out.write($0) }
             }
             try out.flush()
         }

@@ -9,7 +9,7 @@ extension SlippersCommand {
     /// Prints one cached item.
     struct Get: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print one cached item, found by collection (or item type) and id.",
+            abstract: "Print one cached item, found by list (or item type) and id.",
             discussion: """
                 An id of digits only is an integer id; if no item has it, the same text is tried as \
                 a string id. An id in double quotes is a string id only: get posts '"1"' finds the \
@@ -21,8 +21,8 @@ extension SlippersCommand {
         @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "A collection's key (its item type is used), or an item type.")
-        var collectionOrType: String
+        @Argument(help: "A list's key (its item type is used), or an item type.")
+        var listOrType: String
 
         @Argument(help: "The item's id: 42 (an integer, else the string \"42\"), '\"42\"' (the string only), or u2.")
         var id: String
@@ -31,13 +31,13 @@ extension SlippersCommand {
             let store = try await database.openStorageForReading()
             let type = try await itemType(in: store)
             let key = ItemKey(commandLineArgument: id)
-            var found = try await store.item(type: type ?? collectionOrType, key: key)
+            var found = try await store.item(type: type ?? listOrType, key: key)
             if found == nil, case .integer = key {
-                found = try await store.item(type: type ?? collectionOrType, key: .string(id))
+                found = try await store.item(type: type ?? listOrType, key: .string(id))
             }
             guard let found else {
-                if type == nil { throw CommandFailure.unknownCollectionOrType(collectionOrType) }
-                throw CommandFailure.itemNotFound(id: key, in: collectionOrType)
+                if type == nil { throw CommandFailure.unknownListOrType(listOrType) }
+                throw CommandFailure.itemNotFound(id: key, in: listOrType)
             }
             if output.json {
                 let object = JSONOutput.object([
@@ -58,20 +58,20 @@ extension SlippersCommand {
             print(String(decoding: found.item.json, as: UTF8.self))
         }
 
-        /// The item type the name stands for, or `nil` when it is neither a collection nor a known type.
+        /// The item type the name stands for, or `nil` when it is neither a list nor a known type.
         private func itemType(in store: any CacheStorage) async throws -> String? {
-            // A collection as `sync` was given it (its URL, query and all) names its items' type.
-            let selection = try account.selection(in: store, typed: collectionOrType)
+            // A list as `sync` was given it (its URL, query and all) names its items' type.
+            let selection = try account.selection(in: store, typed: listOrType)
             // A list several accounts hold is refused here, naming them, never mixed; a type that
             // several lists of one account share is the type their items are filed under.
             do {
-                let key = try await store.collectionKey(naming: collectionOrType, account: selection)
-                if let collection = try await store.collection(key) { return collection.itemType }
+                let key = try await store.listKey(naming: listOrType, account: selection)
+                if let list = try await store.list(key) { return list.itemType }
             } catch CommandFailure.ambiguousItemType {}
-            let types = try await store.itemTypes(named: collectionOrType).filter {
-                selection.admits(CollectionKey.account(ofItemType: $0).account)
+            let types = try await store.itemTypes(named: listOrType).filter {
+                selection.admits(ListKey.account(ofItemType: $0).account)
             }
-            if types.count > 1 { throw CommandFailure.ambiguousItemType(collectionOrType, candidates: types) }
+            if types.count > 1 { throw CommandFailure.ambiguousItemType(listOrType, candidates: types) }
             return types.first
         }
     }

@@ -6,10 +6,10 @@ import SlippersStorage
 import TableOutput
 
 extension SlippersCommand {
-    /// Lists the items of a collection, or of one of its pages.
+    /// Lists the items of a list, or of one of its pages.
     struct Items: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the items of a collection in list order, each id once, or the items of one page.",
+            abstract: "List the items of a list in list order, each id once, or the items of one page.",
             discussion: """
                 With --json, prints an array of {"id": …, "item": …} objects, each item's JSON \
                 exactly as the cache stores it.
@@ -19,8 +19,8 @@ extension SlippersCommand {
         @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The collection's key, as `slippers collections` lists it.")
-        var collection: String
+        @Argument(help: "The list's key, as `slippers lists` shows it.")
+        var list: String
 
         @Option(help: ArgumentHelp("Only the items of this page (from 0).", valueName: "index"))
         var page: Int?
@@ -59,17 +59,17 @@ extension SlippersCommand {
 
         /// Calls `body` with the items asked for: one page's, or the whole list's, streamed.
         private func forEachItem(in store: any CacheStorage, _ body: (RawItem) throws -> Void) async throws {
-            let collection = try await store.collectionKey(
-                naming: collection, account: try account.selection(in: store, typed: collection))
+            let list = try await store.listKey(
+                naming: list, account: try account.selection(in: store, typed: list))
             guard let page else {
-                try await store.forEachItem(in: collection, body)
+                try await store.forEachItem(in: list, body)
                 return
             }
-            guard let info = try await store.collection(collection) else {
-                throw CacheError.collectionNotFound(key: collection)
+            guard let info = try await store.list(list) else {
+                throw CacheError.listNotFound(key: list)
             }
-            guard let stored = try await store.page(at: page, in: collection) else {
-                throw CommandFailure.pageNotCached(index: page, collection: collection, pageCount: info.pageCount)
+            guard let stored = try await store.page(at: page, in: list) else {
+                throw CommandFailure.pageNotCached(index: page, list: list, pageCount: info.pageCount)
             }
             try stored.items.forEach(body)
         }

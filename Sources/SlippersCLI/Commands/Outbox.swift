@@ -50,7 +50,7 @@ extension SlippersCommand {
                 for write in writes {
                     table.append([
                         String(write.id), write.state.rawValue, write.method, CredentialQuery.masking(write.url),
-                        write.account.description, CollectionKey.account(ofItemType: write.itemType).itemType,
+                        write.account.description, ListKey.account(ofItemType: write.itemType).itemType,
                         write.itemKey.commandLineText, String(write.attempts),
                         Formatting.age(of: write.createdAt), write.error.map { $0.shortenedForErrors } ?? "",
                     ])
@@ -134,7 +134,7 @@ struct OutboxEntry: Encodable {
         method = write.method
         url = CredentialQuery.masking(write.url)
         account = write.account.description
-        type = CollectionKey.account(ofItemType: write.itemType).itemType
+        type = ListKey.account(ofItemType: write.itemType).itemType
         item = write.itemKey
         attempts = write.attempts
         error = write.error

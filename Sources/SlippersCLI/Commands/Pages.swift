@@ -5,11 +5,11 @@ import SlippersStorage
 import TableOutput
 
 extension SlippersCommand {
-    /// Lists the cached pages of one collection.
+    /// Lists the cached pages of one list.
     struct Pages: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
             abstract: """
-                List the cached pages of a collection: index, generation, items, age, freshness \
+                List the cached pages of a list: index, generation, items, age, freshness \
                 (verified, lifetime, validator), tokens, whether superseded, and a feed's gaps: places \
                 after the page's items where the server has items no page holds (`slippers sync` fills them).
                 """)
@@ -18,14 +18,14 @@ extension SlippersCommand {
         @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The collection's key, as `slippers collections` lists it.")
-        var collection: String
+        @Argument(help: "The list's key, as `slippers lists` shows it.")
+        var list: String
 
         func execute() async throws {
             let store = try await database.openStorageForReading()
             let pages = try await store.pages(
-                in: try await store.collectionKey(
-                    naming: collection, account: try account.selection(in: store, typed: collection)))
+                in: try await store.listKey(
+                    naming: list, account: try account.selection(in: store, typed: list)))
             if output.json {
                 print(try JSONOutput.render(pages))
                 return

@@ -13,7 +13,7 @@ extension SlippersCommand {
                 write-ahead log is checkpointed and truncated, so the removed values are no longer in the \\
                 file's bytes; on PostgreSQL the rows are deleted (its storage is the server's to scrub). \\
                 Pending writes of the account are dropped unsent. Name the account with --account (as \\
-                collections lists it), or give the --header values that derived it; --all-accounts \\
+                lists shows it), or give the --header values that derived it; --all-accounts \\
                 removes every account's data, the anonymous account's included.
                 """)
 
@@ -44,7 +44,7 @@ extension SlippersCommand {
             for account in accounts {
                 let removal = try await store.removeAccount(account)
                 print(
-                    "purged \(removal.account): \(Formatting.count(removal.collections, "list")), "
+                    "purged \(removal.account): \(Formatting.count(removal.lists, "list")), "
                         + "\(Formatting.count(removal.items, "item")), "
                         + "\(Formatting.count(removal.pendingWrites, "pending write")), "
                         + "\(Formatting.count(removal.watermarks, "watermark"))")

@@ -37,8 +37,8 @@ extension SlippersCommand {
         @OptionGroup var account: AccountSelectionOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The list: its URL or key, as `slippers collections` lists it, or its item type.")
-        var collection: String
+        @Argument(help: "The list: its URL or key, as `slippers lists` shows it, or its item type.")
+        var list: String
 
         @Argument(help: "What to search for.")
         var text: String
@@ -66,9 +66,9 @@ extension SlippersCommand {
 
         func execute() async throws {
             let storage = try await database.openStorageForReading()
-            let key = try await storage.collectionKey(
-                naming: collection, account: try account.selection(in: storage, typed: collection))
-            guard let info = try await storage.collection(key) else { throw CacheError.collectionNotFound(key: key) }
+            let key = try await storage.listKey(
+                naming: list, account: try account.selection(in: storage, typed: list))
+            guard let info = try await storage.list(key) else { throw CacheError.listNotFound(key: key) }
             if let members {
                 let named = members.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty }
@@ -82,12 +82,12 @@ extension SlippersCommand {
             }
             let found: [RawItem]
             do {
-                found = try await storage.search(text, in: .collection(key), limit: limit)
-            } catch let error as StoreError where error.code == .notSearchable {
+                found = try await storage.search(text, in: .list(key), limit: limit)
+            } catch let error as SQLiteCacheError where error.code == .notSearchable {
                 // The list's type was never searched: its items are indexed once, which needs the file writable.
                 guard let writable = try? await database.openStorageForWriting() else { throw error }
                 StandardError.write("indexing the cached items of this list's type for search, once…")
-                found = try await writable.search(text, in: .collection(key), limit: limit)
+                found = try await writable.search(text, in: .list(key), limit: limit)
             }
             let out = ChunkedOutput()
             switch format ?? (output.json ? .json : .table) {

@@ -35,7 +35,7 @@ extension SlippersCommand {
                 TextTable.fields([
                     ("file", stats.path),
                     ("size", Formatting.bytes(stats.fileSize)),
-                    ("collections", String(stats.collections)),
+                    ("lists", String(stats.lists)),
                     ("pages", String(stats.pages)),
                     ("items", "\(stats.items) (\(stats.unreferencedItems) unreferenced)"),
                     ("item bytes", Formatting.bytes(stats.itemBytes)),

@@ -136,7 +136,8 @@ extension SlippersCommand {
         /// Tells a run's events on stderr: each retry and wait (`notice`), a wait for another
         /// worker's lease, and the progress on `bar`.
         static func telling(notice: RetryNotice?, bar: ProgressBar.Shared? = nil) -> @Sendable (SyncEvent) -> Void {
-            { event in
+            let started = ContinuousClock.now
+            return { event in
                 switch event {
                 case .requestRetry(let retry): notice?.requestRetry(retry)
                 case .rateLimitWait(let wait): notice?.rateLimitWait(wait)
@@ -144,11 +145,13 @@ extension SlippersCommand {
                     notice?.pageRetry(index: index, error: error, wait: wait)
                 case .waitingForLease(let key):
                     StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)")
-                case .progress(let figures):
+                case .progress(let progress):
+                    let elapsed = started.duration(to: .now)
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                     bar?.draw(
                         ProgressBar.Figures(
-                            pages: figures.pages, items: figures.items, total: figures.total,
-                            itemsPerSecond: figures.itemsPerSecond))
+                            pages: progress.pagesCached, items: progress.itemsCached, total: progress.total,
+                            itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0))
                 }
             }
         }
@@ -160,7 +163,7 @@ extension SlippersCommand {
             } catch let error as SyncPlanError where error.code == .styleConflict {
                 guard let stored = error.storedStyle, let requested = error.requestedStyle else { throw error }
                 throw CommandFailure.styleConflict(
-                    collection: error.collection ?? "", stored: stored.styleName,
+                    list: error.list ?? "", stored: stored.styleName,
                     requested: requested.styleName)
             }
         }

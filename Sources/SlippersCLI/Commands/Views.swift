@@ -15,7 +15,7 @@ extension SlippersCommand {
                 author_name), plus cache_account (NULL for the anonymous account) and cache_key. \\
                 sqlite3, Datasette or any SQL tool reads them: \\
                 sqlite3 slippers.sqlite 'SELECT title FROM posts LIMIT 5'. Saving a page keeps its \\
-                type's view current; --refresh rescans every item first (the file is opened for writing).
+                type's view current; --rebuild rescans every item first (the file is opened for writing).
 
                 With --json, prints an array of {"name", "itemTypes", "columns", "sql"} objects; each column has \
                 its name, the member path it reads and its type (null when the values differ).
@@ -25,10 +25,10 @@ extension SlippersCommand {
         @OptionGroup var output: OutputOptions
 
         @Flag(help: "Rescan every cached item's members and make the views agree first.")
-        var refresh = false
+        var rebuild = false
 
         func execute() async throws {
-            if refresh { try database.openForWriting().refreshItemViews() }
+            if rebuild { try database.openForWriting().rebuildItemViews() }
             let views = try database.openForReading().itemViews()
             if output.json {
                 print(try JSONOutput.render(views))

@@ -30,7 +30,7 @@ struct DemoStory {
             storage: store, client: client, url: postsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Post", refresh: false)
         let first = try await timed {
-            try await CollectionSync(storage: store, source: posts.source, collection: posts.collection).run()
+            try await ListSync(storage: store, source: posts.source, list: posts.list).run()
         }
         let style = posts.style.styleName
         print(
@@ -67,14 +67,14 @@ struct DemoStory {
         let stopped = try await SyncPlan.make(
             storage: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Comment", refresh: false)
-        try await CollectionSync(storage: store, source: stopped.source, collection: stopped.collection).run(
+        try await ListSync(storage: store, source: stopped.source, list: stopped.list).run(
             maxPages: 4)
         server.resetRequests()
         let resumedPlan = try await SyncPlan.make(
             storage: store, client: client, url: commentsURL, headers: [:], overrides: StyleOverrides(),
             itemType: "Comment", refresh: false)
-        let resumed = try await CollectionSync(
-            storage: store, source: resumedPlan.source, collection: resumedPlan.collection
+        let resumed = try await ListSync(
+            storage: store, source: resumedPlan.source, list: resumedPlan.list
         ).run()
         // Page 5 is asked for from the item before it, at offset 99; the first 4 pages start before it.
         let refetched = server.requests.filter { Int($0.query["offset"] ?? "") ?? 0 < 4 * 25 - 1 }.count
@@ -109,11 +109,11 @@ struct DemoStory {
         print(
             "Done in \(String(format: "%.1f", total)) s. "
                 + (keepsFile
-                    ? "The cache stays at \(path): try `slippers collections --db \(path)`."
+                    ? "The cache stays at \(path): try `slippers lists --db \(path)`."
                     : "The temporary cache was removed; run with --db FILE to keep one."))
     }
 
-    /// A pager of the synced list: the collection the sync filled, found from the URL and the style.
+    /// A pager of the synced list: the list the sync filled, found from the URL and the style.
     private func pager(store: SQLiteCache, plan: SyncPlan, policy: CachePolicy) throws -> Pager<FixtureItem> {
         try Pager(http: plan.source.base, cache: store, configuration: PagerConfiguration(policy: policy))
     }

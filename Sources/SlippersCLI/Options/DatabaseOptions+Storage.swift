@@ -24,21 +24,21 @@ extension DatabaseOptions {
         return try await openPostgres(logger: logger)
     }
 
-    /// The key of the collection a person named (see `collectionKey(naming:account:)`: its key, the URL
+    /// The key of the list a person named (see `listKey(naming:account:)`: its key, the URL
     /// given to sync, its type's short name), among the lists of the selected account, found in the cache opened read-only, so that a
     /// mistyped name fails before anything can write to the file.
     ///
-    /// - throws: `CacheError.collectionNotFound` when no collection has that name, or what opening the cache throws.
-    func existingCollectionKey(
+    /// - throws: `CacheError.listNotFound` when no list has that name, or what opening the cache throws.
+    func existingListKey(
         naming name: String, account: AccountSelectionOptions, logger: Logger = LoggingOptions.silent
     ) async throws -> String {
         let reader = try await openStorageForReading(logger: logger)
         do {
-            let key = try await reader.collectionKey(
+            let key = try await reader.listKey(
                 naming: name, account: try account.selection(in: reader, typed: name))
-            let exists = try await reader.collection(key) != nil
+            let exists = try await reader.list(key) != nil
             try await reader.close()
-            guard exists else { throw CacheError.collectionNotFound(key: name) }
+            guard exists else { throw CacheError.listNotFound(key: name) }
             return key
         } catch {
             try? await reader.close()

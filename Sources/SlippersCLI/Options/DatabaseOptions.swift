@@ -25,7 +25,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the existing cache read-only, for commands that only look: the file is never changed.
     ///
-    /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
+    /// - throws: `SQLiteCacheError.fileNotFound` when there is no file, or what opening it throws.
     func openForReading() throws -> SQLiteCache {
         try refusePostgres()
         return try SQLiteCache(path: resolvedPath(), mode: .readOnly)
@@ -35,16 +35,16 @@ struct DatabaseOptions: ParsableArguments {
     ///
     /// (Opening for writing is itself a write: GRDB makes sure the write-ahead log exists.)
     ///
-    /// - parameter logger: Where the store logs.
-    /// - throws: `StoreError.fileNotFound` when there is no file, or what opening it throws.
+    /// - parameter logger: Where the cache logs.
+    /// - throws: `SQLiteCacheError.fileNotFound` when there is no file, or what opening it throws.
     func openForWriting(logger: Logger = LoggingOptions.silent) throws -> SQLiteCache {
         try refusePostgres()
         let path = resolvedPath()
-        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.fileNotFound(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw SQLiteCacheError.fileNotFound(path: path) }
         return try SQLiteCache(path: path, mode: .readWrite, logger: logger)
     }
 
-    /// Opens the cache, creating and migrating the file when it does not exist yet; the store logs to `logger`.
+    /// Opens the cache, creating and migrating the file when it does not exist yet; the cache logs to `logger`.
     func openCreatingIfNeeded(logger: Logger = LoggingOptions.silent) throws -> SQLiteCache {
         try refusePostgres()
         return try SQLiteCache(path: resolvedPath(), mode: .readWrite, logger: logger)

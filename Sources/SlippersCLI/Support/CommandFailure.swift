@@ -2,20 +2,20 @@ import Slippers
 import SlippersNetworking
 import SlippersStorage
 
-/// A failure of a command that is not the store's: what was asked for is not in the cache.
+/// A failure of a command that is not the cache's: what was asked for is not in the cache.
 enum CommandFailure: Error, Equatable {
-    /// No item with this id, of this type or in this collection.
+    /// No item with this id, of this type or in this list.
     case itemNotFound(id: ItemKey, in: String)
-    /// The name is neither a collection key nor an item type.
-    case unknownCollectionOrType(String)
+    /// The name is neither a list key nor an item type.
+    case unknownListOrType(String)
     /// The short name stands for item types of several origins.
     case ambiguousItemType(String, candidates: [String])
     /// The name stands for a list that several accounts hold, and no account was given.
     case ambiguousAccount(String, accounts: [String])
-    /// The collection has no cached page at this index.
-    case pageNotCached(index: Int, collection: String, pageCount: Int)
-    /// A sync would resume a collection with another pagination style than the one it was paged with.
-    case styleConflict(collection: String, stored: String, requested: String)
+    /// The list has no cached page at this index.
+    case pageNotCached(index: Int, list: String, pageCount: Int)
+    /// A sync would resume a list with another pagination style than the one it was paged with.
+    case styleConflict(list: String, stored: String, requested: String)
     /// `push` stopped on a network failure; the writes left stay pending.
     case pushStopped(reason: String, remaining: Int)
     /// A fleet command was given a cache file: the queue lives in PostgreSQL.
@@ -30,17 +30,17 @@ extension CommandFailure: CustomStringConvertible {
         switch self {
         case .itemNotFound(let id, let name):
             "No item with id \(id.commandLineText) in \"\(name)\""
-        case .unknownCollectionOrType(let name):
-            "No collection or item type \"\(CredentialQuery.masking(name).shortenedForErrors)\" in the cache"
+        case .unknownListOrType(let name):
+            "No list or item type \"\(CredentialQuery.masking(name).shortenedForErrors)\" in the cache"
         case .ambiguousItemType(let name, let candidates):
             "\"\(name)\" names the items of several origins; give one of: \(candidates.joined(separator: ", "))"
         case .ambiguousAccount(let name, let accounts):
             "\"\(CredentialQuery.masking(name).shortenedForErrors)\" is held by \(accounts.count) accounts "
                 + "(\(accounts.joined(separator: ", "))); say whose with --account NAME, or the --header that synced it"
-        case .pageNotCached(let index, let collection, let count):
-            "Page \(index) of \"\(collection)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
-        case .styleConflict(let collection, let stored, let requested):
-            "\"\(collection)\" was paged with --style \(stored), not \(requested); "
+        case .pageNotCached(let index, let list, let count):
+            "Page \(index) of \"\(list)\" is not cached (it has \(count) page\(count == 1 ? "" : "s"))"
+        case .styleConflict(let list, let stored, let requested):
+            "\"\(list)\" was paged with --style \(stored), not \(requested); "
                 + "add --refresh to start it again with \(requested)"
         case .pushStopped(let reason, let remaining):
             "push stopped: \(reason); \(remaining) write\(remaining == 1 ? "" : "s") "
@@ -48,7 +48,7 @@ extension CommandFailure: CustomStringConvertible {
         case .needsPostgres(let command):
             "\(command) works on a PostgreSQL cache: give --db postgres://user@host:port/dbname (or SLIPPERS_DB)"
         case .noStoreNotKept(let error, let command):
-            "The server marked page \(error.index + 1) of \"\(error.collection)\" no-store (sensitive data), so it was "
+            "The server marked page \(error.index + 1) of \"\(error.list)\" no-store (sensitive data), so it was "
                 + "not cached; to cache it all the same: \(command)"
         }
     }

@@ -48,7 +48,7 @@ public struct ItemURLTemplate: Hashable, Sendable {
     /// Where new items are created (`POST`): the template up to its `/{id}`, with the slash that
     /// follows the id if there is one. `https://api.example.com/posts/{id}/` creates at
     /// `https://api.example.com/posts/`.
-    public var collectionURL: String {
+    public var creationURL: String {
         guard let range = text.range(of: "/{id}") else { return text }
         let slash = text[range.upperBound...].hasPrefix("/") ? "/" : ""
         return String(text[..<range.lowerBound]) + slash

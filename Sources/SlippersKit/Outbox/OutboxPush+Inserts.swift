@@ -150,10 +150,10 @@ extension OutboxPush {
             // The list is read as it was synced: its stored style names its last page.
             let source: HTTPPageSource
             let first: Page<RawItem>
-            let listed = try cache.collections(listing: write.itemType, key: write.itemKey)
+            let listed = try cache.lists(listing: write.itemType, key: write.itemKey)
             if let (key, text) = listed.first(where: { PaginationStyle(storedText: $0.style) != nil }),
                 let style = PaginationStyle(storedText: text), !style.isPosted,
-                let list = URL(string: CollectionKey(parsing: key).list)
+                let list = URL(string: ListKey(parsing: key).list)
             {
                 source = HTTPPageSource(client: client, url: list, style: style, headers: headers)
                 guard let page = try await source.fetch(.first).page else { return .notFound }

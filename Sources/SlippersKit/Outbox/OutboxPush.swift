@@ -345,7 +345,7 @@ public struct OutboxPush: Sendable {
     /// Why a change whose item's URL answers `404` failed, and how to give the URL.
     static func notFoundReason(of write: PendingWrite) -> String {
         "HTTP 404: no item at \(CredentialQuery.masking(write.url).shortenedForErrors); give where the items live "
-            + "with slippers edit COLLECTION ID --item-url 'https://…/{id}' (PagedList.itemURLTemplate in code), "
+            + "with slippers edit LIST ID --item-url 'https://…/{id}' (PagedList.itemURLTemplate in code), "
             + "then slippers outbox retry \(write.id)"
     }
 

@@ -3,9 +3,9 @@ import Foundation
 extension PagedList {
     /// A list of the HTTP API at `url`, cached in `cache`: one line from a URL to a list on screen.
     ///
-    /// With a `style`, the pager is made at once and its collection derives from the URL and
+    /// With a `style`, the pager is made at once and its list derives from the URL and
     /// the style (see ``Pager/init(http:cache:itemType:configuration:)``).
-    /// Without one, the first ``load()`` finds the style stored with the list's collection
+    /// Without one, the first ``load()`` finds the style stored with the list
     /// (no request: it works offline), or detects it from the first page, which is then
     /// not fetched again.
     ///

@@ -15,7 +15,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - parameter baseVersion: The version the change is based on, sent as `If-Match`.
     /// - returns: The write kept in the outbox, or `nil` when the change changed nothing.
     /// - throws: ``PagedListWriteError`` when the list has no pager yet or its items have no URL;
-    ///   a `StoreError` when the item is not cached.
+    ///   a `SQLiteCacheError` when the item is not cached.
     @discardableResult
     public func update(_ item: Item, baseVersion: String? = nil, _ change: (inout Item) -> Void) throws
         -> PendingWrite?
@@ -44,8 +44,8 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     }
 
     /// Adds an item made locally: it shows in the list at once (at the top by default), and a
-    /// `POST` of it to the collection's URL is kept in the outbox (``itemURLTemplate``'s
-    /// ``ItemURLTemplate/collectionURL``: `https://api.example.com/posts/` for a list at
+    /// `POST` of it to the list's URL is kept in the outbox (``itemURLTemplate``'s
+    /// ``ItemURLTemplate/creationURL``: `https://api.example.com/posts/` for a list at
     /// `https://api.example.com/posts/?page=1`).
     ///
     /// Give the item a provisional id no server item has: a negative number, or a UUID. It is
@@ -61,13 +61,13 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     ///
     /// - parameter position: Where it shows until the server has it: ``InsertPosition/first``
     ///   (the top of the first page) or ``InsertPosition/last`` (after the last cached item).
-    /// - throws: As ``update(_:baseVersion:_:)``; a `StoreError` when the id is cached already.
+    /// - throws: As ``update(_:baseVersion:_:)``; a `SQLiteCacheError` when the id is cached already.
     @discardableResult
     public func insert(_ item: Item, at position: InsertPosition = .first) throws -> PendingWrite {
         guard let pager else { throw PagedListWriteError.notLoaded }
         let write = try pager.cache.insertLocally(
-            RawItem(key: item.itemKey, json: try JsonProvider.encode(item)), inList: pager.collection.key,
-            itemType: pager.collection.itemType, itemURL: itemURLTemplate, at: position)
+            RawItem(key: item.itemKey, json: try JsonProvider.encode(item)), inList: pager.list.key,
+            itemType: pager.list.itemType, itemURL: itemURLTemplate, at: position)
         showLocally { items in
             guard !items.contains(where: { $0.id == item.id }) else { return }
             if position == .first { items.insert(item, at: 0) } else if endReached { items.append(item) }
@@ -99,7 +99,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// - parameter conflictRule: What a conflict does; the server wins unless given.
     /// - returns: What the push did.
     /// - throws: ``PagedListWriteError/notLoaded`` for a list made over a pager (give ``OutboxPush`` the
-    ///   client), a `StoreError`, or `CancellationError`. Network failures stop the push and are in the report.
+    ///   client), a `SQLiteCacheError`, or `CancellationError`. Network failures stop the push and are in the report.
     public func push(conflictRule: OutboxPush.ConflictRule = .serverWins) async throws -> OutboxPush.Report {
         guard let pager, let requests else { throw PagedListWriteError.notLoaded }
         var push = OutboxPush(cache: pager.cache, client: requests.client, headers: requests.headers)
@@ -114,14 +114,14 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     /// The version the server gave of an item: the base of its pending write (the `ETag` a read
     /// gave), else the value of `field` in it, as an entity-tag; `nil` when neither is known.
     ///
-    /// - throws: A `StoreError`.
+    /// - throws: A `SQLiteCacheError`.
     public func version(of item: Item, field: String? = nil) throws -> String? {
         guard let pager else { return nil }
         let write = try pager.cache.pendingWrites().last {
-            $0.itemType == pager.collection.itemType && $0.itemKey == item.itemKey
+            $0.itemType == pager.list.itemType && $0.itemKey == item.itemKey
         }
         if let base = write?.baseVersion { return EntityTag.quoted(base) }
-        guard let field, let json = try pager.cache.item(type: pager.collection.itemType, key: item.itemKey)?.item.json,
+        guard let field, let json = try pager.cache.item(type: pager.list.itemType, key: item.itemKey)?.item.json,
             let value = JSONMembers.object(json)?[field]
         else { return nil }
         return EntityTag.quoted(value is String ? value as? String ?? "" : "\(value)")
@@ -129,16 +129,16 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
 
     /// The writes of this list's items still in the outbox, pending or failed, oldest first.
     ///
-    /// - throws: A `StoreError`.
+    /// - throws: A `SQLiteCacheError`.
     public func pendingWrites() throws -> [PendingWrite] {
         guard let pager else { return [] }
-        return try pager.cache.pendingWrites().filter { $0.itemType == pager.collection.itemType }
+        return try pager.cache.pendingWrites().filter { $0.itemType == pager.list.itemType }
     }
 
     /// Makes a failed write pending again: it goes with the next push. An insert in doubt goes
     /// as a new item, without being looked for: retry it once the server is known not to hold it.
     ///
-    /// - throws: A `StoreError`.
+    /// - throws: A `SQLiteCacheError`.
     public func retry(_ write: PendingWrite) throws {
         try pager?.cache.retryWrite(write.id)
         countWrites()
@@ -146,7 +146,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
 
     /// Drops a write without sending it: its change is undone in every list.
     ///
-    /// - throws: A `StoreError`.
+    /// - throws: A `SQLiteCacheError`.
     public func discard(_ write: PendingWrite) throws {
         try pager?.cache.discardWrite(write.id)
         countWrites()
@@ -157,7 +157,7 @@ extension PagedList where Item: Encodable & CacheIdentifiable {
     {
         guard let pager else { throw PagedListWriteError.notLoaded }
         let write = try pager.cache.changeLocally(
-            kind, json: json, of: item.itemKey, inList: pager.collection.key, itemType: pager.collection.itemType,
+            kind, json: json, of: item.itemKey, inList: pager.list.key, itemType: pager.list.itemType,
             itemURL: itemURLTemplate, baseVersion: baseVersion)
         countWrites()
         return write
@@ -206,26 +206,26 @@ public struct PagedListWriteError: Error, Equatable, Sendable, CustomStringConve
     /// What went wrong.
     public let code: Code
     /// The key of the list, for ``Code/noItemURL``.
-    public let collection: String?
+    public let list: String?
 
-    private init(_ code: Code, collection: String? = nil) {
+    private init(_ code: Code, list: String? = nil) {
         self.code = code
-        self.collection = collection
+        self.list = list
     }
 
     /// The list has no pager yet.
     public static let notLoaded = PagedListWriteError(.notLoaded)
 
-    /// The items of `collection` have no URL to derive.
-    public static func noItemURL(collection: String) -> PagedListWriteError {
-        PagedListWriteError(.noItemURL, collection: collection)
+    /// The items of `list` have no URL to derive.
+    public static func noItemURL(list: String) -> PagedListWriteError {
+        PagedListWriteError(.noItemURL, list: list)
     }
 
     public var description: String {
         switch code.base {
         case .notLoaded: "The list is not loaded yet; load() it before changing its items"
         case .noItemURL:
-            "The items of \((collection ?? "").shortenedForErrors) have no URL of their own to derive; set itemURLTemplate"
+            "The items of \((list ?? "").shortenedForErrors) have no URL of their own to derive; set itemURLTemplate"
         }
     }
 }

@@ -250,7 +250,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     private func openingKey(_ anchor: Anchor, of pager: Pager<Item>) -> ItemKey? {
         switch anchor {
         case .item(let id): ItemKey(id: id)
-        case .savedPosition: try? pager.cache.readingPosition(of: pager.collection.key)
+        case .savedPosition: try? pager.cache.readingPosition(of: pager.list.key)
         }
     }
 
@@ -265,7 +265,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
     /// shown, say), so that a list made with `around: .savedPosition` opens there, after a relaunch too.
     public func savePosition(_ id: Item.ID) {
         guard let pager, let key = ItemKey(id: id) else { return }
-        try? pager.cache.setReadingPosition(key, for: pager.collection.key)
+        try? pager.cache.setReadingPosition(key, for: pager.list.key)
     }
 
     /// Loads the first page again, for SwiftUI's `.refreshable`: returns when the refresh ended.
@@ -455,7 +455,7 @@ public final class PagedList<Item: Decodable & Sendable & Identifiable> {
 
     /// Counts this list's writes in the outbox again.
     func countWrites() {
-        guard let pager, let counts = try? pager.cache.outboxCounts(type: pager.collection.itemType) else { return }
+        guard let pager, let counts = try? pager.cache.outboxCounts(type: pager.list.itemType) else { return }
         if pendingWriteCount != counts.pending { pendingWriteCount = counts.pending }
         if failedWriteCount != counts.failed { failedWriteCount = counts.failed }
     }

@@ -16,7 +16,7 @@ public struct HTTPListConfiguration: Sendable {
     /// The client that sends the requests; one for the URL's server, with the default retries,
     /// unless set. Its configuration's ``ServerConfiguration/shouldStub`` makes ``stub`` answer.
     public var client: APIClient?
-    /// Headers for every request, never stored nor part of the collection's key; none unless set.
+    /// Headers for every request, never stored nor part of the list's key; none unless set.
     public var headers: [String: String]
     /// The canned pages answered while stubbing is on, for previews and tests; none unless set.
     public var stub: PageStub?
@@ -27,7 +27,7 @@ public struct HTTPListConfiguration: Sendable {
 
     // MARK: - Cache
 
-    /// The name items are filed under: the cached collection's, else the list's default
+    /// The name items are filed under: the cached list's, else the list's default
     /// (`posts@https://api.example.com`), unless set.
     public var itemType: String?
     /// The pager's settings: cache policy, first window, account, no-store pages, backoff.

@@ -2,16 +2,16 @@ import Foundation
 import SlippersStorage
 
 extension Pager {
-    /// A pager of an HTTP list paged with a known style: its collection's key and stored style derive from the source.
+    /// A pager of an HTTP list paged with a known style: its list's key and stored style derive from the source.
     ///
-    /// The collection is the one the cache holds for this URL and style (under the
+    /// The list is the one the cache holds for this URL and style (under the
     /// styled key, or under the plain key `slippers sync` uses when its recorded style
-    /// is this one), else a new one under the ``HTTPPageSource/styledCollectionKey``.
+    /// is this one), else a new one under the ``HTTPPageSource/styledListKey``.
     /// No request is sent before ``start()``.
     ///
     /// - parameter source: The HTTP source of the pages, with its style (and stub, if any).
     /// - parameter cache: The cache.
-    /// - parameter itemType: The name items are filed under: the stored collection's, else the
+    /// - parameter itemType: The name items are filed under: the stored list's, else the
     ///   source's ``HTTPPageSource/defaultItemType`` (`posts@https://api.example.com`), unless given.
     /// - parameter configuration: The pager's settings.
     /// - throws: What reading the cache throws.
@@ -23,7 +23,7 @@ extension Pager {
     ) throws {
         self.init(
             cache: cache, source: source,
-            collection: try HTTPList.collection(
+            list: try HTTPList.list(
                 of: source, cache: cache, itemType: itemType,
                 account: cache.account(declared: configuration.account, credentialDigest: source.credentialDigest)),
             configuration: configuration)
@@ -31,7 +31,7 @@ extension Pager {
 
     /// A pager of the HTTP list at `url`, paged with `style`: no request is sent before ``start()``.
     ///
-    /// The collection derives from the URL and the style as for ``init(http:cache:itemType:configuration:)``.
+    /// The list derives from the URL and the style as for ``init(http:cache:itemType:configuration:)``.
     ///
     /// For example:
     ///
@@ -57,7 +57,7 @@ extension Pager {
         try self.init(http: source, cache: cache, itemType: configuration.itemType, configuration: configuration.pager)
     }
 
-    /// A pager of the HTTP list at `url`, its style the one stored with its collection, else detected.
+    /// A pager of the HTTP list at `url`, its style the one stored with its list, else detected.
     ///
     /// When the cache holds the list, the pager is rebuilt from the style stored with
     /// it, with no request: it works offline. Otherwise the first page is fetched to
@@ -74,44 +74,44 @@ extension Pager {
         cache: SQLiteCache,
         configuration: HTTPListConfiguration = HTTPListConfiguration()
     ) async throws -> Pager<Item> {
-        let (source, collection) = try await HTTPList.resolve(
+        let (source, list) = try await HTTPList.resolve(
             url: url, client: try configuration.client(for: url), headers: configuration.headers,
             stub: configuration.stub, feedParameters: configuration.feedParameters, cache: cache,
             itemType: configuration.itemType,
             account: cache.account(
                 declared: configuration.pager.account,
                 credentialDigest: HTTPPageSource.credentialDigest(headers: configuration.headers, url: url)))
-        return Pager<Item>(cache: cache, source: source, collection: collection, configuration: configuration.pager)
+        return Pager<Item>(cache: cache, source: source, list: list, configuration: configuration.pager)
     }
 }
 
-/// How an app's pager of an HTTP list finds its collection and its source.
+/// How an app's pager of an HTTP list finds its list and its source.
 enum HTTPList {
-    /// The collection `source` pages into: the cached one that holds its list, or a new one under the styled key.
-    static func collection(
+    /// The list `source` pages into: the cached one that holds its list, or a new one under the styled key.
+    static func list(
         of source: HTTPPageSource, cache: SQLiteCache, itemType: String?, account: Account
-    ) throws -> CollectionDescriptor {
+    ) throws -> ListDescriptor {
         let style = try source.style.storedText()
         // The pager adds its account to the key and item type it is given.
-        for key in [source.styledCollectionKey, source.collectionKey] {
-            if var stored = try cache.collection(CollectionKey(parsing: key).forAccount(account).description) {
+        for key in [source.styledListKey, source.listKey] {
+            if var stored = try cache.list(ListKey(parsing: key).forAccount(account).description) {
                 stored.key = key
-                stored.itemType = CollectionKey.itemType(stored.itemType, removingAccount: account)
+                stored.itemType = ListKey.itemType(stored.itemType, removingAccount: account)
                 if source.holds(stored) {
-                    return CollectionDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
+                    return ListDescriptor(key: key, itemType: itemType ?? stored.itemType, style: style)
                 }
             }
         }
-        return try source.collection(itemType: itemType)
+        return try source.list(itemType: itemType)
     }
 
-    /// The source and collection of the list at `url`: from the style stored with its
-    /// collection when the cache holds it (no request), else detected from its first
+    /// The source and list of the list at `url`: from the style stored with its
+    /// list when the cache holds it (no request), else detected from its first
     /// page, which the source then serves once instead of fetching it again.
     static func resolve(
         url: URL, client: APIClient, headers: [String: String], stub: PageStub?, feedParameters: FeedParameters?,
         cache: SQLiteCache, itemType: String?, account: Account
-    ) async throws -> (source: any PageSource<RawItem>, collection: CollectionDescriptor) {
+    ) async throws -> (source: any PageSource<RawItem>, list: ListDescriptor) {
         switch try await ListStyleResolution.resolve(
             url: url, client: client, headers: headers, stub: stub, storage: cache, account: account)
         {
@@ -119,13 +119,13 @@ enum HTTPList {
             var source = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             source.stub = stub
             source.feedParameters = feedParameters
-            let collection = CollectionDescriptor(
+            let list = ListDescriptor(
                 key: stored.key, itemType: itemType ?? stored.itemType, style: try style.storedText())
-            return (source, collection)
+            return (source, list)
         case .detected(var base, let firstPage, let secondPage, _):
             base.feedParameters = feedParameters
             let primed = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
-            return (primed, try collection(of: base, cache: cache, itemType: itemType, account: account))
+            return (primed, try list(of: base, cache: cache, itemType: itemType, account: account))
         }
     }
 }

@@ -39,7 +39,7 @@ public final class SearchList<Item: Codable & CacheIdentifiable & Sendable & Ide
     /// The typed cache searched.
     @ObservationIgnored public let repository: Repository<Item>
     /// The list searched; every item of the repository's type when `nil`.
-    @ObservationIgnored public let collection: String?
+    @ObservationIgnored public let list: String?
     /// How many more matches each page adds.
     @ObservationIgnored public let pageSize: Int
     @ObservationIgnored private var limit: Int
@@ -48,14 +48,14 @@ public final class SearchList<Item: Codable & CacheIdentifiable & Sendable & Ide
     ///
     /// - parameter repository: The typed cache to search.
     /// - parameter text: What to search for at first; nothing matches empty text.
-    /// - parameter collection: The key of the list to search; every item of the type when `nil`.
+    /// - parameter list: The key of the list to search; every item of the type when `nil`.
     /// - parameter pageSize: How many matches a page adds.
     public init(
-        _ repository: Repository<Item>, searching text: String = "", in collection: String? = nil, pageSize: Int = 50
+        _ repository: Repository<Item>, searching text: String = "", in list: String? = nil, pageSize: Int = 50
     ) {
         precondition(pageSize > 0, "a page of matches holds at least one")
         self.repository = repository
-        self.collection = collection
+        self.list = list
         self.pageSize = pageSize
         self.text = text
         limit = pageSize
@@ -89,7 +89,7 @@ public final class SearchList<Item: Codable & CacheIdentifiable & Sendable & Ide
     private func reload() {
         do {
             // One match more than shown says whether there are more.
-            let found = try repository.search(text, in: collection, limit: limit + 1)
+            let found = try repository.search(text, in: list, limit: limit + 1)
             endReached = found.count <= limit
             items = Array(found.prefix(limit))
             error = nil

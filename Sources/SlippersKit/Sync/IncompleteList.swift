@@ -4,8 +4,8 @@ import SlippersNetworking
 /// A walk that reached the end of its list holding fewer items than the server announced, or
 /// holding gaps: not an exact copy. `slippers sync` prints the run's ``summary`` and exits 3 with this one line.
 public struct IncompleteList: Error, CustomStringConvertible, Sendable {
-    /// The list's collection key.
-    public var collection: String
+    /// The list's key.
+    public var list: String
     /// The total the server announced.
     public var announced: Int
     /// The distinct items the cache holds.
@@ -22,7 +22,7 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
     public var summary: String?
     /// The number of pages the server announced, for a list that announced pages and no item total.
     public var announcedPages: Int?
-    /// The gaps the list holds between its runs (``CollectionInfo/gapCount``): items the server has
+    /// The gaps the list holds between its runs (``ListInfo/gapCount``): items the server has
     /// that no page holds, left by a refresh of a feed in an app.
     public var gaps = 0
     /// The id member detection took by its values alone (``PaginationStyle/Detection/guessedIDField``),
@@ -31,7 +31,7 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
 
     /// The line that says what is missing and the flags that fix it.
     public var description: String {
-        let key = CredentialQuery.masking(collection).shortenedForErrors
+        let key = CredentialQuery.masking(list).shortenedForErrors
         if gaps > 0 {
             return "incomplete: \(key) holds \(counted(gaps, "gap")) where the server has items no page holds "
                 + "(a refresh of a feed left them): an app's list fills a gap as it is shown; run sync --refresh "

@@ -1,7 +1,7 @@
 import Slippers
 import SlippersNetworking
 
-/// Why a ``Syncer`` run did not sync its list, besides the network's, the store's and detection's
+/// Why a ``Syncer`` run did not sync its list, besides the network's, the cache's and detection's
 /// own errors; each is one line that names the flags of `slippers sync` that fix it.
 public enum SyncFailure: Error, Equatable, Sendable {
     /// The request's URL is not an http or https URL with a host.
@@ -9,9 +9,9 @@ public enum SyncFailure: Error, Equatable, Sendable {
     /// An allowed or trusted origin of the request is not an http or https origin.
     case invalidOrigin(String)
     /// Page 2 repeated page 1 of a list whose first response said that it pages: the style is wrong.
-    case pageRepeatedDespiteHints(collection: String, hints: [String], style: PaginationStyle?, tried: [String])
+    case pageRepeatedDespiteHints(list: String, hints: [String], style: PaginationStyle?, tried: [String])
     /// An incremental sync walked a list whose items have no member at the watermark's field.
-    case noWatermarkField(collection: String, field: String, items: Int)
+    case noWatermarkField(list: String, field: String, items: Int)
 }
 
 extension SyncFailure: CustomStringConvertible {
@@ -22,13 +22,13 @@ extension SyncFailure: CustomStringConvertible {
             "Not an http or https URL: \(CredentialQuery.masking(url).shortenedForErrors)"
         case .invalidOrigin(let text):
             "Not an http or https origin, such as https://api.example.com:8443: \(text.shortenedForErrors)"
-        case .pageRepeatedDespiteHints(let collection, let hints, let style, let tried):
-            "Page 2 of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" repeated page 1, yet its first "
+        case .pageRepeatedDespiteHints(let list, let hints, let style, let tried):
+            "Page 2 of \"\(CredentialQuery.masking(list).shortenedForErrors)\" repeated page 1, yet its first "
                 + "response pages (\(hints.prefix(3).joined(separator: ", ")))"
                 + (tried.isEmpty ? "" : "; page 2 was asked for as \(tried.joined(separator: "; "))")
                 + ": " + Self.repeatedPageFix(style: style, tried: tried)
-        case .noWatermarkField(let collection, let field, let items):
-            "None of the \(items) items of \"\(CredentialQuery.masking(collection).shortenedForErrors)\" has a "
+        case .noWatermarkField(let list, let field, let items):
+            "None of the \(items) items of \"\(CredentialQuery.masking(list).shortenedForErrors)\" has a "
                 + "member \(field): give --incremental the member that says when an item changed, such as updated_at"
         }
     }

@@ -20,16 +20,16 @@ extension SyncPlan {
     /// For example, what `slippers sync URL --incremental updated_at --since-param updated_since` does:
     ///
     /// ```swift
-    /// let plan = try await SyncPlan.make(storage: store, client: client, url: url)
+    /// let plan = try await SyncPlan.make(storage: cache, client: client, url: url)
     /// let sync = plan.incrementalSync(
-    ///     storage: store, settings: .init(field: "updated_at"), sinceParameter: "updated_since")
+    ///     storage: cache, settings: .init(field: "updated_at"), sinceParameter: "updated_since")
     /// let outcome = try await sync.run()
     /// ```
     public func incrementalSync(
         storage: any CacheStorage, settings: IncrementalSync<PrimedPageSource>.Settings, sinceParameter: String
     ) -> IncrementalSync<PrimedPageSource> {
         let plan = self
-        var sync = IncrementalSync(storage: storage, collection: collection, settings: settings) { since in
+        var sync = IncrementalSync(storage: storage, list: list, settings: settings) { since in
             plan.source(since: since, parameter: sinceParameter)
         }
         sync.repeatedSecondPage = repeatedSecondPage

@@ -5,9 +5,9 @@ import SlippersStorage
     import FoundationNetworking
 #endif
 
-/// Where a sync of an HTTP list files its pages and how it asks for them: the collection, its style, the source.
+/// Where a sync of an HTTP list files its pages and how it asks for them: the list, its style, the source.
 ///
-/// A URL whose collection the cache already holds is paged with the style
+/// A URL whose list the cache already holds is paged with the style
 /// stored with it, so a resumed sync sends no request for the pages it has.
 /// A new one is detected from its first page, which is then served from
 /// memory, not fetched twice.
@@ -15,19 +15,19 @@ import SlippersStorage
 /// For example, what `slippers sync URL` does:
 ///
 /// ```swift
-/// let plan = try await SyncPlan.make(storage: store, client: client, url: url)
-/// try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
+/// let plan = try await SyncPlan.make(storage: cache, client: client, url: url)
+/// try await ListSync(storage: cache, source: plan.source, list: plan.list).run()
 /// ```
 public struct SyncPlan: Sendable {
     /// The source of the pages.
     public var source: PrimedPageSource
-    /// The collection the pages are filed under; its style is the source's, as stored text. Headers are never part of it.
-    public var collection: CollectionDescriptor
-    /// The collection as the cache held it before the run, if it did.
-    public var stored: CollectionInfo?
+    /// The list the pages are filed under; its style is the source's, as stored text. Headers are never part of it.
+    public var list: ListDescriptor
+    /// The list as the cache held it before the run, if it did.
+    public var stored: ListInfo?
     /// Whose list this is: the account declared, else the one the request's credentials derive,
-    /// else the anonymous account. The collection's key and item type carry it.
-    public var account: Account { collection.account }
+    /// else the anonymous account. The list's key and item type carry it.
+    public var account: Account { list.account }
 
     /// The pagination style being used.
     public var style: PaginationStyle { source.base.style }
@@ -48,14 +48,14 @@ public struct SyncPlan: Sendable {
     /// When the style is a guess, the list is one page, filed under
     /// ``PaginationStyle/singlePage(itemsKeyPath:idField:)`` with the same items and
     /// id; otherwise the sync stops and says to check the style.
-    public var repeatedSecondPage: CollectionSync<PrimedPageSource>.RepeatedSecondPage {
+    public var repeatedSecondPage: ListSync<PrimedPageSource>.RepeatedSecondPage {
         guard isStyleGuessed else { return .fails }
         let onePage = PaginationStyle.singlePage(itemsKeyPath: style.itemsKeyPath, idField: style.idField)
         return .endsTheList(style: try? onePage.storedText())
     }
 
     /// Whether a walk of the list under this plan ends by reading it again from its last page
-    /// (`CollectionSync.readsAgainInReverse`): a list asked for by page number
+    /// (`ListSync.readsAgainInReverse`): a list asked for by page number
     /// (``PaginationStyle/Kind/pageNumber(parameter:firstPage:)``, or a next URL that advances a page
     /// number by one), read one page at a time, whose new items are not known to come first.
     ///
@@ -66,15 +66,15 @@ public struct SyncPlan: Sendable {
     }
 
     /// Creates a plan.
-    public init(source: PrimedPageSource, collection: CollectionDescriptor, stored: CollectionInfo?) {
+    public init(source: PrimedPageSource, list: ListDescriptor, stored: ListInfo?) {
         self.source = source
-        self.collection = collection
+        self.list = list
         self.stored = stored
     }
 
     /// Plans the sync of the list at `url`.
     ///
-    /// A new list is filed under the URL's plain ``HTTPPageSource/collectionKey``, as the
+    /// A new list is filed under the URL's plain ``HTTPPageSource/listKey``, as the
     /// command line shows it; a list the cache holds keeps its key, plain or styled.
     ///
     /// - parameter storage: The cache: an SQLite file or a PostgreSQL database.
@@ -87,9 +87,9 @@ public struct SyncPlan: Sendable {
     ///   style may be replaced by another one).
     /// - parameter account: Whose list this is, such as the user's id; `nil` for the account the
     ///   credentials in `headers` and the URL's query derive (anonymous without any). Only this
-    ///   account's collection is resumed: another account's copy of the list is never used.
-    /// - throws: ``SyncPlanError/styleConflict(collection:stored:requested:)`` when a stored
-    ///   collection would be resumed with another way of asking for pages; a `NetworkError`
+    ///   account's list is resumed: another account's copy of the list is never used.
+    /// - throws: ``SyncPlanError/styleConflict(list:stored:requested:)`` when a stored
+    ///   list would be resumed with another way of asking for pages; a `NetworkError`
     ///   when the first page, needed to detect the style, cannot be fetched or read.
     public static func make(
         storage: any CacheStorage,
@@ -109,17 +109,17 @@ public struct SyncPlan: Sendable {
             pageTwo: .inferred, adjusting: { overrides.applied(to: $0) })
         switch resolution {
         case .stored(var stored, let storedStyle):
-            stored.key = CollectionKey(parsing: stored.key).forAccount(account).description
-            stored.itemType = CollectionKey.itemType(stored.itemType, account: account)
+            stored.key = ListKey(parsing: stored.key).forAccount(account).description
+            stored.itemType = ListKey.itemType(stored.itemType, account: account)
             let style = overrides.applied(to: storedStyle)
             if overrides.asksForPagesOtherwise, !style.asksForPagesLike(storedStyle), !refresh {
-                throw SyncPlanError.styleConflict(collection: stored.key, stored: storedStyle, requested: style)
+                throw SyncPlanError.styleConflict(list: stored.key, stored: storedStyle, requested: style)
             }
             try checkPageSize(overrides, style: style)
             let base = HTTPPageSource(client: client, url: url, style: style, headers: headers)
             var plan = SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
-                collection: CollectionDescriptor(
+                list: ListDescriptor(
                     key: stored.key, itemType: stored.itemType, style: try style.storedText()),
                 stored: stored)
             plan.resumesStoredStyle = true
@@ -127,11 +127,11 @@ public struct SyncPlan: Sendable {
         case .detected(let base, let firstPage, let secondPage, let detection):
             try checkPageSize(overrides, style: base.style)
             let source = PrimedPageSource(base: base, firstPage: firstPage, secondPage: secondPage)
-            let collection = CollectionDescriptor(
-                key: base.collectionKey, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()
+            let list = ListDescriptor(
+                key: base.listKey, itemType: itemType ?? base.defaultItemType, style: try base.style.storedText()
             ).forAccount(account)
             var plan = SyncPlan(
-                source: source, collection: collection, stored: try await storage.collection(collection.key))
+                source: source, list: list, stored: try await storage.list(list.key))
             plan.isStyleGuessed = overrides.style == nil && detection.confidence == .low && detection.hints.isEmpty
             plan.detection = detection
             return plan
@@ -174,27 +174,27 @@ public struct SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible
     /// What went wrong.
     public let code: Code
     /// The key of the list, for ``Code/styleConflict``.
-    public let collection: String?
+    public let list: String?
     /// The style the cache holds the list in, for ``Code/styleConflict``.
     public let storedStyle: PaginationStyle?
     /// The style asked for, for ``Code/styleConflict``.
     public let requestedStyle: PaginationStyle?
 
     private init(
-        _ code: Code, collection: String? = nil, storedStyle: PaginationStyle? = nil,
+        _ code: Code, list: String? = nil, storedStyle: PaginationStyle? = nil,
         requestedStyle: PaginationStyle? = nil
     ) {
         self.code = code
-        self.collection = collection
+        self.list = list
         self.storedStyle = storedStyle
         self.requestedStyle = requestedStyle
     }
 
-    /// `collection` was paged in the `stored` style, and the `requested` one is another.
-    public static func styleConflict(collection: String, stored: PaginationStyle, requested: PaginationStyle)
+    /// `list` was paged in the `stored` style, and the `requested` one is another.
+    public static func styleConflict(list: String, stored: PaginationStyle, requested: PaginationStyle)
         -> SyncPlanError
     {
-        SyncPlanError(.styleConflict, collection: collection, storedStyle: stored, requestedStyle: requested)
+        SyncPlanError(.styleConflict, list: list, storedStyle: stored, requestedStyle: requested)
     }
 
     /// A page size was asked for, and no parameter sets it.
@@ -206,7 +206,7 @@ public struct SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible
             "--page-size: neither the URL nor its first response names the parameter that sets the page size; "
                 + "give it with --page-size-param (such as page_size, per_page, limit or size)"
         case .styleConflict:
-            "\"\(collection ?? "")\" was paged as \(storedStyle?.styleName ?? ""), not \(requestedStyle?.styleName ?? ""); "
+            "\"\(list ?? "")\" was paged as \(storedStyle?.styleName ?? ""), not \(requestedStyle?.styleName ?? ""); "
                 + "start it again from its first page to page it another way"
         }
     }

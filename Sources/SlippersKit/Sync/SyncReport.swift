@@ -14,8 +14,8 @@ public struct SyncReport: Sendable, Hashable, CustomStringConvertible {
 
     /// How the run brought the list up to date.
     public var kind: Kind
-    /// The list's collection key.
-    public var collection: String
+    /// The list's key.
+    public var list: String
     /// The requests of pages this run made (pages taken from other workers not counted).
     public var pagesFetched: Int
     /// The items on the pages this run fetched.

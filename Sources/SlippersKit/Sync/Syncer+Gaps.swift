@@ -13,13 +13,13 @@ extension Syncer.Run {
     ///   page names itself as the next one.
     func fillGaps(_ plan: SyncPlan, pagesLeft: Int?) async throws -> (pages: Int, items: Int) {
         guard let feed = storage as? any FeedGapStorage else { return (0, 0) }
-        let key = plan.collection.key
+        let key = plan.list.key
         var pages = 0
         var items = 0
         while let gap = try feed.gaps(in: key).first {
             if let pagesLeft, pages >= pagesLeft { break }
             guard let page = try await plan.source.fetch(PageRequest(token: gap.token)).page else { break }
-            let fill = try feed.fillGap(gap, with: page, in: plan.collection, now: Date())
+            let fill = try feed.fillGap(gap, with: page, in: plan.list, now: Date())
             pages += 1
             items += fill.inserted
             if !fill.isClosed, page.nextToken == gap.token {

@@ -11,7 +11,7 @@ extension Syncer.Run {
     /// another total than the cache holds (items were removed), the list is revalidated, so that
     /// the removed items leave it.
     func refreshedHead(_ plan: SyncPlan) async throws -> SyncReport? {
-        let key = plan.collection.key
+        let key = plan.list.key
         guard !request.refresh, request.incremental == nil, let stored = plan.stored, stored.endReached,
             stored.currentPageCount > 0
         else { return nil }
@@ -22,7 +22,7 @@ extension Syncer.Run {
         }
         guard newestFirst else { return nil }
         if recorded != true { try await storage.setNewestFirst(true, for: key) }
-        let sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
+        let sync = ListSync(storage: storage, source: plan.source, list: plan.list)
         let head = try await sync.refreshHead(retryBudget: retryBudget)
         let filled = try await fillGaps(plan, pagesLeft: maxPages.map { $0 - head.pagesFetched })
         let retries = requestRetries.value
@@ -34,7 +34,7 @@ extension Syncer.Run {
         }
         if retries > 0 { line += " (\(counted(retries, "retry", plural: "retries")))" }
         var report = SyncReport(
-            kind: .headRefreshed, collection: key, pagesFetched: head.pagesFetched + filled.pages,
+            kind: .headRefreshed, list: key, pagesFetched: head.pagesFetched + filled.pages,
             itemsFetched: head.added + head.updated + filled.items,
             itemsCached: head.itemsCached + filled.items, endReached: true, retries: retries, summary: line)
         guard head.totalDiffers, let total = head.total else {

@@ -14,41 +14,35 @@ extension Syncer.Run {
         sync.onPageRetry = { onEvent(.pageRetry(index: $0, error: $1, wait: $2)) }
         let limits = SyncRequest.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
         let (budget, refresh) = (retryBudget, request.refresh)
-        let key = plan.collection.key
+        let key = plan.list.key
         let run = {
-            try await sync.run(limits: limits, refresh: refresh, retryBudget: budget) { progress in
-                onEvent(
-                    .progress(
-                        SyncProgress(
-                            pages: progress.pagesFetched, items: progress.itemsFetched, total: progress.total,
-                            itemsPerSecond: 0)))
-            }
+            try await sync.run(limits: limits, refresh: refresh, retryBudget: budget) { onEvent(.progress($0)) }
         }
         let outcome: IncrementalSync<PrimedPageSource>.Outcome
         if let shared = storage as? any SharedListStorage {
             outcome = try await shared.runningUnderListLease(
-                key, onWait: { onEvent(.waitingForLease(collection: key)) }, run)
+                key, onWait: { onEvent(.waitingForLease(list: key)) }, run)
         } else {
             outcome = try await run()
         }
-        let cached = try await storage.collection(key)
+        let cached = try await storage.list(key)
         let retries = requestRetries.value + outcome.progress.pageRetries
         let line = Self.incrementalSummary(
             outcome, field: settings.field, key: key, location: storage.locationDescription,
             cachedItems: cached?.itemCount ?? 0)
         let told = retries == 0 ? line : line + " (\(counted(retries, "retry", plural: "retries")))"
         if outcome.isComplete, outcome.watermark == nil, let cached, cached.itemCount > 0 {
-            throw SyncFailure.noWatermarkField(collection: key, field: settings.field, items: cached.itemCount)
+            throw SyncFailure.noWatermarkField(list: key, field: settings.field, items: cached.itemCount)
         }
         // A whole list that ended short of what its server announced is not an exact copy.
         if outcome.phase == .wholeList, outcome.isComplete, let cached, cached.isIncomplete {
             throw IncompleteList(
-                collection: key, announced: cached.total ?? 0, stored: cached.itemCount,
+                list: key, announced: cached.total ?? 0, stored: cached.itemCount,
                 pages: cached.currentPageCount, firstPageItems: plan.detection?.itemCount, style: plan.style,
                 repeatedItems: outcome.progress.repeatedItems, summary: told)
         }
         return SyncReport(
-            kind: .incremental, collection: key, pagesFetched: outcome.progress.pagesFetched,
+            kind: .incremental, list: key, pagesFetched: outcome.progress.pagesFetched,
             itemsFetched: outcome.progress.itemsFetched, itemsCached: cached?.itemCount ?? 0,
             endReached: outcome.isComplete, retries: retries, summary: told)
     }

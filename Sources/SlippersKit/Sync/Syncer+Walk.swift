@@ -7,7 +7,7 @@ extension Syncer.Run {
     /// Walks the list from its committed pages; on a ``SharedListStorage``, under its lease and
     /// from the pages other workers fetched ahead.
     func walk(_ plan: SyncPlan) async throws -> SyncReport {
-        let key = plan.collection.key
+        let key = plan.list.key
         guard let shared = storage as? any SharedListStorage else {
             var progress = try await walk(plan, source: plan.source)
             try await recordNewestFirst(key)
@@ -19,10 +19,10 @@ extension Syncer.Run {
             return try await report(progress, plan: plan)
         }
         let onEvent = syncer.onEvent
-        let onWait: @Sendable () -> Void = { onEvent(.waitingForLease(collection: key)) }
+        let onWait: @Sendable () -> Void = { onEvent(.waitingForLease(list: key)) }
         let synced = try await shared.walkingSharedList(
-            key, fingerprint: Syncer.fingerprint(url: url, style: plan.collection.style, headers: headers),
-            source: plan.source, plannedStyle: plan.resumesStoredStyle ? plan.stored?.style : plan.collection.style,
+            key, fingerprint: Syncer.fingerprint(url: url, style: plan.list.style, headers: headers),
+            source: plan.source, plannedStyle: plan.resumesStoredStyle ? plan.stored?.style : plan.list.style,
             refresh: request.refresh, concurrency: concurrency.maximum, onWait: onWait
         ) { source in
             try await walk(plan, source: source)
@@ -39,16 +39,12 @@ extension Syncer.Run {
     }
 
     /// Walks the list from `source` into the storage.
-    private func walk<Source: PageSource>(_ plan: SyncPlan, source: Source) async throws -> WalkProgress
+    private func walk<Source: PageSource>(_ plan: SyncPlan, source: Source) async throws -> SyncProgress
     where Source.Item == RawItem {
-        let itemsBefore = request.refresh ? 0 : plan.stored?.itemCount ?? 0
-        let pagesBefore = request.refresh ? 0 : plan.stored?.currentPageCount ?? 0
-        let clock = ContinuousClock()
-        let start = clock.now
-        var sync = CollectionSync(storage: storage, source: source, collection: plan.collection)
+        var sync = ListSync(storage: storage, source: source, list: plan.list)
         sync.keepsNoStorePages = request.keepsNoStorePages
         sync.concurrency = concurrency
-        let recorded = try await storage.newestFirst(plan.collection.key)
+        let recorded = try await storage.newestFirst(plan.list.key)
         sync.newestFirst = request.newestFirst == true || recorded == true
         // On a shared cache, workers waiting for the list fetch its pages ahead: the walk is not one page at a time.
         if syncer.readsAgainInReverse, !(storage is any SharedListStorage) {
@@ -63,17 +59,11 @@ extension Syncer.Run {
         sync.onPageRetry = { onEvent(.pageRetry(index: $0, error: $1, wait: $2)) }
         let limits = SyncRequest.Limits(maxPages: maxPages, maxItems: maxItems, stallLimit: stallLimit)
         let progress = try await repeatedPageTold(plan) {
-            try await sync.run(limits: limits, refresh: request.refresh, retryBudget: retryBudget) { progress in
-                let seconds = start.duration(to: clock.now).timeInterval
-                onEvent(
-                    .progress(
-                        SyncProgress(
-                            pages: pagesBefore + progress.pagesFetched, items: itemsBefore + progress.itemsFetched,
-                            total: progress.total,
-                            itemsPerSecond: seconds > 0 ? Double(progress.itemsFetched) / seconds : 0)))
+            try await sync.run(limits: limits, refresh: request.refresh, retryBudget: retryBudget) {
+                onEvent(.progress($0))
             }
         }
-        return WalkProgress(progress)
+        return progress
     }
 
     /// Runs a walk; a page 2 that repeats page 1 of a list whose first response showed that it
@@ -87,13 +77,13 @@ extension Syncer.Run {
                 throw error
             }
             throw SyncFailure.pageRepeatedDespiteHints(
-                collection: error.collection ?? "", hints: detection.hints, style: plan.style, tried: detection.tried)
+                list: error.list ?? "", hints: detection.hints, style: plan.style, tried: detection.tried)
         } catch let error as CacheError where error.code == .listStalled {
             // Pages that bring no id not listed yet, the ids a guess: the guess is what is wrong.
             guard let guessed = plan.detection?.guessedIDField, guessed == plan.style.idField else { throw error }
-            let cached = try await storage.collection(plan.collection.key)
+            let cached = try await storage.list(plan.list.key)
             var failure = IncompleteList(
-                collection: plan.collection.key, announced: cached?.total ?? 0, stored: cached?.itemCount ?? 0,
+                list: plan.list.key, announced: cached?.total ?? 0, stored: cached?.itemCount ?? 0,
                 pages: cached?.currentPageCount ?? 0)
             failure.guessedIDField = guessed
             failure.repeatedItems = max(1, error.pageCount ?? 1)
@@ -103,22 +93,22 @@ extension Syncer.Run {
 
     /// Records that the list's new items come first, when the request says so, with a list a walk saved pages of.
     func recordNewestFirst(_ key: String) async throws {
-        guard request.newestFirst == true, try await storage.collection(key) != nil else { return }
+        guard request.newestFirst == true, try await storage.list(key) != nil else { return }
         try await storage.setNewestFirst(true, for: key)
     }
 
     /// The report of a walk, checked against what the server announced.
-    private func report(_ progress: WalkProgress, plan: SyncPlan) async throws -> SyncReport {
-        let key = plan.collection.key
-        let cached = try await storage.collection(key)
+    private func report(_ progress: SyncProgress, plan: SyncPlan) async throws -> SyncReport {
+        let key = plan.list.key
+        let cached = try await storage.list(key)
         let retries = requestRetries.value + progress.pageRetries
         let line = summary(progress, key: key, cachedItems: cached?.itemCount ?? 0, retries: retries)
         let report = SyncReport(
-            kind: .walked, collection: key, pagesFetched: progress.pagesFetched, itemsFetched: progress.itemsFetched,
+            kind: .walked, list: key, pagesFetched: progress.pagesFetched, itemsFetched: progress.itemsFetched,
             itemsCached: cached?.itemCount ?? 0, endReached: progress.endReached, retries: retries, summary: line)
         guard progress.endReached, let cached else { return report }
         var shortfall = IncompleteList(
-            collection: key, announced: cached.total ?? 0, stored: cached.itemCount, pages: cached.currentPageCount,
+            list: key, announced: cached.total ?? 0, stored: cached.itemCount, pages: cached.currentPageCount,
             firstPageItems: plan.detection?.itemCount, style: plan.style, repeatedItems: progress.repeatedItems,
             summary: progress.pagesFetched > 0 ? line : nil)
         // A list that announced its pages, not its items: short of them is short of the list.
@@ -140,12 +130,12 @@ extension Syncer.Run {
     }
 
     /// The final line: what this run fetched, where it started, whether the list is complete, and the retries.
-    private func summary(_ progress: WalkProgress, key: String, cachedItems: Int, retries: Int) -> String {
+    private func summary(_ progress: SyncProgress, key: String, cachedItems: Int, retries: Int) -> String {
         let line = summaryWithoutRetries(progress, key: key, cachedItems: cachedItems)
         return retries == 0 ? line : line + " (\(counted(retries, "retry", plural: "retries")))"
     }
 
-    private func summaryWithoutRetries(_ progress: WalkProgress, key: String, cachedItems: Int) -> String {
+    private func summaryWithoutRetries(_ progress: SyncProgress, key: String, cachedItems: Int) -> String {
         let path = storage.locationDescription
         if progress.pagesFetched == 0, progress.endReached {
             return "\(key) is complete in \(path) (\(counted(progress.pagesCached, "page")), "
@@ -188,38 +178,5 @@ extension Syncer {
         let sent = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted().joined(separator: "\n")
         let parts = ["url": url.absoluteString, "style": style ?? "", "headers": sent]
         return PageCaching.varyKey(for: Array(parts.keys)) { parts[$0] } ?? ""
-    }
-}
-
-/// A walk's figures, whatever its source: what ``CollectionSync`` reported.
-struct WalkProgress: Sendable {
-    var startIndex: Int
-    var pagesFetched: Int
-    var itemsFetched: Int
-    var repeatedItems: Int
-    var pagesCached: Int
-    var announcedPageCount: Int?
-    var endReached: Bool
-    var pageRetries: Int
-    var listMoved: Bool
-    var pagesRefetched: Int
-    var itemsRecovered: Int
-    var resumed: Bool
-    var endedOnARepeatedFirstPage: Bool
-
-    init<Source: PageSource>(_ progress: CollectionSync<Source>.Progress) {
-        startIndex = progress.startIndex
-        pagesFetched = progress.pagesFetched
-        itemsFetched = progress.itemsFetched
-        repeatedItems = progress.repeatedItems
-        pagesCached = progress.pagesCached
-        announcedPageCount = progress.announcedPageCount
-        endReached = progress.endReached
-        pageRetries = progress.pageRetries
-        listMoved = progress.listMoved
-        pagesRefetched = progress.pagesRefetched
-        itemsRecovered = progress.itemsRecovered
-        resumed = progress.resumed
-        endedOnARepeatedFirstPage = progress.endedOnARepeatedFirstPage
     }
 }

@@ -53,12 +53,12 @@ public struct Syncer: Sendable {
     /// says how it pages).
     ///
     /// - parameter headers: Sent with every request to the list's origin only; never stored.
-    /// - parameter onPlanned: Called with the list's collection key once it is planned, before any
+    /// - parameter onPlanned: Called with the list's key once it is planned, before any
     ///   page is fetched.
     /// - returns: What the run did.
     /// - throws: `SyncRequestError` naming the member of a request that cannot run, before any
     ///   request; ``SyncFailure``, ``IncompleteList`` when the walk ended short of the total its
-    ///   server announced, `SyncPlanError`, a `NetworkError`, a store error, or `CancellationError`.
+    ///   server announced, `SyncPlanError`, a `NetworkError`, a cache error, or `CancellationError`.
     ///   Committed pages stay.
     public func run(
         _ request: SyncRequest, into storage: any CacheStorage, headers: [String: String] = [:],
@@ -75,7 +75,7 @@ public struct Syncer: Sendable {
             storage: storage, client: run.client, url: run.url, headers: headers,
             overrides: StyleOverrides(request.style), itemType: request.itemType, refresh: request.refresh,
             account: request.account.map { Account($0) } ?? defaultAccount)
-        await onPlanned(plan.collection.key)
+        await onPlanned(plan.list.key)
         return try await run.sync(plan)
     }
 }

@@ -13,7 +13,7 @@ extension APIClient {
     /// ```swift
     /// let concurrency = AdaptiveConcurrency(maximum: 6)
     /// let source = HTTPPageSource(client: client.reportingThrottles(to: concurrency), url: url, style: style)
-    /// var sync = CollectionSync(storage: store, source: source, collection: posts)
+    /// var sync = ListSync(storage: cache, source: source, list: posts)
     /// sync.concurrency = concurrency
     /// ```
     public func reportingThrottles(to concurrency: AdaptiveConcurrency) -> APIClient {

@@ -454,7 +454,7 @@ public struct JSONScanner: Sendable {
 
     /// The document's bytes without a leading UTF-8 byte order mark, once they are known to be valid UTF-8.
     ///
-    /// Judging the bytes here, once, means that what the store keeps (each
+    /// Judging the bytes here, once, means that what the cache keeps (each
     /// item's bytes as they came) is always valid JSON text when exported.
     private static func checkedText(_ data: Data) throws -> [UInt8] {
         var bytes = [UInt8](data)

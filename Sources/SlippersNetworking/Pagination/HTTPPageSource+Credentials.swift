@@ -13,7 +13,7 @@ extension HTTPPageSource {
     /// so that its value is never kept in a cache file.
     ///
     /// The rule is narrower than the one that masks URLs in error messages:
-    /// a parameter it takes for a credential drops out of the ``collectionKey``,
+    /// a parameter it takes for a credential drops out of the ``listKey``,
     /// so `sort_key=name` and `sort_key=date` must stay two lists.
     public static func isCredentialParameter(_ name: String) -> Bool {
         CredentialQuery.isCredential(name)

@@ -40,7 +40,7 @@ public struct HTTPPageSource: PageSource {
     public var url: URL
     /// How the API pages.
     public var style: PaginationStyle
-    /// Headers sent with every page request; they are not part of the ``collectionKey``.
+    /// Headers sent with every page request; they are not part of the ``listKey``.
     public var headers: [String: String]
     /// The canned pages answered when stubbing is on; see ``stubbed(_:always:)``.
     public var stub: PageStub?
@@ -95,7 +95,7 @@ public struct HTTPPageSource: PageSource {
     /// Two sources of the same list, whatever page they start at, have the same key. A list
     /// asked for by POST adds a fingerprint of what it posts (`#graphql:repository.issues:…`,
     /// `#post:…`): two queries of one URL are two lists.
-    public var collectionKey: String {
+    public var listKey: String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }

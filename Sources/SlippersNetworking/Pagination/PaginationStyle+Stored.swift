@@ -1,7 +1,7 @@
 import Foundation
 
 extension PaginationStyle {
-    /// The style as a collection records it: JSON with sorted keys, the same text for the same style.
+    /// The style as a list records it: JSON with sorted keys, the same text for the same style.
     ///
     /// - throws: `EncodingError`, which a style does not raise.
     public func storedText() throws -> String {
@@ -10,7 +10,7 @@ extension PaginationStyle {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// The style a collection recorded, or `nil` when the text is not a style (another source's, or none).
+    /// The style a list recorded, or `nil` when the text is not a style (another source's, or none).
     public init?(storedText text: String?) {
         guard let text, let style = try? JSONDecoder().decode(PaginationStyle.self, from: Data(text.utf8)) else {
             return nil

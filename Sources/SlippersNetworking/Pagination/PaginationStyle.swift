@@ -7,8 +7,8 @@ import Slippers
 
 /// How an API splits a list into pages, and where a response keeps its items.
 ///
-/// A style is a plain value, `Codable` so that the store can keep it as JSON
-/// next to a collection and resume paging in another process with nothing
+/// A style is a plain value, `Codable` so that the cache can keep it as JSON
+/// next to a list and resume paging in another process with nothing
 /// but the style and a `PageToken`. Tokens are self-contained: a
 /// page number, an offset, the server's cursor, or the full next URL.
 ///
@@ -64,7 +64,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     ///
     /// Pages whose request would ask for more than this are asked for plainly, with no item
     /// before them: the list's drift is then checked by the other signals (the ids at page
-    /// boundaries, the total, the last page read early). Recorded with the collection's style,
+    /// boundaries, the total, the last page read early). Recorded with the list's style,
     /// so the next run does not ask again; it is no part of the style's fingerprint. A style
     /// stored before this member existed decodes with `nil`.
     public var maxPageSize: Int?
@@ -218,7 +218,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         PaginationStyle(kind: .range(unit: unit), itemsKeyPath: itemsKeyPath, idField: idField, pageSize: pageSize)
     }
 
-    /// The query parameters this style sets itself, left out of a collection's key.
+    /// The query parameters this style sets itself, left out of a list's key.
     public var paginationParameters: Set<String> {
         var names = continuation.parameters
         if let pageSizeParameter { names.insert(pageSizeParameter) }

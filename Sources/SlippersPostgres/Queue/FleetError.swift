@@ -28,12 +28,12 @@ public struct FleetError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "sync request's: \(reason); enqueue it again")
     }
 
-    /// The list `collection` was started meanwhile by a worker asking for its pages otherwise
+    /// The list `list` was started meanwhile by a worker asking for its pages otherwise
     /// (another page size or style): resuming it this way would mix the two.
-    public static func pagedOtherwiseMeanwhile(collection: String) -> FleetError {
+    public static func pagedOtherwiseMeanwhile(list: String) -> FleetError {
         FleetError(
             code: .pagedOtherwiseMeanwhile,
-            description: "\"\(CredentialQuery.masking(collection).shortenedForErrors)\" was started meanwhile by "
+            description: "\"\(CredentialQuery.masking(list).shortenedForErrors)\" was started meanwhile by "
                 + "another worker asking for its pages otherwise (another page size or style); run again to resume "
                 + "it as that worker paged it, or add --refresh to start it again your way")
     }

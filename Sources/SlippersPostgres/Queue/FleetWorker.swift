@@ -67,10 +67,10 @@ public struct FleetWorker: Sendable {
             self.queue = queue
         }
 
-        /// Records the collection the list is filed under, once the sync has planned it, for
+        /// Records the list the list is filed under, once the sync has planned it, for
         /// ``PostgresCache/queuedLists()`` to count its pages.
-        public func recordCollection(_ key: String) async {
-            try? await queue.recordCollection(key, of: id)
+        public func recordList(_ key: String) async {
+            try? await queue.recordList(key, of: id)
         }
     }
 

@@ -114,8 +114,8 @@ extension PostgresCache {
         }
     }
 
-    /// Records the collection a list is filed under, once its worker has planned it.
-    public func recordCollection(_ key: String, of id: Int64) async throws {
+    /// Records the list a list is filed under, once its worker has planned it.
+    public func recordList(_ key: String, of id: Int64) async throws {
         try await mappingErrors {
             try await client.rows("UPDATE queue SET collection_key = \(key) WHERE id = \(id)")
         }
@@ -229,7 +229,7 @@ extension PostgresCache {
                         worker: try row["worker"].decode(String?.self),
                         leaseUntil: try row["lease_until"].decode(Double?.self).map(Date.init(timeIntervalSince1970:)),
                         attempts: try row["attempts"].decode(Int.self),
-                        collectionKey: try row["collection_key"].decode(String?.self),
+                        listKey: try row["collection_key"].decode(String?.self),
                         pages: try row["pages"].decode(Int.self),
                         lastResult: try row["last_result"].decode(String?.self),
                         lastError: try row["last_error"].decode(String?.self),

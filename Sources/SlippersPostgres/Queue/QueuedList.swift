@@ -29,8 +29,8 @@ public struct QueuedList: Hashable, Sendable, Codable {
     public var leaseUntil: Date?
     /// How many times a worker took it.
     public var attempts: Int
-    /// The collection it is filed under, once planned.
-    public var collectionKey: String?
+    /// The list it is filed under, once planned.
+    public var listKey: String?
     /// The number of pages cached for it.
     public var pages: Int
     /// The last run's summary line.
@@ -51,7 +51,7 @@ public struct QueuedList: Hashable, Sendable, Codable {
     private enum CodingKeys: String, CodingKey {
         case id, url, request, state, worker, attempts, pages
         case leaseUntil = "lease_until"
-        case collectionKey = "collection_key"
+        case listKey = "collection_key"
         case lastResult = "last_result"
         case lastError = "last_error"
         case enqueuedAt = "enqueued_at"

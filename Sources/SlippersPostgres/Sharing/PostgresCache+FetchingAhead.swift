@@ -46,7 +46,7 @@ extension PostgresCache {
         of list: SharedList, source: Source, leaseTaken: @Sendable () -> Bool
     ) async -> PageToken? where Source.Item == RawItem {
         while !leaseTaken(), !Task.isCancelled {
-            guard let head = try? await sharedListHead(list.collection) else {
+            guard let head = try? await sharedListHead(list.list) else {
                 // The lease holder has not committed the first page yet.
                 try? await Task.sleep(for: .milliseconds(20))
                 continue

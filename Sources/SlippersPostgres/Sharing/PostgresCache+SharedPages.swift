@@ -49,7 +49,7 @@ extension PostgresCache {
         let logger = self.logger
         let key = sharingKey(of: list)
         return try await mappingErrors {
-            guard let connection = leaseConnections.withLock({ $0[list.collection] }) else {
+            guard let connection = leaseConnections.withLock({ $0[list.list] }) else {
                 return try await client.withConnection { connection in
                     try await Self.claimForLeaseHolder(key, tokens: tokens, on: connection, logger: logger)
                 }
@@ -107,7 +107,7 @@ extension PostgresCache {
     /// - parameter pages: Each page's index and token, in the order to claim them.
     /// - returns: The token claimed, or `nil` when every one of them is claimed or committed already.
     func claimAhead(_ list: SharedList, pages: [(index: Int, token: PageToken)]) async throws -> PageToken? {
-        let (key, collection) = (sharingKey(of: list), list.collection)
+        let (key, list) = (sharingKey(of: list), list.list)
         let tokens = pages.map(\.token.rawValue)
         let indexes = pages.map { Int64($0.index) }
         return try await mappingErrors {
@@ -121,7 +121,7 @@ extension PostgresCache {
                         SELECT 1 FROM shared_pages s WHERE s.collection_key = \(key) AND s.token = t.token)
                     AND NOT EXISTS (
                         SELECT 1 FROM pages p JOIN collections c ON c.id = p.collection_id
-                        WHERE c.key = \(collection) AND p.generation = c.generation AND p.idx = t.idx)
+                        WHERE c.key = \(list) AND p.generation = c.generation AND p.idx = t.idx)
                     AND EXISTS (
                         SELECT 1 FROM shared_pages m WHERE m.collection_key = \(key) AND m.token = \(Self.walkMarker))
                     ORDER BY t.n LIMIT 1
@@ -184,7 +184,7 @@ extension PostgresCache {
     /// a list stopped before its end (`--max-pages`) stay for the next lease holder; live
     /// workers' claims stay for their workers.
     func clearSharedPagesAfterWalk(_ list: SharedList) async throws {
-        let (key, collection) = (sharingKey(of: list), list.collection)
+        let (key, list) = (sharingKey(of: list), list.list)
         try await mappingErrors {
             try await client.rows(
                 """
@@ -194,7 +194,7 @@ extension PostgresCache {
                     OR (s.state = 'claimed' AND (s.claimed_by = pg_backend_pid()
                         OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = s.claimed_by)))
                     OR (s.state = 'staged'
-                        AND EXISTS (SELECT 1 FROM collections c WHERE c.key = \(collection) AND c.end_reached)))
+                        AND EXISTS (SELECT 1 FROM collections c WHERE c.key = \(list) AND c.end_reached)))
                 """)
         }
     }

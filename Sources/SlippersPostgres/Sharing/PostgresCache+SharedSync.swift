@@ -19,18 +19,18 @@ extension PostgresCache {
     /// another worker holds it, this one fetches that worker's pages ahead, when they can be named
     /// by index and the list's total is known (see ``fetchPagesAhead(of:source:concurrency:until:)``).
     /// Once the lease is this worker's, a list started meanwhile with another style than the one
-    /// this walk was planned from fails with ``FleetError/pagedOtherwiseMeanwhile(collection:)``
+    /// this walk was planned from fails with ``FleetError/pagedOtherwiseMeanwhile(list:)``
     /// unless `refresh` starts it again; otherwise `body` walks it from a ``SharedPageSource``,
     /// which takes the pages other workers staged (see ``walkingSharedList(_:refresh:_:)``).
     ///
-    /// For example, with a `CollectionSync` over the source:
+    /// For example, with a `ListSync` over the source:
     ///
     /// ```swift
-    /// let list = SharedList(collection: collection.key, fingerprint: fingerprint)
+    /// let list = SharedList(list: list.key, fingerprint: fingerprint)
     /// let synced = try await cache.syncingSharedList(
-    ///     list, source: source, plannedStyle: collection.style, refresh: false, concurrency: 6
+    ///     list, source: source, plannedStyle: list.style, refresh: false, concurrency: 6
     /// ) { shared in
-    ///     let sync = CollectionSync(storage: cache, source: shared, collection: collection)
+    ///     let sync = ListSync(storage: cache, source: shared, list: list)
     ///     return try await sync.run()
     /// }
     /// ```
@@ -43,24 +43,24 @@ extension PostgresCache {
     /// - parameter concurrency: How many pages this worker fetches ahead at once while it waits.
     /// - parameter onWait: Called once when another worker holds the lease, before waiting for it.
     /// - parameter body: The walk, from the shared source; it runs under the lease.
-    /// - throws: What `body` throws, ``FleetError/pagedOtherwiseMeanwhile(collection:)`` or a ``PostgresCacheError``.
+    /// - throws: What `body` throws, ``FleetError/pagedOtherwiseMeanwhile(list:)`` or a ``PostgresCacheError``.
     public func syncingSharedList<Base: AddressablePageSource, Result: Sendable>(
         _ list: SharedList, source: Base, plannedStyle: String?, refresh: Bool, concurrency: Int,
         onWait: @Sendable () -> Void = {}, _ body: (SharedPageSource<Base>) async throws -> Result
     ) async throws -> SharedSync<Result> where Base.Item == RawItem {
         let shared = SharedPageSource(base: source, cache: self, list: list)
         let fetchedAhead = Mutex(0)
-        let key = list.collection
+        let key = list.list
         let fetchAhead: @Sendable (_ leaseTaken: @escaping @Sendable () -> Bool) async -> Void = { leaseTaken in
             let pages = await self.fetchPagesAhead(
                 of: list, source: source, concurrency: concurrency, until: leaseTaken)
             fetchedAhead.withLock { $0 += pages }
         }
         let result = try await withListLease(key, onWait: onWait, whileWaiting: fetchAhead) {
-            if !refresh, let now = try await collection(key), now.generation > 0, !now.endReached,
+            if !refresh, let now = try await self.list(key), now.generation > 0, !now.endReached,
                 now.style != plannedStyle
             {
-                throw FleetError.pagedOtherwiseMeanwhile(collection: key)
+                throw FleetError.pagedOtherwiseMeanwhile(list: key)
             }
             return try await walkingSharedList(list, refresh: refresh) { try await body(shared) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-/// A page as a worker stages it for the lease holder: every fact the store saves of it.
+/// A page as a worker stages it for the lease holder: every fact the cache saves of it.
 struct StagedPage: Codable {
     /// An item: its key and its JSON bytes, as the server sent them.
     struct Item: Codable {

@@ -11,7 +11,7 @@ extension PostgresCache {
         HeaderFingerprintKey.account(derivedFrom: credentialDigest, key: headerFingerprintKey)
     }
 
-    /// Deletes everything `account` holds in one transaction: its collections with their pages,
+    /// Deletes everything `account` holds in one transaction: its lists with their pages,
     /// its items, its watermarks and the pages staged for its lists. PostgreSQL marks deleted rows
     /// dead and reclaims them on `VACUUM`; the disk's blocks are the server's to scrub.
     ///
@@ -22,13 +22,13 @@ extension PostgresCache {
                 var removal = AccountRemoval(account: account)
                 let keys = try await PostgresRows.all("SELECT key FROM collections", on: connection, logger: logger)
                     .map { try $0["key"].decode(String.self) }
-                    .filter { CollectionKey(parsing: $0).account == account }
+                    .filter { ListKey(parsing: $0).account == account }
                 let staged = try await PostgresRows.all(
                     "SELECT DISTINCT collection_key FROM shared_pages", on: connection, logger: logger
                 ).map { try $0["collection_key"].decode(String.self) }.filter { shared in
                     let list = shared.split(separator: "#", omittingEmptySubsequences: false).dropLast().joined(
                         separator: "#")
-                    return CollectionKey(parsing: list).account == account
+                    return ListKey(parsing: list).account == account
                 }
                 _ = try await PostgresRows.all(
                     "DELETE FROM shared_pages WHERE collection_key = ANY(\(staged))", on: connection, logger: logger)
@@ -36,13 +36,13 @@ extension PostgresCache {
                     "DELETE FROM watermarks WHERE collection_key = ANY(\(keys)) RETURNING collection_key",
                     on: connection, logger: logger
                 ).count
-                removal.collections = try await PostgresRows.all(
+                removal.lists = try await PostgresRows.all(
                     "DELETE FROM collections WHERE key = ANY(\(keys)) RETURNING id", on: connection, logger: logger
                 ).count
                 let types = try await PostgresRows.all(
                     "SELECT DISTINCT type FROM items", on: connection, logger: logger
                 ).map { try $0["type"].decode(String.self) }.filter {
-                    CollectionKey.account(ofItemType: $0).account == account
+                    ListKey.account(ofItemType: $0).account == account
                 }
                 _ = try await PostgresRows.all(
                     "DELETE FROM page_items WHERE item_id IN (SELECT id FROM items WHERE type = ANY(\(types)))",
@@ -64,7 +64,7 @@ extension PostgresCache {
                 let types = try await PostgresRows.all(
                     "SELECT DISTINCT type FROM items", on: connection, logger: logger
                 ).map { try $0["type"].decode(String.self) }
-                return CollectionKey.accounts(ofKeys: keys, itemTypes: types)
+                return ListKey.accounts(ofKeys: keys, itemTypes: types)
             }
         }
     }

@@ -8,7 +8,7 @@ extension PostgresCache {
     static let tables = ["collections", "pages", "page_items", "items", "queue"]
 
     /// Figures of the whole cache; `fileSize` is the size on disk of our schema's tables and indexes.
-    public func stats() async throws -> StoreStats {
+    public func stats() async throws -> CacheStats {
         let applied = try await appliedMigrations()
         let accounts = try await accounts().map(\.description)
         var stats = try await mappingErrors {
@@ -16,7 +16,7 @@ extension PostgresCache {
                 guard
                     let row = try await PostgresRows.first(
                         """
-                        SELECT (SELECT count(*) FROM collections) AS collections, (SELECT count(*) FROM pages) AS pages,
+                        SELECT (SELECT count(*) FROM collections) AS lists, (SELECT count(*) FROM pages) AS pages,
                             (SELECT count(*) FROM items) AS items,
                             (SELECT count(*) FROM items WHERE NOT EXISTS
                                 (SELECT 1 FROM page_items WHERE item_id = items.id)) AS unreferenced,
@@ -26,10 +26,10 @@ extension PostgresCache {
                                 JOIN pg_namespace n ON n.oid = c.relnamespace
                                 WHERE n.nspname = current_schema() AND c.relkind = 'r') AS size
                         """, on: connection, logger: logger)
-                else { throw CacheError.collectionNotFound(key: "statistics") }
-                return StoreStats(
+                else { throw CacheError.listNotFound(key: "statistics") }
+                return CacheStats(
                     path: location.description, fileSize: try row["size"].decode(Int64.self),
-                    collections: try row["collections"].decode(Int.self), pages: try row["pages"].decode(Int.self),
+                    lists: try row["lists"].decode(Int.self), pages: try row["pages"].decode(Int.self),
                     items: try row["items"].decode(Int.self),
                     unreferencedItems: try row["unreferenced"].decode(Int.self),
                     itemBytes: try row["item_bytes"].decode(Int64.self),
@@ -68,9 +68,9 @@ extension PostgresCache {
         }
     }
 
-    /// Invalidates a collection: every one of its pages is unverified.
+    /// Invalidates a list: every one of its pages is unverified.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.listNotFound(key:)`, or a ``PostgresCacheError``.
     public func invalidate(_ key: String) async throws {
         let now = Date().timeIntervalSince1970
         try await mappingErrors {
@@ -79,11 +79,11 @@ extension PostgresCache {
             )
             var found = false
             found = !rows.isEmpty
-            guard found else { throw CacheError.collectionNotFound(key: key) }
+            guard found else { throw CacheError.listNotFound(key: key) }
         }
     }
 
-    /// Invalidates every collection and returns how many there are.
+    /// Invalidates every list and returns how many there are.
     @discardableResult
     public func invalidateAll() async throws -> Int {
         let now = Date().timeIntervalSince1970
@@ -96,29 +96,29 @@ extension PostgresCache {
         }
     }
 
-    /// Removes the collections whose newest page was fetched before `date`, then the items no page lists.
+    /// Removes the lists whose newest page was fetched before `date`, then the items no page lists.
     @discardableResult
     public func evict(olderThan date: Date) async throws -> EvictionReport {
-        try await deleteCollections(
+        try await deleteLists(
             """
             SELECT c.id FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
             GROUP BY c.id HAVING coalesce(max(p.fetched_at), c.created_at) < \(date.timeIntervalSince1970)
             """)
     }
 
-    /// Removes one collection and its pages, then the items no page lists.
+    /// Removes one list and its pages, then the items no page lists.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.listNotFound(key:)`, or a ``PostgresCacheError``.
     @discardableResult
-    public func evict(collection key: String) async throws -> EvictionReport {
-        guard try await collectionExists(key) else { throw CacheError.collectionNotFound(key: key) }
-        return try await deleteCollections("SELECT id FROM collections WHERE key = \(key)")
+    public func evict(list key: String) async throws -> EvictionReport {
+        guard try await listExists(key) else { throw CacheError.listNotFound(key: key) }
+        return try await deleteLists("SELECT id FROM collections WHERE key = \(key)")
     }
 
-    /// Deletes the collections whose ids `selection` returns, in one transaction, and the items left unlisted.
-    private func deleteCollections(_ selection: PostgresQuery) async throws -> EvictionReport {
+    /// Deletes the lists whose ids `selection` returns, in one transaction, and the items left unlisted.
+    private func deleteLists(_ selection: PostgresQuery) async throws -> EvictionReport {
         try await mappingErrors {
-            // However long it takes: removing large collections is not a stuck operation.
+            // However long it takes: removing large lists is not a stuck operation.
             try await client.withTransactionStreaming { connection in
                 let ids = try await PostgresRows.all(selection, on: connection, logger: logger).map {
                     try $0["id"].decode(Int64.self)
@@ -133,7 +133,7 @@ extension PostgresCache {
                 _ = try await PostgresRows.all(
                     "DELETE FROM watermarks WHERE collection_key IN (SELECT key FROM collections WHERE id = ANY(\(ids)))",
                     on: connection, logger: logger)
-                report.collections = try await PostgresRows.all(
+                report.lists = try await PostgresRows.all(
                     "DELETE FROM collections WHERE id = ANY(\(ids)) RETURNING id", on: connection, logger: logger
                 ).count
                 report.items = try await Self.deleteUnreferencedItems(connection, logger: logger)

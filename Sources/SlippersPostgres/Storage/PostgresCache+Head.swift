@@ -18,13 +18,13 @@ extension PostgresCache {
 
     /// Records whether the list's new items come first.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.listNotFound(key:)`, or a ``PostgresCacheError``.
     public func setNewestFirst(_ newestFirst: Bool, for key: String) async throws {
         let updated = try await mappingErrors {
             try await client.rows(
                 "UPDATE collections SET newest_first = \(newestFirst) WHERE key = \(key) RETURNING id")
         }
-        guard !updated.isEmpty else { throw CacheError.collectionNotFound(key: key) }
+        guard !updated.isEmpty else { throw CacheError.listNotFound(key: key) }
     }
 
     /// How many of `items` a page of the list's current generation lists with the same JSON.
@@ -33,14 +33,14 @@ extension PostgresCache {
         return try await mappingErrors {
             try await client.withConnection { [self] connection in
                 guard
-                    let collection = try await PostgresRows.first(
+                    let list = try await PostgresRows.first(
                         "SELECT id, item_type, generation FROM collections WHERE key = \(key)", on: connection,
                         logger: logger)
                 else { return 0 }
                 let stored = try await Self.storedItems(
-                    of: items, collectionID: try collection["id"].decode(Int64.self),
-                    type: try collection["item_type"].decode(String.self),
-                    generation: try collection["generation"].decode(Int.self), connection, logger)
+                    of: items, listID: try list["id"].decode(Int64.self),
+                    type: try list["item_type"].decode(String.self),
+                    generation: try list["generation"].decode(Int.self), connection, logger)
                 return items.count { item in
                     guard let found = stored[item.key.postgresText] else { return false }
                     return found.listed && found.json == item.json
@@ -52,7 +52,7 @@ extension PostgresCache {
     /// Merges the first items of a list, as its server now sends them, into the cached list, in one
     /// transaction: see `CacheStorage.mergeHead(_:total:in:)`.
     @discardableResult
-    public func mergeHead(_ items: [RawItem], total: Int?, in collection: CollectionDescriptor) async throws
+    public func mergeHead(_ items: [RawItem], total: Int?, in list: ListDescriptor) async throws
         -> HeadMerge
     {
         let logger = self.logger
@@ -63,14 +63,14 @@ extension PostgresCache {
                         """
                         SELECT c.id, c.item_type, c.generation, p.id AS first_page FROM collections c
                         JOIN pages p ON p.collection_id = c.id AND p.idx = 0 AND p.generation = c.generation
-                        WHERE c.key = \(collection.key) FOR UPDATE OF c
+                        WHERE c.key = \(list.key) FOR UPDATE OF c
                         """, on: connection, logger: logger)
-                else { throw CacheError.collectionNotFound(key: collection.key) }
-                let collectionID = try head["id"].decode(Int64.self)
+                else { throw CacheError.listNotFound(key: list.key) }
+                let listID = try head["id"].decode(Int64.self)
                 let type = try head["item_type"].decode(String.self)
                 let firstPage = try head["first_page"].decode(Int64.self)
                 let stored = try await Self.storedItems(
-                    of: items, collectionID: collectionID, type: type,
+                    of: items, listID: listID, type: type,
                     generation: try head["generation"].decode(Int.self), connection, logger)
                 // Each id once, at its first position, with the later JSON, as a saved page keeps it.
                 var keys: [String] = []
@@ -116,7 +116,7 @@ extension PostgresCache {
                     try await connection.query(
                         """
                         INSERT INTO page_items (page_id, position, item_id, collection_id)
-                        SELECT \(firstPage), t.position, t.item_id, \(collectionID)
+                        SELECT \(firstPage), t.position, t.item_id, \(listID)
                         FROM unnest(\(positions)::bigint[], \(added)::bigint[]) AS t(position, item_id)
                         """, logger: logger)
                     try await connection.query(
@@ -125,7 +125,7 @@ extension PostgresCache {
                 }
                 if let total {
                     try await connection.query(
-                        "UPDATE collections SET total = \(total) WHERE id = \(collectionID)", logger: logger)
+                        "UPDATE collections SET total = \(total) WHERE id = \(listID)", logger: logger)
                 }
                 return HeadMerge(added: added.count, updated: updated)
             }
@@ -133,9 +133,9 @@ extension PostgresCache {
     }
 
     /// The stored items of a type among those of `items`, by key text, with whether a page of the
-    /// collection's `generation` lists them.
+    /// list's `generation` lists them.
     private static func storedItems(
-        of items: [RawItem], collectionID: Int64, type: String, generation: Int, _ connection: PostgresConnection,
+        of items: [RawItem], listID: Int64, type: String, generation: Int, _ connection: PostgresConnection,
         _ logger: Logger
     ) async throws -> [String: (id: Int64, json: Data, listed: Bool)] {
         let texts = Array(Set(items.map(\.key.postgresText)))
@@ -144,7 +144,7 @@ extension PostgresCache {
             """
             SELECT i.id, i.key, i.json, EXISTS (
                     SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
-                    WHERE pi.collection_id = \(collectionID) AND pi.item_id = i.id AND p.generation = \(generation)
+                    WHERE pi.collection_id = \(listID) AND pi.item_id = i.id AND p.generation = \(generation)
                 ) AS listed
             FROM items i WHERE i.type = \(type) AND i.key = ANY(\(texts))
             """, on: connection, logger: logger)

@@ -11,7 +11,7 @@ extension PostgresCache {
     /// its committed prefix to resume from. A worker that dies, even by `SIGKILL`, loses its
     /// connection and with it the lease, at once.
     ///
-    /// - parameter key: The list's collection key.
+    /// - parameter key: The list's key.
     /// - parameter onWait: Called when another worker holds the lease, before waiting for it.
     /// - parameter whileWaiting: Runs while this worker waits for the lease, such as fetching the
     ///   list's pages ahead of the worker holding it (see ``fetchPagesAhead(of:source:concurrency:until:)``);

@@ -5,22 +5,22 @@ import Slippers
 import SlippersStorage
 
 extension PostgresCache {
-    /// Saves a fetched page, its items and the collection's resume point in one transaction,
+    /// Saves a fetched page, its items and the list's resume point in one transaction,
     /// by the rules of `SQLiteCache.savePage(_:at:in:now:)`.
     ///
-    /// One statement, one round trip: the function `save_page` of our schema. The collection's
+    /// One statement, one round trip: the function `save_page` of our schema. The list's
     /// row is locked for the transaction (its upsert): saves of one list by several workers
     /// follow one another, so the committed prefix stays exact.
     ///
-    /// - throws: `CacheError.pageOutOfOrder(collection:index:)` when page `index - 1`
-    ///   is not cached in the current generation, `CacheError.itemTypeMismatch(collection:stored:requested:)`,
+    /// - throws: `CacheError.pageOutOfOrder(list:index:)` when page `index - 1`
+    ///   is not cached in the current generation, `CacheError.itemTypeMismatch(list:stored:requested:)`,
     ///   or a ``PostgresCacheError``.
     @discardableResult
-    public func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) async throws
-        -> CollectionHead
+    public func savePage(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) async throws
+        -> ListHead
     {
-        guard let head = try await save(page, at: index, in: collection, holdingNothingNew: false) else {
-            throw CacheError.collectionNotFound(key: collection.key)
+        guard let head = try await save(page, at: index, in: list, holdingNothingNew: false) else {
+            throw CacheError.listNotFound(key: list.key)
         }
         return head
     }
@@ -30,57 +30,57 @@ extension PostgresCache {
     /// `nil`. The check and the save are one call of `save_page`, one round trip.
     ///
     /// - throws: As ``savePage(_:at:in:)``.
-    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
-        async throws -> CollectionHead?
+    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
+        async throws -> ListHead?
     {
-        try await save(page, at: index, in: collection, holdingNothingNew: true)
+        try await save(page, at: index, in: list, holdingNothingNew: true)
     }
 
     private func save(
-        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool
+        _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, holdingNothingNew: Bool
     )
-        async throws -> CollectionHead?
+        async throws -> ListHead?
     {
-        guard index >= 0 else { throw CacheError.pageOutOfOrder(collection: collection.key, index: index) }
+        guard index >= 0 else { throw CacheError.pageOutOfOrder(list: list.key, index: index) }
         let logger = self.logger
         return try await mappingErrors {
-            try await Self.mappingSaveErrors(of: collection, at: index) {
+            try await Self.mappingSaveErrors(of: list, at: index) {
                 try await client.withConnection { connection in
                     try await Self.writePage(
-                        page.keyingHeaderDigest(with: self.headerFingerprintKey), at: index, in: collection,
+                        page.keyingHeaderDigest(with: self.headerFingerprintKey), at: index, in: list,
                         holdingNothingNew: holdingNothingNew, now: Date(), connection, logger: logger)
                 }
             }
         }
     }
 
-    /// What `body` returns, with the errors `save_page` raises with our SQLSTATEs thrown as the store's errors.
+    /// What `body` returns, with the errors `save_page` raises with our SQLSTATEs thrown as the cache's errors.
     static func mappingSaveErrors<Result>(
-        of collection: CollectionDescriptor, at index: Int, _ body: () async throws -> Result
+        of list: ListDescriptor, at index: Int, _ body: () async throws -> Result
     ) async throws -> Result {
         do {
             return try await body()
         } catch let error as PSQLError {
             switch error.serverInfo?[.sqlState] {
-            case "SLP01": throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
+            case "SLP01": throw CacheError.pageOutOfOrder(list: list.key, index: index)
             case "SLP02":
                 throw CacheError.itemTypeMismatch(
-                    collection: collection.key, stored: error.serverInfo?[.detail] ?? "",
-                    requested: collection.itemType)
+                    list: list.key, stored: error.serverInfo?[.detail] ?? "",
+                    requested: list.itemType)
             default: throw error
             }
         }
     }
 
     /// Writes a page with one call of `save_page` (migration 0014), prepared once per connection:
-    /// the collection's row (made and locked), where the list stands, the items in one upsert, the
-    /// page with its membership in one more, the ids earlier pages list, and the collection's new
+    /// the list's row (made and locked), where the list stands, the items in one upsert, the
+    /// page with its membership in one more, the ids earlier pages list, and the list's new
     /// state with its head, in one statement and its one transaction; `nil`, with nothing written,
     /// for a page held because it brings nothing new.
     static func writePage(
-        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, holdingNothingNew: Bool,
+        _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, holdingNothingNew: Bool,
         now: Date, _ connection: PostgresConnection, logger: Logger
-    ) async throws -> CollectionHead? {
+    ) async throws -> ListHead? {
         // Each id once, at its first position, with the later JSON, as one upsert after another would leave it.
         var keys: [String] = []
         var latest: [String: Data] = [:]
@@ -90,7 +90,7 @@ extension PostgresCache {
         }
         let caching = page.caching
         let statement = SavePageStatement(
-            key: collection.key, itemType: collection.itemType, style: collection.style,
+            key: list.key, itemType: list.itemType, style: list.style,
             now: now.timeIntervalSince1970, index: index, keys: keys,
             jsons: keys.map { ByteBuffer(bytes: latest[$0] ?? Data()) }, token: page.token?.rawValue,
             nextToken: page.nextToken?.rawValue, total: page.total, etag: page.validators.etag,
@@ -102,17 +102,17 @@ extension PostgresCache {
             varyKey: caching.varyKey, holdsNothingNew: holdingNothingNew)
         var head: PostgresRandomAccessRow?
         for try await row in try await connection.execute(statement, logger: logger) where head == nil { head = row }
-        guard let head else { throw CacheError.collectionNotFound(key: collection.key) }
+        guard let head else { throw CacheError.listNotFound(key: list.key) }
         if try head["held"].decode(Bool.self) { return nil }
         let currentPageCount = (try head["last_current_index"].decode(Int?.self)).map { $0 + 1 } ?? 0
-        var saved = try PostgresRows.collectionHead(head, currentPageCount: currentPageCount)
+        var saved = try PostgresRows.listHead(head, currentPageCount: currentPageCount)
         saved.repeatedItemCount = page.items.count - keys.count + (try head["listed"].decode(Int.self))
         return saved
     }
 
-    /// A collection's head: its row and where its current generation ends.
-    static func collectionHead(_ key: String, _ connection: PostgresConnection, _ logger: Logger) async throws
-        -> CollectionHead?
+    /// A list's head: its row and where its current generation ends.
+    static func listHead(_ key: String, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> ListHead?
     {
         guard
             let row = try await PostgresRows.first(
@@ -124,7 +124,7 @@ extension PostgresCache {
                 """, on: connection, logger: logger)
         else { return nil }
         let lastCurrent = try row["last_current_index"].decode(Int?.self)
-        return try PostgresRows.collectionHead(row, currentPageCount: lastCurrent.map { $0 + 1 } ?? 0)
+        return try PostgresRows.listHead(row, currentPageCount: lastCurrent.map { $0 + 1 } ?? 0)
     }
 
     /// The tokens of the pages of a generation before `index`.
@@ -146,7 +146,7 @@ extension PostgresCache {
 
     /// How many of `keys` no page of the current generation before `index` lists.
     ///
-    /// One index probe a key (memberships by collection and item, migration 0004), whatever the
+    /// One index probe a key (memberships by list and item, migration 0004), whatever the
     /// list's length and however many other lists share its items.
     public func unlistedCount(of keys: Set<ItemKey>, before index: Int, in key: String) async throws -> Int {
         guard !keys.isEmpty else { return 0 }

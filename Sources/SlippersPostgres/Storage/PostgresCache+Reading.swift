@@ -7,43 +7,43 @@ extension PostgresCache {
     /// The database's URL, without its password.
     public var locationDescription: String { location.description }
 
-    /// A collection with its statistics, or `nil` when it is not cached.
-    public func collection(_ key: String) async throws -> CollectionInfo? {
+    /// A list with its statistics, or `nil` when it is not cached.
+    public func list(_ key: String) async throws -> ListInfo? {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 try await PostgresRows.first(
                     PostgresQuery(
-                        unsafeSQL: PostgresRows.collectionInfoSQL + " WHERE c.key = $1 GROUP BY c.id",
+                        unsafeSQL: PostgresRows.listInfoSQL + " WHERE c.key = $1 GROUP BY c.id",
                         binds: try Self.binds(key)),
                     on: connection, logger: logger
-                ).map(PostgresRows.collectionInfo)
+                ).map(PostgresRows.listInfo)
             }
         }
     }
 
-    /// Every collection with its statistics, ordered by key (byte order, as in an SQLite file).
-    public func collections() async throws -> [CollectionInfo] {
+    /// Every list with its statistics, ordered by key (byte order, as in an SQLite file).
+    public func lists() async throws -> [ListInfo] {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 try await PostgresRows.all(
                     PostgresQuery(
-                        unsafeSQL: PostgresRows.collectionInfoSQL + " GROUP BY c.id ORDER BY c.key COLLATE \"C\""),
+                        unsafeSQL: PostgresRows.listInfoSQL + " GROUP BY c.id ORDER BY c.key COLLATE \"C\""),
                     on: connection, logger: logger
-                ).map(PostgresRows.collectionInfo)
+                ).map(PostgresRows.listInfo)
             }
         }
     }
 
-    /// The rows of a collection's cached pages, in order.
+    /// The rows of a list's cached pages, in order.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.listNotFound(key:)`, or a ``PostgresCacheError``.
     public func pages(in key: String) async throws -> [PageInfo] {
         try await mappingErrors {
             try await client.withConnection { [self] connection in
                 guard
                     try await PostgresRows.first(
                         "SELECT id FROM collections WHERE key = \(key)", on: connection, logger: logger) != nil
-                else { throw CacheError.collectionNotFound(key: key) }
+                else { throw CacheError.listNotFound(key: key) }
                 return try await PostgresRows.all(
                     PostgresQuery(
                         unsafeSQL: "SELECT \(PostgresRows.pageColumnsSQL) FROM pages p "
@@ -85,11 +85,11 @@ extension PostgresCache {
         }
     }
 
-    /// Calls `body` with each item of a collection in list order, each id once; rows are streamed, not loaded.
+    /// Calls `body` with each item of a list in list order, each id once; rows are streamed, not loaded.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
+    /// - throws: `CacheError.listNotFound(key:)`, what `body` throws, or a ``PostgresCacheError``.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) async throws {
-        guard try await collectionExists(key) else { throw CacheError.collectionNotFound(key: key) }
+        guard try await listExists(key) else { throw CacheError.listNotFound(key: key) }
         try await mappingErrors {
             try await client.withConnectionStreaming { connection in
                 let rows = try await connection.query(
@@ -127,7 +127,7 @@ extension PostgresCache {
 
     /// The stored item types `name` stands for, sorted; see `SQLiteCache.itemTypes(named:)`.
     public func itemTypes(named name: String) async throws -> [String] {
-        let name = try await collectionKey(typed: name)
+        let name = try await listKey(typed: name)
         return try await mappingErrors {
             try await client.withConnection { [self] connection in
                 if let row = try await PostgresRows.first(
@@ -145,16 +145,16 @@ extension PostgresCache {
         }
     }
 
-    /// The key of the collection a person typed; see `SQLiteCache.collectionKey(typed:)`.
-    public func collectionKey(typed: String) async throws -> String {
+    /// The key of the list a person typed; see `SQLiteCache.listKey(typed:)`.
+    public func listKey(typed: String) async throws -> String {
         let masked = CredentialQuery.masking(typed)
         guard masked != typed else { return typed }
-        if try await collectionExists(typed) { return typed }
-        return try await collectionExists(masked) ? masked : typed
+        if try await listExists(typed) { return typed }
+        return try await listExists(masked) ? masked : typed
     }
 
-    /// Whether a collection has `key`: its row by the unique key, without its statistics.
-    func collectionExists(_ key: String) async throws -> Bool {
+    /// Whether a list has `key`: its row by the unique key, without its statistics.
+    func listExists(_ key: String) async throws -> Bool {
         try await mappingErrors {
             !(try await client.rows("SELECT 1 FROM collections WHERE key = \(key)")).isEmpty
         }

@@ -20,7 +20,7 @@ extension PostgresCache {
             try await client.withConnection { [self] connection in
                 let rows: [PostgresRandomAccessRow]
                 switch scope {
-                case .collection(let key):
+                case .list(let key):
                     rows = try await PostgresRows.all(
                         """
                         SELECT s.key, s.json FROM (

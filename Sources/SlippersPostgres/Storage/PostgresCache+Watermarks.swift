@@ -3,7 +3,7 @@ import PostgresNIO
 import SlippersStorage
 
 extension PostgresCache {
-    /// The watermark of a collection synced incrementally, or `nil` when it has none.
+    /// The watermark of a list synced incrementally, or `nil` when it has none.
     ///
     /// - throws: A ``PostgresCacheError``.
     public func watermark(of key: String) async throws -> SyncWatermark? {
@@ -17,7 +17,7 @@ extension PostgresCache {
         }
     }
 
-    /// Stores the watermark of a collection synced incrementally; `nil` removes it.
+    /// Stores the watermark of a list synced incrementally; `nil` removes it.
     ///
     /// - throws: A ``PostgresCacheError``.
     public func saveWatermark(_ watermark: SyncWatermark?, of key: String) async throws {

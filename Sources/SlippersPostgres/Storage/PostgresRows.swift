@@ -3,7 +3,7 @@ import PostgresNIO
 import Slippers
 import SlippersStorage
 
-/// Reading the rows of our tables into the store's values.
+/// Reading the rows of our tables into the cache's values.
 enum PostgresRows {
     /// Every row of a query, each readable by column name.
     static func all(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
@@ -26,8 +26,8 @@ enum PostgresRows {
         return nil
     }
 
-    /// A collection's row with its statistics; `WHERE` and `GROUP BY` follow.
-    static let collectionInfoSQL = """
+    /// A list's row with its statistics; `WHERE` and `GROUP BY` follow.
+    static let listInfoSQL = """
         SELECT c.id, c.key, c.item_type, c.style, c.resume_token, c.end_reached, c.total, c.created_at,
             c.refreshed_at, c.invalidated_at, c.generation,
             count(p.id) AS page_count,
@@ -38,12 +38,12 @@ enum PostgresRows {
         FROM collections c LEFT JOIN pages p ON p.collection_id = c.id
         """
 
-    /// A collection of a row of ``collectionInfoSQL``.
-    static func collectionInfo(_ row: PostgresRandomAccessRow) throws -> CollectionInfo {
+    /// A list of a row of ``listInfoSQL``.
+    static func listInfo(_ row: PostgresRandomAccessRow) throws -> ListInfo {
         let pageCount = try row["page_count"].decode(Int.self)
         let supersededPageCount = try row["superseded_page_count"].decode(Int.self)
-        let head = try collectionHead(row, currentPageCount: pageCount - supersededPageCount)
-        return CollectionInfo(
+        let head = try listHead(row, currentPageCount: pageCount - supersededPageCount)
+        return ListInfo(
             head: head, itemType: try row["item_type"].decode(String.self),
             style: try row["style"].decode(String?.self),
             createdAt: Date(timeIntervalSince1970: try row["created_at"].decode(Double.self)),
@@ -53,9 +53,9 @@ enum PostgresRows {
             unverifiedPageCount: try row["unverified_page_count"].decode(Int.self))
     }
 
-    /// The head in a collection's row that has a `last_index` column.
-    static func collectionHead(_ row: PostgresRandomAccessRow, currentPageCount: Int) throws -> CollectionHead {
-        CollectionHead(
+    /// The head in a list's row that has a `last_index` column.
+    static func listHead(_ row: PostgresRandomAccessRow, currentPageCount: Int) throws -> ListHead {
+        ListHead(
             key: try row["key"].decode(String.self),
             resumeToken: try row["resume_token"].decode(String?.self).map(PageToken.init(rawValue:)),
             endReached: try row["end_reached"].decode(Bool.self),

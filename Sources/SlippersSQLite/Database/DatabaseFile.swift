@@ -76,7 +76,7 @@ enum DatabaseFile {
     static func checkIsRegularFileOrMissing(_ path: String) throws {
         let kind = kind(of: path)
         guard kind == .missing || kind == .regularFile else {
-            throw StoreError.notAFile(path: path, kind: kind.phrase)
+            throw SQLiteCacheError.notAFile(path: path, kind: kind.phrase)
         }
     }
 
@@ -105,19 +105,20 @@ enum DatabaseFile {
     /// `-shm` files) are told apart.
     static func checkWritable(_ path: String) throws {
         switch writability(ofDirectoryOf: path) {
-        case .missing: throw StoreError.directoryNotFound(path: path)
-        case .readOnlyFileSystem: throw StoreError.readOnlyFileSystem(path: path)
-        case .permissionDenied: throw StoreError.permissionDenied(path: path)
+        case .missing: throw SQLiteCacheError.directoryNotFound(path: path)
+        case .readOnlyFileSystem: throw SQLiteCacheError.readOnlyFileSystem(path: path)
+        case .permissionDenied: throw SQLiteCacheError.permissionDenied(path: path)
         case .writable: break
         }
         if exists(path), access(path, R_OK | W_OK) != 0 {
-            throw errno == EROFS ? StoreError.readOnlyFileSystem(path: path) : StoreError.permissionDenied(path: path)
+            throw errno == EROFS
+                ? SQLiteCacheError.readOnlyFileSystem(path: path) : SQLiteCacheError.permissionDenied(path: path)
         }
     }
 
     /// Throws when the directory that would hold `path` does not exist.
     static func checkDirectory(of path: String) throws {
-        guard kind(of: directory(of: path)) == .directory else { throw StoreError.directoryNotFound(path: path) }
+        guard kind(of: directory(of: path)) == .directory else { throw SQLiteCacheError.directoryNotFound(path: path) }
     }
 
     /// Creates an empty file readable and writable by its owner only (0600), unless one exists already.
@@ -134,11 +135,11 @@ enum DatabaseFile {
         }
         switch errno {
         case EEXIST: return
-        case ENOENT, ENOTDIR: throw StoreError.directoryNotFound(path: path)
-        case EROFS: throw StoreError.readOnlyFileSystem(path: path)
-        case EACCES, EPERM: throw StoreError.permissionDenied(path: path)
-        case ENOSPC, EDQUOT: throw StoreError.diskFull(path: path)
-        default: throw StoreError.permissionDenied(path: path)
+        case ENOENT, ENOTDIR: throw SQLiteCacheError.directoryNotFound(path: path)
+        case EROFS: throw SQLiteCacheError.readOnlyFileSystem(path: path)
+        case EACCES, EPERM: throw SQLiteCacheError.permissionDenied(path: path)
+        case ENOSPC, EDQUOT: throw SQLiteCacheError.diskFull(path: path)
+        default: throw SQLiteCacheError.permissionDenied(path: path)
         }
     }
 
@@ -171,20 +172,22 @@ enum DatabaseFile {
         guard link(temporary, path) != 0 else { return }
         switch errno {
         case EEXIST: return
-        case ENOENT, ENOTDIR: throw StoreError.directoryNotFound(path: path)
-        case EROFS: throw StoreError.readOnlyFileSystem(path: path)
-        case EACCES: throw StoreError.permissionDenied(path: path)
-        case ENOSPC, EDQUOT: throw StoreError.diskFull(path: path)
+        case ENOENT, ENOTDIR: throw SQLiteCacheError.directoryNotFound(path: path)
+        case EROFS: throw SQLiteCacheError.readOnlyFileSystem(path: path)
+        case EACCES: throw SQLiteCacheError.permissionDenied(path: path)
+        case ENOSPC, EDQUOT: throw SQLiteCacheError.diskFull(path: path)
         default: try createPrivateFile(at: path)
         }
     }
 
     /// Throws unless the existing file at `path` is empty or starts with the SQLite header.
     static func checkHeader(of path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.permissionDenied(path: path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SQLiteCacheError.permissionDenied(path: path)
+        }
         defer { try? handle.close() }
         let prefix = (try? handle.read(upToCount: header.count)) ?? Data()
-        guard prefix.isEmpty || prefix == header else { throw StoreError.notADatabase(path: path) }
+        guard prefix.isEmpty || prefix == header else { throw SQLiteCacheError.notADatabase(path: path) }
     }
 
     /// Whether the write-ahead log of `path` holds changes not yet copied into the database file.
@@ -235,7 +238,7 @@ enum DatabaseFile {
                 guard !tables.isEmpty else { return [] }
                 let applied = try tables.contains("grdb_migrations") ? Schema.migrator.appliedIdentifiers(db) : []
                 guard let firstMigration, applied.contains(firstMigration) else {
-                    throw StoreError.foreignDatabase(path: path, tables: tables.sorted())
+                    throw SQLiteCacheError.foreignDatabase(path: path, tables: tables.sorted())
                 }
                 let known = Set(Schema.knownMigrations)
                 return applied.filter { !known.contains($0) }.sorted()
@@ -243,23 +246,23 @@ enum DatabaseFile {
         } catch let error as DatabaseError {
             throw classify(error, path: path)
         }
-        if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknownMigrations: unknown) }
+        if !unknown.isEmpty { throw SQLiteCacheError.newerSchema(path: path, unknownMigrations: unknown) }
     }
 
-    /// A store error for an SQLite error met while opening or writing `path`, or the error itself.
+    /// A cache error for an SQLite error met while opening or writing `path`, or the error itself.
     static func classify(_ error: DatabaseError, path: String) -> any Error {
         switch error.resultCode {
-        case .SQLITE_NOTADB: StoreError.notADatabase(path: path)
+        case .SQLITE_NOTADB: SQLiteCacheError.notADatabase(path: path)
         case .SQLITE_CORRUPT:
-            StoreError.corrupt(path: path, detail: error.message ?? "database disk image is malformed")
-        case .SQLITE_FULL: StoreError.diskFull(path: path)
+            SQLiteCacheError.corrupt(path: path, detail: error.message ?? "database disk image is malformed")
+        case .SQLITE_FULL: SQLiteCacheError.diskFull(path: path)
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
             if !exists(path) {
-                StoreError.fileNotFound(path: path)
+                SQLiteCacheError.fileNotFound(path: path)
             } else {
                 writeError(path)
             }
-        case .SQLITE_BUSY, .SQLITE_LOCKED: StoreError.busy(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: SQLiteCacheError.busy(path: path)
         default: error
         }
     }
@@ -268,7 +271,7 @@ enum DatabaseFile {
     private static func writeError(_ path: String) -> any Error {
         do {
             try checkWritable(path)
-            return StoreError.readOnly(path: path)
+            return SQLiteCacheError.readOnly(path: path)
         } catch {
             return error
         }

@@ -22,7 +22,7 @@ extension SQLiteCache {
 
     /// Runs `body`, trying it again while it fails with `SQLITE_BUSY` or `SQLITE_LOCKED`, up to ``retryDeadline``.
     ///
-    /// - throws: `StoreError.busy(path:)` when the lock is still held at the deadline, or what `body` throws.
+    /// - throws: `SQLiteCacheError.busy(path:)` when the lock is still held at the deadline, or what `body` throws.
     static func retryingWhileBusy<T>(path: String, _ body: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(retryDeadline)
         var attempt = 0
@@ -31,9 +31,9 @@ extension SQLiteCache {
                 return try body()
             } catch let error as DatabaseError where isBusy(error) {
                 attempt += 1
-                guard Date() < deadline else { throw StoreError.busy(path: path) }
+                guard Date() < deadline else { throw SQLiteCacheError.busy(path: path) }
                 pause(attempt: attempt)
-            } catch let error as StoreError where error == .busy(path: path) {
+            } catch let error as SQLiteCacheError where error == .busy(path: path) {
                 attempt += 1
                 guard Date() < deadline else { throw error }
                 pause(attempt: attempt)
@@ -41,7 +41,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Runs `body`, turning SQLite's write failures into the store errors a user can act on.
+    /// Runs `body`, turning SQLite's write failures into the cache errors a user can act on.
     static func translatingWriteErrors<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -50,7 +50,7 @@ extension SQLiteCache {
             throw error
         } catch let error as DatabaseError {
             switch error.resultCode {
-            case .SQLITE_FULL: throw StoreError.diskFull(path: path)
+            case .SQLITE_FULL: throw SQLiteCacheError.diskFull(path: path)
             case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN: throw DatabaseFile.classify(error, path: path)
             default: throw error
             }

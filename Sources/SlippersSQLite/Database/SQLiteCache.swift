@@ -5,9 +5,9 @@ import Slippers
 import SlippersStorage
 import Synchronization
 
-/// An SQLite cache of paginated lists: collections of pages, pages of ordered item ids, items stored once.
+/// An SQLite cache of paginated lists: lists of pages, pages of ordered item ids, items stored once.
 ///
-/// The store is untyped: items are JSON bytes (`RawItem`) filed under an
+/// The cache is untyped: items are JSON bytes (`RawItem`) filed under an
 /// item type and an `ItemKey`. A ``Repository`` gives it a Swift type.
 ///
 /// The file is opened in WAL mode with a busy timeout, so readers in this or
@@ -17,16 +17,16 @@ import Synchronization
 /// For example:
 ///
 /// ```swift
-/// let store = try SQLiteCache(path: "cache.sqlite")
-/// try store.savePage(page, at: 0, in: CollectionDescriptor(key: "posts", itemType: "Post"))
-/// let first = try store.page(at: 0, in: "posts")
+/// let cache = try SQLiteCache(path: "cache.sqlite")
+/// try cache.savePage(page, at: 0, in: ListDescriptor(key: "posts", itemType: "Post"))
+/// let first = try cache.page(at: 0, in: "posts")
 /// ```
 ///
-/// The store, and the repositories, pagers and syncs over it, log to its
+/// The cache, and the repositories, pagers and syncs over it, log to its
 /// ``logger``: evictions at `info`; revalidation outcomes and decodes that
 /// fall back to `JSONDecoder` at `debug`.
 public final class SQLiteCache: Sendable {
-    /// How a store opens its file.
+    /// How a cache opens its file.
     public enum Mode: Sendable {
         /// Read and write; a missing file is created (readable by its owner only) and migrated.
         case readWrite
@@ -38,7 +38,7 @@ public final class SQLiteCache: Sendable {
     public let path: String
     /// How the file was opened.
     public let mode: Mode
-    /// Where the store and what works over it report what they do; discards it unless given.
+    /// Where the cache and what works over it report what they do; discards it unless given.
     public let logger: Logger
 
     let reader: any DatabaseReader
@@ -62,10 +62,10 @@ public final class SQLiteCache: Sendable {
     /// - parameter path: The database file.
     /// - parameter mode: `.readWrite` (the default) or `.readOnly`.
     /// - parameter logger: Where to log; nothing is logged unless given.
-    /// - throws: `StoreError` naming the problem, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError` naming the problem, or a `DatabaseError`.
     public convenience init(
         path: String, mode: Mode = .readWrite,
-        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "slippers.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         try self.init(path: path, mode: mode, tracingStatements: nil, logger: logger)
     }
@@ -77,7 +77,7 @@ public final class SQLiteCache: Sendable {
     /// fills the "disk" where it wants.
     init(
         path: String, mode: Mode, tracingStatements trace: (@Sendable (String) -> Void)?, maxPageCount: Int? = nil,
-        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "slippers.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.path = path
         self.mode = mode
@@ -87,11 +87,13 @@ public final class SQLiteCache: Sendable {
         var openPath = path
         switch mode {
         case .readOnly:
-            guard DatabaseFile.exists(path) else { throw StoreError.fileNotFound(path: path) }
+            guard DatabaseFile.exists(path) else { throw SQLiteCacheError.fileNotFound(path: path) }
             if DatabaseFile.writability(ofDirectoryOf: path) != .writable {
                 // SQLite cannot create the `-shm` file here, and no writer can use the file either:
                 // read it as immutable, which is exact only when its log holds nothing.
-                if DatabaseFile.hasUncheckpointedChanges(path) { throw StoreError.uncheckpointedChanges(path: path) }
+                if DatabaseFile.hasUncheckpointedChanges(path) {
+                    throw SQLiteCacheError.uncheckpointedChanges(path: path)
+                }
                 openPath = DatabaseFile.immutableURI(for: path)
             }
             try DatabaseFile.validate(path, opening: openPath, busyTimeout: Self.busyTimeout)
@@ -143,7 +145,7 @@ public final class SQLiteCache: Sendable {
     }
 
     /// A cache held in memory only, for previews and tests: nothing is written to disk, and it is
-    /// gone when the store is released. Every other feature behaves as with a file.
+    /// gone when the cache is released. Every other feature behaves as with a file.
     ///
     /// For example:
     ///
@@ -154,7 +156,7 @@ public final class SQLiteCache: Sendable {
     /// - parameter logger: Where to log; nothing is logged unless given.
     /// - throws: What creating the schema throws (it does not fail short of memory).
     public static func inMemory(
-        logger: Logger = Logger(label: "slippers.store", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "slippers.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws -> SQLiteCache {
         try SQLiteCache(inMemoryWith: logger)
     }
@@ -186,11 +188,11 @@ public final class SQLiteCache: Sendable {
     /// again within a bounded time, so `SQLITE_BUSY` reaches no caller while
     /// another process merely holds the lock.
     ///
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, `StoreError.diskFull(path:)`,
-    ///   `StoreError.busy(path:)` after the bounded wait, or what `updates` throws.
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, `SQLiteCacheError.diskFull(path:)`,
+    ///   `SQLiteCacheError.busy(path:)` after the bounded wait, or what `updates` throws.
     func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         try checkOpen()
-        guard let writer else { throw StoreError.readOnly(path: path) }
+        guard let writer else { throw SQLiteCacheError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
             try Self.translatingWriteErrors(path: path) { try writer.write(updates) }
         }
@@ -200,10 +202,10 @@ public final class SQLiteCache: Sendable {
     ///
     /// For one statement that is atomic by itself; several statements need ``write(_:)``.
     ///
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or what `updates` throws.
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, or what `updates` throws.
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) throws -> T {
         try checkOpen()
-        guard let writer else { throw StoreError.readOnly(path: path) }
+        guard let writer else { throw SQLiteCacheError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
             try Self.translatingWriteErrors(path: path) { try writer.writeWithoutTransaction(updates) }
         }
@@ -211,7 +213,7 @@ public final class SQLiteCache: Sendable {
 
     /// Runs `body` with the writer, outside any transaction (for `VACUUM` and checkpoints).
     func withWriter<T>(_ body: (any DatabaseWriter) throws -> T) throws -> T {
-        guard let writer else { throw StoreError.readOnly(path: path) }
+        guard let writer else { throw SQLiteCacheError.readOnly(path: path) }
         return try Self.retryingWhileBusy(path: path) {
             try Self.translatingWriteErrors(path: path) { try body(writer) }
         }
@@ -230,10 +232,10 @@ public final class SQLiteCache: Sendable {
         return try Self.retryingWhileBusy(path: path) { try reader.unsafeRead(value) }
     }
 
-    /// Writes the log into the file and closes the database connections; the store cannot be used afterwards.
+    /// Writes the log into the file and closes the database connections; the cache cannot be used afterwards.
     ///
     /// The write-ahead log is checkpointed first, so the file alone (a copy, a backup, a
-    /// read-only mount) holds everything the cache holds. A store released without
+    /// read-only mount) holds everything the cache holds. A cache released without
     /// `close()` checkpoints the same way as it goes.
     public func close() throws {
         let wasOpen = isClosed.withLock { closed in
@@ -246,9 +248,9 @@ public final class SQLiteCache: Sendable {
         try reader.close()
     }
 
-    /// Throws ``StoreError/closed(path:)`` once ``close()`` ran, instead of SQLite's misuse error.
+    /// Throws ``SQLiteCacheError/closed(path:)`` once ``close()`` ran, instead of SQLite's misuse error.
     private func checkOpen() throws {
-        if isClosed.withLock({ $0 }) { throw StoreError.closed(path: path) }
+        if isClosed.withLock({ $0 }) { throw SQLiteCacheError.closed(path: path) }
     }
 
     deinit {

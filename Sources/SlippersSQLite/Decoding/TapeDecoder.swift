@@ -14,7 +14,7 @@ import Slippers
 /// with `JSONDecoder`, which gives the value or the error. So a success here
 /// is `JSONDecoder`'s success, and every error is `JSONDecoder`'s own.
 final class TapeDecoder: Decoder {
-    /// Thrown where `JSONDecoder` might decide otherwise; never reaches a caller of the store.
+    /// Thrown where `JSONDecoder` might decide otherwise; never reaches a caller of the cache.
     struct Refusal: Error {}
 
     private let bytes: [UInt8]

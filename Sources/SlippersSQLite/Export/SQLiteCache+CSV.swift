@@ -3,7 +3,7 @@ import Slippers
 import SlippersStorage
 
 extension SQLiteCache {
-    /// Writes a collection's items as CSV, in list order and each id once.
+    /// Writes a list's items as CSV, in list order and each id once.
     ///
     /// The first record names the columns: every column any item has, in the order
     /// they first appear. Nested objects become dotted columns, arrays stay JSON text
@@ -16,12 +16,12 @@ extension SQLiteCache {
     ///
     /// ```swift
     /// var csv = Data()
-    /// try store.writeCSV(of: "https://api.example.com/posts") { csv.append($0) }
+    /// try cache.writeCSV(of: "https://api.example.com/posts") { csv.append($0) }
     /// ```
     ///
-    /// - parameter key: The collection's key.
+    /// - parameter key: The list's key.
     /// - parameter write: Receives the output in chunks, the header first.
-    /// - throws: `CacheError` when there is no such collection; `DatabaseError` on a
+    /// - throws: `CacheError` when there is no such list; `DatabaseError` on a
     ///   failed read; whatever `write` throws.
     public func writeCSV(of key: String, to write: (Data) throws -> Void) throws {
         var table = CSVTable()
@@ -33,10 +33,10 @@ extension SQLiteCache {
 }
 
 extension CacheStorage {
-    /// Writes a collection's items as CSV, in list order and each id once, by the rules of
+    /// Writes a list's items as CSV, in list order and each id once, by the rules of
     /// ``SQLiteCache/writeCSV(of:to:)``, from any backend.
     ///
-    /// - throws: `CacheError` when there is no such collection; the backend's error on a
+    /// - throws: `CacheError` when there is no such list; the backend's error on a
     ///   failed read; whatever `write` throws.
     public func writeCSV(of key: String, to write: (Data) throws -> Void) async throws {
         var table = CSVTable()
@@ -75,7 +75,7 @@ struct CSVTable {
         return Data(CSVRecord.line(row).utf8)
     }
 
-    /// An item's cells; bytes that are not JSON (never saved by the store) are one `value` cell of text.
+    /// An item's cells; bytes that are not JSON (never saved by the cache) are one `value` cell of text.
     private static func cells(of item: RawItem) -> [(column: String, text: String)] {
         FlatItem(json: item.json)?.cells ?? [("value", String(decoding: item.json, as: UTF8.self))]
     }

@@ -15,7 +15,7 @@ public struct PendingWrite: Hashable, Sendable, Codable {
         /// The item deleted: it leaves every list.
         case delete
         /// An item made locally, shown in its list at once and created on the server by a `POST` to
-        /// the collection's URL. The server's answer (the item with the id it assigned) replaces it.
+        /// the list's URL. The server's answer (the item with the id it assigned) replaces it.
         case insert
     }
 
@@ -37,14 +37,14 @@ public struct PendingWrite: Hashable, Sendable, Codable {
     /// The type the item is filed under.
     public var itemType: String
     /// Whose write this is: the account of its item's type. Only a push of that account sends it.
-    public var account: Account { CollectionKey.account(ofItemType: itemType).account }
+    public var account: Account { ListKey.account(ofItemType: itemType).account }
     /// The item's id.
     public var itemKey: ItemKey
     /// What the write does.
     public var kind: Kind
     /// The HTTP method it is sent with: `PATCH`, `PUT`, `DELETE` or `POST`.
     public var method: String
-    /// The item's URL; for an insert, the collection's.
+    /// The item's URL; for an insert, the list's.
     public var url: String
     /// The JSON sent: the patch or the whole item; `nil` for a delete.
     public var body: Data?
@@ -61,7 +61,7 @@ public struct PendingWrite: Hashable, Sendable, Codable {
     /// When it was made.
     public var createdAt: Date
 
-    /// Creates a write, as the store reads it back.
+    /// Creates a write, as the cache reads it back.
     public init(
         id: Int64, itemType: String, itemKey: ItemKey, kind: Kind, method: String, url: String, body: Data?,
         idempotencyKey: String, baseVersion: String?, state: State, error: String?, attempts: Int, createdAt: Date

@@ -14,7 +14,7 @@ import SlippersStorage
 enum JSONMergePatch {
     /// The target with the patch applied, as JSON with sorted keys.
     ///
-    /// - throws: `StoreError.invalidJSON(_:)` when the target or the patch is not JSON.
+    /// - throws: `SQLiteCacheError.invalidJSON(_:)` when the target or the patch is not JSON.
     static func apply(_ patch: Data, to target: Data) throws -> Data {
         let patchValue = try value(patch, what: "the patch")
         let targetValue = try value(target, what: "the item")
@@ -40,7 +40,7 @@ enum JSONMergePatch {
         do {
             return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         } catch {
-            throw StoreError.invalidJSON("\(what) is not JSON")
+            throw SQLiteCacheError.invalidJSON("\(what) is not JSON")
         }
     }
 
@@ -50,7 +50,7 @@ enum JSONMergePatch {
             return try JSONSerialization.data(
                 withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         } catch {
-            throw StoreError.invalidJSON("the merged item cannot be written as JSON")
+            throw SQLiteCacheError.invalidJSON("the merged item cannot be written as JSON")
         }
     }
 }

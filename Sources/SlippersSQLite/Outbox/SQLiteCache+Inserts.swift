@@ -6,7 +6,7 @@ import SlippersStorage
 /// Items made locally: shown in their list at once, created on the server by the outbox.
 extension SQLiteCache {
     /// Makes an item locally: it is cached and placed in a list at once, in one transaction, and
-    /// its insert waits in the outbox (a `POST` of `request.json` to `request.url`, the collection's).
+    /// its insert waits in the outbox (a `POST` of `request.json` to `request.url`, the list's).
     ///
     /// Give the item a provisional id that no server item has (a negative number, or a UUID).
     /// When the server acknowledges the insert, the item takes the id the server answered with
@@ -15,19 +15,19 @@ extension SQLiteCache {
     ///
     /// - parameter item: The item as lists show it, with its provisional id as `key`.
     /// - parameter request: What is sent: an ``PendingWrite/Kind/insert`` with the JSON to post.
-    /// - parameter collectionKey: The list it is placed in; it must have a cached page.
+    /// - parameter listKey: The list it is placed in; it must have a cached page.
     /// - parameter position: Where in the list it shows until the server has it.
     /// - returns: The insert, as the outbox holds it.
-    /// - throws: `CacheError.collectionNotFound(key:)` for a list with no cached page,
-    ///   `StoreError.invalidJSON(_:)` when the item or the request is not a JSON object or the id
+    /// - throws: `CacheError.listNotFound(key:)` for a list with no cached page,
+    ///   `SQLiteCacheError.invalidJSON(_:)` when the item or the request is not a JSON object or the id
     ///   is cached already, or a `DatabaseError`.
     @discardableResult
     public func insertLocally(
-        _ item: RawItem, type: String, request: WriteRequest, into collectionKey: String,
+        _ item: RawItem, type: String, request: WriteRequest, into listKey: String,
         at position: InsertPosition = .first, now: Date = Date()
     ) throws -> PendingWrite {
         guard request.kind == .insert else {
-            throw StoreError.invalidJSON("insertLocally takes an insert, not a \(request.kind.rawValue)")
+            throw SQLiteCacheError.invalidJSON("insertLocally takes an insert, not a \(request.kind.rawValue)")
         }
         // What is posted: the request's JSON, else the item; a new item has no version to match.
         var posted = request
@@ -36,14 +36,14 @@ extension SQLiteCache {
         let sent = posted
         for json in request.json.map({ [item.json, $0] }) ?? [item.json]
         where !(try JSONMergePatch.value(json, what: "the new item") is [String: Any]) {
-            throw StoreError.invalidJSON("a new item is a JSON object")
+            throw SQLiteCacheError.invalidJSON("a new item is a JSON object")
         }
         return try write { db in
-            let pageID = try Self.insertPage(collectionKey, at: position, in: db)
+            let pageID = try Self.insertPage(listKey, at: position, in: db)
             if try Int64.fetchOne(
                 db, sql: "SELECT id FROM items WHERE type = ? AND key = ?", arguments: [type, item.key]) != nil
             {
-                throw StoreError.invalidJSON(
+                throw SQLiteCacheError.invalidJSON(
                     "an item \(item.key.description.shortenedForErrors) is cached already: give a new item a provisional id"
                 )
             }
@@ -70,7 +70,7 @@ extension SQLiteCache {
     /// - parameter keys: Ids of items a list shows.
     /// - parameter writeID: The insert's number in the outbox.
     /// - returns: Those of `keys` held before the insert.
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func heldKeys(among keys: [ItemKey], beforeInsert writeID: Int64) throws -> Set<ItemKey> {
         try read { db in
             guard
@@ -78,7 +78,7 @@ extension SQLiteCache {
                     db,
                     sql: "SELECT i.id, i.type FROM outbox o JOIN items i ON i.id = o.item_id WHERE o.id = ?",
                     arguments: [writeID])
-            else { throw StoreError.writeNotFound(id: writeID) }
+            else { throw SQLiteCacheError.writeNotFound(id: writeID) }
             let (itemID, type): (Int64, String) = (row[0], row[1])
             var held: Set<ItemKey> = []
             // A page of ids at a time, well under SQLite's limit on bound values.
@@ -98,7 +98,7 @@ extension SQLiteCache {
 
     // MARK: Inside a transaction
 
-    /// The page a new item is placed on: the first page of the collection's current generation, or its last.
+    /// The page a new item is placed on: the first page of the list's current generation, or its last.
     private static func insertPage(_ key: String, at position: InsertPosition, in db: Database) throws -> Int64 {
         let order = position == .first ? "ASC" : "DESC"
         guard
@@ -108,7 +108,7 @@ extension SQLiteCache {
                     SELECT p.id FROM pages p JOIN collections c ON c.id = p.collection_id
                     WHERE c.key = ? AND p.generation = c.generation ORDER BY p.idx \(order) LIMIT 1
                     """, arguments: [key])
-        else { throw CacheError.collectionNotFound(key: key) }
+        else { throw CacheError.listNotFound(key: key) }
         return pageID
     }
 

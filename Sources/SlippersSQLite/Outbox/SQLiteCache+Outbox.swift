@@ -27,37 +27,39 @@ enum Overlay: Int {
 /// For example:
 ///
 /// ```swift
-/// let write = try store.writeLocally(
+/// let write = try cache.writeLocally(
 ///     WriteRequest(kind: .merge, json: Data(#"{"liked": true}"#.utf8), url: "https://api.example.com/posts/42/"),
 ///     type: "posts@https://api.example.com", key: .integer(42))
 /// // … later, after the server answered 200 with the item:
-/// try store.acknowledgeWrite(write.id, serverJSON: response.body)
+/// try cache.acknowledgeWrite(write.id, serverJSON: response.body)
 /// ```
 extension SQLiteCache {
     /// Applies a change to a cached item at once and keeps it in the outbox until a push sends it, in one transaction.
     ///
     /// - returns: The write, as the outbox holds it.
-    /// - throws: `StoreError.itemNotFound(type:key:)`, `StoreError.invalidJSON(_:)` for a patch
+    /// - throws: `SQLiteCacheError.itemNotFound(type:key:)`, `SQLiteCacheError.invalidJSON(_:)` for a patch
     ///   or item that is not JSON (or a merge that is not an object), or a `DatabaseError`.
     @discardableResult
     public func writeLocally(_ request: WriteRequest, type: String, key: ItemKey, now: Date = Date()) throws
         -> PendingWrite
     {
         if request.kind == .insert {
-            throw StoreError.invalidJSON("an insert places a new item in a list: give it to insertLocally")
+            throw SQLiteCacheError.invalidJSON("an insert places a new item in a list: give it to insertLocally")
         }
         if request.kind != .delete {
-            guard let json = request.json else { throw StoreError.invalidJSON("a \(request.kind.rawValue) needs JSON") }
+            guard let json = request.json else {
+                throw SQLiteCacheError.invalidJSON("a \(request.kind.rawValue) needs JSON")
+            }
             let value = try JSONMergePatch.value(json, what: "the change")
             if request.kind == .merge, !(value is [String: Any]) {
-                throw StoreError.invalidJSON("a merge patch is a JSON object")
+                throw SQLiteCacheError.invalidJSON("a merge patch is a JSON object")
             }
         }
         return try write { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT id, json, overlaid FROM items WHERE type = ? AND key = ?", arguments: [type, key])
-            else { throw StoreError.itemNotFound(type: type, key: key.description) }
+            else { throw SQLiteCacheError.itemNotFound(type: type, key: key.description) }
             let itemID: Int64 = row[0]
             let overlay = Overlay(rawValue: row[2]) ?? .none
             if overlay == .none {
@@ -118,11 +120,11 @@ extension SQLiteCache {
         }
     }
 
-    /// The keys and stored styles of the collections whose current pages list an item: where an
+    /// The keys and stored styles of the lists whose current pages list an item: where an
     /// insert placed it, for looking for it on the server.
     ///
     /// - throws: A `DatabaseError`.
-    public func collections(listing type: String, key: ItemKey) throws -> [(key: String, style: String?)] {
+    public func lists(listing type: String, key: ItemKey) throws -> [(key: String, style: String?)] {
         try read { db in
             try Row.fetchAll(
                 db,
@@ -156,7 +158,7 @@ extension SQLiteCache {
                 db, sql: "SELECT i.type, count(*) FROM outbox o JOIN items i ON i.id = o.item_id GROUP BY i.type")
             var counts: [Account: Int] = [:]
             for row in rows {
-                counts[CollectionKey.account(ofItemType: row[0]).account, default: 0] += row[1] as Int
+                counts[ListKey.account(ofItemType: row[0]).account, default: 0] += row[1] as Int
             }
             return counts
         }
@@ -187,7 +189,7 @@ extension SQLiteCache {
     ///   is cached already (a page brought it), the local one gives way to it.
     /// - parameter itemURL: For an insert, where the server says the item now is (its `Location`):
     ///   the item's later writes, made while the insert waited, go there.
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func acknowledgeWrite(
         _ id: Int64, serverJSON: Data? = nil, serverKey: ItemKey? = nil, itemURL: String? = nil, now: Date = Date()
     ) throws {
@@ -226,7 +228,7 @@ extension SQLiteCache {
     /// Marks a write refused by the server: it stays in the outbox, and its change stays shown,
     /// until it is retried or discarded.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func failWrite(_ id: Int64, reason: String, now: Date = Date()) throws {
         try updateWrite(id, set: "state = 'failed', error = ?", text: reason, now: now)
     }
@@ -234,7 +236,7 @@ extension SQLiteCache {
     /// Marks a `POST` whose answer never arrived and that the server could not be checked for:
     /// it waits, with `reason` saying what to check, until it is retried or discarded.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func markWriteInDoubt(_ id: Int64, reason: String, now: Date = Date()) throws {
         try updateWrite(id, set: "state = 'in_doubt', error = ?", text: reason, now: now)
     }
@@ -242,14 +244,14 @@ extension SQLiteCache {
     /// Records the version of the item a write is based on, as the server now gives it (the
     /// `ETag` of its `GET`): the `If-Match` the write is sent with.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func setBaseVersion(ofWrite id: Int64, to version: String, now: Date = Date()) throws {
         try updateWrite(id, set: "base_version = ?", text: version, now: now)
     }
 
     /// Counts one more attempt to send a write.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func recordAttempt(ofWrite id: Int64, now: Date = Date()) throws {
         try updateWrite(id, set: "attempts = attempts + 1", now: now)
     }
@@ -260,7 +262,7 @@ extension SQLiteCache {
     /// is sent as a new one, without being looked for first (a lookup that could not decide
     /// before would not decide now).
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func retryWrite(_ id: Int64, now: Date = Date()) throws {
         try updateWrite(
             id, set: "attempts = CASE state WHEN 'in_doubt' THEN 0 ELSE attempts END, state = 'pending', error = NULL",
@@ -271,7 +273,7 @@ extension SQLiteCache {
     /// with the item's other writes applied). Discarding an insert drops the item made locally,
     /// with its later writes: it leaves every list.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func discardWrite(_ id: Int64, now: Date = Date()) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
@@ -288,7 +290,7 @@ extension SQLiteCache {
     /// Resolves a conflict in the server's favour: every write of the write's item is dropped,
     /// and the item becomes `serverJSON` (the server's current copy), or its stored server copy.
     ///
-    /// - throws: `StoreError.writeNotFound(id:)`, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.writeNotFound(id:)`, or a `DatabaseError`.
     public func resolveWithServer(_ id: Int64, serverJSON: Data?, now: Date = Date()) throws {
         try write { db in
             let write = try Self.outboxRow(id, in: db)
@@ -298,17 +300,17 @@ extension SQLiteCache {
         }
     }
 
-    /// Records where a collection's items are written: a URL with `{id}` for the id, or `nil` for the default.
+    /// Records where a list's items are written: a URL with `{id}` for the id, or `nil` for the default.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     public func setItemURLTemplate(_ template: String?, for key: String) throws {
         try write { db in
             try db.execute(sql: "UPDATE collections SET item_url = ? WHERE key = ?", arguments: [template, key])
-            guard db.changesCount > 0 else { throw CacheError.collectionNotFound(key: key) }
+            guard db.changesCount > 0 else { throw CacheError.listNotFound(key: key) }
         }
     }
 
-    /// Where a collection's items are written, as ``setItemURLTemplate(_:for:)`` recorded it; `nil` when it was not.
+    /// Where a list's items are written, as ``setItemURLTemplate(_:for:)`` recorded it; `nil` when it was not.
     ///
     /// - throws: A `DatabaseError`.
     public func itemURLTemplate(for key: String) throws -> String? {
@@ -421,7 +423,7 @@ extension SQLiteCache {
     private static func outboxRow(_ id: Int64, in db: Database) throws -> OutboxRow {
         guard
             let row = try Row.fetchOne(db, sql: "SELECT item_id, kind, body FROM outbox WHERE id = ?", arguments: [id])
-        else { throw StoreError.writeNotFound(id: id) }
+        else { throw SQLiteCacheError.writeNotFound(id: id) }
         return OutboxRow(itemID: row[0], kind: PendingWrite.Kind(rawValue: row[1]) ?? .merge, body: row[2])
     }
 
@@ -441,7 +443,7 @@ extension SQLiteCache {
             let arguments: StatementArguments =
                 text.map { [$0, now.storedValue, id] } ?? [now.storedValue, id]
             try db.execute(sql: sql, arguments: arguments)
-            guard db.changesCount > 0 else { throw StoreError.writeNotFound(id: id) }
+            guard db.changesCount > 0 else { throw SQLiteCacheError.writeNotFound(id: id) }
         }
     }
 

@@ -11,7 +11,7 @@ extension Pager {
         guard policy.readsCache, let windowHead, !windowHead.endReached, windowHead.generation > 0 else {
             return false
         }
-        return try cache.newestFirst(collection.key) == true
+        return try cache.newestFirst(list.key) == true
     }
 
     /// Records the list newest first when its first page shows it is a feed, unless something was
@@ -23,7 +23,7 @@ extension Pager {
         else { return }
         // A list not kept (a page not to store) has nothing to record, and says nothing.
         do {
-            if try cache.newestFirst(collection.key) == nil { try cache.setNewestFirst(true, for: collection.key) }
+            if try cache.newestFirst(list.key) == nil { try cache.setNewestFirst(true, for: list.key) }
         } catch {}
     }
 
@@ -43,7 +43,7 @@ extension Pager {
                     try await revalidateFirstPage()
                     return
                 }
-                try cache.mergeFeedHead(page, in: collection, now: clock())
+                try cache.mergeFeedHead(page, in: list, now: clock())
             }
             verifiedThisSession.insert(0)
             state.refresh = .idle
@@ -87,13 +87,13 @@ extension Pager {
             let below = fromBelow && source.answers(.newerThan) ? gap.keyBelow : nil
             let request = below.map { PageRequest(anchor: PageAnchor(.newerThan, $0)) } ?? PageRequest(token: gap.token)
             guard let page = try await source.fetch(request).page else {
-                throw CacheError.tokenDidNotAdvance(collection: collection.key, token: gap.token.rawValue)
+                throw CacheError.tokenDidNotAdvance(list: list.key, token: gap.token.rawValue)
             }
             try Task.checkCancellation()
             if below != nil {
-                try cache.fillGapFromBelow(gap, with: page, in: collection, now: clock())
+                try cache.fillGapFromBelow(gap, with: page, in: list, now: clock())
             } else {
-                try cache.fillGap(gap, with: page, in: collection, now: clock())
+                try cache.fillGap(gap, with: page, in: list, now: clock())
             }
             state.append = .idle
             clearBackoff()

@@ -53,7 +53,7 @@ extension Pager {
         }
         guard windowPages != pages || windowHead != head else { return true }
         if windowHead == nil {
-            // The collection was evicted: nothing of it is cached any more.
+            // The list was evicted: nothing of it is cached any more.
             state.items = []
             state.pages = []
             state.pageProvenances = []

@@ -19,12 +19,12 @@ extension Pager {
     public func start() async {
         // Open in this process: a budget keeps it, and counts it as read now.
         if !isOpen {
-            isOpen = (try? cache.markOpen(collection.key)) != nil
+            isOpen = (try? cache.markOpen(list.key)) != nil
         }
         _ = await runFirstPageLoad { pager in try await pager.loadFirstPage() }
     }
 
-    /// Marks every page of the collection unverified in the cache and revalidates the first page at once.
+    /// Marks every page of the list unverified in the cache and revalidates the first page at once.
     ///
     /// The mark is visible to every process that opens the file. The first
     /// page is revalidated now, whatever the backoff; each later page is
@@ -39,7 +39,7 @@ extension Pager {
     /// recorded by `slippers sync --newest-first` or ``SQLiteCache/setNewestFirst(_:for:)``)
     /// is refreshed from its head instead: pages are read from the first until
     /// one whose items are all cached unchanged, the new items join the top of
-    /// the list and changed ones are updated (`CollectionSync.refreshHead`), and
+    /// the list and changed ones are updated (`ListSync.refreshHead`), and
     /// the window is read again at its size. One new item costs two requests;
     /// no item is published twice. When the server then announces another
     /// total than the cache holds (items were removed), the list is refreshed
@@ -62,9 +62,9 @@ extension Pager {
 
     /// Whether ``refresh()`` reads the list's head: a complete list, shown, whose new items come first.
     private func refreshesFromTheHead() throws -> Bool {
-        guard policy.readsCache, windowHead != nil, try cache.collectionHead(collection.key)?.endReached == true
+        guard policy.readsCache, windowHead != nil, try cache.listHead(list.key)?.endReached == true
         else { return false }
-        return try cache.newestFirst(collection.key) == true
+        return try cache.newestFirst(list.key) == true
     }
 
     /// Reads the list's head into the cache and shows the window again; refreshes every page when
@@ -72,15 +72,15 @@ extension Pager {
     private func refreshHead() async throws {
         state.refresh = .loading
         publish()
-        let found: CollectionSync<AnyPageSource<RawItem>>.HeadRefresh
+        let found: ListSync<AnyPageSource<RawItem>>.HeadRefresh
         do {
-            found = try await CollectionSync(storage: cache, source: source, collection: collection).refreshHead()
+            found = try await ListSync(storage: cache, source: source, list: list).refreshHead()
         } catch {
             recordFirstPageFailure(error)
             throw error
         }
         guard !found.totalDiffers else {
-            try cache.invalidate(collection.key, now: clock())
+            try cache.invalidate(list.key, now: clock())
             verifiedThisSession = []
             try await revalidateFirstPage()
             return
@@ -93,8 +93,8 @@ extension Pager {
 
     /// Marks every page unverified and revalidates the first page: ``refresh()`` of a list not read from its head.
     private func refreshEveryPage() async throws {
-        if try cache.collectionHead(collection.key) != nil {
-            try cache.invalidate(collection.key, now: clock())
+        if try cache.listHead(list.key) != nil {
+            try cache.invalidate(list.key, now: clock())
             verifiedThisSession = []
             if windowHead != nil {
                 try readWindow(pageCount: windowPages.count)
@@ -268,7 +268,7 @@ extension Pager {
         state.refresh = .loading
         publish()
         do {
-            let cachedFirst = policy.readsCache ? try cache.pageInfo(at: 0, in: collection.key) : nil
+            let cachedFirst = policy.readsCache ? try cache.pageInfo(at: 0, in: list.key) : nil
             // With cached rows on screen, one failure is told at once; the backoff tries again later.
             let result = try await source.fetch(
                 PageRequest(
@@ -278,7 +278,7 @@ extension Pager {
             let now = clock()
             switch result {
             case .notModified(let latest):
-                try cache.markPageNotModified(at: 0, in: collection.key, validators: latest, now: now)
+                try cache.markPageNotModified(at: 0, in: list.key, validators: latest, now: now)
                 verifiedThisSession.insert(0)
             case .page(let page) where page.caching.cacheControl.noStore && !keepsNoStorePages:
                 holdInMemory(page, at: 0, now: now)
@@ -289,7 +289,7 @@ extension Pager {
                 return
             case .page(let page):
                 isEphemeral = false
-                let save = try cache.savePageIfChanged(page, at: 0, in: collection, now: now)
+                let save = try cache.savePageIfChanged(page, at: 0, in: list, now: now)
                 recordFeed(ifShownBy: page)
                 if save.outcome == .unchanged {
                     verifiedThisSession.insert(0)
@@ -322,9 +322,9 @@ extension Pager {
             await appendPageInMemory()
             return
         }
-        let head: CollectionHead?
+        let head: ListHead?
         do {
-            head = try cache.collectionHead(collection.key)
+            head = try cache.listHead(list.key)
         } catch {
             state.append = .failed(error)
             publish()
@@ -353,7 +353,7 @@ extension Pager {
         // Read only when the page may be cached: a page past every cached one costs no read.
         let window: CachedWindow?
         do {
-            window = next < head.cachedPageCount ? try cache.window(collection.key, pages: next..<next + 1) : nil
+            window = next < head.cachedPageCount ? try cache.window(list.key, pages: next..<next + 1) : nil
         } catch {
             state.append = .failed(error)
             publish()
@@ -419,13 +419,13 @@ extension Pager {
             let now = clock()
             switch result {
             case .notModified(let latest):
-                try cache.markPageNotModified(at: index, in: collection.key, validators: latest, now: now)
+                try cache.markPageNotModified(at: index, in: list.key, validators: latest, now: now)
                 // Nothing was pushed onto an unchanged page: the items left over before it were removed.
                 dropLeftovers(after: index - 1)
             case .page(var page):
                 if page.items.isEmpty { page.nextToken = nil }
                 if page.nextToken == token {
-                    throw CacheError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+                    throw CacheError.tokenDidNotAdvance(list: list.key, token: token.rawValue)
                 }
                 if page.caching.cacheControl.noStore && !keepsNoStorePages {
                     holdInMemory(page, at: index, now: now)
@@ -434,7 +434,7 @@ extension Pager {
                     try publishWindow(provenance: state.provenance == .none ? .network : state.provenance)
                     return
                 }
-                let save = try cache.savePageIfChanged(page, at: index, in: collection, now: now)
+                let save = try cache.savePageIfChanged(page, at: index, in: list, now: now)
                 if save.outcome != .unchanged {
                     keepLeftovers(ofPageAt: index, replacedBy: page.items)
                 } else {
@@ -507,7 +507,7 @@ extension Pager {
             try Task.checkCancellation()
             if page.items.isEmpty { page.nextToken = nil }
             if page.nextToken == token {
-                throw CacheError.tokenDidNotAdvance(collection: collection.key, token: token.rawValue)
+                throw CacheError.tokenDidNotAdvance(list: list.key, token: token.rawValue)
             }
             holdInMemory(page, at: windowPages.count, now: clock())
             state.append = .idle
@@ -532,8 +532,8 @@ extension Pager {
             staleIfError: nil, vary: page.caching.vary, varyKey: page.caching.varyKey, isUnverified: false)
         if index < windowPages.count { publishedThrough = nil }
         windowPages = Array(windowPages.prefix(index)) + [StoredPage(info: info, items: page.items)]
-        windowHead = CollectionHead(
-            key: collection.key, resumeToken: page.nextToken, endReached: page.nextToken == nil,
+        windowHead = ListHead(
+            key: list.key, resumeToken: page.nextToken, endReached: page.nextToken == nil,
             total: page.total ?? windowHead?.total, refreshedAt: index == 0 ? now : windowHead?.refreshedAt,
             invalidatedAt: nil, generation: generation, currentPageCount: index + 1, cachedPageCount: index + 1)
         verifiedThisSession.insert(index)

@@ -22,7 +22,7 @@ extension Pager {
     /// ``PagerError/Code/cannotOpenAtItem`` that says why in one line, and the list shows its head.
     public func open(at key: ItemKey) async {
         if !isOpen {
-            isOpen = (try? cache.markOpen(collection.key)) != nil
+            isOpen = (try? cache.markOpen(list.key)) != nil
         }
         _ = await runFirstPageLoad { pager in try await pager.openNow(at: key) }
     }
@@ -48,11 +48,11 @@ extension Pager {
             throw error
         }
         do {
-            try cache.placeRun(run.items, continuation: run.nextToken, in: collection, now: clock())
+            try cache.placeRun(run.items, continuation: run.nextToken, in: list, now: clock())
         } catch let error as RunPlacementError {
             return refuseOpening(at: key, because: error.description)
         }
-        if try cache.newestFirst(collection.key) == nil { try cache.setNewestFirst(true, for: collection.key) }
+        if try cache.newestFirst(list.key) == nil { try cache.setNewestFirst(true, for: list.key) }
         guard try showCached(key, provenance: .network) else {
             return refuseOpening(at: key, because: "the server's answer around it does not hold it")
         }
@@ -61,7 +61,7 @@ extension Pager {
     /// Grows the window to the page that lists `key` and publishes it, opened at the item; `false`
     /// when no cached page lists it.
     private func showCached(_ key: ItemKey, provenance: Provenance = .cache) throws -> Bool {
-        guard policy.readsCache, let index = try cache.pageIndex(ofItem: key, in: collection.key) else {
+        guard policy.readsCache, let index = try cache.pageIndex(ofItem: key, in: list.key) else {
             return false
         }
         try readWindow(pageCount: max(windowPages.count, index + 2, initialWindow))
@@ -76,7 +76,7 @@ extension Pager {
         func fetch(_ anchor: PageAnchor?) async throws -> Page<RawItem> {
             let request = PageRequest(anchor: anchor)
             guard let page = try await source.fetch(request).page else {
-                throw CacheError.tokenDidNotAdvance(collection: collection.key, token: "\(key)")
+                throw CacheError.tokenDidNotAdvance(list: list.key, token: "\(key)")
             }
             return page
         }

@@ -9,18 +9,18 @@ import SlippersStorage
 extension Pager {
     /// Reads the first `pageCount` cached pages into the window (fewer when fewer are cached).
     func readWindow(pageCount: Int) throws {
-        let window = try cache.window(collection.key, pages: 0..<pageCount)
+        let window = try cache.window(list.key, pages: 0..<pageCount)
         windowPages = window?.pages ?? []
         windowHead = window?.head
         publishedThrough = nil
-        windowGaps = window == nil ? [] : try cache.gaps(in: collection.key)
-        windowIsFeed = try window?.head.endReached == false && cache.newestFirst(collection.key) == true
+        windowGaps = window == nil ? [] : try cache.gaps(in: list.key)
+        windowIsFeed = try window?.head.endReached == false && cache.newestFirst(list.key) == true
     }
 
     /// Grows the window by the cached page after it, when there is one.
     func appendCachedPageToWindow() throws {
         let index = windowPages.count
-        guard let window = try cache.window(collection.key, pages: index..<index + 1) else { return }
+        guard let window = try cache.window(list.key, pages: index..<index + 1) else { return }
         try appendToWindow(window)
     }
 
@@ -47,7 +47,7 @@ extension Pager {
     /// list (it removed the pages after it), or when `index` is past the window.
     func placeSavedPage(at index: Int) throws {
         guard index <= windowPages.count, let windowHead,
-            let window = try cache.window(collection.key, pages: index..<index + 1),
+            let window = try cache.window(list.key, pages: index..<index + 1),
             let page = window.pages.first,
             window.head.generation == windowHead.generation, !window.head.endReached
         else {
@@ -274,7 +274,7 @@ extension Pager {
         return .cache
     }
 
-    /// Publishes what the collection's head says of the window: total, end, whether unverified, age.
+    /// Publishes what the list's head says of the window: total, end, whether unverified, age.
     func publishHead() {
         if let head = windowHead {
             state.total = head.total

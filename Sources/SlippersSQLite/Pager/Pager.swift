@@ -5,7 +5,7 @@ import SlippersStorage
 /// A pager over a `PageSource` and the cache: cached pages at once, then the network.
 ///
 /// The pager publishes ``State`` snapshots as an `AsyncSequence`: first what
-/// the cache holds for the collection (provenance `.cache`, with its age), then
+/// the cache holds for the list (provenance `.cache`, with its age), then
 /// what the network answers (provenance `.network`). A failed network load keeps
 /// the cached items published and records the error in the refresh or append
 /// state: the pager is offline-first.
@@ -18,14 +18,14 @@ import SlippersStorage
 /// key, so a snapshot costs what its window holds, however large the cache.
 ///
 /// Every fetched page is saved in one transaction before it is published, so
-/// a new process that opens the same collection continues from the stored
+/// a new process that opens the same list continues from the stored
 /// resume token instead of the first page.
 ///
 /// For example:
 ///
 /// ```swift
-/// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
-/// let pager = Pager<Post>(cache: cache, source: source, collection: posts)
+/// let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
+/// let pager = Pager<Post>(cache: cache, source: source, list: posts)
 /// Task { for await state in await pager.states() { render(state.items, state.provenance) } }
 /// await pager.start()
 /// await pager.loadNextPageIfNeeded()
@@ -42,11 +42,11 @@ import SlippersStorage
 /// The pager asks for one page at a time, even from an ``AddressablePageSource``:
 /// pages are revalidated in the window's order, which keeps the list without gaps
 /// or duplicates when the first page changes, and a scroll asks only for the pages
-/// it reaches. To fetch a whole list ahead, run a `CollectionSync` with
-/// `CollectionSync.concurrency`; the pager then reads its pages from the cache.
+/// it reaches. To fetch a whole list ahead, run a `ListSync` with
+/// `ListSync.concurrency`; the pager then reads its pages from the cache.
 public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
-    /// The collection the pager reads and writes; its key and item type carry its ``account``.
-    public nonisolated let collection: CollectionDescriptor
+    /// The list the pager reads and writes; its key and item type carry its ``account``.
+    public nonisolated let list: ListDescriptor
     /// How the pager weighs the cache against the network.
     public nonisolated let policy: CachePolicy
 
@@ -65,7 +65,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
 
     deinit {
         // A pager gone is a list closed: a budget may evict it once no other pager of this process has it open.
-        if isOpen { try? cache.markClosed(collection.key) }
+        if isOpen { try? cache.markClosed(list.key) }
     }
 
     /// Whether ``start()`` recorded the list as open in this process.
@@ -77,8 +77,8 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     let initialWindow: Int
     /// The pages of the window as last read, superseded ones included.
     var windowPages: [StoredPage] = []
-    /// The collection's head as last read with the window.
-    var windowHead: CollectionHead?
+    /// The list's head as last read with the window.
+    var windowHead: ListHead?
     /// The indices of the pages the network delivered or confirmed in this session.
     var verifiedThisSession: Set<Int> = []
     /// Items pushed down from a replaced page, published after page `leftoversAfter`
@@ -120,7 +120,7 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     /// The settings of a pager: its cache policy, first window, account and backoff.
     public typealias Configuration = PagerConfiguration
 
-    /// Creates a pager of `Item`s for a collection, fed by `source`.
+    /// Creates a pager of `Item`s for a list, fed by `source`.
     ///
     /// Nothing is read or fetched until ``start()``.
     ///
@@ -128,27 +128,27 @@ public actor Pager<Item: Decodable & Sendable>: AsyncRefreshable {
     ///
     /// ```swift
     /// let pager = Pager<Post>(
-    ///     cache: cache, source: source, collection: CollectionDescriptor(key: "GET /posts", of: Post.self),
+    ///     cache: cache, source: source, list: ListDescriptor(key: "GET /posts", of: Post.self),
     ///     configuration: .init(policy: .cacheFirst(maxAge: 60)))
     /// ```
     ///
     /// - parameter cache: The cache.
     /// - parameter source: Where pages come from.
-    /// - parameter collection: The collection: its canonical key, the name its items are filed
+    /// - parameter list: The list: its canonical key, the name its items are filed
     ///   under, and the pagination style recorded with it.
     /// - parameter configuration: The cache policy, first window, account and backoff; the
     ///   defaults of ``PagerConfiguration`` unless given.
     public init(
         cache: SQLiteCache,
         source: some PageSource<RawItem>,
-        collection: CollectionDescriptor,
+        list: ListDescriptor,
         configuration: PagerConfiguration = PagerConfiguration()
     ) {
         self.cache = cache
         self.source = AnyPageSource(source)
-        // An account is a collection and an item type of its own: no page or item row is shared across accounts.
+        // An account is a list and an item type of its own: no page or item row is shared across accounts.
         let account = cache.account(declared: configuration.account, credentialDigest: source.credentialDigest)
-        self.collection = collection.forAccount(account)
+        self.list = list.forAccount(account)
         self.account = account
         // A person's pages are theirs (sign-out removes them): kept offline unless the app says otherwise.
         self.keepsNoStorePages = configuration.keepsNoStorePages ?? !account.isAnonymous

@@ -9,7 +9,7 @@ import Slippers
 /// ```swift
 /// var configuration = PagerConfiguration(policy: .cacheFirst(maxAge: 60))
 /// configuration.initialWindow = 3
-/// let pager = Pager<Post>(cache: cache, source: source, collection: posts, configuration: configuration)
+/// let pager = Pager<Post>(cache: cache, source: source, list: posts, configuration: configuration)
 /// ```
 public struct PagerConfiguration: Sendable {
     // MARK: - Cache and network
@@ -35,8 +35,8 @@ public struct PagerConfiguration: Sendable {
     /// account the source's credentials derive (``PageSource/credentialDigest``), or the
     /// anonymous account for a source that sends none.
     ///
-    /// Each account is cached apart (its collection key and item type carry it, see
-    /// ``CollectionKey``) and never served to another. Declare it when the credentials rotate
+    /// Each account is cached apart (its list key and item type carry it, see
+    /// ``ListKey``) and never served to another. Declare it when the credentials rotate
     /// (a refreshed token, an authenticator that adds `Authorization` as it sends): a derived
     /// account follows the credentials, so a new token would be a new, empty account.
     public var account: Account?

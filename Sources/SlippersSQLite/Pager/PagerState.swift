@@ -71,7 +71,7 @@ extension Pager {
         public var append: LoadState = .idle
         /// Where the items came from.
         public var provenance: Provenance = .none
-        /// Whether the collection is invalidated, or the window shows pages of an older generation
+        /// Whether the list is invalidated, or the window shows pages of an older generation
         /// or pages a refresh marked unverified and not revalidated yet.
         public var isUnverified = false
         /// When the first page was fetched from, or confirmed by, the network.
@@ -88,7 +88,7 @@ extension Pager {
         /// Whether the end of the list was reached with fewer items than its server announced
         /// (``total``): the list is not an exact copy of the server's, and a view can say so.
         public var isIncomplete: Bool {
-            CollectionHead.isIncomplete(endReached: endReached, total: total, itemCount: items.count)
+            ListHead.isIncomplete(endReached: endReached, total: total, itemCount: items.count)
         }
 
         /// The number of items on the settled pages at the start of the window: the rows that will not be replaced.

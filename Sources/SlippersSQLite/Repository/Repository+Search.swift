@@ -17,7 +17,7 @@ extension Repository {
     /// - parameter limit: The most items returned.
     /// - throws: `DecodingError`, or a `DatabaseError`.
     public func search(_ text: String, in key: String? = nil, limit: Int = 50) throws -> [Item] {
-        let scope: SearchScope = key.map { .collection($0) } ?? .itemType(itemType)
+        let scope: SearchScope = key.map { .list($0) } ?? .itemType(itemType)
         return try cache.search(text, in: scope, limit: limit).decoded(as: Item.self, logger: cache.logger)
     }
 
@@ -25,7 +25,7 @@ extension Repository {
     /// ``SQLiteCache/setSearchableMembers(_:of:)``.
     ///
     /// - returns: Whether the set changed, and so the items were indexed again.
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
     @discardableResult
     public func setSearchableMembers(_ members: [String]) throws -> Bool {
         try cache.setSearchableMembers(members, of: itemType)

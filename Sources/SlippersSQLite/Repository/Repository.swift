@@ -34,17 +34,17 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         self.itemType = itemType
     }
 
-    /// The descriptor of the collection with `key`, for this repository's type.
-    public func collection(_ key: String, style: String? = nil) -> CollectionDescriptor {
-        CollectionDescriptor(key: key, itemType: itemType, style: style)
+    /// The descriptor of the list with `key`, for this repository's type.
+    public func list(_ key: String, style: String? = nil) -> ListDescriptor {
+        ListDescriptor(key: key, itemType: itemType, style: style)
     }
 
     /// Encodes a page's items and saves it (see ``SQLiteCache/savePage(_:at:in:now:)``).
     ///
-    /// - throws: `EncodingError`, `CacheError`, `StoreError`, or a `DatabaseError`.
+    /// - throws: `EncodingError`, `CacheError`, `SQLiteCacheError`, or a `DatabaseError`.
     @discardableResult
-    public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> CollectionHead {
-        try cache.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: collection(key), now: now)
+    public func save(_ page: Page<Item>, at index: Int, in key: String, now: Date = Date()) throws -> ListHead {
+        try cache.savePage(page.mapItems(RawItem.init(encoding:)), at: index, in: list(key), now: now)
     }
 
     /// The items of the cached page at `index`, or `nil` when it is not cached.
@@ -82,12 +82,12 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         try cache.page(at: index, in: key).map(LazyPage.init)
     }
 
-    /// The whole cached list of a collection, in order, each id once.
+    /// The whole cached list of a list, in order, each id once.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, `DecodingError`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, `DecodingError`, or a `DatabaseError`.
     public func items(in key: String) throws -> [Item] {
-        guard let list = try cache.cachedList(key) else { throw CacheError.collectionNotFound(key: key) }
-        try check(list.collection)
+        guard let list = try cache.cachedList(key) else { throw CacheError.listNotFound(key: key) }
+        try check(list.list)
         return try list.items.decoded(as: Item.self, logger: cache.logger)
     }
 
@@ -107,10 +107,10 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
         try cache.saveItem(RawItem(encoding: item), type: itemType, now: now)
     }
 
-    private func check(_ collection: CollectionInfo) throws {
-        guard collection.itemType == itemType else {
+    private func check(_ list: ListInfo) throws {
+        guard list.itemType == itemType else {
             throw CacheError.itemTypeMismatch(
-                collection: collection.key, stored: collection.itemType, requested: itemType)
+                list: list.key, stored: list.itemType, requested: itemType)
         }
     }
 }

@@ -11,7 +11,7 @@ extension SQLiteCache {
         HeaderFingerprintKey.account(derivedFrom: credentialDigest, key: headerFingerprintKey)
     }
 
-    /// Deletes everything `account` holds in one transaction (its collections with their pages,
+    /// Deletes everything `account` holds in one transaction (its lists with their pages,
     /// its items with their server copies, its pending writes, its watermarks), with SQLite's
     /// `secure_delete` on, then checkpoints the write-ahead log and truncates it, so the removed
     /// values are no longer in the file's bytes. Lists of the account that follow the cache empty.
@@ -23,7 +23,7 @@ extension SQLiteCache {
     /// ```
     ///
     /// - returns: What was removed.
-    /// - throws: A `StoreError` for a read-only file, or a `DatabaseError`.
+    /// - throws: A `SQLiteCacheError` for a read-only file, or a `DatabaseError`.
     @discardableResult
     public func removeAccount(_ account: Account) throws -> AccountRemoval {
         let removal = try writeWithoutTransaction { db -> AccountRemoval in
@@ -43,7 +43,7 @@ extension SQLiteCache {
         logger.info(
             "removed account",
             metadata: [
-                "account": "\(account)", "collections": "\(removal.collections)", "items": "\(removal.items)",
+                "account": "\(account)", "lists": "\(removal.lists)", "items": "\(removal.items)",
                 "pending_writes": "\(removal.pendingWrites)",
             ])
         return removal
@@ -52,7 +52,7 @@ extension SQLiteCache {
     /// The accounts the file holds lists, items or pending writes of, by name, anonymous included when it holds any.
     public func accounts() throws -> [Account] {
         try read { db in
-            CollectionKey.accounts(
+            ListKey.accounts(
                 ofKeys: try String.fetchAll(db, sql: "SELECT key FROM collections"),
                 itemTypes: try String.fetchAll(db, sql: "SELECT DISTINCT type FROM items"))
         }
@@ -60,19 +60,19 @@ extension SQLiteCache {
 
     private static func deleteRows(of account: Account, in db: Database) throws -> AccountRemoval {
         var removal = AccountRemoval(account: account)
-        let collections = try Row.fetchAll(db, sql: "SELECT id, key FROM collections").filter {
-            CollectionKey(parsing: $0["key"]).account == account
+        let lists = try Row.fetchAll(db, sql: "SELECT id, key FROM collections").filter {
+            ListKey(parsing: $0["key"]).account == account
         }
-        for collection in collections {
-            let key: String = collection["key"]
+        for list in lists {
+            let key: String = list["key"]
             try db.execute(sql: "DELETE FROM watermarks WHERE collection_key = ?", arguments: [key])
             removal.watermarks += db.changesCount
             try db.execute(sql: "DELETE FROM open_lists WHERE collection_key = ?", arguments: [key])
-            try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [collection["id"] as Int64])
-            removal.collections += db.changesCount
+            try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [list["id"] as Int64])
+            removal.lists += db.changesCount
         }
         let types = try String.fetchAll(db, sql: "SELECT DISTINCT type FROM items").filter {
-            CollectionKey.account(ofItemType: $0).account == account
+            ListKey.account(ofItemType: $0).account == account
         }
         for type in types {
             try db.execute(
@@ -91,7 +91,7 @@ extension SQLiteCache {
         // account's), once its items are gone: the views are made again without them.
         let recorded = try String.fetchAll(
             db, sql: "SELECT item_type FROM item_members UNION SELECT item_type FROM search_types"
-        ).filter { CollectionKey.account(ofItemType: $0).account == account }
+        ).filter { ListKey.account(ofItemType: $0).account == account }
         for type in recorded {
             try db.execute(sql: "DELETE FROM item_members WHERE item_type = ?", arguments: [type])
             try db.execute(sql: "DELETE FROM search_types WHERE item_type = ?", arguments: [type])

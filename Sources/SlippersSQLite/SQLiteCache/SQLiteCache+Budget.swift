@@ -17,7 +17,7 @@ extension SQLiteCache {
     /// Sets the file's budget (`nil` for none) and keeps it at once.
     ///
     /// - returns: What keeping it evicted.
-    /// - throws: A `DatabaseError`, or `StoreError.readOnly(path:)`.
+    /// - throws: A `DatabaseError`, or `SQLiteCacheError.readOnly(path:)`.
     @discardableResult
     public func setBudget(_ budget: CacheBudget?, now: Date = Date()) throws -> EvictionReport {
         let text = try budget.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
@@ -41,7 +41,7 @@ extension SQLiteCache {
         try read { db in try Self.budget(in: db) }
     }
 
-    /// Evicts what the budget does not allow: collections not read or written within its age, then
+    /// Evicts what the budget does not allow: lists not read or written within its age, then
     /// the least recently read until the items fit its bytes. Open lists of live processes and
     /// items with pending writes stay.
     ///
@@ -52,7 +52,7 @@ extension SQLiteCache {
         guard mode == .readWrite else { return EvictionReport() }
         let report = try write { db -> EvictionReport in
             guard let budget = try Self.budget(in: db) else { return EvictionReport() }
-            let open = try Self.openCollectionIDs(in: db)
+            let open = try Self.openListIDs(in: db)
             // Least recently read (or, never read, written) first.
             let candidates = try Row.fetchAll(
                 db,
@@ -67,11 +67,11 @@ extension SQLiteCache {
             if let maxAge = budget.maxAge {
                 let cutoff = now.timeIntervalSince1970 - maxAge
                 let old = remaining.filter { $0.used < cutoff }
-                if !old.isEmpty { report += try Self.deleteCollections(old.map(\.id), in: db) }
+                if !old.isEmpty { report += try Self.deleteLists(old.map(\.id), in: db) }
                 remaining.removeAll { $0.used < cutoff }
             }
             if let maxBytes = budget.maxBytes {
-                report += try Self.deleteCollections(untilItemsFit: maxBytes, in: db) { remaining.map(\.id) }
+                report += try Self.deleteLists(untilItemsFit: maxBytes, in: db) { remaining.map(\.id) }
             }
             return report
         }
@@ -79,7 +79,7 @@ extension SQLiteCache {
             logger.info(
                 "kept the budget",
                 metadata: [
-                    "collections": "\(report.collections)", "pages": "\(report.pages)", "items": "\(report.items)",
+                    "lists": "\(report.lists)", "pages": "\(report.pages)", "items": "\(report.items)",
                 ])
         }
         return report
@@ -100,7 +100,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Records that this process has the collection open and read it now: a budget keeps it while
+    /// Records that this process has the list open and read it now: a budget keeps it while
     /// the process lives (or until as many ``markClosed(_:)`` calls), and counts it as recently read.
     ///
     /// - throws: A `DatabaseError`.
@@ -117,7 +117,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Records that this process closed the collection: once every ``markOpen(_:now:)`` of it in
+    /// Records that this process closed the list: once every ``markOpen(_:now:)`` of it in
     /// this process is closed, a budget may evict it.
     ///
     /// - throws: A `DatabaseError`.
@@ -137,7 +137,7 @@ extension SQLiteCache {
         }
     }
 
-    /// How many times this process opened each collection of each file, by path and key.
+    /// How many times this process opened each list of each file, by path and key.
     private static let openInProcess = Mutex<[String: Int]>([:])
 
     // MARK: Inside a transaction
@@ -149,8 +149,8 @@ extension SQLiteCache {
         return try? JSONDecoder().decode(CacheBudget.self, from: Data(text.utf8))
     }
 
-    /// The collections open in a live process of this machine; the rows of processes gone are removed.
-    private static func openCollectionIDs(in db: Database) throws -> Set<Int64> {
+    /// The lists open in a live process of this machine; the rows of processes gone are removed.
+    private static func openListIDs(in db: Database) throws -> Set<Int64> {
         let rows = try Row.fetchAll(db, sql: "SELECT collection_key, pid FROM open_lists")
         var open: Set<Int64> = []
         for row in rows {

@@ -6,7 +6,7 @@ extension SQLiteCache {
     /// A sequence that yields after the cache changed: at once after a write through this
     /// store, and within `interval` after a write by another connection or process.
     ///
-    /// Writes through this store are seen by GRDB's observation of its commits; writes by
+    /// Writes through this cache are seen by GRDB's observation of its commits; writes by
     /// others, by `PRAGMA data_version` read every `interval` on a connection of its own, shared
     /// by every sequence of this process that follows the file at that interval (one tiny
     /// statement, no file read while nothing changed). Changes that come close together may
@@ -15,7 +15,7 @@ extension SQLiteCache {
     /// For example:
     ///
     /// ```swift
-    /// for await _ in store.changes() { reload() }
+    /// for await _ in cache.changes() { reload() }
     /// ```
     ///
     /// - parameter interval: How often other processes' writes are looked for. By default 50 ms:

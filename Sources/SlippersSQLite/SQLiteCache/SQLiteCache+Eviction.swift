@@ -5,18 +5,18 @@ import Slippers
 import SlippersStorage
 
 extension SQLiteCache {
-    /// Removes the collections not written since `date`, then the items no page references.
+    /// Removes the lists not written since `date`, then the items no page references.
     ///
-    /// A collection is evicted whole (its pages go with it), so a list that
+    /// A list is evicted whole (its pages go with it), so a list that
     /// remains never has a gap and resumes where it stopped.
     ///
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func evict(olderThan date: Date) throws -> EvictionReport {
-        try logging(eviction: "older than \(date.ISO8601Format())") { try evictCollections(olderThan: date) }
+        try logging(eviction: "older than \(date.ISO8601Format())") { try evictLists(olderThan: date) }
     }
 
-    private func evictCollections(olderThan date: Date) throws -> EvictionReport {
+    private func evictLists(olderThan date: Date) throws -> EvictionReport {
         try write { db in
             let ids = try Int64.fetchAll(
                 db,
@@ -25,35 +25,35 @@ extension SQLiteCache {
                     GROUP BY c.id HAVING coalesce(max(p.fetched_at), c.created_at) < ?
                     """,
                 arguments: [date.storedValue])
-            return try Self.deleteCollections(ids, in: db)
+            return try Self.deleteLists(ids, in: db)
         }
     }
 
-    /// Removes one collection and its pages, then the items no page references.
+    /// Removes one list and its pages, then the items no page references.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     @discardableResult
-    public func evict(collection key: String) throws -> EvictionReport {
-        try logging(eviction: "collection \(key.shortenedForErrors)") { try evictCollection(key) }
+    public func evict(list key: String) throws -> EvictionReport {
+        try logging(eviction: "list \(key.shortenedForErrors)") { try evictList(key) }
     }
 
-    private func evictCollection(_ key: String) throws -> EvictionReport {
+    private func evictList(_ key: String) throws -> EvictionReport {
         try write { db in
-            try Self.deleteCollections([CollectionRow.id(forKey: key, in: db)], in: db)
+            try Self.deleteLists([ListRow.id(forKey: key, in: db)], in: db)
         }
     }
 
-    /// Removes the least recently written collections until the items' JSON takes at most `bytes`.
+    /// Removes the least recently written lists until the items' JSON takes at most `bytes`.
     ///
     /// - throws: A `DatabaseError`.
     @discardableResult
     public func evict(toFit bytes: Int64) throws -> EvictionReport {
-        try logging(eviction: "to fit \(bytes) bytes") { try evictCollections(toFit: bytes) }
+        try logging(eviction: "to fit \(bytes) bytes") { try evictLists(toFit: bytes) }
     }
 
-    private func evictCollections(toFit bytes: Int64) throws -> EvictionReport {
+    private func evictLists(toFit bytes: Int64) throws -> EvictionReport {
         try write { db in
-            try Self.deleteCollections(untilItemsFit: bytes, in: db) {
+            try Self.deleteLists(untilItemsFit: bytes, in: db) {
                 try Int64.fetchAll(
                     db,
                     sql: """
@@ -64,17 +64,17 @@ extension SQLiteCache {
         }
     }
 
-    /// Removes the items no page lists, then the collections `candidates` gives, in its order,
+    /// Removes the items no page lists, then the lists `candidates` gives, in its order,
     /// until the items' JSON takes at most `bytes`; nothing when it already does (and then
     /// `candidates` is not asked).
-    static func deleteCollections(
+    static func deleteLists(
         untilItemsFit bytes: Int64, in db: Database, candidates: () throws -> [Int64]
     ) throws -> EvictionReport {
         guard try itemBytes(in: db) > bytes else { return EvictionReport() }
         var report = EvictionReport(items: try deleteUnreferencedItems(in: db))
         var total = try itemBytes(in: db)
         for id in try candidates() where total > bytes {
-            report += try deleteCollections([id], in: db)
+            report += try deleteLists([id], in: db)
             total = try itemBytes(in: db)
         }
         return report
@@ -112,13 +112,13 @@ extension SQLiteCache {
         logger.info(
             "evicted",
             metadata: [
-                "reason": "\(reason)", "collections": "\(report.collections)", "pages": "\(report.pages)",
+                "reason": "\(reason)", "lists": "\(report.lists)", "pages": "\(report.pages)",
                 "items": "\(report.items)",
             ])
         return report
     }
 
-    static func deleteCollections(_ ids: [Int64], in db: Database) throws -> EvictionReport {
+    static func deleteLists(_ ids: [Int64], in db: Database) throws -> EvictionReport {
         var report = EvictionReport()
         for id in ids {
             report.pages +=
@@ -128,7 +128,7 @@ extension SQLiteCache {
                 sql: "DELETE FROM watermarks WHERE collection_key = (SELECT key FROM collections WHERE id = ?)",
                 arguments: [id])
             try db.execute(sql: "DELETE FROM collections WHERE id = ?", arguments: [id])
-            report.collections += db.changesCount
+            report.lists += db.changesCount
         }
         report.items = try deleteUnreferencedItems(in: db)
         return report

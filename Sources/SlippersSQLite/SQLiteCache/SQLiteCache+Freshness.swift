@@ -7,11 +7,11 @@ import SlippersStorage
 extension SQLiteCache {
     /// Writes a fetched page in the transaction `db`; with `comparingDigest`, an unchanged page only records its verification.
     static func writePage(
-        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, comparingDigest: Bool,
+        _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, comparingDigest: Bool,
         now: Date, looked: StoredItems? = nil, _ db: Database
     ) throws -> PageSave {
-        var row = try CollectionRow.fetchOrCreate(collection, now: now, in: db)
-        let stored = try PageRow.fetch(collectionID: row.id, index: index, in: db)
+        var row = try ListRow.fetchOrCreate(list, now: now, in: db)
+        let stored = try PageRow.fetch(listID: row.id, index: index, in: db)
         let digest = PageDigest.of(page.items)
         var outcome: PageSave.Outcome = stored == nil ? .new : .changed
         if comparingDigest, let stored, stored.nextToken == page.nextToken?.rawValue,
@@ -24,7 +24,7 @@ extension SQLiteCache {
             row.invalidatedAt = nil
             row.refreshedAt = now.storedValue
         } else if try generation(ofPage: index - 1, in: row.id, db) != row.generation {
-            throw CacheError.pageOutOfOrder(collection: collection.key, index: index)
+            throw CacheError.pageOutOfOrder(list: list.key, index: index)
         }
         // Ids the page repeats: twice on it, or listed by an earlier page. Each is stored once.
         var repeated = page.items.count - Set(page.items.map(\.key)).count
@@ -50,7 +50,7 @@ extension SQLiteCache {
                 }
             }
             let pageID = try upsertPageRow(
-                page, index: index, itemCount: itemIDs.count, generation: row.generation, collectionID: row.id,
+                page, index: index, itemCount: itemIDs.count, generation: row.generation, listID: row.id,
                 digest: digest, now: now, in: db)
             try replaceMembership(of: pageID, with: itemIDs, in: db)
             ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
@@ -70,17 +70,17 @@ extension SQLiteCache {
         try moveResumePoint(after: index, nextToken: page.nextToken?.rawValue, row: &row, db)
         if let total = page.total { row.total = total }
         try row.update(in: db)
-        guard var head = try collectionHead(collection.key, in: db) else {
-            throw CacheError.collectionNotFound(key: collection.key)
+        guard var head = try listHead(list.key, in: db) else {
+            throw CacheError.listNotFound(key: list.key)
         }
         head.repeatedItemCount = repeated
         return PageSave(head: head, outcome: outcome)
     }
 
-    /// Moves the collection's resume point after the current page at `index` when it ends the current run.
+    /// Moves the list's resume point after the current page at `index` when it ends the current run.
     ///
     /// A last page (no next token) ends the list: the pages after it are removed.
-    static func moveResumePoint(after index: Int, nextToken: String?, row: inout CollectionRow, _ db: Database) throws {
+    static func moveResumePoint(after index: Int, nextToken: String?, row: inout ListRow, _ db: Database) throws {
         guard let nextToken else {
             try db.execute(sql: "DELETE FROM pages WHERE collection_id = ? AND idx > ?", arguments: [row.id, index])
             row.resumeToken = nil
@@ -93,18 +93,18 @@ extension SQLiteCache {
         }
     }
 
-    /// The index of the last page of the collection's current generation; -1 when it has none.
-    static func lastCurrentIndex(of row: CollectionRow, _ db: Database) throws -> Int {
+    /// The index of the last page of the list's current generation; -1 when it has none.
+    static func lastCurrentIndex(of row: ListRow, _ db: Database) throws -> Int {
         try Int.fetchOne(
             db.cachedStatement(sql: "SELECT max(idx) FROM pages WHERE collection_id = ? AND generation = ?"),
             arguments: [row.id, row.generation]) ?? -1
     }
 
     /// The generation of the page at `index`, or `nil` when it is not cached.
-    static func generation(ofPage index: Int, in collectionID: Int64, _ db: Database) throws -> Int? {
+    static func generation(ofPage index: Int, in listID: Int64, _ db: Database) throws -> Int? {
         try Int.fetchOne(
             db.cachedStatement(sql: "SELECT generation FROM pages WHERE collection_id = ? AND idx = ?"),
-            arguments: [collectionID, index])
+            arguments: [listID, index])
     }
 
     /// Records on a page's row that the network confirmed it, with the response's validators and caching headers.
@@ -135,11 +135,11 @@ struct PageRow {
     var nextToken: String?
     var digest: String?
 
-    static func fetch(collectionID: Int64, index: Int, in db: Database) throws -> PageRow? {
+    static func fetch(listID: Int64, index: Int, in db: Database) throws -> PageRow? {
         try Row.fetchOne(
             db.cachedStatement(
                 sql: "SELECT id, generation, next_token, digest FROM pages WHERE collection_id = ? AND idx = ?"),
-            arguments: [collectionID, index]
+            arguments: [listID, index]
         ).map { PageRow(id: $0[0], generation: $0[1], nextToken: $0[2], digest: $0[3]) }
     }
 }

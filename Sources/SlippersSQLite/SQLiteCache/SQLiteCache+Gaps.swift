@@ -37,13 +37,13 @@ extension SQLiteCache: FeedGapStorage {
     /// (``fillGap(_:with:in:now:)``). Nothing below is removed.
     ///
     /// - returns: The merge, and whether a gap was recorded.
-    /// - throws: `CacheError.collectionNotFound(key:)` when the list has no cached first page, or a store error.
+    /// - throws: `CacheError.listNotFound(key:)` when the list has no cached first page, or a cache error.
     @discardableResult
     public func mergeFeedHead(
-        _ page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
+        _ page: Page<RawItem>, in list: ListDescriptor, now: Date = Date()
     ) throws -> (merge: HeadMerge, gapRecorded: Bool) {
         try write { db in
-            let (merge, firstPage, overlaps) = try Self.mergeHead(page.items, total: nil, in: collection, now: now, db)
+            let (merge, firstPage, overlaps) = try Self.mergeHead(page.items, total: nil, in: list, now: now, db)
             guard !overlaps, merge.added > 0, let continuation = page.nextToken else { return (merge, false) }
             try Self.recordGap(onPage: firstPage, after: merge.added - 1, token: continuation, now: now, db)
             return (merge, true)
@@ -56,13 +56,13 @@ extension SQLiteCache: FeedGapStorage {
     /// gap; that item, or a page with no next token, closes the gap. Otherwise the gap moves below
     /// the inserted items and continues with the page's next token.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)` when the gap is gone (filled or replaced meanwhile).
+    /// - throws: `CacheError.listNotFound(key:)` when the gap is gone (filled or replaced meanwhile).
     @discardableResult
     public func fillGap(
-        _ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
+        _ gap: ListGap, with page: Page<RawItem>, in list: ListDescriptor, now: Date = Date()
     ) throws -> GapFill {
         try write { db in
-            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: collection, db)
+            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: list, db)
             let meeting = page.items.firstIndex(where: isListed)
             let inserted = try Self.listFresh(
                 page.items[..<(meeting ?? page.items.count)], of: row, onPage: pageID, after: gap.afterPosition,
@@ -81,11 +81,11 @@ extension SQLiteCache: FeedGapStorage {
 
     /// The list's row, the page a gap sits on, and whether each of `items` is listed, for a fill of the gap.
     static func filling(
-        _ gap: ListGap, with items: [RawItem], in collection: CollectionDescriptor, _ db: Database
-    ) throws -> (row: CollectionRow, pageID: Int64, isListed: (RawItem) -> Bool) {
-        let row = try CollectionRow.fetch(key: collection.key, in: db)
+        _ gap: ListGap, with items: [RawItem], in list: ListDescriptor, _ db: Database
+    ) throws -> (row: ListRow, pageID: Int64, isListed: (RawItem) -> Bool) {
+        let row = try ListRow.fetch(key: list.key, in: db)
         guard let pageID = try Int64.fetchOne(db, sql: "SELECT page_id FROM gaps WHERE id = ?", arguments: [gap.id])
-        else { throw CacheError.collectionNotFound(key: collection.key) }
+        else { throw CacheError.listNotFound(key: list.key) }
         let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
         let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
         return (row, pageID, { item in before[item.key].map { listed.contains($0.id) } ?? false })
@@ -94,7 +94,7 @@ extension SQLiteCache: FeedGapStorage {
     /// Stores `items` and lists those the outbox has not deleted on a page after the item at
     /// `position`, each once; returns how many it listed.
     static func listFresh(
-        _ items: ArraySlice<RawItem>, of row: CollectionRow, onPage pageID: Int64, after position: Int, now: Date,
+        _ items: ArraySlice<RawItem>, of row: ListRow, onPage pageID: Int64, after position: Int, now: Date,
         _ db: Database
     ) throws -> Int {
         var deleted: Set<Int64> = []
@@ -106,14 +106,14 @@ extension SQLiteCache: FeedGapStorage {
         return inserted.count
     }
 
-    /// The row id of the page at `index` of the collection's current generation.
-    static func currentPageID(at index: Int, of row: CollectionRow, _ db: Database) throws -> Int64 {
+    /// The row id of the page at `index` of the list's current generation.
+    static func currentPageID(at index: Int, of row: ListRow, _ db: Database) throws -> Int64 {
         guard
             let id = try Int64.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT id FROM pages WHERE collection_id = ? AND idx = ? AND generation = ?"),
                 arguments: [row.id, index, row.generation])
-        else { throw CacheError.collectionNotFound(key: row.key) }
+        else { throw CacheError.listNotFound(key: row.key) }
         return id
     }
 }

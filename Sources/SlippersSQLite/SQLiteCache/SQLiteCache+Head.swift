@@ -17,10 +17,10 @@ extension SQLiteCache {
 
     /// Records whether the list's new items come first.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     public func setNewestFirst(_ newestFirst: Bool, for key: String) throws {
         try write { db in
-            let id = try CollectionRow.id(forKey: key, in: db)
+            let id = try ListRow.id(forKey: key, in: db)
             try db.execute(sql: "UPDATE collections SET newest_first = ? WHERE id = ?", arguments: [newestFirst, id])
         }
     }
@@ -29,7 +29,7 @@ extension SQLiteCache {
     public func unchangedCount(of items: [RawItem], in key: String) throws -> Int {
         guard !items.isEmpty else { return 0 }
         return try read { db in
-            guard let row = try CollectionRow.fetchOptional(key: key, in: db) else { return 0 }
+            guard let row = try ListRow.fetchOptional(key: key, in: db) else { return 0 }
             let stored = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
             let listed = try Self.listedIDs(stored.values.map(\.id), in: row, db)
             return items.count { item in
@@ -42,16 +42,16 @@ extension SQLiteCache {
     /// Merges the first items of a list, as its server now sends them, into the cached list, in one
     /// transaction: see `CacheStorage.mergeHead(_:total:in:)`.
     @discardableResult
-    public func mergeHead(_ items: [RawItem], total: Int?, in collection: CollectionDescriptor) throws -> HeadMerge {
-        try mergeHead(items, total: total, in: collection, now: Date())
+    public func mergeHead(_ items: [RawItem], total: Int?, in list: ListDescriptor) throws -> HeadMerge {
+        try mergeHead(items, total: total, in: list, now: Date())
     }
 
     /// Merges the first items of a list into the cached list, stamped `now`; see ``mergeHead(_:total:in:)``.
     @discardableResult
     public func mergeHead(
-        _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date
+        _ items: [RawItem], total: Int?, in list: ListDescriptor, now: Date
     ) throws -> HeadMerge {
-        try write { db in try Self.mergeHead(items, total: total, in: collection, now: now, db).merge }
+        try write { db in try Self.mergeHead(items, total: total, in: list, now: now, db).merge }
     }
 
     /// Merges the first items of a list into the cached list, inside a write transaction.
@@ -59,9 +59,9 @@ extension SQLiteCache {
     /// - returns: The merge, the row id of the first page it wrote to, and whether any of `items`
     ///   was listed already (the items continue the cached run).
     static func mergeHead(
-        _ items: [RawItem], total: Int?, in collection: CollectionDescriptor, now: Date, _ db: Database
+        _ items: [RawItem], total: Int?, in list: ListDescriptor, now: Date, _ db: Database
     ) throws -> (merge: HeadMerge, firstPage: Int64, metListedItem: Bool) {
-        var row = try CollectionRow.fetch(key: collection.key, in: db)
+        var row = try ListRow.fetch(key: list.key, in: db)
         let firstPage = try Self.currentPageID(at: 0, of: row, db)
         let before = try Self.storedItems(of: items.map(\.key), type: row.itemType, in: db)
         let listed = try Self.listedIDs(before.values.map(\.id), in: row, db)
@@ -116,8 +116,8 @@ extension SQLiteCache {
         return found
     }
 
-    /// Which of `itemIDs` a page of the collection's current generation lists.
-    static func listedIDs(_ itemIDs: [Int64], in collection: CollectionRow, _ db: Database) throws -> Set<Int64> {
+    /// Which of `itemIDs` a page of the list's current generation lists.
+    static func listedIDs(_ itemIDs: [Int64], in list: ListRow, _ db: Database) throws -> Set<Int64> {
         var listed: Set<Int64> = []
         for chunk in itemIDs.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(
@@ -125,7 +125,7 @@ extension SQLiteCache {
                     SELECT DISTINCT pi.item_id FROM page_items pi CROSS JOIN pages p ON p.id = pi.page_id
                     WHERE p.collection_id = ? AND p.generation = ? AND pi.item_id IN (
                     """ + repeatElement("?", count: chunk.count).joined(separator: ", ") + ")")
-            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation]
+            var arguments: [(any DatabaseValueConvertible)?] = [list.id, list.generation]
             for id in chunk { arguments.append(id) }
             listed.formUnion(try Int64.fetchAll(statement, arguments: StatementArguments(arguments)))
         }

@@ -5,19 +5,19 @@ import Slippers
 extension SQLiteCache {
     /// The item types a name may stand for, sorted: what a person types to find an item.
     ///
-    /// A collection's key stands for its item type, and an item type for
+    /// A list's key stands for its item type, and an item type for
     /// itself. A short name stands for the types filed under it for each
     /// origin, as `slippers sync` names them: `posts` for
-    /// `posts@https://api.example.com`. Only the types of cached collections count.
+    /// `posts@https://api.example.com`. Only the types of cached lists count.
     ///
     /// ```swift
-    /// let types = try store.itemTypes(named: "posts")   // ["posts@https://api.example.com"]
+    /// let types = try cache.itemTypes(named: "posts")   // ["posts@https://api.example.com"]
     /// ```
     ///
     /// - returns: One type, several when a short name is filed under several origins, or none.
     /// - throws: A `DatabaseError`.
     public func itemTypes(named name: String) throws -> [String] {
-        let name = try collectionKey(typed: name)
+        let name = try listKey(typed: name)
         return try read { db in
             if let type = try String.fetchOne(
                 db, sql: "SELECT item_type FROM collections WHERE key = ?", arguments: [name])
@@ -30,20 +30,20 @@ extension SQLiteCache {
         }
     }
 
-    /// The key of the cached collection a person means by `typed`: `typed` itself when a
-    /// collection has that key, else the key with its credential query values masked
-    /// (`?access_token=***`, as keys keep them) when a collection has that one.
+    /// The key of the cached list a person means by `typed`: `typed` itself when a
+    /// list has that key, else the key with its credential query values masked
+    /// (`?access_token=***`, as keys keep them) when a list has that one.
     ///
     /// So a list synced from `…?access_token=abc` is found by the URL as typed.
     ///
     /// - returns: `typed` when neither is cached.
     /// - throws: A `DatabaseError`.
-    public func collectionKey(typed: String) throws -> String {
+    public func listKey(typed: String) throws -> String {
         let masked = CredentialQuery.masking(typed)
         guard masked != typed else { return typed }
         return try read { db in
-            if try CollectionRow.optionalID(forKey: typed, in: db) != nil { return typed }
-            return try CollectionRow.optionalID(forKey: masked, in: db) != nil ? masked : typed
+            if try ListRow.optionalID(forKey: typed, in: db) != nil { return typed }
+            return try ListRow.optionalID(forKey: masked, in: db) != nil ? masked : typed
         }
     }
 }

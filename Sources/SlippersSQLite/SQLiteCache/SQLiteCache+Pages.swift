@@ -5,44 +5,44 @@ import Slippers
 import SlippersStorage
 
 extension SQLiteCache {
-    /// Saves a fetched page, its items and the collection's resume token in one transaction.
+    /// Saves a fetched page, its items and the list's resume token in one transaction.
     ///
     /// When the file has a ``CacheBudget``, it is kept after the save, at most every
     /// ``budgetCheckInterval``.
     ///
-    /// Saving page 0 starts a new generation: the collection's other pages
+    /// Saving page 0 starts a new generation: the list's other pages
     /// stay readable but are superseded until they are saved again. Saving the
     /// last page (no next token) removes the superseded pages after it and marks
     /// the end reached. Items are upserted by (type, key): the same item
-    /// reached through two collections is one row, and the latest JSON wins.
+    /// reached through two lists is one row, and the latest JSON wins.
     ///
     /// For example:
     ///
     /// ```swift
-    /// let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
-    /// try store.savePage(firstPage, at: 0, in: posts)
-    /// try store.savePage(secondPage, at: 1, in: posts)
+    /// let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
+    /// try cache.savePage(firstPage, at: 0, in: posts)
+    /// try cache.savePage(secondPage, at: 1, in: posts)
     /// ```
     ///
     /// - parameter page: The page, as its source delivered it.
     /// - parameter index: The page's position, from 0.
-    /// - parameter collection: The collection; it is created on its first page.
+    /// - parameter list: The list; it is created on its first page.
     /// - parameter now: The time to record as the page's fetch time.
-    /// - returns: The collection's head after the save: its row and the number
+    /// - returns: The list's head after the save: its row and the number
     ///   of pages of its current generation. Its statistics, which sum over
-    ///   every page, are ``collection(_:)``'s.
-    /// - throws: `CacheError.pageOutOfOrder(collection:index:)` when page
+    ///   every page, are ``list(_:)``'s.
+    /// - throws: `CacheError.pageOutOfOrder(list:index:)` when page
     ///   `index - 1` is not cached in the current generation,
-    ///   `CacheError.itemTypeMismatch(collection:stored:requested:)`, or a `DatabaseError`.
+    ///   `CacheError.itemTypeMismatch(list:stored:requested:)`, or a `DatabaseError`.
     @discardableResult
     public func savePage(
         _ page: Page<RawItem>,
         at index: Int,
-        in collection: CollectionDescriptor,
+        in list: ListDescriptor,
         now: Date = Date()
-    ) throws -> CollectionHead {
+    ) throws -> ListHead {
         precondition(index >= 0, "page index must not be negative")
-        let head = try write { db in try writePage(page, at: index, in: collection, now: now, db) }
+        let head = try write { db in try writePage(page, at: index, in: list, now: now, db) }
         keepBudgetIfDue(now: now)
         return head
     }
@@ -51,11 +51,11 @@ extension SQLiteCache {
     ///
     /// `looked`, when given, is the lookup of the page's items made earlier in the same transaction.
     func writePage(
-        _ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor, now: Date,
+        _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, now: Date,
         looked: StoredItems? = nil, _ db: Database
-    ) throws -> CollectionHead {
+    ) throws -> ListHead {
         try Self.writePage(
-            page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: false,
+            page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: list, comparingDigest: false,
             now: now, looked: looked, db
         ).head
     }
@@ -70,22 +70,22 @@ extension SQLiteCache {
     /// caching headers). A page of an older generation that is unchanged joins
     /// the current one. Any other page is saved as ``savePage(_:at:in:now:)`` saves it.
     ///
-    /// - returns: The collection's head after the save, and whether the page was new, changed or unchanged.
+    /// - returns: The list's head after the save, and whether the page was new, changed or unchanged.
     /// - throws: As ``savePage(_:at:in:now:)``.
     @discardableResult
     public func savePageIfChanged(
         _ page: Page<RawItem>,
         at index: Int,
-        in collection: CollectionDescriptor,
+        in list: ListDescriptor,
         now: Date = Date()
     ) throws -> PageSave {
         precondition(index >= 0, "page index must not be negative")
         let save = try write { db in
             try Self.writePage(
-                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: collection, comparingDigest: true,
+                page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: list, comparingDigest: true,
                 now: now, db)
         }
-        logRevalidation(of: index, in: collection.key, outcome: save.outcome.rawValue)
+        logRevalidation(of: index, in: list.key, outcome: save.outcome.rawValue)
         keepBudgetIfDue(now: now)
         return save
     }
@@ -111,11 +111,11 @@ extension SQLiteCache {
     /// Records that a cached page is still current (the server answered `304 Not Modified`).
     ///
     /// Only the page row changes: its verification time and validators. No item
-    /// row is rewritten. Revalidating page 0 also ends the collection's
+    /// row is rewritten. Revalidating page 0 also ends the list's
     /// invalidation; a page of an older generation joins the current one when
     /// the page before it is current.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     public func markPageNotModified(
         at index: Int,
         in key: String,
@@ -123,8 +123,8 @@ extension SQLiteCache {
         now: Date = Date()
     ) throws {
         try write { db in
-            var row = try CollectionRow.fetch(key: key, in: db)
-            guard let stored = try PageRow.fetch(collectionID: row.id, index: index, in: db) else { return }
+            var row = try ListRow.fetch(key: key, in: db)
+            guard let stored = try PageRow.fetch(listID: row.id, index: index, in: db) else { return }
             let joins = try index == 0 || Self.generation(ofPage: index - 1, in: row.id, db) == row.generation
             try db.execute(
                 sql: """
@@ -144,13 +144,13 @@ extension SQLiteCache {
                 row.invalidatedAt = nil
                 row.refreshedAt = now.storedValue
             }
-            // A later page confirmed where it was leaves the collection's row as it is.
+            // A later page confirmed where it was leaves the list's row as it is.
             if index == 0 || joinsNow { try row.update(in: db) }
         }
         logRevalidation(of: index, in: key, outcome: "not modified")
     }
 
-    /// The cached page at `index` of a collection, with its items, or `nil` when it is not cached.
+    /// The cached page at `index` of a list, with its items, or `nil` when it is not cached.
     ///
     /// The cost does not depend on `index`: every table is read through a key.
     ///
@@ -159,7 +159,7 @@ extension SQLiteCache {
         try read { db in try Self.storedPage(at: index, in: key, db) }
     }
 
-    /// The row of the cached page at `index` of a collection, without its items; `nil` when it is not cached.
+    /// The row of the cached page at `index` of a list, without its items; `nil` when it is not cached.
     ///
     /// - throws: A `DatabaseError`.
     public func pageInfo(at index: Int, in key: String) throws -> PageInfo? {
@@ -216,12 +216,12 @@ extension SQLiteCache {
     /// The index of `item_key` in ``pageWithItemRangeSQL``'s columns; `item_json` follows it.
     private static let rangeItemKeyColumn = 19
 
-    /// The rows of a collection's cached pages, in order.
+    /// The rows of a list's cached pages, in order.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     public func pages(in key: String) throws -> [PageInfo] {
         try read { db in
-            _ = try CollectionRow.id(forKey: key, in: db)
+            _ = try ListRow.id(forKey: key, in: db)
             var pages = try Self.pageInfos(key: key, in: db)
             let gaps = try Dictionary(
                 uniqueKeysWithValues: Row.fetchAll(
@@ -238,48 +238,48 @@ extension SQLiteCache {
         }
     }
 
-    /// The whole cached list of a collection, read in one transaction.
+    /// The whole cached list of a list, read in one transaction.
     ///
     /// Items come in page order, each id once: where pages of two generations
     /// overlap (new items were inserted at the top), the first occurrence wins.
     ///
-    /// - returns: The list, or `nil` when the collection is not cached.
+    /// - returns: The list, or `nil` when the list is not cached.
     /// - throws: A `DatabaseError`.
     public func cachedList(_ key: String) throws -> CachedList? {
         try read { db in
-            guard let id = try CollectionRow.optionalID(forKey: key, in: db) else { return nil }
+            guard let id = try ListRow.optionalID(forKey: key, in: db) else { return nil }
             var items: [RawItem] = []
-            try Self.forEachListedItem(collectionID: id, in: db) { items.append($0) }
+            try Self.forEachListedItem(listID: id, in: db) { items.append($0) }
             return CachedList(
-                collection: try Self.collectionInfo(id: id, in: db),
+                list: try Self.listInfo(id: id, in: db),
                 pages: try Self.pageInfos(key: key, in: db),
                 items: items)
         }
     }
 
-    /// Calls `body` with each item of a collection in list order, each id once, without loading them all.
+    /// Calls `body` with each item of a list in list order, each id once, without loading them all.
     ///
     /// Memory stays bounded however long the list: rows are streamed from
     /// SQLite and de-duplicated by the database, not in memory.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, what `body` throws, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, what `body` throws, or a `DatabaseError`.
     public func forEachItem(in key: String, _ body: (RawItem) throws -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             // The closure runs synchronously inside the read; it never outlives this call.
             let unchecked = UncheckedSendable(body)
             try reader.read { db in
-                let id = try CollectionRow.id(forKey: key, in: db)
-                try Self.forEachListedItem(collectionID: id, in: db) { try unchecked.value($0) }
+                let id = try ListRow.id(forKey: key, in: db)
+                try Self.forEachListedItem(listID: id, in: db) { try unchecked.value($0) }
             }
         }
     }
 
     // MARK: - SQL
 
-    /// The queries that read one page: its row by collection key and index, then its items.
+    /// The queries that read one page: its row by list key and index, then its items.
     static var pageReadQueries: [String] { [pageRowByIndexSQL, pageItemsSQL, pageWithItemRangeSQL] }
 
-    /// The row of one page, by collection key and index.
+    /// The row of one page, by list key and index.
     static let pageRowByIndexSQL = pageRowSQL + " AND p.idx = ?"
 
     /// The columns of a page row that ``pageInfo(_:)`` reads: 18 of them.
@@ -291,7 +291,7 @@ extension SQLiteCache {
             (SELECT unverified_before FROM collections WHERE id = p.collection_id) AS unverified_before
         """
 
-    /// A page row with its collection's current generation; the collection is found by key, through its index.
+    /// A page row with its list's current generation; the list is found by key, through its index.
     static let pageRowSQL = """
         SELECT \(pageColumnsSQL)
         FROM pages p
@@ -304,7 +304,7 @@ extension SQLiteCache {
         WHERE pi.page_id = ? ORDER BY pi.position
         """
 
-    /// One page's row, by collection key and index, on each of its items at a range of positions, in order;
+    /// One page's row, by list key and index, on each of its items at a range of positions, in order;
     /// on one row with no item when none is in the range. A keyed range of `page_items`.
     static let pageWithItemRangeSQL = """
         SELECT \(pageColumnsSQL),
@@ -316,7 +316,7 @@ extension SQLiteCache {
         ORDER BY pi.position
         """
 
-    /// The items of a collection in list order, each once: a row is skipped when
+    /// The items of a list in list order, each once: a row is skipped when
     /// the same item stands earlier in the list.
     static let listedItemsSQL = """
         SELECT i.key, i.json FROM pages p
@@ -350,8 +350,8 @@ extension SQLiteCache {
         return items
     }
 
-    static func forEachListedItem(collectionID: Int64, in db: Database, _ body: (RawItem) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: listedItemsSQL), arguments: [collectionID])
+    static func forEachListedItem(listID: Int64, in db: Database, _ body: (RawItem) throws -> Void) throws {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: listedItemsSQL), arguments: [listID])
         while let row = try rows.next() { try body(rawItem(row)) }
     }
 
@@ -388,7 +388,7 @@ extension SQLiteCache {
 
     /// Writes the row of a page that lists `itemCount` distinct items, and returns its id.
     static func upsertPageRow(
-        _ page: Page<RawItem>, index: Int, itemCount: Int, generation: Int, collectionID: Int64, digest: String,
+        _ page: Page<RawItem>, index: Int, itemCount: Int, generation: Int, listID: Int64, digest: String,
         now: Date, in db: Database
     ) throws -> Int64 {
         let statement = try db.cachedStatement(
@@ -409,7 +409,7 @@ extension SQLiteCache {
                 """)
         let caching = page.caching
         let arguments: StatementArguments = [
-            collectionID, index, generation, page.token?.rawValue, page.nextToken?.rawValue,
+            listID, index, generation, page.token?.rawValue, page.nextToken?.rawValue,
             page.validators.etag, page.validators.lastModified, now.storedValue, itemCount,
             now.storedValue, digest, caching.lifetime(now: now), caching.cacheControl.noCache,
             caching.cacheControl.staleWhileRevalidate, caching.cacheControl.staleIfError,
@@ -449,14 +449,14 @@ extension SQLiteCache {
         return ids.filter { seen.insert($0).inserted }
     }
 
-    /// How many of `itemIDs` a page before `index` of the collection's current generation lists.
-    static func countListed(_ itemIDs: [Int64], before index: Int, in collection: CollectionRow, db: Database) throws
+    /// How many of `itemIDs` a page before `index` of the list's current generation lists.
+    static func countListed(_ itemIDs: [Int64], before index: Int, in list: ListRow, db: Database) throws
         -> Int
     {
         var count = 0
         for chunk in itemIDs.chunks(of: itemsPerLookup) {
             let statement = try db.cachedStatement(sql: listedIDsCountSQL(chunk.count))
-            var arguments: [(any DatabaseValueConvertible)?] = [collection.id, collection.generation, index]
+            var arguments: [(any DatabaseValueConvertible)?] = [list.id, list.generation, index]
             arguments.reserveCapacity(chunk.count + 3)
             for id in chunk { arguments.append(id) }
             count += try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
@@ -464,7 +464,7 @@ extension SQLiteCache {
         return count
     }
 
-    /// How many of some item row ids stand on pages of a collection's generation before an index.
+    /// How many of some item row ids stand on pages of a list's generation before an index.
     ///
     /// From each item to its pages through `page_items_by_item`, then each page
     /// by primary key (`CROSS JOIN` fixes that order): a cost per id, whatever

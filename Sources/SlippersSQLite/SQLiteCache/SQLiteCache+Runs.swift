@@ -16,13 +16,13 @@ public struct RunPlacement: Hashable, Sendable {
 /// Why a run of a feed's items could not be placed in its list.
 public struct RunPlacementError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The list.
-    public var collection: String
+    public var list: String
     /// The first id that has no order with the list's ids.
     public var key: ItemKey
 
     /// One line: which ids cannot be ordered, and what that means.
     public var description: String {
-        "the ids of \(collection) have no order (\"\(key)\" is not a number), so items fetched "
+        "the ids of \(list) have no order (\"\(key)\" is not a number), so items fetched "
             + "around an item cannot be placed among the cached ones: the list opens at its head"
     }
 }
@@ -49,20 +49,20 @@ extension SQLiteCache {
     /// it, and `continuation` becomes the list's.
     ///
     /// - throws: ``RunPlacementError`` when the ids are not numbers (nothing is written);
-    ///   `CacheError.collectionNotFound(key:)` when the list has no cached first page.
+    ///   `CacheError.listNotFound(key:)` when the list has no cached first page.
     @discardableResult
     public func placeRun(
-        _ items: [RawItem], continuation: PageToken?, in collection: CollectionDescriptor, now: Date = Date()
+        _ items: [RawItem], continuation: PageToken?, in list: ListDescriptor, now: Date = Date()
     ) throws -> RunPlacement {
         try write { db in
-            let row = try CollectionRow.fetch(key: collection.key, in: db)
+            let row = try ListRow.fetch(key: list.key, in: db)
             let firstPageID = try Self.currentPageID(at: 0, of: row, db)
             let listed = try Self.listedItems(of: row, db)
             guard let newest = items.first?.key, let oldest = items.last?.key else {
                 return RunPlacement(inserted: 0, metAbove: false, metBelow: false)
             }
             for key in items.map(\.key) + listed.map(\.key) where key != newest && key.isNewer(than: newest) == nil {
-                throw RunPlacementError(collection: collection.key, key: key)
+                throw RunPlacementError(list: list.key, key: key)
             }
             // The slot: after the last listed item newer than the run's newest, before the first older than its oldest.
             let aboveIndex = listed.lastIndex { $0.key.isNewer(than: newest) == true || $0.key == newest }
@@ -118,13 +118,13 @@ extension SQLiteCache {
     /// gap, and the gap stays above them; the item the list holds, or an empty page (nothing is
     /// newer), closes the gap.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)` when the gap is gone.
+    /// - throws: `CacheError.listNotFound(key:)` when the gap is gone.
     @discardableResult
     public func fillGapFromBelow(
-        _ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date = Date()
+        _ gap: ListGap, with page: Page<RawItem>, in list: ListDescriptor, now: Date = Date()
     ) throws -> GapFill {
         try write { db in
-            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: collection, db)
+            let (row, pageID, isListed) = try Self.filling(gap, with: page.items, in: list, db)
             let meeting = page.items.lastIndex(where: isListed)
             let inserted = try Self.listFresh(
                 page.items[(meeting.map { $0 + 1 } ?? 0)...], of: row, onPage: pageID, after: gap.afterPosition,
@@ -136,7 +136,7 @@ extension SQLiteCache {
     }
 
     /// The index of the page of the list's current generation that lists the item, if one does.
-    public func pageIndex(ofItem key: ItemKey, in collectionKey: String) throws -> Int? {
+    public func pageIndex(ofItem key: ItemKey, in listKey: String) throws -> Int? {
         try read { db in
             try Int.fetchOne(
                 db,
@@ -146,14 +146,14 @@ extension SQLiteCache {
                     CROSS JOIN pages p ON p.id = pi.page_id AND p.collection_id = c.id AND p.generation = c.generation
                     WHERE c.key = ? ORDER BY p.idx LIMIT 1
                     """,
-                arguments: [key, collectionKey])
+                arguments: [key, listKey])
         }
     }
 
     // MARK: Inside a transaction
 
     /// The items of the list's current generation, in order.
-    private static func listedItems(of row: CollectionRow, _ db: Database) throws -> [ListedItem] {
+    private static func listedItems(of row: ListRow, _ db: Database) throws -> [ListedItem] {
         try Row.fetchAll(
             db,
             sql: """
@@ -170,7 +170,7 @@ extension SQLiteCache {
         var place: Place
     }
 
-    private static func gapRows(of row: CollectionRow, _ db: Database) throws -> [GapRow] {
+    private static func gapRows(of row: ListRow, _ db: Database) throws -> [GapRow] {
         try Row.fetchAll(
             db,
             sql: """
@@ -189,7 +189,7 @@ extension SQLiteCache {
     }
 
     /// The last page of the list's current generation.
-    private static func lastCurrentPage(of row: CollectionRow, _ db: Database) throws -> (
+    private static func lastCurrentPage(of row: ListRow, _ db: Database) throws -> (
         id: Int64, nextToken: PageToken?
     ) {
         guard
@@ -198,7 +198,7 @@ extension SQLiteCache {
                 sql:
                     "SELECT id, next_token FROM pages WHERE collection_id = ? AND generation = ? ORDER BY idx DESC LIMIT 1",
                 arguments: [row.id, row.generation])
-        else { throw CacheError.collectionNotFound(key: row.key) }
+        else { throw CacheError.listNotFound(key: row.key) }
         return (found[0], (found[1] as String?).map(PageToken.init(rawValue:)))
     }
 
@@ -228,10 +228,10 @@ extension SQLiteCache {
 
     /// Records where the list's reader stopped (`nil` forgets it); kept in the file, so a relaunch opens there.
     ///
-    /// - throws: `CacheError.collectionNotFound(key:)`, or a `DatabaseError`.
+    /// - throws: `CacheError.listNotFound(key:)`, or a `DatabaseError`.
     public func setReadingPosition(_ position: ItemKey?, for key: String) throws {
         try write { db in
-            let id = try CollectionRow.id(forKey: key, in: db)
+            let id = try ListRow.id(forKey: key, in: db)
             try db.execute(sql: "UPDATE collections SET reading_position = ? WHERE id = ?", arguments: [position, id])
         }
     }

@@ -6,13 +6,13 @@ extension SQLiteCache {
     /// Overall figures of the cache file.
     ///
     /// - throws: A `DatabaseError`.
-    public func stats() throws -> StoreStats {
+    public func stats() throws -> CacheStats {
         let path = path
         var stats = try read { db in
             let counts = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT (SELECT count(*) FROM collections) AS collections,
+                    SELECT (SELECT count(*) FROM collections) AS lists,
                         (SELECT count(*) FROM pages) AS pages,
                         (SELECT count(*) FROM items) AS items,
                         (SELECT count(*) FROM items WHERE NOT EXISTS
@@ -21,11 +21,11 @@ extension SQLiteCache {
                         (SELECT min(fetched_at) FROM pages) AS oldest,
                         (SELECT max(fetched_at) FROM pages) AS newest
                     """)
-            guard let counts else { throw StoreError.corrupt(path: path, detail: "no statistics row") }
-            return StoreStats(
+            guard let counts else { throw SQLiteCacheError.corrupt(path: path, detail: "no statistics row") }
+            return CacheStats(
                 path: path,
                 fileSize: 0,
-                collections: counts["collections"],
+                lists: counts["lists"],
                 pages: counts["pages"],
                 items: counts["items"],
                 unreferencedItems: counts["unreferenced"],

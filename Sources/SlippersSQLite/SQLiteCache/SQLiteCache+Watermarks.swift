@@ -3,7 +3,7 @@ import GRDB
 import SlippersStorage
 
 extension SQLiteCache {
-    /// The watermark of a collection synced incrementally, or `nil` when it has none.
+    /// The watermark of a list synced incrementally, or `nil` when it has none.
     ///
     /// - throws: A `DatabaseError`.
     public func watermark(of key: String) throws -> SyncWatermark? {
@@ -17,7 +17,7 @@ extension SQLiteCache {
         }
     }
 
-    /// Stores the watermark of a collection synced incrementally; `nil` removes it.
+    /// Stores the watermark of a list synced incrementally; `nil` removes it.
     ///
     /// - throws: A `DatabaseError`.
     public func saveWatermark(_ watermark: SyncWatermark?, of key: String) throws {

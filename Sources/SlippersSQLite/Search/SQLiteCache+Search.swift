@@ -23,14 +23,14 @@ extension SQLiteCache {
     /// For example:
     ///
     /// ```swift
-    /// let matches = try cache.search("cafe mess", in: .collection("GET /messages"), limit: 20)
+    /// let matches = try cache.search("cafe mess", in: .list("GET /messages"), limit: 20)
     /// ```
     ///
     /// - parameter text: What a person typed.
     /// - parameter scope: The list or the item type to search; either keeps to its account.
     /// - parameter limit: The most items returned.
     /// - returns: The matching items, best first; none for a list that is not cached.
-    /// - throws: `StoreError.notSearchable(path:type:)` on a read-only store whose type was never
+    /// - throws: `SQLiteCacheError.notSearchable(path:type:)` on a read-only store whose type was never
     ///   indexed, or a `DatabaseError`.
     public func search(_ text: String, in scope: SearchScope, limit: Int = 50) throws -> [RawItem] {
         let pattern = SearchPattern(text)
@@ -39,7 +39,7 @@ extension SQLiteCache {
         else { return [] }
         guard let target = try read({ db in try SearchTarget(scope, db) }) else { return [] }
         if !target.isSearchable {
-            guard mode == .readWrite else { throw StoreError.notSearchable(path: path, type: target.itemType) }
+            guard mode == .readWrite else { throw SQLiteCacheError.notSearchable(path: path, type: target.itemType) }
             try write { db in
                 if try !SearchIndex.isSearchable(target.itemType, db) {
                     _ = try SearchIndex.makeSearchable(target.itemType, members: nil, db)
@@ -55,8 +55,8 @@ extension SQLiteCache {
                     db.cachedStatement(sql: Self.rankedMatchesSQL), arguments: [pattern.query, window])
                 var kept: [Int64: RawItem] = [:]
                 let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: target.collectionID == nil ? Self.itemsOfTypeSQL : Self.itemsOfListSQL),
-                    arguments: [Self.jsonArray(ranked), target.collectionID ?? target.itemType])
+                    db.cachedStatement(sql: target.listID == nil ? Self.itemsOfTypeSQL : Self.itemsOfListSQL),
+                    arguments: [Self.jsonArray(ranked), target.listID ?? target.itemType])
                 while let row = try rows.next() { kept[row[2]] = Self.rawItem(row) }
                 if kept.count >= limit || ranked.count < window {
                     return Array(ranked.lazy.compactMap { kept[$0] }.prefix(limit))
@@ -69,19 +69,19 @@ extension SQLiteCache {
     /// What a search looks in: the item type of its scope, whether that type is indexed, and the list's row.
     private struct SearchTarget: Sendable {
         let itemType: String
-        let collectionID: Int64?
+        let listID: Int64?
         let isSearchable: Bool
 
         /// The target of `scope`, or `nil` for a list that is not cached.
         init?(_ scope: SearchScope, _ db: Database) throws {
             switch scope {
-            case .collection(let key):
-                guard let row = try CollectionRow.fetchOptional(key: key, in: db) else { return nil }
+            case .list(let key):
+                guard let row = try ListRow.fetchOptional(key: key, in: db) else { return nil }
                 itemType = row.itemType
-                collectionID = row.id
+                listID = row.id
             case .itemType(let type):
                 itemType = type
-                collectionID = nil
+                listID = nil
             }
             isSearchable = try SearchIndex.isSearchable(itemType, db)
         }
@@ -97,7 +97,7 @@ extension SQLiteCache {
         SELECT rowid FROM item_search WHERE item_search MATCH ?1 ORDER BY rank, rowid LIMIT ?2
         """
 
-    /// The items among the row ids `?1` (a JSON array) that a page of the collection `?2` lists.
+    /// The items among the row ids `?1` (a JSON array) that a page of the list `?2` lists.
     static let itemsOfListSQL = """
         SELECT i.key, i.json, i.id FROM items i WHERE i.id IN (SELECT value FROM json_each(?1)) AND EXISTS (
             SELECT 1 FROM page_items pi JOIN pages p ON p.id = pi.page_id
@@ -136,7 +136,7 @@ extension SQLiteCache {
     /// Empties the full-text index and indexes every cached item of the searchable types again, in
     /// one transaction: `doctor --repair`.
     ///
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
     public func rebuildSearchIndex() throws {
         try write { db in try SearchIndex.rebuild(db) }
     }
@@ -160,7 +160,7 @@ extension SQLiteCache {
     ///
     /// - parameter members: The members to search; empty for every string value.
     /// - returns: Whether the set changed, and so the type's items were indexed again.
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
     @discardableResult
     public func setSearchableMembers(_ members: [String], of itemType: String) throws -> Bool {
         try write { db in try SearchIndex.makeSearchable(itemType, members: members.isEmpty ? nil : Set(members), db) }

@@ -8,33 +8,33 @@ extension SQLiteCache: CacheStorage {
 
     /// Saves a fetched page as ``savePage(_:at:in:now:)`` does, stamped now.
     @discardableResult
-    public func savePage(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) throws
-        -> CollectionHead
+    public func savePage(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) throws
+        -> ListHead
     {
-        try savePage(page, at: index, in: collection, now: Date())
+        try savePage(page, at: index, in: list, now: Date())
     }
 
     /// Saves a fetched page as ``savePage(_:at:in:now:)`` does, stamped now, unless every item of
     /// it is listed by a page before `index` of the current generation: then nothing is written and
     /// the answer is `nil`. The check and the save are one transaction.
-    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor)
-        throws -> CollectionHead?
+    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
+        throws -> ListHead?
     {
-        guard index > 0, !page.items.isEmpty else { return try savePage(page, at: index, in: collection) }
+        guard index > 0, !page.items.isEmpty else { return try savePage(page, at: index, in: list) }
         let now = Date()
         let keys = Array(Set(page.items.map(\.key)))
-        let head = try write { db -> CollectionHead? in
-            // A collection of another type is left to the write, which refuses it.
-            guard let row = try CollectionRow.fetchOptional(key: collection.key, in: db),
-                row.itemType == collection.itemType
-            else { return try writePage(page, at: index, in: collection, now: now, db) }
+        let head = try write { db -> ListHead? in
+            // A list of another type is left to the write, which refuses it.
+            guard let row = try ListRow.fetchOptional(key: list.key, in: db),
+                row.itemType == list.itemType
+            else { return try writePage(page, at: index, in: list, now: now, db) }
             // The items' rows are looked up once, for this check and for the write.
             let looked = try StoredItems(of: keys, type: row.itemType, in: db)
             let ids = looked.rows.values.map(\.id)
             if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
                 return nil
             }
-            return try writePage(page, at: index, in: collection, now: now, looked: looked, db)
+            return try writePage(page, at: index, in: list, now: now, looked: looked, db)
         }
         if head != nil { keepBudgetIfDue(now: now) }
         return head
@@ -47,18 +47,18 @@ extension SQLiteCache: CacheStorage {
 
     /// Saves a fetched page unless it is unchanged, as ``savePageIfChanged(_:at:in:now:)`` does, stamped now.
     @discardableResult
-    public func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in collection: CollectionDescriptor) throws
+    public func savePageIfChanged(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) throws
         -> PageSave
     {
-        try savePageIfChanged(page, at: index, in: collection, now: Date())
+        try savePageIfChanged(page, at: index, in: list, now: Date())
     }
 
-    /// Marks the collection open (see ``markOpen(_:now:)``): a budget kept meanwhile never evicts it.
+    /// Marks the list open (see ``markOpen(_:now:)``): a budget kept meanwhile never evicts it.
     public func syncWillStart(_ key: String) {
         try? markOpen(key)
     }
 
-    /// Keeps the file's budget, if it has one, while the collection is still open (so never at its
+    /// Keeps the file's budget, if it has one, while the list is still open (so never at its
     /// expense), then marks it closed.
     public func syncDidEnd(_ key: String) {
         _ = try? keepBudget()
@@ -70,12 +70,12 @@ extension SQLiteCache: CacheStorage {
         logPageRetry(at: index, error, wait)
     }
 
-    /// Invalidates a collection, now.
+    /// Invalidates a list, now.
     public func invalidate(_ key: String) throws {
         try invalidate(key, now: Date())
     }
 
-    /// Invalidates every collection, now.
+    /// Invalidates every list, now.
     @discardableResult
     public func invalidateAll() throws -> Int {
         try invalidateAll(now: Date())

@@ -1,6 +1,6 @@
 /// A read-only SQL view of one item type's cached items: one row per item, one column per member.
 ///
-/// The store makes a view for each item type as pages are saved, and makes it again when a
+/// The cache makes a view for each item type as pages are saved, and makes it again when a
 /// saved page brings a member its items did not have, so `sqlite3`, Datasette or any SQL tool
 /// read `posts` with columns rather than JSON bodies:
 ///

@@ -31,7 +31,7 @@ enum ItemViews {
         }
     }
 
-    /// Makes the views of the recorded members when the store has made none yet (a file whose
+    /// Makes the views of the recorded members when the cache has made none yet (a file whose
     /// items were cached before views existed), in a transaction of its own; never fails.
     static func makeIfNoneWasMade(_ db: Database) {
         do {
@@ -93,7 +93,7 @@ enum ItemViews {
         try refresh(db)
     }
 
-    /// Drops the views the store made that are no longer right, and makes those missing.
+    /// Drops the views the cache made that are no longer right, and makes those missing.
     static func refresh(_ db: Database) throws {
         let made = try Dictionary(
             uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, sql FROM item_views").map {
@@ -116,7 +116,7 @@ enum ItemViews {
         let members = try Row.fetchAll(db, sql: "SELECT item_type, member, nested, kinds FROM item_members").map {
             Member(itemType: $0[0], member: $0[1], nested: $0[2], kinds: $0[3])
         }
-        // Names the store's views must not take: every other table, index, trigger or view of the file.
+        // Names the cache's views must not take: every other table, index, trigger or view of the file.
         let taken = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE name NOT IN (SELECT name FROM item_views)")
         return definitions(of: members, taken: Set(taken.map { $0.lowercased() }))
@@ -124,7 +124,7 @@ enum ItemViews {
 
     /// The views of `members`, none named as one of `taken` (lowercased).
     static func definitions(of members: [Member], taken: Set<String>) -> [ItemView] {
-        let byBase = Dictionary(grouping: members) { CollectionKey.account(ofItemType: $0.itemType).itemType }
+        let byBase = Dictionary(grouping: members) { ListKey.account(ofItemType: $0.itemType).itemType }
         let shortNames = Dictionary(grouping: byBase.keys) { shortName($0) }
         var used = taken
         var views: [ItemView] = []
@@ -181,7 +181,7 @@ enum ItemViews {
             }
         }
         let accounts = types.compactMap { type -> String? in
-            let account = CollectionKey.account(ofItemType: type).account
+            let account = ListKey.account(ofItemType: type).account
             guard !account.isAnonymous else { return nil }
             return "WHEN \(literal(type)) THEN \(literal(account.name))"
         }

@@ -20,8 +20,8 @@ extension SQLiteCache {
     /// Saving a page keeps the views of its items current; items written one by one (a local
     /// edit, an insert in the outbox) add their new members at the next page of their type, or here.
     ///
-    /// - throws: `StoreError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
-    public func refreshItemViews() throws {
+    /// - throws: `SQLiteCacheError.readOnly(path:)` on a read-only store, or a `DatabaseError`.
+    public func rebuildItemViews() throws {
         try write { db in try ItemViews.rescan(db) }
     }
 }

@@ -11,7 +11,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     /// Pages whose stored item count differs from their membership rows, one line each.
     public var inconsistentPages: [String]
     /// Lists whose end was reached with fewer items than their server announced, one line each
-    /// (see ``CollectionInfo/isIncomplete``).
+    /// (see ``ListInfo/isIncomplete``).
     public var incompleteLists: [String] = []
     /// Pending writes of accounts derived from credentials, one line per account: only a push with
     /// the credentials that made them sends them, which a rotated token no longer is. A note,
@@ -40,10 +40,10 @@ public struct Diagnosis: Hashable, Sendable, Codable {
             && inconsistentPages.isEmpty && incompleteLists.isEmpty && searchIndex.isEmpty
     }
 
-    /// Adds a line for each of `collections` that is incomplete.
-    public mutating func noteIncompleteLists(_ collections: [CollectionInfo]) {
-        incompleteLists = collections.filter(\.isIncomplete).map { collection in
-            "\(collection.key): \(collection.itemCount) of \(collection.total ?? 0) items announced"
+    /// Adds a line for each of `lists` that is incomplete.
+    public mutating func noteIncompleteLists(_ lists: [ListInfo]) {
+        incompleteLists = lists.filter(\.isIncomplete).map { list in
+            "\(list.key): \(list.itemCount) of \(list.total ?? 0) items announced"
         }
     }
 

@@ -61,6 +61,6 @@ public protocol FeedGapStorage: CacheStorage {
     /// Puts the items of `page`, fetched with the gap's token, where the gap is: the page's items
     /// up to the first one the list holds; that item, or a page with no next token, closes the gap.
     @discardableResult
-    func fillGap(_ gap: ListGap, with page: Page<RawItem>, in collection: CollectionDescriptor, now: Date) throws
+    func fillGap(_ gap: ListGap, with page: Page<RawItem>, in list: ListDescriptor, now: Date) throws
         -> GapFill
 }

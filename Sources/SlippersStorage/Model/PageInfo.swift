@@ -3,7 +3,7 @@ import Slippers
 
 /// One cached page's row: where it came from, when, and how fresh it is.
 public struct PageInfo: Hashable, Sendable {
-    /// The position of the page in its collection, from 0.
+    /// The position of the page in its list, from 0.
     public var index: Int
     /// The generation the page belongs to.
     public var generation: Int
@@ -17,7 +17,7 @@ public struct PageInfo: Hashable, Sendable {
     public var fetchedAt: Date
     /// The number of items on the page.
     public var itemCount: Int
-    /// Whether the page belongs to an older generation than its collection's: superseded.
+    /// Whether the page belongs to an older generation than its list's: superseded.
     public var isSuperseded: Bool
     /// When the network last confirmed the page: fetched it, or answered that it had not changed.
     public var verifiedAt: Date?

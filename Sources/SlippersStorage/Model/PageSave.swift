@@ -10,13 +10,13 @@ public struct PageSave: Hashable, Sendable {
         case unchanged
     }
 
-    /// The collection's head after the save.
-    public var head: CollectionHead
+    /// The list's head after the save.
+    public var head: ListHead
     /// What happened to the page.
     public var outcome: Outcome
 
     /// A save's head and outcome.
-    public init(head: CollectionHead, outcome: Outcome) {
+    public init(head: ListHead, outcome: Outcome) {
         self.head = head
         self.outcome = outcome
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Slippers
 
-/// An item as the store holds it.
+/// An item as the cache holds it.
 public struct StoredItem: Hashable, Sendable {
     /// The type the item is filed under.
     public var type: String

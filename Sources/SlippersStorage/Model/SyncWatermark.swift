@@ -1,9 +1,9 @@
 import Foundation
 
-/// Where an incremental sync of a collection stands: the greatest value of its field seen by the last
+/// Where an incremental sync of a list stands: the greatest value of its field seen by the last
 /// run that completed, and the value sent by a run under way.
 ///
-/// ``IncrementalSync`` keeps one per collection. ``value`` moves only when a run completes; a run
+/// ``IncrementalSync`` keeps one per list. ``value`` moves only when a run completes; a run
 /// killed midway leaves ``pendingSince`` set, and the next run asks again from it, so no change in
 /// the window is lost.
 public struct SyncWatermark: Hashable, Sendable {

@@ -6,11 +6,11 @@ import Tracing
 /// `incremental` does: a watermark per list (the greatest value of a field such as `updated_at`),
 /// sent back in a parameter such as `updated_since`, less a lookback.
 ///
-/// The first run walks the whole list into ``collection`` (or, with ``Settings/initialValue``, the
+/// The first run walks the whole list into ``list`` (or, with ``Settings/initialValue``, the
 /// list of items changed since that value) and takes the greatest value of ``Settings/field`` among
 /// its items as the watermark. Each later run asks ``source`` for the items changed since the
 /// watermark less ``Settings/lookback`` (which catches clock skew and late commits), walks those
-/// pages into a collection of their own (``changesKey``), and when they are all saved merges them by
+/// pages into a list of their own (``changesKey``), and when they are all saved merges them by
 /// id: a known id gets the server's new JSON (saving a page writes it), a new id joins the end of
 /// the list. The watermark moves only then. A run killed midway leaves the old watermark and the
 /// value it asked from; the next run resumes that walk after its last saved page, so the window is
@@ -23,7 +23,7 @@ import Tracing
 ///
 /// ```swift
 /// let sync = IncrementalSync(
-///     storage: store, collection: posts, settings: .init(field: "updated_at")
+///     storage: cache, list: posts, settings: .init(field: "updated_at")
 /// ) { since in
 ///     source(url: since.map { "https://api.example.com/posts?updated_since=\($0)" } ?? allPosts)
 /// }
@@ -66,7 +66,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         /// What the run asked for.
         public var phase: Phase
         /// The walk of the pages this run asked for: of the list, or of its changes.
-        public var progress: CollectionSync<Source>.Progress
+        public var progress: SyncProgress
         /// The value the run asked from; `nil` when it walked the whole list.
         public var since: String?
         /// The items that joined the list: every item of a first run, the new ids of a later one.
@@ -88,39 +88,39 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     /// Where the pages go, as far as an incremental sync needs it: its sync side, the items it
     /// reads back, and the eviction of the changes it walked.
     public let storage: any SyncStorage & CacheReader & CacheAdministration
-    /// The collection the list is filed under.
-    public let collection: CollectionDescriptor
+    /// The list the list is filed under.
+    public let list: ListDescriptor
     /// Which field is the watermark, the lookback and the initial value.
     public let settings: Settings
     /// The source of the list's pages: the whole list for `nil`, otherwise the items changed since the value.
     public let source: @Sendable (_ since: String?) -> Source
 
-    /// Whether pages whose response said `Cache-Control: no-store` are saved all the same; see ``CollectionSync/keepsNoStorePages``.
+    /// Whether pages whose response said `Cache-Control: no-store` are saved all the same; see ``ListSync/keepsNoStorePages``.
     public var keepsNoStorePages = false
-    /// How many pages are in flight at once; see ``CollectionSync/concurrency``.
+    /// How many pages are in flight at once; see ``ListSync/concurrency``.
     public var concurrency: AdaptiveConcurrency?
-    /// Called when a failing page is fetched again; see ``CollectionSync/onPageRetry``.
+    /// Called when a failing page is fetched again; see ``ListSync/onPageRetry``.
     public var onPageRetry: (@Sendable (_ index: Int, _ error: any Error, _ wait: Duration) -> Void)?
-    /// What a second page that repeats the first means on the first run; see ``CollectionSync/repeatedSecondPage``.
-    public var repeatedSecondPage = CollectionSync<Source>.RepeatedSecondPage.fails
-    /// Where the run's spans go: a `slippers.list` span for the run, over the walk's own; see ``CollectionSync/tracer``.
+    /// What a second page that repeats the first means on the first run; see ``ListSync/repeatedSecondPage``.
+    public var repeatedSecondPage = ListSync<Source>.RepeatedSecondPage.fails
+    /// Where the run's spans go: a `slippers.list` span for the run, over the walk's own; see ``ListSync/tracer``.
     public var tracer: any Tracer
 
-    /// Creates an incremental sync of `collection` in any backend.
+    /// Creates an incremental sync of `list` in any backend.
     public init(
-        storage: any SyncStorage & CacheReader & CacheAdministration, collection: CollectionDescriptor,
+        storage: any SyncStorage & CacheReader & CacheAdministration, list: ListDescriptor,
         settings: Settings,
         source: @escaping @Sendable (_ since: String?) -> Source
     ) {
         self.storage = storage
-        self.collection = collection
+        self.list = list
         self.settings = settings
         self.source = source
         self.tracer = InstrumentationSystem.tracer
     }
 
-    /// The key of the collection a run's changes are walked into before they are merged: the list's key and `#changes`.
-    public var changesKey: String { collection.key + "#changes" }
+    /// The key of the list a run's changes are walked into before they are merged: the list's key and `#changes`.
+    public var changesKey: String { list.key + "#changes" }
 
     /// Walks the whole list or its changes, merges what it brought, and moves the watermark when it completes.
     ///
@@ -130,14 +130,14 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     /// - parameter retryBudget: How long a failing page is tried again.
     /// - parameter onPage: Called after each saved page.
     /// - returns: What the run did.
-    /// - throws: What ``CollectionSync/run(limits:refresh:retryBudget:onPage:)`` throws.
+    /// - throws: What ``ListSync/run(limits:refresh:retryBudget:onPage:)`` throws.
     ///   Pages saved before the error stay saved, and the watermark does not move.
     public func run(
         limits: SyncRequest.Limits = SyncRequest.Limits(), refresh: Bool = false,
-        retryBudget: RetryBudget = .none, onPage: (CollectionSync<Source>.Progress) -> Void = { _ in }
+        retryBudget: RetryBudget = .none, onPage: (SyncProgress) -> Void = { _ in }
     ) async throws -> Outcome {
         try await SyncTracing.list(
-            tracer, operation: "incremental", collection: collection,
+            tracer, operation: "incremental", list: list,
             counting: { ($0.progress.pagesFetched, $0.newItems + $0.updatedItems) },
             running: {
                 try await runTraced(limits: limits, refresh: refresh, retryBudget: retryBudget, onPage: onPage)
@@ -146,16 +146,16 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
 
     private func runTraced(
         limits: SyncRequest.Limits, refresh: Bool, retryBudget: RetryBudget,
-        onPage: (CollectionSync<Source>.Progress) -> Void
+        onPage: (SyncProgress) -> Void
     ) async throws -> Outcome {
-        let key = collection.key
+        let key = list.key
         var stored = try await storage.watermark(of: key).flatMap { $0.field == settings.field ? $0 : nil }
         if refresh {
             stored = nil
             try await storage.saveWatermark(nil, of: key)
             try await removeChanges()
         }
-        let cached = try await storage.collection(key)
+        let cached = try await storage.list(key)
         if let stored, let value = stored.value, let cached, cached.endReached {
             return try await runChanges(
                 after: value, pendingSince: stored.pendingSince, in: cached, limits: limits,
@@ -174,7 +174,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         if stored?.value != nil || stored?.pendingSince != since {
             try await storage.saveWatermark(SyncWatermark(field: settings.field, pendingSince: since), of: key)
         }
-        let progress = try await collectionSync(of: source(since), into: collection, repeatedSecondPage).run(
+        let progress = try await listSync(of: source(since), into: list, repeatedSecondPage).run(
             limits: limits, refresh: walksAgain, retryBudget: retryBudget, onPage: onPage)
         var outcome = Outcome(phase: .wholeList, progress: progress, since: since, newItems: progress.itemsFetched)
         guard progress.endReached else { return outcome }
@@ -190,11 +190,11 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     /// Walks the items changed since `value` less the lookback (or since `pendingSince`, for a run
     /// that resumes) and merges them into the list.
     private func runChanges(
-        after value: String, pendingSince: String?, in cached: CollectionInfo,
+        after value: String, pendingSince: String?, in cached: ListInfo,
         limits: SyncRequest.Limits, retryBudget: RetryBudget,
-        onPage: (CollectionSync<Source>.Progress) -> Void
+        onPage: (SyncProgress) -> Void
     ) async throws -> Outcome {
-        let key = collection.key
+        let key = list.key
         let since = pendingSince ?? SyncWatermark.lowering(value, by: settings.lookback)
         if pendingSince == nil {
             // A walk of an earlier run that completed is gone before this one starts.
@@ -202,13 +202,13 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             try await storage.saveWatermark(
                 SyncWatermark(field: settings.field, value: value, pendingSince: since), of: key)
         }
-        let changes = CollectionDescriptor(key: changesKey, itemType: cached.itemType, style: cached.style)
-        let progress = try await collectionSync(of: source(since), into: changes, .fails).run(
+        let changes = ListDescriptor(key: changesKey, itemType: cached.itemType, style: cached.style)
+        let progress = try await listSync(of: source(since), into: changes, .fails).run(
             limits: limits, retryBudget: retryBudget, onPage: onPage)
         var outcome = Outcome(phase: .changes, progress: progress, since: since, watermark: value)
         guard progress.endReached else { return outcome }
         // Items that joined the list of changes on pages already read shift it, and the run ends short of its total.
-        outcome.listMovedWhileRead = try await storage.collection(changesKey)?.isIncomplete == true
+        outcome.listMovedWhileRead = try await storage.list(changesKey)?.isIncomplete == true
         var greatest: String? = value
         var returned: [RawItem] = []
         try await storage.forEachItem(in: changesKey) { item in
@@ -216,7 +216,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             greatest = Self.greatest(greatest, item, field: settings.field)
         }
         // The ids the list does not hold yet join its end, as one more page.
-        let current = try await storage.collection(key) ?? cached
+        let current = try await storage.list(key) ?? cached
         let listed = current.currentPageCount
         var fresh: [RawItem] = []
         let unlisted = try await storage.unlistedCount(of: Set(returned.map(\.key)), before: listed, in: key)
@@ -231,7 +231,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
             let page = Page(items: fresh, total: current.total.map { _ in current.itemCount + fresh.count })
             _ = try await storage.savePage(
                 page, at: listed,
-                in: CollectionDescriptor(key: key, itemType: current.itemType, style: current.style))
+                in: ListDescriptor(key: key, itemType: current.itemType, style: current.style))
         }
         outcome.newItems = fresh.count
         outcome.updatedItems = returned.count - fresh.count
@@ -241,17 +241,17 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
         return outcome
     }
 
-    /// Removes the collection of a run's changes, if there is one; the items it alone lists go with it.
+    /// Removes the list of a run's changes, if there is one; the items it alone lists go with it.
     private func removeChanges() async throws {
-        guard try await storage.collection(changesKey) != nil else { return }
-        _ = try await storage.evict(collection: changesKey)
+        guard try await storage.list(changesKey) != nil else { return }
+        _ = try await storage.evict(list: changesKey)
     }
 
-    private func collectionSync(
-        of source: Source, into collection: CollectionDescriptor,
-        _ repeatedSecondPage: CollectionSync<Source>.RepeatedSecondPage
-    ) -> CollectionSync<Source> {
-        var sync = CollectionSync(storage: storage, source: source, collection: collection)
+    private func listSync(
+        of source: Source, into list: ListDescriptor,
+        _ repeatedSecondPage: ListSync<Source>.RepeatedSecondPage
+    ) -> ListSync<Source> {
+        var sync = ListSync(storage: storage, source: source, list: list)
         sync.keepsNoStorePages = keepsNoStorePages
         sync.concurrency = concurrency
         sync.onPageRetry = onPageRetry

@@ -6,7 +6,7 @@ import Slippers
 /// token, so up to the concurrency limit of them are in flight; any other
 /// source names only the page after the last one read, so one is in flight
 /// while the sync saves the page before it. Pages that arrive out of order
-/// wait here, in memory, until the pages before them are saved: the store only
+/// wait here, in memory, until the pages before them are saved: the cache only
 /// ever holds a prefix of the list, and its resume token is that prefix's.
 ///
 /// The pages in flight start afresh (a new ``epoch``) when the walk moves elsewhere:

@@ -3,7 +3,7 @@ import Synchronization
 /// A request to the syncs a task runs to stop at their next page boundary: a server's
 /// graceful shutdown asks it, and each sync ends within the time its pages in flight take.
 ///
-/// A ``CollectionSync`` run under a stop (``current``, a task-local value) asks for no
+/// A ``ListSync`` run under a stop (``current``, a task-local value) asks for no
 /// page once the stop is requested, saves the pages already in flight in their order,
 /// and then throws `CancellationError`: what it saved stays saved, and the next run
 /// resumes after it. A program that cannot wait for the pages in flight cancels the task

@@ -16,12 +16,12 @@ import Testing
         let subject = try WorkloadStore(path: directory.url.appendingPathComponent("c.sqlite").path, workload: workload)
         for page in [1, 7, 20] {
             #expect(
-                try subject.repository.page(at: page - 1, in: WorkloadStore.collectionKey) == workload.items(page: page)
+                try subject.repository.page(at: page - 1, in: WorkloadStore.listKey) == workload.items(page: page)
             )
-            let lazy = try #require(try subject.repository.lazyPage(at: page - 1, in: WorkloadStore.collectionKey))
+            let lazy = try #require(try subject.repository.lazyPage(at: page - 1, in: WorkloadStore.listKey))
             #expect(try lazy.items(0..<10) == Array(workload.items(page: page).prefix(10)))
         }
-        let info = try #require(try subject.store.collection(WorkloadStore.collectionKey))
+        let info = try #require(try subject.store.list(WorkloadStore.listKey))
         #expect(info.pageCount == workload.pageCount)
         #expect(info.endReached)
     }
@@ -34,15 +34,15 @@ import Testing
         #expect(try items.map(\.json) == expected.map { try JsonProvider.encode($0) })
     }
 
-    @Test func aGeneratedCollectionHoldsTheGeneratorsItems() throws {
+    @Test func aGeneratedListHoldsTheGeneratorsItems() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try SQLiteCache(path: directory.url.appendingPathComponent("c.sqlite").path)
         let repository = Repository<BenchItem>(cache: store)
-        try GeneratedCollection.fill(
+        try GeneratedList.fill(
             repository, key: "k", pageCount: 4, pageSize: 5, progress: Progress(isEnabled: false))
         #expect(try repository.page(at: 3, in: "k") == (15..<20).map(ItemGenerator.item))
-        #expect(try store.collection("k")?.endReached == true)
+        #expect(try store.list("k")?.endReached == true)
     }
 
     @Test func theColdStartFixtureIsAFileTheStoreReadsAsItsOwn() throws {
@@ -51,20 +51,20 @@ import Testing
         let path = directory.url.appendingPathComponent("cold.sqlite").path
         try ColdStartFixture.build(path: path, itemCount: 1_000, pageSize: 50, progress: Progress(isEnabled: false))
         let store = try SQLiteCache(path: path)
-        let info = try #require(try store.collection(ColdStartFixture.collectionKey))
+        let info = try #require(try store.list(ColdStartFixture.listKey))
         #expect(info.pageCount == 20)
         #expect(info.itemCount == 1_000)
         #expect(info.supersededPageCount == 0)
         #expect(info.endReached)
         let repository = Repository<BenchItem>(cache: store)
-        #expect(try repository.page(at: 0, in: ColdStartFixture.collectionKey) == (0..<50).map(ItemGenerator.item))
+        #expect(try repository.page(at: 0, in: ColdStartFixture.listKey) == (0..<50).map(ItemGenerator.item))
         #expect(
-            try repository.page(at: 19, in: ColdStartFixture.collectionKey) == (950..<1_000).map(ItemGenerator.item))
+            try repository.page(at: 19, in: ColdStartFixture.listKey) == (950..<1_000).map(ItemGenerator.item))
         #expect(try store.diagnose().isHealthy)
-        // The store goes on from the fixture as from a file it wrote itself.
+        // The cache goes on from the fixture as from a file it wrote itself.
         try repository.save(
             Page(items: (50..<100).map(ItemGenerator.item), token: "2", nextToken: "3"), at: 1,
-            in: ColdStartFixture.collectionKey)
+            in: ColdStartFixture.listKey)
     }
 
     @Test func theWriteCounterCountsItemWritesAndPageUpdates() throws {
@@ -73,7 +73,7 @@ import Testing
         let path = directory.url.appendingPathComponent("c.sqlite").path
         let store = try SQLiteCache(path: path)
         let repository = Repository<BenchItem>(cache: store)
-        try GeneratedCollection.fill(
+        try GeneratedList.fill(
             repository, key: "k", pageCount: 2, pageSize: 5, progress: Progress(isEnabled: false))
         let counter = try WriteCounter(path: path)
         #expect(try counter.counts() == (0, 0))

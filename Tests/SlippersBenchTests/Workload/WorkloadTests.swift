@@ -42,7 +42,7 @@ import Testing
         #expect(last.next == nil)
     }
 
-    @Test func roundsVisitManyPagesWithinTheCollection() {
+    @Test func roundsVisitManyPagesWithinTheList() {
         let workload = Workload(itemCount: 5_000)
         let pages = (0..<100).map(workload.page(forRound:))
         #expect(pages.allSatisfy(workload.pageNumbers.contains))

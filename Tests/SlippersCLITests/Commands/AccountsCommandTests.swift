@@ -56,13 +56,13 @@ import Testing
             let bobs = try await BuiltBinary.slippers.run(["get", url, "3"] + db + Self.bob)
             #expect(bobs.stdout.contains("bob-secret-3") && !bobs.stdout.contains("alice"), "\(bobs.stdout)")
 
-            // collections shows each list's account as a fingerprint, never the token.
-            let collections = try await BuiltBinary.slippers.run(["collections", "--json"] + db)
+            // lists shows each list's account as a fingerprint, never the token.
+            let lists = try await BuiltBinary.slippers.run(["lists", "--json"] + db)
             let rows = try #require(
-                try JSONSerialization.jsonObject(with: Data(collections.stdout.utf8)) as? [[String: Any]])
+                try JSONSerialization.jsonObject(with: Data(lists.stdout.utf8)) as? [[String: Any]])
             let accounts = rows.compactMap { $0["account"] as? String }
             #expect(accounts.count == 2 && Set(accounts).count == 2 && accounts.allSatisfy { $0.hasPrefix("~") })
-            #expect(!collections.stdout.contains("alice-token") && !collections.stdout.contains("bob-token"))
+            #expect(!lists.stdout.contains("alice-token") && !lists.stdout.contains("bob-token"))
             let stats = try await BuiltBinary.slippers.run(["stats"] + db)
             #expect(stats.stdout.contains("accounts     ~"), "\(stats.stdout)")
         }
@@ -157,9 +157,9 @@ import Testing
                 #expect(purge.stdout.contains("1 list, 30 items"), "\(purge.stdout) \(purge.stderr)")
                 let aliceExport = try await BuiltBinary.slippers.run(["export", url] + db + Self.alice)
                 #expect(aliceExport.status == 1)
-                let collections = try await BuiltBinary.slippers.run(["collections", "--json"] + db)
+                let lists = try await BuiltBinary.slippers.run(["lists", "--json"] + db)
                 let rows = try #require(
-                    try JSONSerialization.jsonObject(with: Data(collections.stdout.utf8)) as? [[String: Any]])
+                    try JSONSerialization.jsonObject(with: Data(lists.stdout.utf8)) as? [[String: Any]])
                 #expect(rows.count == 1)
                 let again = try await BuiltBinary.slippers.run(
                     ["export", url, "--format", "ndjson"] + db + Self.bob)

@@ -23,9 +23,9 @@ import Testing
             let budget = try await BuiltBinary.slippers.run(["budget", "--bytes", "1k"] + db)
             #expect(budget.status == 0, "\(budget.stderr)")
             #expect(budget.stdout.contains("budget: at most 1.0 KiB of items"), "\(budget.stdout)")
-            #expect(budget.stdout.contains("evicted 1 collection"), "\(budget.stdout)")
-            let left = try store.collections().map(\.key)
-            #expect(left == [pager.collection.key])
+            #expect(budget.stdout.contains("evicted 1 list"), "\(budget.stdout)")
+            let left = try store.lists().map(\.key)
+            #expect(left == [pager.list.key])
             #expect(await pager.state.items.count == 10)
 
             let shown = try await BuiltBinary.slippers.run(["budget"] + db)

@@ -46,8 +46,8 @@ import Testing
                 // The file appears whole (created and migrated under another name, then linked): once it
                 // exists every inspection command reads it; the list's own commands wait for its first page.
                 guard FileManager.default.fileExists(atPath: path) else { return [] }
-                return [["collections", "--json"] + database, ["stats"] + database, ["doctor"] + database]
-                    + (await Self.hasCollection(path) ? [["pages", url] + database, ["export", url] + database] : [])
+                return [["lists", "--json"] + database, ["stats"] + database, ["doctor"] + database]
+                    + (await Self.hasList(path) ? [["pages", url] + database, ["export", url] + database] : [])
             }
             let tallies = await [first, second, refresher, reader]
             for (role, tally) in zip(["sync", "sync", "refresh", "reader"], tallies) {
@@ -67,9 +67,9 @@ import Testing
         }
     }
 
-    /// Whether the cache at `path` holds a collection yet.
-    private static func hasCollection(_ path: String) async -> Bool {
-        guard let outcome = try? await BuiltBinary.slippers.run(["collections", "--json", "--db", path]) else {
+    /// Whether the cache at `path` holds a list yet.
+    private static func hasList(_ path: String) async -> Bool {
+        guard let outcome = try? await BuiltBinary.slippers.run(["lists", "--json", "--db", path]) else {
             return false
         }
         return outcome.stdout.contains("\"key\"")

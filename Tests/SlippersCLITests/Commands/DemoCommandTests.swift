@@ -24,9 +24,9 @@ import Testing
 
         // The kept cache holds what the report says.
         let store = try SQLiteCache(path: path, mode: .readOnly)
-        let collections = try store.collections()
-        #expect(collections.map(\.itemType) == ["Comment", "Post"])
-        #expect(collections.allSatisfy { $0.endReached })
+        let lists = try store.lists()
+        #expect(lists.map(\.itemType) == ["Comment", "Post"])
+        #expect(lists.allSatisfy { $0.endReached })
     }
 
     @Test func refusesToOverwriteAFile() async throws {

@@ -5,36 +5,36 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct EvictCommandTests {
-    @Test func removesTheCollectionsOlderThanAnAge() async throws {
+    @Test func removesTheListsOlderThanAnAge() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path(), postsFetchedAt: Date().addingTimeInterval(-10 * 86_400))
         let outcome = try await BuiltBinary.slippers.run(["evict", "--older-than", "7d", "--db", directory.path()])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout == "evicted 1 collection, 3 pages, 150 items\n")
+        #expect(outcome.stdout == "evicted 1 list, 3 pages, 150 items\n")
         let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-        #expect(try store.collections().map(\.key) == ["GET /users"])
+        #expect(try store.lists().map(\.key) == ["GET /users"])
     }
 
-    @Test func removesOneCollectionAndReportsInJSON() async throws {
+    @Test func removesOneListAndReportsInJSON() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let outcome = try await BuiltBinary.slippers.run([
-            "evict", "--collection", "GET /users", "--json", "--db", directory.path(),
+            "evict", "--list", "GET /users", "--json", "--db", directory.path(),
         ])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout == "{\n  \"collections\" : 1,\n  \"items\" : 3,\n  \"pages\" : 1\n}\n")
+        #expect(outcome.stdout == "{\n  \"items\" : 3,\n  \"lists\" : 1,\n  \"pages\" : 1\n}\n")
     }
 
     @Test func verboseLogsWhatWasRemovedOnStderr() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let outcome = try await BuiltBinary.slippers.run([
-            "--verbose", "evict", "--collection", "GET /users", "--db", directory.path(),
+            "--verbose", "evict", "--list", "GET /users", "--db", directory.path(),
         ])
         #expect(outcome.status == 0)
         #expect(
             outcome.stderr
-                == "slippers: info: evicted collections=1 items=3 pages=1 reason=collection GET /users\n")
+                == "slippers: info: evicted items=3 lists=1 pages=1 reason=list GET /users\n")
     }
 
     @Test func removesTheUnreferencedItems() async throws {
@@ -45,11 +45,11 @@ import Testing
         try store.close()
         let outcome = try await BuiltBinary.slippers.run(["evict", "--unreferenced", "--db", directory.path()])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout == "evicted 0 collections, 0 pages, 1 item\n")
+        #expect(outcome.stdout == "evicted 0 lists, 0 pages, 1 item\n")
     }
 
     @Test(arguments: [
-        ["evict"], ["evict", "--unreferenced", "--collection", "x"], ["evict", "--older-than", "7x"],
+        ["evict"], ["evict", "--unreferenced", "--list", "x"], ["evict", "--older-than", "7x"],
         ["evict", "--older-than", "7d", "--unreferenced"],
     ])
     func takesExactlyOneWellFormedChoice(arguments: [String]) async throws {
@@ -58,13 +58,13 @@ import Testing
         #expect(!outcome.stderr.isEmpty)
     }
 
-    @Test func anUnknownCollectionChangesNothing() async throws {
+    @Test func anUnknownListChangesNothing() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let before = try contents(of: directory.path())
-        let outcome = try await BuiltBinary.slippers.run(["evict", "--collection", "nope", "--db", directory.path()])
+        let outcome = try await BuiltBinary.slippers.run(["evict", "--list", "nope", "--db", directory.path()])
         #expect(outcome.status == 1)
-        #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
+        #expect(outcome.stderrLines == [#"slippers: No list "nope" in the cache"#])
         #expect(try contents(of: directory.path()) == before)
     }
 }

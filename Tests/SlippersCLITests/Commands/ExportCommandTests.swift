@@ -63,14 +63,14 @@ import Testing
                 "export", fixture.url(.page, query: ["per_page": "20", "tag": "b"]), "--db", directory.path(),
             ])
             #expect(other.status == 1)
-            #expect(other.stderr.contains("No collection"))
+            #expect(other.stderr.contains("No list"))
         }
     }
 
-    @Test func anEmptyCollectionExportsAnEmptyArray() async throws {
+    @Test func anEmptyListExportsAnEmptyArray() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteCache(path: directory.path())
-        try store.savePage(Page(items: []), at: 0, in: CollectionDescriptor(key: "empty", itemType: "Thing"))
+        try store.savePage(Page(items: []), at: 0, in: ListDescriptor(key: "empty", itemType: "Thing"))
         try store.close()
         #expect(try await BuiltBinary.slippers.run(["export", "empty", "--db", directory.path()]).stdout == "[]\n")
         #expect(
@@ -79,7 +79,7 @@ import Testing
                 .isEmpty)
     }
 
-    @Test func anUnknownFormatIsAUsageErrorAndAnUnknownCollectionAFailure() async throws {
+    @Test func anUnknownFormatIsAUsageErrorAndAnUnknownListAFailure() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let format = try await BuiltBinary.slippers.run([
@@ -90,14 +90,14 @@ import Testing
         let unknown = try await BuiltBinary.slippers.run(["export", "nope", "--db", directory.path()])
         #expect(unknown.status == 1)
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderrLines == [#"slippers: No collection "nope" in the cache"#])
+        #expect(unknown.stderrLines == [#"slippers: No list "nope" in the cache"#])
     }
 
     /// 40 000 items of 2 KiB (80 MiB of JSON) go out with the memory of a command that reads nothing.
     @Test func memoryStaysBoundedHoweverLongTheList() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteCache(path: directory.path())
-        let collection = CollectionDescriptor(key: "big", itemType: "Blob")
+        let list = ListDescriptor(key: "big", itemType: "Blob")
         let padding = String(repeating: "x", count: 2_000)
         let pages = 80
         let pageSize = 500
@@ -110,7 +110,7 @@ import Testing
                 Page(
                     items: items, token: page == 0 ? nil : PageToken(page),
                     nextToken: page == pages - 1 ? nil : PageToken(page + 1)),
-                at: page, in: collection)
+                at: page, in: list)
         }
         try store.close()
 

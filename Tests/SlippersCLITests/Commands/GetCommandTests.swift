@@ -6,7 +6,7 @@ import SlippersTestSupport
 import Testing
 
 @Suite struct GetCommandTests {
-    @Test func findsAnItemThroughItsCollection() async throws {
+    @Test func findsAnItemThroughItsList() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let outcome = try await BuiltBinary.slippers.run(["get", "GET /posts", "42", "--db", directory.path()])
@@ -37,12 +37,12 @@ import Testing
         #expect(outcome.stderrLines == [#"slippers: No item with id 999 in "GET /posts""#])
     }
 
-    @Test func anUnknownCollectionOrTypeIsReported() async throws {
+    @Test func anUnknownListOrTypeIsReported() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let outcome = try await BuiltBinary.slippers.run(["get", "Comment", "1", "--db", directory.path()])
         #expect(outcome.status == 1)
-        #expect(outcome.stderrLines == [#"slippers: No collection or item type "Comment" in the cache"#])
+        #expect(outcome.stderrLines == [#"slippers: No list or item type "Comment" in the cache"#])
     }
 
     @Test func reachesTheIntegerAndTheStringIDApart() async throws {
@@ -52,7 +52,7 @@ import Testing
             Page(items: [
                 RawItem(key: .integer(1), json: Data(#"{"id":1}"#.utf8)),
                 RawItem(key: .string("1"), json: Data(#"{"id":"1"}"#.utf8)),
-            ]), at: 0, in: CollectionDescriptor(key: "GET /mixed", itemType: "Mixed"))
+            ]), at: 0, in: ListDescriptor(key: "GET /mixed", itemType: "Mixed"))
         try store.close()
         let integer = try await BuiltBinary.slippers.run(["get", "Mixed", "1", "--db", directory.path()])
         #expect(integer.stdoutLines[1] == "id       1")
@@ -74,11 +74,11 @@ import Testing
         for host in ["a.example", "b.example"] {
             try store.savePage(
                 Page(items: [RawItem(key: .integer(1), json: Data(#"{"id":1,"host":"\#(host)"}"#.utf8))]), at: 0,
-                in: CollectionDescriptor(key: "http://\(host)/ids", itemType: "ids@http://\(host)"))
+                in: ListDescriptor(key: "http://\(host)/ids", itemType: "ids@http://\(host)"))
         }
         try store.savePage(
             Page(items: [RawItem(key: .integer(5), json: Data(#"{"id":5}"#.utf8))]), at: 0,
-            in: CollectionDescriptor(key: "http://a.example/posts", itemType: "posts@http://a.example"))
+            in: ListDescriptor(key: "http://a.example/posts", itemType: "posts@http://a.example"))
         try store.close()
         let short = try await BuiltBinary.slippers.run(["get", "posts", "5", "--db", directory.path()])
         #expect(short.status == 0)

@@ -57,13 +57,13 @@ import Testing
         #expect(outcome.stderrLines == [#"slippers: Page 9 of "GET /posts" is not cached (it has 3 pages)"#])
     }
 
-    @Test func anUnknownCollectionIsReportedWithOrWithoutAPage() async throws {
+    @Test func anUnknownListIsReportedWithOrWithoutAPage() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         for arguments in [["items", "nope"], ["items", "nope", "--page", "0"], ["items", "nope", "--json"]] {
             let outcome = try await BuiltBinary.slippers.run(arguments + ["--db", directory.path()])
             #expect(outcome.status == 1)
-            #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
+            #expect(outcome.stderrLines == [#"slippers: No list "nope" in the cache"#])
         }
     }
 

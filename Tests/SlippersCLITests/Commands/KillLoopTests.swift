@@ -7,11 +7,11 @@ import Testing
 
 /// Commands killed with SIGKILL at random moments, again and again: the file stays sound and nothing is lost.
 @Suite struct KillLoopTests {
-    /// The ids a collection lists, in order, read as another process would.
+    /// The ids a list holds, in order, read as another process would.
     private static func ids(in key: String, at path: String) throws -> [Int]? {
         let store = try SQLiteCache(path: path, mode: .readOnly)
         defer { try? store.close() }
-        guard try store.collection(key) != nil else { return nil }
+        guard try store.list(key) != nil else { return nil }
         var ids: [Int] = []
         try store.forEachItem(in: key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
@@ -19,7 +19,7 @@ import Testing
         return ids
     }
 
-    /// Whether `PRAGMA integrity_check` and the store's own checks pass.
+    /// Whether `PRAGMA integrity_check` and the cache's own checks pass.
     private static func isHealthy(_ path: String) throws -> Bool {
         let store = try SQLiteCache(path: path, mode: .readOnly)
         defer { try? store.close() }
@@ -83,9 +83,9 @@ import Testing
                 // Every page this run asked for lies after the pages committed before it (numbers start at 1).
                 let asked = fixture.server.requests.dropFirst(before).compactMap { $0.query["page"].flatMap(Int.init) }
                 refetched += asked.filter { $0 <= committed }
-                let collection = try SQLiteCache(path: path, mode: .readOnly).collection(url)
-                committed = collection?.currentPageCount ?? 0
-                #expect(collection?.endReached != true, "the list ended before 25 kills; slow it down")
+                let list = try SQLiteCache(path: path, mode: .readOnly).list(url)
+                committed = list?.currentPageCount ?? 0
+                #expect(list?.endReached != true, "the list ended before 25 kills; slow it down")
             }
             #expect(kills >= 25)
             #expect(refetched.isEmpty, "committed pages fetched again: \(refetched)")
@@ -136,7 +136,7 @@ import Testing
             defer { try? store.close() }
             for id in [1, 2_500, 5_000] {
                 let words = FixtureItem.make(id: id).title.split(separator: " ").prefix(3).joined(separator: " ")
-                let found = try store.search("\"\(words)\" ", in: .collection(url), limit: 1_000)
+                let found = try store.search("\"\(words)\" ", in: .list(url), limit: 1_000)
                 #expect(found.contains { $0.key == .integer(id) }, "item \(id) not found by \(words)")
             }
         }
@@ -157,7 +157,7 @@ import Testing
                 var kills: [String: Int] = [:]
                 let operations: [(name: String, arguments: [String])] = [
                     ("vacuum", ["vacuum"]), ("invalidate", ["invalidate", "--all"]),
-                    ("evict", ["evict", "--collection", evictable]),
+                    ("evict", ["evict", "--list", evictable]),
                 ]
                 for operation in operations {
                     // How long the operation takes when left alone: the kills land inside that span.

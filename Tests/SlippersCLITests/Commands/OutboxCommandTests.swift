@@ -148,7 +148,7 @@ import Testing
         }
     }
 
-    @Test func anItemURLGivenOnceIsTheCollectionsForItsLaterEdits() async throws {
+    @Test func anItemURLGivenOnceIsTheListsForItsLaterEdits() async throws {
         try await RunningFixture.with(itemCount: 10, pageSize: 10) { fixture in
             let directory = try TemporaryDirectory()
             let db = ["--db", directory.path()]

@@ -37,16 +37,16 @@ import Testing
         #expect(pages.allSatisfy { $0["item_count"] as? Int == 50 && $0["superseded"] as? Bool == false })
     }
 
-    @Test func anUnknownCollectionIsOneLineOnStderr() async throws {
+    @Test func anUnknownListIsOneLineOnStderr() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
         let outcome = try await BuiltBinary.slippers.run(["pages", "nope", "--db", directory.path()])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderrLines == [#"slippers: No collection "nope" in the cache"#])
+        #expect(outcome.stderrLines == [#"slippers: No list "nope" in the cache"#])
     }
 
-    @Test func aMissingCollectionArgumentIsAUsageError() async throws {
+    @Test func aMissingListArgumentIsAUsageError() async throws {
         let outcome = try await BuiltBinary.slippers.run(["pages"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("Usage"))

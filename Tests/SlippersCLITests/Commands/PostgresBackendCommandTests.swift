@@ -51,7 +51,7 @@ struct PostgresBackendCommandTests {
                         [
                             ["sync", list],
                             ["sync", list],
-                            ["collections"], ["collections", "--json"],
+                            ["lists"], ["lists", "--json"],
                             ["pages", list], ["pages", list, "--json"],
                             ["items", list], ["items", list, "--json"], ["items", list, "--page", "2"],
                             ["get", "page", "7"], ["get", "page", "7", "--json"],
@@ -70,9 +70,9 @@ struct PostgresBackendCommandTests {
                         },
                         [
                             ["sync", list, "--refresh", "--max-pages", "2"],
-                            ["collections", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
+                            ["lists", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
                             ["sync", list],
-                            ["collections", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
+                            ["lists", "--json"], ["pages", list, "--json"], ["items", list, "--json"],
                             ["get", "page", "41", "--json"],
                         ]
                     ),
@@ -81,11 +81,11 @@ struct PostgresBackendCommandTests {
                         { for id in 1...60 { _ = fixture.server.remove(id: id) } },
                         [
                             ["sync", list, "--refresh"],
-                            ["collections", "--json"], ["pages", list, "--json"],
+                            ["lists", "--json"], ["pages", list, "--json"],
                             ["export", list, "--format", "ndjson"],
                             ["stats", "--json"],
-                            ["invalidate", list], ["collections"], ["pages", list, "--json"],
-                            ["evict", "--unreferenced"], ["evict", "--collection", list, "--json"], ["collections"],
+                            ["invalidate", list], ["lists"], ["pages", list, "--json"],
+                            ["evict", "--unreferenced"], ["evict", "--list", list, "--json"], ["lists"],
                             ["items", list], ["evict", "--older-than", "1d"], ["vacuum"],
                         ]
                     ),

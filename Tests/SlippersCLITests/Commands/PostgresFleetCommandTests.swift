@@ -145,7 +145,7 @@ struct PostgresFleetCommandTests {
         let itemCount = 1_000
         try await FleetScene.with(itemCount: itemCount, pageSize: 20, delay: .milliseconds(20)) { scene in
             let (fixture, database) = (scene.fixture, scene.database)
-            // Filed under one collection (the page size is not part of its key), asked for otherwise: each
+            // Filed under one list (the page size is not part of its key), asked for otherwise: each
             // process detects its own style, and pages of 50 must never be committed as pages of 20.
             let outcomes = try await withThrowingTaskGroup(of: BuiltBinary.Outcome.self) { group in
                 for size in ["20", "50"] {
@@ -171,7 +171,7 @@ struct PostgresFleetCommandTests {
         let itemCount = 1_000
         try await FleetScene.with(itemCount: itemCount, pageSize: 20, delay: .milliseconds(40)) { scene in
             let (server, fixture, name, database) = (scene.server, scene.fixture, scene.name, scene.database)
-            // Two new syncs of one collection at once, each detecting its own page size.
+            // Two new syncs of one list at once, each detecting its own page size.
             let commands = ["20", "50"].map {
                 ["sync", fixture.url(.page, query: ["per_page": $0]), "--concurrency", "1"] + database
             }

@@ -18,8 +18,8 @@ import Testing
             #expect(
                 sent.allSatisfy { $0.query["access_token"] == Self.secret },
                 "\(sent.filter { $0.query["access_token"] != Self.secret }.map { "\($0.path) \($0.query)" })")
-            let collections = try await BuiltBinary.slippers.run(["collections"] + database)
-            #expect(collections.stdout.contains("access_token=***"))
+            let lists = try await BuiltBinary.slippers.run(["lists"] + database)
+            #expect(lists.stdout.contains("access_token=***"))
             let pages = try await BuiltBinary.slippers.run(["pages", url] + database)
             #expect(pages.status == 0, "\(pages.stderr)")
             let export = try await BuiltBinary.slippers.run(["export", url, "--format", "ndjson"] + database)
@@ -29,7 +29,7 @@ import Testing
             #expect(missing.status != 0)
             #expect(missing.stderr.contains("access_token=***"))
 
-            for output in [sync, collections, pages, missing] {
+            for output in [sync, lists, pages, missing] {
                 #expect(!output.stdout.contains(Self.secret) && !output.stderr.contains(Self.secret))
             }
             #expect(try directory.filesHolding(Self.secret).isEmpty)

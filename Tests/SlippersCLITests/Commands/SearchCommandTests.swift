@@ -101,9 +101,9 @@ import Testing
                     items: [RawItem(key: .integer(1), json: Data(#"{"id":1,"title":"secret of \#(name)"}"#.utf8))],
                     nextToken: nil),
                 at: 0,
-                in: CollectionDescriptor(
-                    key: CollectionKey("GET /notes", account: account).description,
-                    itemType: CollectionKey.itemType("Note", account: account)))
+                in: ListDescriptor(
+                    key: ListKey("GET /notes", account: account).description,
+                    itemType: ListKey.itemType("Note", account: account)))
         }
         try store.close()
         let db = ["--db", directory.path()]

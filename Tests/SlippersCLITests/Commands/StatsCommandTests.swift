@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct StatsCommandTests {
     static let keys = [
-        "accounts", "collections", "file_size", "item_bytes", "items", "newest_page", "oldest_page", "pages", "path",
+        "accounts", "file_size", "item_bytes", "items", "lists", "newest_page", "oldest_page", "pages", "path",
         "schema_version", "unreferenced_items",
     ]
 
@@ -16,9 +16,9 @@ import Testing
         let lines = outcome.stdoutLines
         #expect(
             lines.map { $0.split(separator: " ").first ?? "" } == [
-                "file", "size", "collections", "pages", "items", "item", "oldest", "newest", "schema", "accounts",
+                "file", "size", "lists", "pages", "items", "item", "oldest", "newest", "schema", "accounts",
             ])
-        #expect(lines[2] == "collections  2")
+        #expect(lines[2] == "lists        2")
         #expect(lines[3] == "pages        4")
         #expect(lines[4] == "items        153 (0 unreferenced)")
         #expect(lines[8] == "schema       0013_reading_positions")
@@ -49,7 +49,7 @@ import Testing
         #expect(outcome.stderr.isEmpty)
         let stats = try #require(try parsedJSON(outcome.stdout) as? [String: Any])
         #expect(stats["schema_version"] as? String == "0013_reading_positions")
-        #expect(stats["collections"] as? Int == 0)
+        #expect(stats["lists"] as? Int == 0)
         #expect(fileExists(directory.path("new.sqlite")))
         let permissions = try FileManager.default.attributesOfItem(atPath: directory.path("new.sqlite"))[
             .posixPermissions]
@@ -61,7 +61,7 @@ import Testing
         try SeededCache.write(at: directory.path())
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: directory.path())
         let before = try contents(of: directory.path())
-        for command in ["stats", "collections", "doctor"] {
+        for command in ["stats", "lists", "doctor"] {
             let outcome = try await BuiltBinary.slippers.run([command, "--db", directory.path()])
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
         }

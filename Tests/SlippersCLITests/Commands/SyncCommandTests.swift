@@ -32,10 +32,10 @@ import Testing
             let pages = route == .fieldFilters ? 6 : 5
             #expect(outcome.stdout.contains("synced 95 items in \(pages) pages"), "\(route): \(outcome.stdout)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            let collection = try #require(try store.collections().first)
-            #expect(collection.endReached)
+            let list = try #require(try store.lists().first)
+            #expect(list.endReached)
             var ids: [Int] = []
-            try store.forEachItem(in: collection.key) { item in
+            try store.forEachItem(in: list.key) { item in
                 switch item.key {
                 case .integer(let id): ids.append(id)
                 // Items keyed by a name: `@user<id>:example.org`.
@@ -108,7 +108,7 @@ import Testing
             let ids = try exportedIDs(export.stdout)
             #expect(ids == [233, 232, 231] + Array(1...230))
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collection(fixture.url())?.generation == 2)
+            #expect(try store.list(fixture.url())?.generation == 2)
         }
     }
 
@@ -132,9 +132,9 @@ import Testing
                 let bytes = try contents(of: directory.path(name))
                 #expect(bytes.range(of: Data("SECRET".utf8)) == nil, "\(name)")
             }
-            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
-            #expect(!collections.stdout.contains("SECRET"))
-            #expect(!collections.stdout.contains("Authorization"))
+            let lists = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
+            #expect(!lists.stdout.contains("SECRET"))
+            #expect(!lists.stdout.contains("Authorization"))
         }
     }
 
@@ -185,7 +185,7 @@ import Testing
                     "slippers: Cannot decode the response (\(fixture.url(query: ["page": "3", "per_page": "50"]))): "))
             #expect(outcome.stderr.contains("<html>"))
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collection(fixture.url())?.currentPageCount == 2)
+            #expect(try store.list(fixture.url())?.currentPageCount == 2)
             try store.close()
             let again = try await BuiltBinary.slippers.run(["sync", fixture.url(), "--db", directory.path()])
             #expect(again.stdout.hasPrefix("synced 130 items in 3 pages (resumed after 2 cached pages)"))
@@ -259,10 +259,10 @@ import Testing
                     #expect(outcome.status == 0, "\(outcome.stderr)")
                 }
                 let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-                let collections = try store.collections()
-                #expect(Set(collections.map(\.itemType)).count == 2)
-                #expect(collections.allSatisfy { $0.itemType.hasPrefix("page@http://127.0.0.1:") })
-                #expect(collections.allSatisfy { $0.itemCount == 30 })
+                let lists = try store.lists()
+                #expect(Set(lists.map(\.itemType)).count == 2)
+                #expect(lists.allSatisfy { $0.itemType.hasPrefix("page@http://127.0.0.1:") })
+                #expect(lists.allSatisfy { $0.itemCount == 30 })
                 let first = try #require(try store.cachedList(a.url()))
                 let second = try #require(try store.cachedList(b.url()))
                 #expect(first.items[0].json != second.items[0].json)
@@ -290,8 +290,8 @@ import Testing
                         + "(the list changed while it was read; read 5 pages again and found 10 items not cached)"),
                 "\(rest.stdout)")
             #expect(rest.stdout.hasSuffix("— end reached, 240 items cached\n"))
-            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
-            #expect(collections.stdout.contains(#""item_count" : 240"#), "\(collections.stdout)")
+            let lists = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
+            #expect(lists.stdout.contains(#""item_count" : 240"#), "\(lists.stdout)")
             let export = try await BuiltBinary.slippers.run([
                 "export", url, "--format", "ndjson", "--db", directory.path(),
             ])
@@ -313,7 +313,7 @@ import Testing
                     "slippers: Disk full: cannot write the cache \(path); the pages saved before stay saved, "
                         + "free some space and run again to continue"
                 ])
-            let saved = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(fixture.url()))
+            let saved = try #require(try SQLiteCache(path: path, mode: .readOnly).list(fixture.url()))
             #expect(saved.currentPageCount > 0 && saved.currentPageCount < 200)
             let firstRun = fixture.server.requestCount
 

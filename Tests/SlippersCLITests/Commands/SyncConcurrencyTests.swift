@@ -27,7 +27,7 @@ import Testing
             await BuiltBinary.waitForExit(of: first)
             #expect(first.terminationReason == .uncaughtSignal)
 
-            let killed = try SQLiteCache(path: path, mode: .readOnly).collections().first
+            let killed = try SQLiteCache(path: path, mode: .readOnly).lists().first
             let committed = killed?.currentPageCount ?? 0
             #expect(killed?.endReached != true)
             let requestsOfFirstRun = fixture.server.requestCount
@@ -43,7 +43,7 @@ import Testing
             let pages = fixture.server.requests.dropFirst(requestsOfFirstRun).map { Int($0.query["page"] ?? "1") ?? 0 }
             #expect(pages.allSatisfy { $0 > committed && $0 <= itemCount / pageSize })
 
-            // The collection's key leaves the page size out of the URL.
+            // The list's key leaves the page size out of the URL.
             let export = try await BuiltBinary.slippers.run([
                 "export", fixture.url(), "--format", "ndjson", "--db", path,
             ])

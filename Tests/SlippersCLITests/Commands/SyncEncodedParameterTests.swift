@@ -23,10 +23,10 @@ import Testing
                     "export", url, "--format", "ndjson", "--db", directory.path(),
                 ])
                 #expect(try exportedIDs(export.stdout) == Array(1...123), "\(route)")
-                let collections = try await BuiltBinary.slippers.run([
-                    "collections", "--json", "--db", directory.path(),
+                let lists = try await BuiltBinary.slippers.run([
+                    "lists", "--json", "--db", directory.path(),
                 ])
-                #expect(collections.stdout.contains(#""total" : 123"#), "\(collections.stdout)")
+                #expect(lists.stdout.contains(#""total" : 123"#), "\(lists.stdout)")
 
                 let detect = try await BuiltBinary.slippers.run(["detect", url])
                 #expect(detect.status == 0, "\(detect.stderr)")

@@ -94,7 +94,7 @@ import Testing
                 #expect(outcome.stderrLines.count == 1)
                 #expect(outcome.stderr.contains("same items"), "\(outcome.stderr)")
                 let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-                #expect(try store.collections().first?.pageCount == 1)
+                #expect(try store.lists().first?.pageCount == 1)
             }
             #expect(fixture.server.requestCount < 10)
         }
@@ -151,7 +151,7 @@ import Testing
             #expect(latin1.status == 1)
             #expect(latin1.stderr.contains("not valid UTF-8"), "\(latin1.stderr)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collections().count == 1)
+            #expect(try store.lists().count == 1)
             let export = try await BuiltBinary.slippers.run([
                 "export", fixture.server.url(path: "/bom").absoluteString, "--db", directory.path(),
             ])

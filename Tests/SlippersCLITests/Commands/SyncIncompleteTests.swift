@@ -28,9 +28,9 @@ import Testing
             #expect(outcome.stderr.contains("most likely"))
             #expect(outcome.stderr.contains("--refresh"))
 
-            let table = try await BuiltBinary.slippers.run(["collections", "--db", directory.path()])
+            let table = try await BuiltBinary.slippers.run(["lists", "--db", directory.path()])
             #expect(table.stdout.contains("INCOMPLETE"), "\(table.stdout)")
-            let json = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+            let json = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
             #expect(json.stdout.contains(#""incomplete" : true"#), "\(json.stdout)")
             let doctor = try await BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
             #expect(doctor.status == 1)
@@ -70,7 +70,7 @@ import Testing
             #expect(outcome.status == 3, "\(outcome.stderr)")
             #expect(outcome.stderr.contains("announced 3 pages and 2 pages (10 items) are stored"), "\(outcome.stderr)")
             // Kept with the list: at least 21 items (2 full pages of 10 and one more), 10 stored.
-            let table = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
+            let table = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
             #expect(table.stdout.contains(#""incomplete" : true"#), "\(table.stdout)")
             let doctor = try await BuiltBinary.slippers.run(["doctor", "--db", directory.path()])
             #expect(doctor.status == 1)
@@ -90,8 +90,8 @@ import Testing
             #expect(outcome.stderrLines.count == 1)
             #expect(outcome.stderr.contains("repeated page 1, yet its first response pages (count in the body)"))
             #expect(outcome.stderr.contains("--page-param NAME, --cursor-path PATH --cursor-param NAME"))
-            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
-            #expect(!collections.stdout.contains(#""end_reached" : true"#), "\(collections.stdout)")
+            let lists = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
+            #expect(!lists.stdout.contains(#""end_reached" : true"#), "\(lists.stdout)")
         }
     }
 

@@ -136,12 +136,12 @@ struct SyncIncrementalTests {
             #expect(killed.terminationReason == .uncaughtSignal)
 
             let store = try SQLiteCache(path: path, mode: .readOnly)
-            let key = try #require(try store.collections().map(\.key).first { !$0.hasSuffix("#changes") })
+            let key = try #require(try store.lists().map(\.key).first { !$0.hasSuffix("#changes") })
             let kept = try #require(try store.watermark(of: key))
             #expect(kept.value == Self.text(0))
             #expect(kept.pendingSince == Self.text(-300))
-            #expect(try store.collection(key)?.itemCount == 400)
-            let saved = try store.collection(key + "#changes")?.currentPageCount ?? 0
+            #expect(try store.list(key)?.itemCount == 400)
+            let saved = try store.list(key + "#changes")?.currentPageCount ?? 0
             #expect(saved < 8)
             let requestsOfFirstRun = server.requestCount
             server.release()
@@ -157,7 +157,7 @@ struct SyncIncrementalTests {
             #expect(asked.allSatisfy { Int($0.query["page"] ?? "1") ?? 0 > saved })
             let after = try #require(try store.watermark(of: key))
             #expect(after == SyncWatermark(field: "updated_at", value: Self.text(90)))
-            #expect(try store.collection(key + "#changes") == nil)
+            #expect(try store.list(key + "#changes") == nil)
             try await Self.expectExportEqualsTheServer(list, url: url, db: db)
         }
     }
@@ -188,7 +188,7 @@ struct SyncIncrementalTests {
             #expect(told.contains("0 new, 42 updated"), "\(told)")
             #expect(told.contains("watermark updated_at = \(Self.text(120))"), "\(told)")
             let store = try SQLiteCache(path: path, mode: .readOnly)
-            let key = try #require(try store.collections().map(\.key).first { !$0.hasSuffix("#changes") })
+            let key = try #require(try store.lists().map(\.key).first { !$0.hasSuffix("#changes") })
             #expect(try store.watermark(of: key) == SyncWatermark(field: "updated_at", value: Self.text(120)))
             try await Self.expectExportEqualsTheServer(list, url: url, db: db)
         }

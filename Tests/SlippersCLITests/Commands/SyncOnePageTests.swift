@@ -24,10 +24,10 @@ import Testing
                     "end reached, 100 items cached; page 2 repeated page 1 exactly, so the list is one page "
                         + "(as --style singlePage)\n"))
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            let collection = try #require(try store.collections().first)
-            #expect(collection.endReached)
-            #expect(collection.pageCount == 1)
-            #expect(collection.style?.contains("singlePage") == true, "\(collection.style ?? "")")
+            let list = try #require(try store.lists().first)
+            #expect(list.endReached)
+            #expect(list.pageCount == 1)
+            #expect(list.style?.contains("singlePage") == true, "\(list.style ?? "")")
             try store.close()
 
             fixture.server.resetRequests()

@@ -38,15 +38,15 @@ import Testing
             #expect(fixture.server.requestCount == 5)
 
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            let collection = try #require(try store.collections().first)
-            #expect(collection.endReached)
+            let list = try #require(try store.lists().first)
+            #expect(list.endReached)
             // Synced with a credential: the items are its derived account's.
-            #expect(collection.itemType.hasPrefix("issues@http://127.0.0.1:\(fixture.server.port) [account: ~"))
+            #expect(list.itemType.hasPrefix("issues@http://127.0.0.1:\(fixture.server.port) [account: ~"))
             let export = try await BuiltBinary.slippers.run([
-                "export", collection.key, "--format", "ndjson", "--db", directory.path(),
+                "export", list.key, "--format", "ndjson", "--db", directory.path(),
             ])
             #expect(try exportedIDs(export.stdout) == Array(1...95))
-            let pages = try await BuiltBinary.slippers.run(["pages", collection.key, "--db", directory.path()])
+            let pages = try await BuiltBinary.slippers.run(["pages", list.key, "--db", directory.path()])
             #expect(pages.status == 0, "\(pages.stderr)")
             // No header value is stored: the file never holds the credential.
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path()))
@@ -72,10 +72,10 @@ import Testing
                 #expect(outcome.status == 0, "\(paging): \(outcome.stderr)")
                 #expect(outcome.stdout.contains("synced 95 items in 5 pages"), "\(paging): \(outcome.stdout)")
                 #expect(fixture.server.requestCount == 5, "\(paging)")
-                let collections = try await BuiltBinary.slippers.run([
-                    "collections", "--json", "--db", directory.path(),
+                let lists = try await BuiltBinary.slippers.run([
+                    "lists", "--json", "--db", directory.path(),
                 ])
-                #expect(collections.stdout.contains(#""total" : 95"#), "\(collections.stdout)")
+                #expect(lists.stdout.contains(#""total" : 95"#), "\(lists.stdout)")
                 let detect = try await BuiltBinary.slippers.run(
                     ["detect", url, "--graphql", Self.hasura] + paging + described)
                 #expect(detect.status == 0, "\(detect.stderr)")
@@ -121,17 +121,17 @@ import Testing
                 #expect(outcome.stdout.contains("synced 123 items in \(pages) pages"), "\(query): \(outcome.stdout)")
                 #expect(fixture.server.requestCount <= pages + 1, "\(query)")
                 let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-                let collection = try #require(try store.collections().first)
+                let list = try #require(try store.lists().first)
                 let export = try await BuiltBinary.slippers.run([
-                    "export", collection.key, "--format", "ndjson", "--db", directory.path(),
+                    "export", list.key, "--format", "ndjson", "--db", directory.path(),
                 ])
                 #expect(try exportedIDs(export.stdout) == Array(1...123), "\(query)")
                 if query != Self.hasura {
                     // The total beside the list is the server's, checked as a body total.
-                    let collections = try await BuiltBinary.slippers.run([
-                        "collections", "--json", "--db", directory.path(),
+                    let lists = try await BuiltBinary.slippers.run([
+                        "lists", "--json", "--db", directory.path(),
                     ])
-                    #expect(collections.stdout.contains(#""total" : 123"#), "\(collections.stdout)")
+                    #expect(lists.stdout.contains(#""total" : 123"#), "\(lists.stdout)")
                 }
                 let detect = try await BuiltBinary.slippers.run(["detect", url, "--graphql", query])
                 #expect(detect.status == 0, "\(detect.stderr)")
@@ -169,7 +169,7 @@ import Testing
             #expect(lines.count == 1, "\(outcome.stderr)")
             #expect(lines.first?.contains("GraphQL error at posts: Resolver failed at 40") == true, "\(outcome.stderr)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collections().first?.itemCount == 40)
+            #expect(try store.lists().first?.itemCount == 40)
         }
     }
 
@@ -213,7 +213,7 @@ import Testing
             #expect(search.status == 0, "\(search.stderr)")
             #expect(search.stdout.contains("synced 95 items in 3 pages"), "\(search.stdout)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collections().count == 2)
+            #expect(try store.lists().count == 2)
         }
     }
 
@@ -269,7 +269,7 @@ import Testing
             #expect(named.status == 0, "\(named.stderr.prefix(600))")
             #expect(named.stdout.contains("synced 1241 items in 7 pages"), "\(named.stdout)")
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collections().map(\.itemCount) == [1_241, 1_241, 1_241])
+            #expect(try store.lists().map(\.itemCount) == [1_241, 1_241, 1_241])
         }
     }
 

@@ -27,7 +27,7 @@ import Testing
             // Watch the file read-only, as another process would, until two pages are committed.
             var watched = 0
             for _ in 0..<3_000 where watched < 2 {
-                watched = (try? SQLiteCache(path: path, mode: .readOnly).collection(url)?.currentPageCount) ?? 0
+                watched = (try? SQLiteCache(path: path, mode: .readOnly).list(url)?.currentPageCount) ?? 0
                 if watched < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(watched >= 2)
@@ -36,7 +36,7 @@ import Testing
             #expect(first.terminationReason == .uncaughtSignal)
             fixture.server.release()
 
-            let killed = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(url))
+            let killed = try #require(try SQLiteCache(path: path, mode: .readOnly).list(url))
             let committed = killed.currentPageCount
             #expect(committed >= 2)
             #expect(!killed.endReached)
@@ -88,15 +88,15 @@ import Testing
             var key: String?
             for _ in 0..<3_000 where key == nil {
                 key =
-                    (try? SQLiteCache(path: path, mode: .readOnly).collections())?
+                    (try? SQLiteCache(path: path, mode: .readOnly).lists())?
                     .first { $0.currentPageCount >= 2 }?.key
                 if key == nil { try await Task.sleep(for: .milliseconds(10)) }
             }
             kill(first.processIdentifier, SIGKILL)
             await BuiltBinary.waitForExit(of: first)
             fixture.server.release()
-            let collection = try #require(key)
-            let committed = try #require(try SQLiteCache(path: path, mode: .readOnly).collection(collection))
+            let list = try #require(key)
+            let committed = try #require(try SQLiteCache(path: path, mode: .readOnly).list(list))
                 .currentPageCount
             let requestsOfFirstRun = fixture.server.requestCount
 
@@ -114,7 +114,7 @@ import Testing
             #expect(starts.count == afterKill.count)
             #expect(starts.allSatisfy { $0 >= committed * 50 })
             let export = try await BuiltBinary.slippers.run([
-                "export", collection, "--format", "ndjson", "--db", path,
+                "export", list, "--format", "ndjson", "--db", path,
             ])
             #expect(try exportedIDs(export.stdout) == Array(1...itemCount))
         }

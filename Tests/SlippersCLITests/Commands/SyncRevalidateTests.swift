@@ -27,8 +27,8 @@ import Testing
             let edited = try await BuiltBinary.slippers.run(["sync", url, "--revalidate", "--db", directory.path()])
             #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"))
             let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
-            #expect(try store.collection(url)?.generation == 1)
-            let type = try #require(try store.collection(url)?.itemType)
+            #expect(try store.list(url)?.generation == 1)
+            let type = try #require(try store.list(url)?.itemType)
             #expect(try store.item(type: type, key: .integer(120))?.item.json.count ?? 0 > 0)
         }
     }
@@ -56,8 +56,8 @@ import Testing
                 #expect(edited.stdout.contains("4 unchanged, 1 changed, 0 new, 0 removed"), "\(edited.stdout)")
                 let item = try await BuiltBinary.slippers.run(["get", url, "120", "--db", database])
                 #expect(item.stdout.contains("edited"), "\(item.stdout)")
-                let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", database])
-                #expect(collections.stdout.contains(#""generation" : 1"#), "\(collections.stdout)")
+                let lists = try await BuiltBinary.slippers.run(["lists", "--json", "--db", database])
+                #expect(lists.stdout.contains(#""generation" : 1"#), "\(lists.stdout)")
             }
         }
     }

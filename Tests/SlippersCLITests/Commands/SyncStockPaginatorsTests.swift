@@ -39,8 +39,8 @@ import Testing
             #expect(outcome.status == 0, "\(outcome.stderr)")
             #expect(fixture.server.requestCount == 10)
             #expect(fixture.server.requests.allSatisfy { Int($0.query["page"] ?? "1") ?? 0 <= 10 })
-            let collections = try await BuiltBinary.slippers.run(["collections", "--json", "--db", directory.path()])
-            #expect(collections.stdout.contains(#""total" : 100"#), "\(collections.stdout)")
+            let lists = try await BuiltBinary.slippers.run(["lists", "--json", "--db", directory.path()])
+            #expect(lists.stdout.contains(#""total" : 100"#), "\(lists.stdout)")
         }
     }
 

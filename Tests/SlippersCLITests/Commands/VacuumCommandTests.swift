@@ -7,7 +7,7 @@ import Testing
     @Test func givesSpaceBackAndKeepsTheData() async throws {
         let directory = try TemporaryDirectory()
         try SeededCache.write(at: directory.path())
-        _ = try await BuiltBinary.slippers.run(["evict", "--collection", "GET /posts", "--db", directory.path()])
+        _ = try await BuiltBinary.slippers.run(["evict", "--list", "GET /posts", "--db", directory.path()])
         let outcome = try await BuiltBinary.slippers.run(["vacuum", "--db", directory.path()])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("vacuumed \(directory.path()): "))

@@ -4,13 +4,13 @@ import Slippers
 import SlippersSQLite
 import SlippersStorage
 
-/// A cache file with known content, written with the store itself.
+/// A cache file with known content, written with the cache itself.
 ///
 /// - `GET /posts` (type `Post`): pages 0, 1, 2 of ids 1–50, 51–100, 101–150, end reached, total 150.
 /// - `GET /users` (type `User`): one page of the string ids `u1`, `u2`, `u3`, more to fetch, no total.
 enum SeededCache {
-    static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post", style: "page")
-    static let users = CollectionDescriptor(key: "GET /users", itemType: "User", style: "cursor")
+    static let posts = ListDescriptor(key: "GET /posts", itemType: "Post", style: "page")
+    static let users = ListDescriptor(key: "GET /users", itemType: "User", style: "cursor")
 
     /// The stored bytes of post `id`.
     static func postJSON(_ id: Int) -> Data {
@@ -22,7 +22,7 @@ enum SeededCache {
         Data(#"{"id":"\#(id)","name":"User \#(id)"}"#.utf8)
     }
 
-    /// Writes the seeded collections into a new cache at `path`.
+    /// Writes the seeded lists into a new cache at `path`.
     ///
     /// - parameter postsFetchedAt: When the posts' pages were fetched (to test eviction by age).
     @discardableResult
@@ -57,7 +57,7 @@ enum SeededCache {
         try queue.close()
     }
 
-    /// Runs `sql` on the file directly, bypassing the store and its foreign keys (to damage it on purpose).
+    /// Runs `sql` on the file directly, bypassing the cache and its foreign keys (to damage it on purpose).
     static func execute(_ sql: String, at path: String) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false

@@ -16,7 +16,7 @@ import Testing
     /// A server that ignores `Idempotency-Key` (so a second POST would create a second item) and
     /// takes its create in `writes`' shape; its list synced into the cache.
     private func synced(_ configure: (inout FixtureServer.Configuration.Writes) -> Void) async throws -> (
-        fixture: Fixture, type: String, key: String, listURL: String
+        fixture: Fixture, type: String, key: String, creationURL: String
     ) {
         let fixture = try await Fixture()
         var writes = FixtureServer.Configuration.Writes()
@@ -26,19 +26,19 @@ import Testing
         fixture.server.setWrites(writes)
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(.page))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
         let template = try #require(ItemURLTemplate(listURL: fixture.server.url(.page)))
-        return (fixture, plan.collection.itemType, plan.collection.key, template.collectionURL)
+        return (fixture, plan.list.itemType, plan.list.key, template.creationURL)
     }
 
     /// Queues an insert of `json` (with the provisional id -1).
-    private func queued(_ json: String, _ synced: (fixture: Fixture, type: String, key: String, listURL: String))
+    private func queued(_ json: String, _ synced: (fixture: Fixture, type: String, key: String, creationURL: String))
         throws -> PendingWrite
     {
         let body = Data(json.utf8)
         return try synced.fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: body), type: synced.type,
-            request: WriteRequest(kind: .insert, json: body, url: synced.listURL), into: synced.key)
+            request: WriteRequest(kind: .insert, json: body, url: synced.creationURL), into: synced.key)
     }
 
     /// What a push killed after the server applied its POST leaves: one attempt recorded, and

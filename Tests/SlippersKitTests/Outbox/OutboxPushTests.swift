@@ -11,10 +11,10 @@ import Testing
     private func synced(_ fixture: Fixture) async throws -> (type: String, template: ItemURLTemplate) {
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(.page))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
         let template = try #require(ItemURLTemplate(listURL: fixture.server.url(.page)))
         fixture.server.resetRequests()
-        return (plan.collection.itemType, template)
+        return (plan.list.itemType, template)
     }
 
     private func title(_ fixture: Fixture, _ type: String, _ id: Int) throws -> String? {
@@ -257,16 +257,16 @@ extension OutboxPushTests {
         // A list at /page/ whose items live at /page/{id}, without the trailing slash its template guesses.
         let listURL = fixture.server.url(path: "/page/")
         let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: listURL)
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
         var writes = FixtureServer.Configuration.Writes()
         writes.acceptsTrailingSlash = false
         fixture.server.setWrites(writes)
         let template = try #require(ItemURLTemplate(listURL: listURL))
-        let type = plan.collection.itemType
+        let type = plan.list.itemType
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
         try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
-            request: WriteRequest(kind: .insert, json: json, url: listURL.absoluteString), into: plan.collection.key)
+            request: WriteRequest(kind: .insert, json: json, url: listURL.absoluteString), into: plan.list.key)
         try fixture.store.writeLocally(
             WriteRequest(
                 kind: .merge, json: Data(#"{"title": "then edited"}"#.utf8), url: template.url(for: .integer(-1))),
@@ -282,7 +282,7 @@ extension OutboxPushTests {
     @Test func theChangesOfAnItemMadeOfflineGoAfterItsInsertAmongOtherChanges() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        let key = try #require(try fixture.store.collections().first?.key)
+        let key = try #require(try fixture.store.lists().first?.key)
         // Reads of several items go ahead of their changes: never of an item the server does not have yet.
         try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "one"}"#.utf8), url: template.url(for: .integer(1))),
@@ -290,7 +290,7 @@ extension OutboxPushTests {
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
         try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
-            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+            request: WriteRequest(kind: .insert, json: json, url: template.creationURL), into: key)
         for (id, title) in [(-1, "then edited"), (2, "two"), (3, "three")] {
             try fixture.store.writeLocally(
                 WriteRequest(
@@ -308,11 +308,11 @@ extension OutboxPushTests {
     @Test func anInsertWhoseListCannotBeReadIsLeftInDoubtWithWhatToCheck() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        let key = try #require(try fixture.store.collections().first?.key)
+        let key = try #require(try fixture.store.lists().first?.key)
         let json = Data(#"{"id": -1, "title": "made offline"}"#.utf8)
         try fixture.store.insertLocally(
             RawItem(key: .integer(-1), json: json), type: type,
-            request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+            request: WriteRequest(kind: .insert, json: json, url: template.creationURL), into: key)
         // The POST is answered 503, and so is the list it would be looked for in.
         fixture.server.inject(.status(503), count: 20)
         let report = try await OutboxPush(cache: fixture.store, client: fixture.client).run()
@@ -348,7 +348,7 @@ extension OutboxPushTests {
     @Test func anInsertWhoseAnswerIsLostIsCreatedOnceAndARefusedOneFailsWithItsLaterWritesWaiting() async throws {
         let fixture = try await Fixture()
         let (type, template) = try await synced(fixture)
-        let key = try #require(try fixture.store.collections().first?.key)
+        let key = try #require(try fixture.store.lists().first?.key)
         let retrying = APIClient(
             configuration: fixture.client.configuration,
             options: APIClient.Options(
@@ -358,7 +358,7 @@ extension OutboxPushTests {
             let json = Data(#"{"id":\#(id),"title":"\#(title)"}"#.utf8)
             try fixture.store.insertLocally(
                 RawItem(key: .integer(id), json: json), type: type,
-                request: WriteRequest(kind: .insert, json: json, url: template.collectionURL), into: key)
+                request: WriteRequest(kind: .insert, json: json, url: template.creationURL), into: key)
         }
         try fixture.store.writeLocally(
             WriteRequest(kind: .merge, json: Data(#"{"title": "later"}"#.utf8), url: template.url(for: .integer(-2))),

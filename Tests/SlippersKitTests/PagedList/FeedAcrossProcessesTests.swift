@@ -33,7 +33,7 @@ import Testing
         #expect(read == ids(801...1_000))
         // Its server pages by the id of the last post, newest first: the list is recorded as a feed.
         let store = try SQLiteCache(path: path)
-        let key = try #require(try store.collections().first?.key)
+        let key = try #require(try store.lists().first?.key)
         #expect(try store.newestFirst(key) == true)
         try store.close()
 

@@ -74,7 +74,7 @@ import Testing
 
         // Sign-out: alice's lists empty at once (they follow the cache), bob's keep their rows.
         let removal = try fixture.store.removeAccount(Account("user-alice"))
-        #expect(removal.items == 10 && removal.collections == 1)
+        #expect(removal.items == 10 && removal.lists == 1)
         await waitUntil { alice.items.isEmpty && rotated.items.isEmpty }
         #expect(bob.items.count == 10)
         #expect(try fixture.store.accounts() == [Account("user-bob")])

@@ -123,7 +123,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
             url: url, cache: fixture.store, configuration: HTTPListConfiguration(client: fixture.client))
         await list.load()
         await waitUntil { list.items.count == 20 && !list.isRefreshing }
-        let key = try #require(list.pager?.collection.key)
+        let key = try #require(list.pager?.list.key)
         try fixture.store.setNewestFirst(true, for: key)
         posts.post(200)
         await list.refresh()
@@ -136,8 +136,8 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         }
         #expect(limited?.gaps == 1)
         let report = try await Syncer().run(SyncRequest(url: url.absoluteString), into: fixture.store)
-        #expect(try fixture.store.collection(key)?.gapCount == 0)
-        #expect(try fixture.store.collection(key)?.itemCount == 500)
+        #expect(try fixture.store.list(key)?.gapCount == 0)
+        #expect(try fixture.store.list(key)?.itemCount == 500)
         #expect(report.itemsCached == 500)
         await fixture.server.stop()
     }
@@ -154,7 +154,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         await scroll(list, to: 200)
         await waitUntil { !list.isLoading }
         #expect(list.items.count == 200)
-        let key = try #require(list.pager?.collection.key)
+        let key = try #require(list.pager?.list.key)
         try fixture.store.setNewestFirst(true, for: key)
 
         // A burst of 500, then a pull to refresh: one request, the new page at the top, a gap below it.
@@ -171,7 +171,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         if case .gap(let gap) = rows[20] { #expect(gap == list.gaps.first) } else { Issue.record("no gap row") }
 
         // The cache says so: one gap.
-        #expect(try fixture.store.collection(key)?.gapCount == 1)
+        #expect(try fixture.store.list(key)?.gapCount == 1)
 
         // A relaunch, offline: the same runs and the same gap.
         fixture.server.inject(.status(503), count: 1)
@@ -192,7 +192,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(list.gaps.isEmpty)
-        #expect(try fixture.store.collection(key)?.gapCount == 0)
+        #expect(try fixture.store.list(key)?.gapCount == 0)
         #expect(timelineRequests(fixture) - beforeFill <= 25)
         #expect(list.items.count == 700)
         #expect(

@@ -21,7 +21,7 @@ import Testing
         let fixture = try await Fixture()
         let first = await loadedList(fixture, store: fixture.store)
         let second = await loadedList(fixture, store: fixture.store)
-        let type = try #require(first.pager?.collection.itemType)
+        let type = try #require(first.pager?.list.itemType)
         fixture.server.resetRequests()
 
         let clock = ContinuousClock()
@@ -30,7 +30,7 @@ import Testing
             WriteRequest(kind: .merge, json: Data(#"{"title": "Liked"}"#.utf8), url: "http://example.invalid/4"),
             type: type, key: .integer(4))
         await waitUntil { first.items[3].title == "Liked" && second.items[3].title == "Liked" }
-        // Seen through GRDB's observation of the store's own commits, well within the 100 ms asked for;
+        // Seen through GRDB's observation of the cache's own commits, well within the 100 ms asked for;
         // the wide bound keeps a loaded machine from failing the test.
         #expect(start.duration(to: clock.now) < .seconds(5))
         #expect(fixture.server.requestCount == 0)
@@ -40,8 +40,8 @@ import Testing
     @Test func aWriteByAnotherConnectionToTheFileAndAnEvictionReachAnOpenList() async throws {
         let fixture = try await Fixture()
         let list = await loadedList(fixture, store: fixture.store)
-        let type = try #require(list.pager?.collection.itemType)
-        let key = try #require(list.pager?.collection.key)
+        let type = try #require(list.pager?.list.itemType)
+        let key = try #require(list.pager?.list.key)
         fixture.server.resetRequests()
 
         // Another connection, as another process has: seen through PRAGMA data_version.
@@ -51,7 +51,7 @@ import Testing
                 kind: .merge, json: Data(#"{"title": "From elsewhere"}"#.utf8), url: "http://example.invalid/2"),
             type: type, key: .integer(2))
         await waitUntil { list.items.count > 1 && list.items[1].title == "From elsewhere" }
-        try other.evict(collection: key)
+        try other.evict(list: key)
         await waitUntil { list.items.isEmpty }
         #expect(fixture.server.requestCount == 0)
         await fixture.server.stop()

@@ -86,7 +86,7 @@ private func post(_ number: Int) -> ID<Post> { ID(FeedPosts.id(number)) }
         #expect(list.openedAt == post(250))
         #expect(numbers(list) == Array((481...500).reversed()) + Array((231...270).reversed()))
         #expect(list.gaps.map(\.afterIndex) == [19])
-        let key = try #require(list.pager?.collection.key)
+        let key = try #require(list.pager?.list.key)
         #expect(try fixture.store.newestFirst(key) == true)
 
         // Older: the run's continuation (max_id of its last) grows it at its end.

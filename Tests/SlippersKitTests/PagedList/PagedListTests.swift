@@ -38,7 +38,7 @@ import Testing
         await fixture.server.stop()
     }
 
-    @Test func offlineTheListIsRebuiltFromTheStyleStoredWithItsCollection() async throws {
+    @Test func offlineTheListIsRebuiltFromTheStyleStoredWithItsList() async throws {
         let fixture = try await Fixture()
         let online = PagedList<FixtureItem>(
             url: fixture.server.url(.page), cache: fixture.store,

@@ -5,7 +5,7 @@ import SlippersStorage
 import SlippersTestSupport
 import Testing
 
-/// A cache file written by the release before `CollectionKey`: its lists are found by the same URLs and styles.
+/// A cache file written by the release before `ListKey`: its lists are found by the same URLs and styles.
 ///
 /// `Fixtures/cache-written-by-0.4.db` holds a list synced as `slippers sync` files it (the plain
 /// URL key), a pager's list (the styled key) and the same list kept for the partition `user 7` (the account `user 7` since accounts exist),
@@ -21,7 +21,7 @@ import Testing
             .appendingPathComponent("Fixtures/cache-written-by-0.4.db")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: directory.path()))
         store = try SQLiteCache(path: directory.path())
-        let keys = try store.collections().map { CollectionKey(parsing: $0.key) }
+        let keys = try store.lists().map { ListKey(parsing: $0.key) }
         base = try #require(keys.first { $0.list.hasSuffix("/offset") }).list.replacingOccurrences(
             of: "/offset", with: "")
     }
@@ -29,13 +29,13 @@ import Testing
     private let style = PaginationStyle.pageNumber(pageSize: 10, itemsKeyPath: "results")
 
     @Test func everyKeyParsesIntoItsParts() throws {
-        let keys = try store.collections().map { CollectionKey(parsing: $0.key) }.sorted {
+        let keys = try store.lists().map { ListKey(parsing: $0.key) }.sorted {
             $0.description < $1.description
         }
         #expect(keys.map(\.list) == [base + "/offset", base + "/page", base + "/page"])
         #expect(keys.map(\.styleFingerprint) == [nil, "62598c38", "62598c38"])
         #expect(keys.map(\.account) == [.anonymous, .anonymous, Account("user 7")])
-        #expect(try store.collections().map(\.key).sorted() == keys.map(\.description))
+        #expect(try store.lists().map(\.key).sorted() == keys.map(\.description))
     }
 
     @Test func pagersFindTheirListsStyledAndOfTheirAccount() async throws {
@@ -50,8 +50,8 @@ import Testing
             await pager.loadNextPageIfNeeded()
             let state = await pager.state
             #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...25), "\(account)")
-            #expect(CollectionKey(parsing: pager.collection.key).account == account)
-            #expect(CollectionKey(parsing: pager.collection.key).styleFingerprint == "62598c38")
+            #expect(ListKey(parsing: pager.list.key).account == account)
+            #expect(ListKey(parsing: pager.list.key).styleFingerprint == "62598c38")
         }
     }
 
@@ -78,9 +78,9 @@ import Testing
             configuration: try #require(ServerConfiguration(baseURL: url)),
             options: APIClient.Options(retryPolicy: .none))
         let plan = try await SyncPlan.make(storage: store, client: client, url: url)
-        #expect(plan.collection.key == base + "/offset")
+        #expect(plan.list.key == base + "/offset")
         #expect(plan.stored?.endReached == true)
-        let progress = try await CollectionSync(storage: store, source: plan.source, collection: plan.collection).run()
+        let progress = try await ListSync(storage: store, source: plan.source, list: plan.list).run()
         #expect(progress.pagesFetched == 0)
         #expect(progress.endReached)
     }

@@ -46,7 +46,7 @@ import Testing
         try other.save(Note(id: 3, text: "lemon tart"))
         await waitUntil(timeout: .seconds(30)) { !list.items.isEmpty }
         #expect(list.items.map(\.id) == [3])
-        try other.cache.evict(collection: "GET /notes")
+        try other.cache.evict(list: "GET /notes")
         await waitUntil(timeout: .seconds(30)) { list.items.isEmpty }
         #expect(list.items.isEmpty)
     }

@@ -11,11 +11,11 @@ import Testing
     /// returns the most requests that were in flight at once, and the run.
     private func slowSync(
         _ fixture: Fixture, url: URL, concurrency: Int
-    ) async throws -> (inFlight: Int, progress: CollectionSync<PrimedPageSource>.Progress, plan: SyncPlan) {
+    ) async throws -> (inFlight: Int, progress: SyncProgress, plan: SyncPlan) {
         let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
         #expect(plan.style.isAddressable, "\(plan.style)")
         fixture.server.injectRandomly([(.delay(.milliseconds(20)), 1)], seed: 1)
-        var sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        var sync = ListSync(storage: fixture.store, source: plan.source, list: plan.list)
         let controller = AdaptiveConcurrency(maximum: concurrency)
         sync.concurrency = controller
         let progress = try await sync.run()
@@ -29,7 +29,7 @@ import Testing
         #expect(plan.style.advancing?.parameter == "page")
         #expect(progress.endReached)
         var ids: [Int] = []
-        try fixture.store.forEachItem(in: plan.collection.key) { item in
+        try fixture.store.forEachItem(in: plan.list.key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
         }
         #expect(ids == Array(1...95))
@@ -45,7 +45,7 @@ import Testing
         let (inFlight, progress, plan) = try await slowSync(fixture, url: url, concurrency: 3)
         #expect(inFlight == 3)
         #expect(progress.endReached)
-        #expect(try fixture.store.collection(plan.collection.key)?.itemCount == 95)
+        #expect(try fixture.store.list(plan.list.key)?.itemCount == 95)
         let pages = fixture.server.requests.map { Int($0.query["page"] ?? "1") ?? 0 }.sorted()
         #expect(pages == Array(1...10))
         await fixture.server.stop()
@@ -80,12 +80,12 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/odd"))
         #expect(plan.style.isAddressable)
-        var sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        var sync = ListSync(storage: fixture.store, source: plan.source, list: plan.list)
         sync.concurrency = AdaptiveConcurrency(maximum: 4)
         let progress = try await sync.run()
         #expect(progress.endReached)
         var ids: [Int] = []
-        try fixture.store.forEachItem(in: plan.collection.key) { item in
+        try fixture.store.forEachItem(in: plan.list.key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
         }
         #expect(ids == Array(1...40))

@@ -15,9 +15,9 @@ import Testing
 
     private func synced(_ fixture: Fixture, _ url: URL) async throws -> (SyncPlan, [Int]) {
         let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
         var ids: [Int] = []
-        try fixture.store.forEachItem(in: plan.collection.key) { item in
+        try fixture.store.forEachItem(in: plan.list.key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
         }
         return (plan, ids)
@@ -29,7 +29,7 @@ import Testing
         #expect(plan.style.kind == .pageNumber(parameter: "q.page", firstPage: 0))
         #expect(plan.style.pageSizeParameter == "q.page_size")
         #expect(ids == Array(1...123))
-        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        let stored = try #require(try fixture.store.list(plan.list.key))
         #expect(stored.endReached)
         #expect(stored.total == 123)
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
@@ -46,7 +46,7 @@ import Testing
         let (plan, ids) = try await synced(fixture, fixture.server.url(.jsonQuery, query: ["q": Self.json]))
         #expect(plan.style.kind == .pageNumber(parameter: "q.page", firstPage: 1))
         #expect(ids == Array(1...123))
-        #expect(try fixture.store.collection(plan.collection.key)?.total == 123)
+        #expect(try fixture.store.list(plan.list.key)?.total == 123)
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
         #expect(sent.count <= 8)
         #expect(sent.contains(#"{\#(FixtureServer.jsonOrder),"page":7,"per_page":20}"#))
@@ -59,8 +59,8 @@ import Testing
             storage: fixture.store, client: fixture.client,
             url: fixture.server.url(.rison, query: ["q": "(order_column:id,page:0)"]),
             overrides: StyleOverrides(pageSize: 20, pageParameter: "q.page", pageSizeParameter: "q.page_size"))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
-        #expect(try fixture.store.collection(plan.collection.key)?.itemCount == 45)
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
+        #expect(try fixture.store.list(plan.list.key)?.itemCount == 45)
         // The first request is the URL as given; the pages are then asked for at the size given, several at once.
         let sent = fixture.server.requests.compactMap { $0.query["q"] }
         #expect(

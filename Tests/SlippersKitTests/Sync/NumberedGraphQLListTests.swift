@@ -28,13 +28,13 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
             overrides: StyleOverrides(style))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
         return plan
     }
 
     private func ids(_ fixture: Fixture, _ plan: SyncPlan) throws -> [Int] {
         var ids: [Int] = []
-        try fixture.store.forEachItem(in: plan.collection.key) { item in
+        try fixture.store.forEachItem(in: plan.list.key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
         }
         return ids
@@ -44,7 +44,7 @@ import Testing
     func aListPagedByDeclaredVariablesSyncsExactlyWithNoFlag(query: String) async throws {
         let fixture = try await Fixture(itemCount: 95, pageSize: 10)
         let plan = try await sync(fixture, query: query, pageSize: 20)
-        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        let stored = try #require(try fixture.store.list(plan.list.key))
         #expect(stored.endReached)
         #expect(stored.itemCount == 95)
         #expect(stored.total == 95)
@@ -91,8 +91,8 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/short"),
             overrides: StyleOverrides(style))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run()
-        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run()
+        let stored = try #require(try fixture.store.list(plan.list.key))
         #expect(stored.itemCount == 30)
         #expect(stored.total == 50)
         #expect(stored.isIncomplete)
@@ -121,7 +121,7 @@ import Testing
             let plan = try await SyncPlan.make(
                 storage: fixture.store, client: fixture.client, url: fixture.server.url(path: "/from-zero"),
                 overrides: StyleOverrides(style))
-            try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
+            try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run(
                 refresh: true)
             #expect(try ids(fixture, plan) == Array(1...45), "\(query)")
             // Declared `= 0`, no page is asked for twice; else page 1 first, then page 0, which decides.

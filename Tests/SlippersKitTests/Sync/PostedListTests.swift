@@ -24,7 +24,7 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
             overrides: StyleOverrides(style: style))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run(
             maxPages: maxPages)
         return plan
     }
@@ -33,35 +33,35 @@ import Testing
         let fixture = try await Fixture(itemCount: 45, pageSize: 10)
         let style = PaginationStyle.graphQL(query: Self.issues, connectionPath: "", pageSize: 10)
         let first = try await sync(fixture, style, maxPages: 2)
-        #expect(first.collection.key.contains("#graphql:viewer.repository.issues:"))
+        #expect(first.list.key.contains("#graphql:viewer.repository.issues:"))
         #expect(fixture.server.requestCount == 2)
 
         // Another run finds the stored list without a request, and continues after its cursor.
         fixture.server.resetRequests()
         let again = try await sync(fixture, style)
-        #expect(again.collection.key == first.collection.key)
+        #expect(again.list.key == first.list.key)
         #expect(again.stored?.currentPageCount == 2)
         #expect(fixture.server.requestCount == 3)
         let resumedAfter = fixture.server.requests.first?.jsonBody?["variables"] as? [String: Any]
         #expect(resumedAfter?["after"] as? String == FixtureCursor.after(position: 19))
         var ids: [Int] = []
-        try fixture.store.forEachItem(in: first.collection.key) { item in
+        try fixture.store.forEachItem(in: first.list.key) { item in
             if case .integer(let id) = item.key { ids.append(id) }
         }
         #expect(ids == Array(1...45))
         await fixture.server.stop()
     }
 
-    @Test func twoQueriesOfOneURLAreTwoCollections() async throws {
+    @Test func twoQueriesOfOneURLAreTwoLists() async throws {
         let fixture = try await Fixture(itemCount: 25, pageSize: 10)
         let posts = try await sync(fixture, .graphQL(query: Self.posts, connectionPath: "posts", pageSize: 10))
         let issues = try await sync(fixture, .graphQL(query: Self.issues, connectionPath: "", pageSize: 10))
-        #expect(posts.collection.key != issues.collection.key)
-        #expect(try fixture.store.collections().count == 2)
-        #expect(try fixture.store.collection(posts.collection.key)?.itemCount == 25)
-        #expect(try fixture.store.collection(issues.collection.key)?.itemCount == 25)
-        #expect(posts.collection.itemType.hasPrefix("posts@"))
-        #expect(issues.collection.itemType.hasPrefix("issues@"))
+        #expect(posts.list.key != issues.list.key)
+        #expect(try fixture.store.lists().count == 2)
+        #expect(try fixture.store.list(posts.list.key)?.itemCount == 25)
+        #expect(try fixture.store.list(issues.list.key)?.itemCount == 25)
+        #expect(posts.list.itemType.hasPrefix("posts@"))
+        #expect(issues.list.itemType.hasPrefix("issues@"))
         await fixture.server.stop()
     }
 
@@ -72,10 +72,10 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: fixture.server.url(.graphql),
             overrides: StyleOverrides(style: style))
-        let sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        let sync = ListSync(storage: fixture.store, source: plan.source, list: plan.list)
         let error = await #expect(throws: NetworkError.self) { try await sync.run() }
         #expect(error?.kind == .graphQL(message: "Resolver failed at 20", path: "posts", errorCount: 2))
-        let stored = try #require(try fixture.store.collection(plan.collection.key))
+        let stored = try #require(try fixture.store.list(plan.list.key))
         #expect(stored.currentPageCount == 2)
         #expect(stored.itemCount == 20)
         await fixture.server.stop()
@@ -90,15 +90,15 @@ import Testing
         let url = fixture.server.url(.search)
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run(
             maxPages: 1)
         let again = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(style: style))
-        let progress = try await CollectionSync(
-            storage: fixture.store, source: again.source, collection: again.collection
+        let progress = try await ListSync(
+            storage: fixture.store, source: again.source, list: again.list
         )
         .run()
-        #expect(again.collection.key == plan.collection.key)
+        #expect(again.list.key == plan.list.key)
         #expect(progress.itemsFetched == 25)
         #expect(fixture.server.requestCount == 4)
         #expect(fixture.server.requests[1].jsonBody?["start_cursor"] as? String == "c-10")

@@ -26,7 +26,7 @@ import Testing
         fixture.server.resetRequests()
         // The second page's answer waits: a walk page after page would send nothing more.
         fixture.server.hold(fromRequest: 2)
-        var sync = CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        var sync = ListSync(storage: fixture.store, source: plan.source, list: plan.list)
         sync.concurrency = AdaptiveConcurrency(maximum: 4)
         let walk = Task { [sync] in try await sync.run() }
         for _ in 0..<3_000 where fixture.server.requestCount < 4 { try await Task.sleep(for: .milliseconds(5)) }
@@ -34,7 +34,7 @@ import Testing
         fixture.server.release()
         let progress = try await walk.value
         #expect(progress.endReached)
-        #expect(try ids(in: plan.collection.key, of: fixture.store) == Array(1...200))
+        #expect(try ids(in: plan.list.key, of: fixture.store) == Array(1...200))
         // Every page once: no page made wrongly, none asked past the end.
         #expect(fixture.server.requestCount == 20)
         await fixture.server.stop()
@@ -66,11 +66,11 @@ import Testing
         let plan = try await SyncPlan.make(
             storage: store, client: APIClient(configuration: configuration), url: server.url(path: "/list"),
             overrides: StyleOverrides(style: style))
-        var sync = CollectionSync(storage: store, source: plan.source, collection: plan.collection)
+        var sync = ListSync(storage: store, source: plan.source, list: plan.list)
         sync.concurrency = AdaptiveConcurrency(maximum: 4)
         let progress = try await sync.run()
         #expect(progress.endReached)
-        let got = try ids(in: plan.collection.key, of: store)
+        let got = try ids(in: plan.list.key, of: store)
         #expect(got == Array(1...100), "\(got.count) items")
         await server.stop()
     }

@@ -14,7 +14,7 @@ import Testing
         let base = HTTPPageSource(client: client, url: url, style: .pageNumber(firstPage: 1, pageSize: 10))
         return SyncPlan(
             source: PrimedPageSource(base: base, firstPage: nil),
-            collection: CollectionDescriptor(key: url.absoluteString, itemType: "Post"), stored: nil)
+            list: ListDescriptor(key: url.absoluteString, itemType: "Post"), stored: nil)
     }
 
     @Test func theSinceValueIsSetInTheURLPercentEncodedWhole() throws {

@@ -6,20 +6,20 @@ import SlippersStorage
 import SlippersTestSupport
 import Testing
 
-/// Planning a sync: a stored collection resumed with its style, a new one detected, overrides applied.
+/// Planning a sync: a stored list resumed with its style, a new one detected, overrides applied.
 @Suite(.timeLimit(.minutes(2))) struct SyncPlanTests {
-    @Test func aStoredCollectionIsResumedWithItsStyleWithoutARequest() async throws {
+    @Test func aStoredListIsResumedWithItsStyleWithoutARequest() async throws {
         let fixture = try await Fixture()
         let url = fixture.server.url(.offset, query: ["limit": "5"])
         let first = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: url, itemType: "Comment")
-        try await CollectionSync(storage: fixture.store, source: first.source, collection: first.collection).run(
+        try await ListSync(storage: fixture.store, source: first.source, list: first.list).run(
             maxPages: 2)
         fixture.server.resetRequests()
 
         let again = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
         #expect(fixture.server.requestCount == 0)
-        #expect(again.collection == first.collection)
+        #expect(again.list == first.list)
         #expect(again.stored?.currentPageCount == 2)
         #expect(again.style == first.style)
         await fixture.server.stop()
@@ -29,7 +29,7 @@ import Testing
         let fixture = try await Fixture()
         let url = fixture.server.url(.page)
         let plan = try await SyncPlan.make(storage: fixture.store, client: fixture.client, url: url)
-        try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection).run(
+        try await ListSync(storage: fixture.store, source: plan.source, list: plan.list).run(
             maxPages: 1)
         let offsets = StyleOverrides(style: .offset())
         await #expect(throws: SyncPlanError.self) {
@@ -47,7 +47,7 @@ import Testing
         let overrides = StyleOverrides(itemsPath: "results", idField: "id")
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: url, overrides: overrides)
-        let outcome = try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        let outcome = try await ListSync(storage: fixture.store, source: plan.source, list: plan.list)
             .run()
         #expect(outcome.itemsFetched == 25)
         #expect(fixture.firstPageRequests() == 1)
@@ -59,7 +59,7 @@ import Testing
         let url = fixture.server.url(.page)
         let plan = try await SyncPlan.make(
             storage: fixture.store, client: fixture.client, url: url, overrides: StyleOverrides(pageSize: 5))
-        let outcome = try await CollectionSync(storage: fixture.store, source: plan.source, collection: plan.collection)
+        let outcome = try await ListSync(storage: fixture.store, source: plan.source, list: plan.list)
             .run()
         #expect(outcome.itemsFetched == 25)
         #expect(outcome.pagesFetched == 5)
@@ -113,7 +113,7 @@ import Testing
                 client: APIClient(configuration: ServerConfiguration(host: "api.example.com")), url: url, style: style)
             return SyncPlan(
                 source: PrimedPageSource(base: base, firstPage: nil),
-                collection: CollectionDescriptor(key: url.absoluteString, itemType: "Post"), stored: nil)
+                list: ListDescriptor(key: url.absoluteString, itemType: "Post"), stored: nil)
         }
         let numbered = try plan(.pageNumber(pageSize: 50))
         #expect(numbered.readsAgainInReverse(concurrency: 1, newestFirst: false))

@@ -20,7 +20,7 @@ import Testing
         #expect(report.itemsCached == 95)
         #expect(report.itemsFetched == 95)
         #expect(report.summary.hasSuffix("end reached, 95 items cached"), "\(report.summary)")
-        #expect(planned.withLock { $0 } == [report.collection])
+        #expect(planned.withLock { $0 } == [report.list])
 
         let again = try await Syncer().run(request, into: fixture.store)
         #expect(again.pagesFetched == 0)
@@ -38,7 +38,7 @@ import Testing
             if case .progress(let progress) = event { figures.withLock { $0.append(progress) } }
         }
         _ = try await syncer.run(request, into: fixture.store)
-        #expect(figures.withLock { $0.map(\.items) }.last == 30)
+        #expect(figures.withLock { $0.map(\.itemsCached) }.last == 30)
         #expect(figures.withLock { $0.map(\.total) }.last == 30)
 
         request.revalidate = true

@@ -109,7 +109,7 @@ import Testing
                 request = PageRequest(token: next)
             }
             #expect(integerIDs(items) == Array(1...35))
-            #expect(resumed.collectionKey == original.collectionKey)
+            #expect(resumed.listKey == original.listKey)
         }
     }
 

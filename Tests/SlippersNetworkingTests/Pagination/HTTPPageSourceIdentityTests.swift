@@ -41,12 +41,12 @@ import Testing
                 == "posts@https://api.example.com")
     }
 
-    @Test func theOriginMatchesTheOriginOfTheCollectionKey() throws {
+    @Test func theOriginMatchesTheOriginOfTheListKey() throws {
         let url = try #require(URL(string: "http://127.0.0.1:8123/v1/posts?b=2&a=1&page=3"))
         let source = HTTPPageSource(
             client: APIClient(configuration: try #require(ServerConfiguration(baseURL: url))), url: url,
             style: .pageNumber(firstPage: 1, pageSize: nil))
-        #expect(source.collectionKey.hasPrefix(source.origin + "/"))
+        #expect(source.listKey.hasPrefix(source.origin + "/"))
         #expect(source.defaultItemType == "posts@" + source.origin)
     }
 }

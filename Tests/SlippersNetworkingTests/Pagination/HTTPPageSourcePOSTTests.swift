@@ -129,7 +129,7 @@ import Testing
         let client = APIClient(configuration: ServerConfiguration(host: "api.test"))
         let url = URL(string: "https://api.test/graphql")!
         func key(_ style: PaginationStyle) -> String {
-            HTTPPageSource(client: client, url: url, style: style).collectionKey
+            HTTPPageSource(client: client, url: url, style: style).listKey
         }
         let posts = key(.graphQL(query: Self.postsQuery, connectionPath: "posts", pageSize: 20))
         let issues = key(.graphQL(query: Self.nestedQuery, connectionPath: "viewer.repository.issues"))

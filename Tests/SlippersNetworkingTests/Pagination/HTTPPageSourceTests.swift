@@ -124,15 +124,15 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
-    @Test func theCollectionKeyIgnoresPaginationParametersQueryOrderAndHeaders() {
+    @Test func theListKeyIgnoresPaginationParametersQueryOrderAndHeaders() {
         let transport = ScriptedTransport(.json("[]"))
         let a = source(
             .pageNumber(pageSize: 20), url: "https://API.test/v1/items?sort=new&page=3&per_page=20&a=1", transport)
         var b = source(.pageNumber(pageSize: 50), url: "https://api.test/v1/items?a=1&sort=new", transport)
         b.headers = ["Authorization": "Bearer secret"]
-        #expect(a.collectionKey == "https://api.test/v1/items?a=1&sort=new")
-        #expect(a.collectionKey == b.collectionKey)
-        #expect(!b.collectionKey.contains("secret"))
+        #expect(a.listKey == "https://api.test/v1/items?a=1&sort=new")
+        #expect(a.listKey == b.listKey)
+        #expect(!b.listKey.contains("secret"))
     }
 
     @Test func typedItemsAreDecodedWithJsonProvider() async throws {

@@ -12,10 +12,10 @@ import Testing
 
     @Test func aLinksArrayWithRelNextIsFollowed() {
         let detection = explain(
-            "https://geo.test/collections/lakes/items",
+            "https://geo.test/lists/lakes/items",
             #"{"type": "FeatureCollection", "features": [{"id": 1}, {"id": 2}], "numberMatched": 1234,"#
-                + #""numberReturned": 2, "links": [{"rel": "self", "href": "https://geo.test/collections/lakes/items"},"#
-                + #"{"rel": "next", "href": "https://geo.test/collections/lakes/items?offset=2","#
+                + #""numberReturned": 2, "links": [{"rel": "self", "href": "https://geo.test/lists/lakes/items"},"#
+                + #"{"rel": "next", "href": "https://geo.test/lists/lakes/items?offset=2","#
                 + #""type": "application/geo+json"}]}"#)
         #expect(detection.style.kind == .nextURL(keyPath: "links"))
         #expect(detection.style.itemsKeyPath == "features")
@@ -42,7 +42,7 @@ import Testing
 
     @Test func aRelativeHrefIsANextLink() {
         let detection = explain(
-            "https://geo.test/collections/lakes/items",
+            "https://geo.test/lists/lakes/items",
             #"{"features": [{"id": 1}], "links": [{"rel": "next", "href": "items?offset=1"}]}"#)
         #expect(detection.style.kind == .nextURL(keyPath: "links"))
         #expect(detection.style.advancing?.parameter == "offset")

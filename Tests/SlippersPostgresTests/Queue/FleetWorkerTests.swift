@@ -91,17 +91,17 @@ struct FleetWorkerTests {
         try await withCache { cache, _, _ in
             let request = SyncRequest(url: "https://api.example.com/numbers")
             _ = try await cache.enqueue([request])
-            let collection = CollectionDescriptor(key: request.url, itemType: "Number")
+            let descriptor = ListDescriptor(key: request.url, itemType: "Number")
             // A worker takes the list, commits three pages and dies: its lease is never renewed.
             let dead = try #require(try await cache.claim(worker: "dead", lease: .seconds(1)))
             let source = NumberedSource(pageCount: 8)
-            let first = CollectionSync(storage: cache, source: source, collection: collection)
+            let first = ListSync(storage: cache, source: source, list: descriptor)
             #expect(try await first.run(maxPages: 3).pagesFetched == 3)
             // Its last renewal: the lease runs out now.
             #expect(try await cache.renewLease(of: dead.id, worker: "dead", lease: .zero))
 
             let events = Locked<[FleetWorker.Event]>([])
-            let resumed = Locked<CollectionSync<NumberedSource>.Progress?>(nil)
+            let resumed = Locked<SyncProgress?>(nil)
             var worker = FleetWorker(cache: cache, name: "alive")
             worker.untilEmpty = true
             worker.poll = .milliseconds(50)
@@ -109,8 +109,8 @@ struct FleetWorkerTests {
             let again = NumberedSource(pageCount: 8)
             try await worker.run { job in
                 #expect(job.isTakeover)
-                await job.recordCollection(collection.key)
-                let progress = try await CollectionSync(storage: job.cache, source: again, collection: collection)
+                await job.recordList(descriptor.key)
+                let progress = try await ListSync(storage: job.cache, source: again, list: descriptor)
                     .run()
                 resumed.withLock { $0 = progress }
                 return "synced \(progress.pagesFetched) pages"
@@ -125,7 +125,7 @@ struct FleetWorkerTests {
             #expect(list.state == .done)
             #expect(list.attempts == 2)
             #expect(list.pages == 8)
-            #expect(try await cache.collection(collection.key)?.itemCount == 40)
+            #expect(try await cache.list(descriptor.key)?.itemCount == 40)
         }
     }
 
@@ -325,8 +325,8 @@ struct FleetWorkerTests {
 
     @Test func listSyncedByTwoWorkersAtOnceIsWalkedByOneAndEachPageFetchedOnce() async throws {
         try await withCache { cache, location, _ in
-            let collection = CollectionDescriptor(key: "https://api.example.com/shared", itemType: "Number")
-            let list = SharedList(collection: collection.key, fingerprint: "same")
+            let descriptor = ListDescriptor(key: "https://api.example.com/shared", itemType: "Number")
+            let list = SharedList(list: descriptor.key, fingerprint: "same")
             let second = try await PostgresCache.open(location)
             defer { Task { try? await second.close() } }
             let sources = [
@@ -335,7 +335,7 @@ struct FleetWorkerTests {
             ]
             let waited = Locked(0)
             let synced = try await withThrowingTaskGroup(
-                of: PostgresCache.SharedSync<CollectionSync<SharedPageSource<NumberedSource>>.Progress>.self
+                of: PostgresCache.SharedSync<SyncProgress>.self
             ) { group in
                 for (index, storage) in [cache, second].enumerated() {
                     group.addTask {
@@ -345,7 +345,7 @@ struct FleetWorkerTests {
                             list, source: sources[index], plannedStyle: nil, refresh: false, concurrency: 2,
                             onWait: { waited.withLock { $0 += 1 } }
                         ) { shared in
-                            var sync = CollectionSync(storage: storage, source: shared, collection: collection)
+                            var sync = ListSync(storage: storage, source: shared, list: descriptor)
                             sync.concurrency = AdaptiveConcurrency(maximum: 1)
                             return try await sync.run()
                         }
@@ -359,19 +359,19 @@ struct FleetWorkerTests {
             #expect(Set(fetched) == Set(1...30))
             #expect(synced.map(\.pagesFetchedAhead).reduce(0, +) == synced.map(\.pagesFetchedByOthers).reduce(0, +))
             #expect(synced.contains { $0.result.pagesFetched == 0 && $0.result.endReached })
-            #expect(try await cache.collection(collection.key)?.itemCount == 150)
+            #expect(try await cache.list(descriptor.key)?.itemCount == 150)
         }
     }
 
     @Test func aListStartedMeanwhileWithAnotherStyleIsNotContinued() async throws {
         try await withCache { cache, _, _ in
-            let collection = CollectionDescriptor(key: "https://api.example.com/styled", itemType: "Number")
-            var started = collection
+            let descriptor = ListDescriptor(key: "https://api.example.com/styled", itemType: "Number")
+            var started = descriptor
             started.style = #"{"kind":"offset"}"#
-            _ = try await CollectionSync(storage: cache, source: NumberedSource(pageCount: 4), collection: started)
+            _ = try await ListSync(storage: cache, source: NumberedSource(pageCount: 4), list: started)
                 .run(maxPages: 1)
-            let list = SharedList(collection: collection.key, fingerprint: "mine")
-            await #expect(throws: FleetError.pagedOtherwiseMeanwhile(collection: collection.key)) {
+            let list = SharedList(list: descriptor.key, fingerprint: "mine")
+            await #expect(throws: FleetError.pagedOtherwiseMeanwhile(list: descriptor.key)) {
                 try await cache.syncingSharedList(
                     list, source: NumberedSource(pageCount: 4), plannedStyle: #"{"kind":"page"}"#, refresh: false,
                     concurrency: 1

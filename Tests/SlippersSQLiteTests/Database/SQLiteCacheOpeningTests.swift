@@ -24,12 +24,12 @@ import Testing
         try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
         try store.close()
         try store.close()
-        let error = #expect(throws: StoreError.self) { try store.stats() }
+        let error = #expect(throws: SQLiteCacheError.self) { try store.stats() }
         #expect(error?.code == .closed)
         #expect(
             error.map { "\($0)" }
                 == "The cache \(directory.path()) was closed by this program before it was used; open it again")
-        #expect(throws: StoreError.self) {
+        #expect(throws: SQLiteCacheError.self) {
             try store.savePage(Fixtures.page([3], next: nil), at: 0, in: Fixtures.posts)
         }
         let alone = try TemporaryDirectory()
@@ -97,12 +97,14 @@ import Testing
         }
         try queue.close()
         let before = try contents(of: directory.path())
-        #expect(throws: StoreError.newerSchema(path: directory.path(), unknownMigrations: ["0999_from_the_future"])) {
+        #expect(
+            throws: SQLiteCacheError.newerSchema(path: directory.path(), unknownMigrations: ["0999_from_the_future"])
+        ) {
             try SQLiteCache(path: directory.path())
         }
         #expect(try contents(of: directory.path()) == before)
         #expect(
-            StoreError.newerSchema(path: "c.sqlite", unknownMigrations: ["0999_x"]).description
+            SQLiteCacheError.newerSchema(path: "c.sqlite", unknownMigrations: ["0999_x"]).description
                 == "The cache c.sqlite was written by a newer Slippers (unknown migrations: 0999_x); "
                 + "upgrade Slippers to open it")
     }
@@ -112,7 +114,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try bytes.write(to: URL(fileURLWithPath: directory.path()))
-        #expect(throws: StoreError.notADatabase(path: directory.path())) { try SQLiteCache(path: directory.path()) }
+        #expect(throws: SQLiteCacheError.notADatabase(path: directory.path())) {
+            try SQLiteCache(path: directory.path())
+        }
         #expect(try contents(of: directory.path()) == bytes)
     }
 
@@ -131,7 +135,7 @@ import Testing
         #expect {
             try SQLiteCache(path: directory.path())
         } throws: { error in
-            guard let error = error as? StoreError else { return false }
+            guard let error = error as? SQLiteCacheError else { return false }
             return error.code == .corrupt || error.code == .notADatabase
         }
         #expect(try contents(of: directory.path()) == bytes)
@@ -141,19 +145,19 @@ import Testing
         let directory = try TemporaryDirectory()
         let text = Data("name,score\nann,3\n".utf8)
         try text.write(to: URL(fileURLWithPath: directory.path("notes.csv")))
-        #expect(throws: StoreError.notADatabase(path: directory.path("notes.csv"))) {
+        #expect(throws: SQLiteCacheError.notADatabase(path: directory.path("notes.csv"))) {
             try SQLiteCache(path: directory.path("notes.csv"))
         }
         #expect(try contents(of: directory.path("notes.csv")) == text)
         #expect(
-            StoreError.notADatabase(path: "notes.csv").description
+            SQLiteCacheError.notADatabase(path: "notes.csv").description
                 == "notes.csv is not an SQLite database; it was left untouched")
     }
 
     @Test func aMissingDirectoryIsReportedAndNothingIsCreated() throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("missing/cache.sqlite").path
-        #expect(throws: StoreError.directoryNotFound(path: path)) { try SQLiteCache(path: path) }
+        #expect(throws: SQLiteCacheError.directoryNotFound(path: path)) { try SQLiteCache(path: path) }
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("missing").path))
     }
 
@@ -169,20 +173,22 @@ import Testing
         // Root ignores file permissions; the read-only mode is what a tool uses to inspect a file it must not change.
         let reader = try SQLiteCache(path: directory.path(), mode: .readOnly)
         #expect(try Fixtures.ids(#require(try reader.cachedList(Fixtures.posts.key)).items) == [1, 2, 3])
-        #expect(throws: StoreError.readOnly(path: directory.path())) {
+        #expect(throws: SQLiteCacheError.readOnly(path: directory.path())) {
             try reader.savePage(Fixtures.page([4], next: nil), at: 0, in: Fixtures.posts)
         }
-        #expect(throws: StoreError.readOnly(path: directory.path())) { try reader.invalidateAll() }
+        #expect(throws: SQLiteCacheError.readOnly(path: directory.path())) { try reader.invalidateAll() }
         try reader.close()
         if getuid() != 0 {
-            #expect(throws: StoreError.readOnly(path: directory.path())) { try SQLiteCache(path: directory.path()) }
+            #expect(throws: SQLiteCacheError.readOnly(path: directory.path())) {
+                try SQLiteCache(path: directory.path())
+            }
         }
         #expect(try contents(of: directory.path()) == before)
     }
 
     @Test func readOnlyModeDoesNotCreateAMissingFile() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: StoreError.fileNotFound(path: directory.path())) {
+        #expect(throws: SQLiteCacheError.fileNotFound(path: directory.path())) {
             try SQLiteCache(path: directory.path(), mode: .readOnly)
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path()))
@@ -199,15 +205,15 @@ import Testing
         }
         try queue.close()
         let before = try contents(of: directory.path())
-        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["users"])) {
+        #expect(throws: SQLiteCacheError.foreignDatabase(path: directory.path(), tables: ["users"])) {
             try SQLiteCache(path: directory.path())
         }
-        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["users"])) {
+        #expect(throws: SQLiteCacheError.foreignDatabase(path: directory.path(), tables: ["users"])) {
             try SQLiteCache(path: directory.path(), mode: .readOnly)
         }
         #expect(try contents(of: directory.path()) == before)
         #expect(
-            StoreError.foreignDatabase(path: "app.db", tables: ["users"]).description
+            SQLiteCacheError.foreignDatabase(path: "app.db", tables: ["users"]).description
                 == "app.db is an SQLite database of another application (tables: users); it was left untouched")
     }
 
@@ -218,7 +224,8 @@ import Testing
         migrator.registerMigration("createUsers") { db in try db.execute(sql: "CREATE TABLE users (id INTEGER)") }
         try migrator.migrate(queue)
         try queue.close()
-        #expect(throws: StoreError.foreignDatabase(path: directory.path(), tables: ["grdb_migrations", "users"])) {
+        #expect(throws: SQLiteCacheError.foreignDatabase(path: directory.path(), tables: ["grdb_migrations", "users"]))
+        {
             try SQLiteCache(path: directory.path())
         }
     }
@@ -240,14 +247,14 @@ import Testing
         let path = directory.path("cache.d")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         for mode in [SQLiteCache.Mode.readWrite, .readOnly] {
-            #expect(throws: StoreError.notAFile(path: path, kind: "a directory")) {
+            #expect(throws: SQLiteCacheError.notAFile(path: path, kind: "a directory")) {
                 try SQLiteCache(path: path, mode: mode)
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["cache.d"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
         #expect(
-            StoreError.notAFile(path: "d", kind: "a directory").description
+            SQLiteCacheError.notAFile(path: "d", kind: "a directory").description
                 == "d is a directory, not a cache file; nothing was opened or created")
     }
 
@@ -256,15 +263,19 @@ import Testing
         let path = directory.path("pipe")
         #expect(mkfifo(path, 0o600) == 0)
         // Opening a FIFO for reading would block until a writer comes: the refusal must come before any open.
-        #expect(throws: StoreError.notAFile(path: path, kind: "a FIFO (named pipe)")) { try SQLiteCache(path: path) }
-        #expect(throws: StoreError.notAFile(path: path, kind: "a FIFO (named pipe)")) {
+        #expect(throws: SQLiteCacheError.notAFile(path: path, kind: "a FIFO (named pipe)")) {
+            try SQLiteCache(path: path)
+        }
+        #expect(throws: SQLiteCacheError.notAFile(path: path, kind: "a FIFO (named pipe)")) {
             try SQLiteCache(path: path, mode: .readOnly)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["pipe"])
     }
 
     @Test func aDeviceIsRefusedAndNothingIsCreatedBesideIt() throws {
-        #expect(throws: StoreError.notAFile(path: "/dev/null", kind: "a device")) { try SQLiteCache(path: "/dev/null") }
+        #expect(throws: SQLiteCacheError.notAFile(path: "/dev/null", kind: "a device")) {
+            try SQLiteCache(path: "/dev/null")
+        }
         #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal"))
         #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
     }
@@ -274,13 +285,13 @@ import Testing
     @Test func aMissingDirectoryIsToldApartFromAReadOnlyOne() throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("missing/cache.sqlite").path
-        #expect(throws: StoreError.directoryNotFound(path: path)) { try SQLiteCache(path: path) }
+        #expect(throws: SQLiteCacheError.directoryNotFound(path: path)) { try SQLiteCache(path: path) }
         #expect(
-            StoreError.readOnlyFileSystem(path: "c.sqlite").description
+            SQLiteCacheError.readOnlyFileSystem(path: "c.sqlite").description
                 == "Cannot write the cache c.sqlite: its filesystem is mounted read-only (inspection commands still read it)"
         )
         #expect(
-            StoreError.permissionDenied(path: "c.sqlite").description
+            SQLiteCacheError.permissionDenied(path: "c.sqlite").description
                 == "Cannot write the cache c.sqlite: permission denied on the file or its directory, "
                 + "where the -wal and -shm files go")
     }
@@ -297,10 +308,10 @@ import Testing
 
         let reader = try SQLiteCache(path: path, mode: .readOnly)
         #expect(try Fixtures.ids(#require(try reader.cachedList(Fixtures.posts.key)).items) == [1, 2, 3])
-        #expect(try reader.collections().map(\.key) == [Fixtures.posts.key])
+        #expect(try reader.lists().map(\.key) == [Fixtures.posts.key])
         try reader.close()
-        #expect(throws: StoreError.readOnlyFileSystem(path: path)) { try SQLiteCache(path: path) }
-        #expect(throws: StoreError.readOnlyFileSystem(path: mount.directory + "/new.sqlite")) {
+        #expect(throws: SQLiteCacheError.readOnlyFileSystem(path: path)) { try SQLiteCache(path: path) }
+        #expect(throws: SQLiteCacheError.readOnlyFileSystem(path: mount.directory + "/new.sqlite")) {
             try SQLiteCache(path: mount.directory + "/new.sqlite")
         }
         #expect(try contents(of: path) == before)
@@ -313,12 +324,14 @@ import Testing
         let path = mount.directory + "/cache.sqlite"
         let store = try SQLiteCache(path: mount.directory + "/live.sqlite")
         try store.savePage(Fixtures.page([1, 2, 3], next: "2"), at: 0, in: Fixtures.posts)
-        // A copy taken while the store was open: its page is in the log, not yet in the database file.
+        // A copy taken while the cache was open: its page is in the log, not yet in the database file.
         for suffix in ["", "-wal"] {
             try FileManager.default.copyItem(atPath: mount.directory + "/live.sqlite" + suffix, toPath: path + suffix)
         }
         try store.close()
         try mount.makeReadOnly()
-        #expect(throws: StoreError.uncheckpointedChanges(path: path)) { try SQLiteCache(path: path, mode: .readOnly) }
+        #expect(throws: SQLiteCacheError.uncheckpointedChanges(path: path)) {
+            try SQLiteCache(path: path, mode: .readOnly)
+        }
     }
 }

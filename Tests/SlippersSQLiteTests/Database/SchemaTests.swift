@@ -72,13 +72,13 @@ import Testing
                 (1, 0, 1), (1, 1, 2), (2, 0, 1), (2, 1, 3), (3, 0, 4), (4, 0, 4);
             """)
         let store = try SQLiteCache(path: directory.path())
-        let collections = try store.collections()
+        let lists = try store.lists()
         #expect(
-            collections.map(\.itemType) == [
+            lists.map(\.itemType) == [
                 "ids@http://a.example", "Post", "Post", "ids@http://b.example:8080",
             ])
         #expect(
-            collections.map(\.key) == [
+            lists.map(\.key) == [
                 "http://a.example/ids", "http://a.example/posts", "http://a.example/users/1/posts",
                 "http://b.example:8080/ids",
             ])
@@ -115,7 +115,7 @@ import Testing
         #expect(page.info.itemCount == 3)
         #expect(
             try store.page(at: 0, in: "GET /posts", positions: 1..<3)?.items.map(\.key) == [.integer(2), .integer(3)])
-        #expect(try store.collection("GET /posts")?.itemCount == 3)
+        #expect(try store.list("GET /posts")?.itemCount == 3)
         #expect(try store.diagnose().isHealthy)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct SQLiteCacheCSVTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
-    let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -92,12 +92,12 @@ import Testing
         }
     }
 
-    @Test func anEmptyCollectionWritesNothing() throws {
+    @Test func anEmptyListWritesNothing() throws {
         try save([])
         #expect(try csv() == "")
     }
 
-    @Test func anUnknownCollectionIsAnError() {
+    @Test func anUnknownListIsAnError() {
         #expect(throws: CacheError.self) { try store.writeCSV(of: "GET /nothing") { _ in } }
     }
 }

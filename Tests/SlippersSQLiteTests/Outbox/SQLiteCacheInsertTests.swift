@@ -118,14 +118,14 @@ import Testing
     }
 
     @Test func anIDCachedAlreadyAListWithNoPageAndAnInsertQueuedAsAChangeAreRefused() throws {
-        #expect(throws: StoreError.self) { try insert(2) }
+        #expect(throws: SQLiteCacheError.self) { try insert(2) }
         let item = Fixtures.item(-1)
-        #expect(throws: CacheError.collectionNotFound(key: "GET /none")) {
+        #expect(throws: CacheError.listNotFound(key: "GET /none")) {
             try store.insertLocally(
                 item, type: "Post", request: WriteRequest(kind: .insert, json: item.json, url: "https://api.test/"),
                 into: "GET /none")
         }
-        #expect(throws: StoreError.self) {
+        #expect(throws: SQLiteCacheError.self) {
             try store.writeLocally(
                 WriteRequest(kind: .insert, json: item.json, url: "https://api.test/"), type: "Post", key: .integer(1))
         }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct SQLiteCacheOutboxTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
-    static let other = CollectionDescriptor(key: "GET /posts?tag=a", itemType: "Post")
+    static let other = ListDescriptor(key: "GET /posts?tag=a", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -82,7 +82,7 @@ import Testing
         let stored = try #require(try store.item(type: "Post", key: .integer(2)))
         #expect(stored.item.json == Data(#"{"id":2,"label":"first","likes":2,"version":8}"#.utf8))
         // An acknowledged write is gone: acknowledging it again says so.
-        #expect(throws: StoreError.writeNotFound(id: first.id)) { try store.acknowledgeWrite(first.id) }
+        #expect(throws: SQLiteCacheError.writeNotFound(id: first.id)) { try store.acknowledgeWrite(first.id) }
     }
 
     @Test func aFailedWriteKeepsItsChangeUntilRetriedOrDiscarded() throws {
@@ -114,7 +114,7 @@ import Testing
         #expect(write.method == "DELETE")
         #expect(try pageIDs(0) == [1, 3])
         #expect(try pageIDs(0, Self.other.key) == [9])
-        #expect(try store.collection(Fixtures.posts.key)?.itemCount == 4)
+        #expect(try store.list(Fixtures.posts.key)?.itemCount == 4)
         // A fetch of the page, which still lists it, leaves it out while the delete is pending.
         try store.savePage(Fixtures.page([1, 2, 3], next: PageToken(2)), at: 0, in: Fixtures.posts)
         #expect(try pageIDs(0) == [1, 3])
@@ -126,7 +126,7 @@ import Testing
 
     @Test func anItemWithAPendingWriteIsNeverEvictedAndTheOutboxSurvivesARelaunch() throws {
         let write = try merge(9, #"{"label": "keep"}"#)
-        try store.evict(collection: Self.other.key)
+        try store.evict(list: Self.other.key)
         #expect(try store.item(type: "Post", key: .integer(9)) != nil)
         let relaunched = try SQLiteCache(path: directory.path())
         #expect(try relaunched.pendingWrites().map(\.idempotencyKey) == [write.idempotencyKey])
@@ -135,9 +135,9 @@ import Testing
     }
 
     @Test func badChangesAreRefusedAndNothingIsQueued() throws {
-        #expect(throws: StoreError.self) { try merge(2, "{not json") }
-        #expect(throws: StoreError.self) { try merge(2, "[1, 2]") }
-        #expect(throws: StoreError.itemNotFound(type: "Post", key: "404")) { try merge(404, #"{"a": 1}"#) }
+        #expect(throws: SQLiteCacheError.self) { try merge(2, "{not json") }
+        #expect(throws: SQLiteCacheError.self) { try merge(2, "[1, 2]") }
+        #expect(throws: SQLiteCacheError.itemNotFound(type: "Post", key: "404")) { try merge(404, #"{"a": 1}"#) }
         #expect(try store.pendingWrites().isEmpty)
         #expect(try json(2)["label"] as? String == "v1")
     }

@@ -7,11 +7,11 @@ import Testing
 
 private typealias Post = ScriptedSource.Post
 
-/// The pager's clean surface: a source of any type, a collection described by value, snapshots that compare.
+/// The pager's clean surface: a source of any type, a list described by value, snapshots that compare.
 @Suite struct ErasedPagerTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
-    let posts = CollectionDescriptor(key: "GET /posts", of: Post.self)
+    let posts = ListDescriptor(key: "GET /posts", of: Post.self)
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -21,22 +21,22 @@ private typealias Post = ScriptedSource.Post
     @Test func aPagerOfAnySourceHasOneType() async throws {
         let scripted = ScriptedSource(ids: Array(1...7), pageSize: 5)
         var pagers: [Pager<Post>] = []
-        pagers.append(Pager(cache: store, source: scripted, collection: posts))
+        pagers.append(Pager(cache: store, source: scripted, list: posts))
         pagers.append(
             Pager(
                 cache: store, source: AnyPageSource(scripted),
-                collection: CollectionDescriptor(key: "other", of: Post.self)))
+                list: ListDescriptor(key: "other", of: Post.self)))
         for pager in pagers {
             await pager.start()
             await pager.loadNextPageIfNeeded()
             #expect(await pager.state.items.map { $0.id.intValue ?? -1 } == Array(1...7))
         }
-        #expect(pagers[0].collection == posts)
+        #expect(pagers[0].list == posts)
     }
 
     @Test func snapshotsCompareByValue() async throws {
         let pager = Pager<Post>(
-            cache: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), collection: posts,
+            cache: store, source: ScriptedSource(ids: Array(1...3), pageSize: 5), list: posts,
             configuration: PagerConfiguration(clock: { Date(timeIntervalSince1970: 1_000_000) }))
         await pager.start()
         let first = await pager.state
@@ -52,12 +52,12 @@ private typealias Post = ScriptedSource.Post
     @Test func anInMemoryCacheWorksAsAFileDoesAndIsGoneWithTheStore() async throws {
         let memory = try SQLiteCache.inMemory()
         let pager = Pager<Post>(
-            cache: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), collection: posts)
+            cache: memory, source: ScriptedSource(ids: Array(1...8), pageSize: 5), list: posts)
         await pager.start()
         await pager.loadNextPageIfNeeded()
         #expect(await pager.state.items.count == 8)
-        #expect(try memory.collection(posts.key)?.itemCount == 8)
-        #expect(try SQLiteCache.inMemory().collections().isEmpty)
+        #expect(try memory.list(posts.key)?.itemCount == 8)
+        #expect(try SQLiteCache.inMemory().lists().isEmpty)
     }
 
     @Test func originsPrintAsTheirNames() {
@@ -65,11 +65,11 @@ private typealias Post = ScriptedSource.Post
         #expect("\(Pager<Post>.Provenance.network)" == "network")
     }
 
-    @Test func anAccountIsFiledApartFromTheDescribedCollection() {
+    @Test func anAccountIsFiledApartFromTheDescribedList() {
         let pager = Pager<Post>(
-            cache: store, source: ScriptedSource(ids: [], pageSize: 5), collection: posts,
+            cache: store, source: ScriptedSource(ids: [], pageSize: 5), list: posts,
             configuration: PagerConfiguration(account: Account("user 7")))
-        #expect(pager.collection.key == "GET /posts [account: user 7]")
-        #expect(pager.collection.itemType == "Post [account: user 7]")
+        #expect(pager.list.key == "GET /posts [account: user 7]")
+        #expect(pager.list.itemType == "Post [account: user 7]")
     }
 }

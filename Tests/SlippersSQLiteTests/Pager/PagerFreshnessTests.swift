@@ -23,8 +23,8 @@ private typealias PostPager = Pager<Post>
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
     private func seed(_ source: ScriptedSource, pages: Int) async throws {
-        try await CollectionSync(
-            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+        try await ListSync(
+            storage: store, source: source, list: ListDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
@@ -33,7 +33,7 @@ private typealias PostPager = Pager<Post>
         clock: TestClock = TestClock()
     ) -> PostPager {
         PostPager(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow, clock: clock.read))
     }
 
@@ -123,7 +123,7 @@ private typealias PostPager = Pager<Post>
         let revalidations = source.requests.dropFirst(sent)
         #expect(revalidations.count == 3)
         #expect(revalidations.allSatisfy { $0.validators?.etag != nil })
-        #expect(try store.collection(key)?.generation == 1)
+        #expect(try store.list(key)?.generation == 1)
     }
 
     @Test func aRefreshInAnotherProcessMarksThePagesUnverifiedHereToo() async throws {
@@ -151,7 +151,7 @@ private typealias PostPager = Pager<Post>
         while await pager.state.pages.count < 10 { await pager.loadNextPageIfNeeded() }
         #expect(source.pagesAskedFor == [1, 6, 7, 8, 9, 10])
         #expect(await ids(pager) == Array(1...50))
-        #expect(try store.collection(key)?.generation == 1)
+        #expect(try store.list(key)?.generation == 1)
         #expect(
             await pager.state.pageProvenances == [.network] + Array(repeating: .cache, count: 4)
                 + Array(repeating: .network, count: 5))
@@ -269,7 +269,7 @@ private typealias PostPager = Pager<Post>
     }
 
     @Test func aCachedPageThatNoLongerDecodesIsSkippedOfflineAndRefetchedOnline() async throws {
-        let posts = CollectionDescriptor(key: key, itemType: "Post")
+        let posts = ListDescriptor(key: key, itemType: "Post")
         func page(_ ids: [Int], next: Int?, body: Bool) -> Page<RawItem> {
             let items = ids.map { id in
                 RawItem(
@@ -285,7 +285,7 @@ private typealias PostPager = Pager<Post>
 
         let offline = Pager<Strict>(
             cache: store, source: ScriptedSource(ids: [], pageSize: 2),
-            collection: CollectionDescriptor(key: key, itemType: "Post"),
+            list: ListDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheOnly))
         await offline.start()
         await offline.loadNextPageIfNeeded()
@@ -298,7 +298,7 @@ private typealias PostPager = Pager<Post>
         let source = ScriptedSource(ids: Array(1...6), pageSize: 2)
         source.setExtraJSON(#","body":"new""#)
         let online = Pager<Strict>(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post"),
+            cache: store, source: source, list: ListDescriptor(key: key, itemType: "Post"),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await online.start()
         await online.loadNextPageIfNeeded()

@@ -22,12 +22,12 @@ private typealias PostPager = Pager<Post>
 
     /// A pager over a complete cached list of 1…100, 10 a page, recorded newest first, showing three pages.
     private func pagerShowingThreePages(_ source: ScriptedSource) async throws -> PostPager {
-        try await CollectionSync(
-            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+        try await ListSync(
+            storage: store, source: source, list: ListDescriptor(key: key, itemType: "Post")
         ).run()
         try store.setNewestFirst(true, for: key)
         let pager = PostPager(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: .cacheThenNetwork, initialWindow: 3))
         await pager.start()
         #expect(await pager.state.pages.count == 3)

@@ -20,8 +20,8 @@ private typealias PostPager = Pager<Post>
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
     private func seed(_ source: ScriptedSource, pages: Int) async throws {
-        try await CollectionSync(
-            storage: store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+        try await ListSync(
+            storage: store, source: source, list: ListDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
@@ -29,7 +29,7 @@ private typealias PostPager = Pager<Post>
         -> PostPager
     {
         PostPager(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 
@@ -93,7 +93,7 @@ private typealias PostPager = Pager<Post>
         #expect(state.items.count == 5)
         #expect(!state.isUnverified)
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == before)
-        #expect(try store.collection(key)?.generation == 1)
+        #expect(try store.list(key)?.generation == 1)
     }
 
     @Test func refreshInvalidatesInTheStoreAndSwapsInTheNewFirstPageWithoutDuplicates() async throws {
@@ -109,7 +109,7 @@ private typealias PostPager = Pager<Post>
         let refresh = Task { try await pager.refresh() }
         await source.waitForHeldRequest()
         let otherProcess = try SQLiteCache(path: directory.path(), mode: .readOnly)
-        #expect(try otherProcess.collection(key)?.invalidatedAt != nil)
+        #expect(try otherProcess.list(key)?.invalidatedAt != nil)
         await source.release()
         try await refresh.value
 
@@ -117,7 +117,7 @@ private typealias PostPager = Pager<Post>
         #expect(state.items.map { $0.id.intValue ?? -1 } == [23, 22, 21] + Array(1...10))
         #expect(Set(state.items.map(\.id)).count == state.items.count)
         #expect(state.pages.map(\.isSuperseded) == [false, true])
-        #expect(try otherProcess.collection(key)?.invalidatedAt == nil)
+        #expect(try otherProcess.list(key)?.invalidatedAt == nil)
         await pager.loadNextPageIfNeeded()
         let next = await pager.state
         // 8, 9 and 10 were pushed onto page 3, not fetched yet: they stay shown until it is.
@@ -131,7 +131,7 @@ private typealias PostPager = Pager<Post>
         let comments = ScriptedSource(ids: Array(100...104), pageSize: 5)
         let first = pager(posts)
         let second = Pager<Post>(
-            cache: store, source: comments, collection: CollectionDescriptor(key: "GET /comments", of: Post.self))
+            cache: store, source: comments, list: ListDescriptor(key: "GET /comments", of: Post.self))
         let group = MetaRefresher()
         group.add(first)
         group.add(second)
@@ -159,7 +159,7 @@ private typealias PostPager = Pager<Post>
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         // A backoff longer than any test run, so that a loaded machine cannot let it expire.
         let pager = PostPager(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(backoff: OfflineBackoff(initial: 3600, maximum: 3600)))
         await pager.start()
         source.failNext(1)
@@ -216,7 +216,7 @@ private typealias PostPager = Pager<Post>
         await pager(source, policy: .cacheFirst(maxAge: 3600)).start()
         #expect(source.requests.count == 1)
         let old = PostPager(
-            cache: store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(
                 policy: .cacheFirst(maxAge: 60), clock: { Date().addingTimeInterval(120) }))
         await old.start()
@@ -263,21 +263,21 @@ private typealias PostPager = Pager<Post>
         let state = await pager.state
         #expect(state.items.map { $0.id.intValue ?? -1 } == Array(1...5))
         #expect(state.pages.count == 1)
-        #expect(try store.collection(key)?.pageCount == 3)
+        #expect(try store.list(key)?.pageCount == 3)
     }
 
     @Test func cancellingTheWaitingTaskCancelsTheRequestAndLeavesTheStoreUnchanged() async throws {
         let source = ScriptedSource(ids: Array(1...15), pageSize: 5)
         let pager = pager(source)
         await pager.start()
-        let before = try #require(try store.collection(key))
+        let before = try #require(try store.list(key))
         await source.hold()
         let task = Task { await pager.loadNextPageIfNeeded() }
         await source.waitForHeldRequest()
         task.cancel()
         await source.release()
         await task.value
-        let after = try #require(try store.collection(key))
+        let after = try #require(try store.list(key))
         #expect(after.pageCount == before.pageCount)
         #expect(after.resumeToken == before.resumeToken)
         let state = await pager.state

@@ -23,8 +23,8 @@ private typealias PostPager = Pager<Post>
 
     /// Caches the first `pages` pages of `source` as an earlier run would have.
     private func seed(_ source: ScriptedSource, pages: Int, in store: SQLiteCache? = nil) async throws {
-        try await CollectionSync(
-            storage: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, itemType: "Post")
+        try await ListSync(
+            storage: store ?? self.store, source: source, list: ListDescriptor(key: key, itemType: "Post")
         ).run(maxPages: pages)
     }
 
@@ -33,7 +33,7 @@ private typealias PostPager = Pager<Post>
         store: SQLiteCache? = nil
     ) -> PostPager {
         PostPager(
-            cache: store ?? self.store, source: source, collection: CollectionDescriptor(key: key, of: Post.self),
+            cache: store ?? self.store, source: source, list: ListDescriptor(key: key, of: Post.self),
             configuration: PagerConfiguration(policy: policy, initialWindow: initialWindow))
     }
 
@@ -52,8 +52,8 @@ private typealias PostPager = Pager<Post>
         #expect(first.items.map { $0.id.intValue ?? -1 } == Array(1...5))
         #expect(first.pages.map(\.index) == [0])
         #expect(first.total == 200)
-        // The collection's end is cached, but the window does not show it yet.
-        #expect(try store.collection(key)?.endReached == true)
+        // The list's end is cached, but the window does not show it yet.
+        #expect(try store.list(key)?.endReached == true)
         #expect(!first.endReached)
         #expect(source.requests.isEmpty)
     }
@@ -173,7 +173,7 @@ private typealias PostPager = Pager<Post>
     }
 
     @Test func anIdOnTwoCachedPagesOfOneGenerationIsPublishedOnce() async throws {
-        let posts = CollectionDescriptor(key: key, itemType: "Post")
+        let posts = ListDescriptor(key: key, itemType: "Post")
         try store.savePage(page([1, 2, 3], next: PageToken(2)), at: 0, in: posts)
         try store.savePage(page([3, 4, 5], next: PageToken(3)), at: 1, in: posts)
         let pager = pager(ScriptedSource(ids: [], pageSize: 3), policy: .cacheOnly)
@@ -252,7 +252,7 @@ private typealias PostPager = Pager<Post>
         #expect(items.map(\.title) == ["v1 1", "v1 2", "v2 3", "v1 4", "v1 5", "v2 6", "v2 7", "v2 8", "v2 9"])
     }
 
-    /// The SQL of every statement a store's connections run.
+    /// The SQL of every statement a cache's connections run.
     private final class StatementLog: Sendable {
         private let statements = Mutex<[String]>([])
         func append(_ sql: String) { statements.withLock { $0.append(sql) } }

@@ -4,7 +4,7 @@ import SlippersSQLite
 import SlippersTestSupport
 import Testing
 
-/// Two real processes page the same collection: the second continues where the first stopped.
+/// Two real processes page the same list: the second continues where the first stopped.
 @Suite struct ResumeAcrossProcessesTests {
     /// Runs the pager worker to its end and returns its output lines.
     private func runWorker(path: String, items: Int, pageSize: Int, loads: Int) async throws -> [String] {
@@ -30,7 +30,7 @@ import Testing
         let store = try SQLiteCache(path: directory.path(), mode: .readOnly)
         let list = try #require(try store.cachedList("items"))
         #expect(Fixtures.ids(list.items) == Array(1...47))
-        #expect(list.collection.endReached)
-        #expect(list.collection.generation == 1)
+        #expect(list.list.endReached)
+        #expect(list.list.generation == 1)
     }
 }

@@ -67,7 +67,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         // An undecodable item outside the range is never read.
         try store.savePage(
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
-            in: CollectionDescriptor(key: "p", itemType: "Post"))
+            in: ListDescriptor(key: "p", itemType: "Post"))
         let labelled = Repository<Fixtures.Labelled>(cache: store, itemType: "Post")
         #expect(try labelled.page(at: 0, in: "p", positions: 0..<1)?.map(\.label) == ["v1"])
         #expect(throws: DecodingError.self) { try labelled.page(at: 0, in: "p", positions: 0..<2) }
@@ -76,7 +76,7 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
     @Test func aLazyPageOnlyDecodesWhatItIsAskedFor() throws {
         try store.savePage(
             Page(items: [Fixtures.item(1), RawItem(key: .integer(2), json: Data("not json".utf8))]), at: 0,
-            in: CollectionDescriptor(key: "p", itemType: "Post"))
+            in: ListDescriptor(key: "p", itemType: "Post"))
         let page = try #require(
             try Repository<Fixtures.Labelled>(cache: store, itemType: "Post").lazyPage(at: 0, in: "p"))
         #expect(try page.items(0..<1).map(\.label) == ["v1"])
@@ -98,18 +98,18 @@ private struct Customer: Codable, Identifiable, CacheIdentifiable, Equatable, Se
         #expect(try customers.item(key: .string("cus_9s6XKzkNRiz8i3"))?.email == "a@b.c")
     }
 
-    @Test func aCollectionOfAnotherTypeIsRefused() throws {
+    @Test func aListOfAnotherTypeIsRefused() throws {
         try Repository<Post>(cache: store).save(Page(items: [Post(id: 1, title: "x", createdAt: date)]), at: 0, in: "p")
-        #expect(throws: CacheError.itemTypeMismatch(collection: "p", stored: "Post", requested: "Customer")) {
+        #expect(throws: CacheError.itemTypeMismatch(list: "p", stored: "Post", requested: "Customer")) {
             try Repository<Customer>(cache: store).items(in: "p")
         }
-        #expect(throws: CacheError.collectionNotFound(key: "nope")) {
+        #expect(throws: CacheError.listNotFound(key: "nope")) {
             try Repository<Post>(cache: store).items(in: "nope")
         }
     }
 
     @Test func aStoredItemThatDoesNotMatchTheTypeIsADecodingError() throws {
-        try store.savePage(Page(items: [Fixtures.item(1)]), at: 0, in: CollectionDescriptor(key: "p", itemType: "Post"))
+        try store.savePage(Page(items: [Fixtures.item(1)]), at: 0, in: ListDescriptor(key: "p", itemType: "Post"))
         #expect(throws: DecodingError.self) { try Repository<Post>(cache: store).items(in: "p") }
     }
 }

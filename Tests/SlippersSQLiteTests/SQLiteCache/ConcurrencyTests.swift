@@ -43,21 +43,21 @@ import Testing
         }
         try await writing
         #expect(reads > 0)
-        #expect(try reader.collection(key)?.pageCount == 150)
+        #expect(try reader.list(key)?.pageCount == 150)
     }
 
     @Test func thisProcessReadsWhileAnotherProcessWrites() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         let (seenPages, wasRunning) = try await blocking {
-            let child = try StoreWriterProcess.start(path: path, collection: "live", pages: 200, size: 25)
+            let child = try StoreWriterProcess.start(path: path, list: "live", pages: 200, size: 25)
             defer { StoreWriterProcess.kill(child) }
             let reader = try SQLiteCache(path: path)
             var seenPages = 0
             // Reads until the child has committed a few pages, however late a loaded machine starts it.
             for _ in 0..<5_000 where seenPages < 5 {
                 try Self.checkWholePages(reader, key: "live", size: 25)
-                seenPages = max(seenPages, try reader.collection("live")?.pageCount ?? 0)
+                seenPages = max(seenPages, try reader.list("live")?.pageCount ?? 0)
                 if seenPages == 0 { usleep(1_000) }
             }
             return (seenPages, child.isRunning)
@@ -89,7 +89,7 @@ import Testing
             // Each writes a page at least, whatever the others hold.
             let deadline = Date().addingTimeInterval(30)
             let reader = try SQLiteCache(path: path, mode: .readOnly)
-            while try reader.collections().count < 6, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            while try reader.lists().count < 6, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             try reader.close()
             for (index, (process, _, errors)) in children.enumerated() {
                 let running = process.isRunning
@@ -107,7 +107,7 @@ import Testing
         #expect(errors == Array(repeating: "", count: 6))
         let store = try SQLiteCache(path: path)
         #expect(try store.diagnose().isHealthy)
-        #expect(try store.collections().count == 6)
+        #expect(try store.lists().count == 6)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") } == [])
     }

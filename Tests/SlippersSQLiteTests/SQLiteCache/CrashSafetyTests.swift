@@ -17,7 +17,7 @@ import Testing
         var committed = 0
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<12 {
-            let child = try StoreWriterProcess.start(path: path, collection: "crash", pages: 400, size: size)
+            let child = try StoreWriterProcess.start(path: path, list: "crash", pages: 400, size: size)
             usleep(UInt32.random(in: 20_000...150_000, using: &generator))
             StoreWriterProcess.kill(child)
 
@@ -26,7 +26,7 @@ import Testing
             try queue.close()
 
             let store = try SQLiteCache(path: path)
-            guard let info = try store.collection("crash") else {
+            guard let info = try store.list("crash") else {
                 // Killed before its first commit: there is nothing to find, and nothing was lost.
                 #expect(committed == 0)
                 continue

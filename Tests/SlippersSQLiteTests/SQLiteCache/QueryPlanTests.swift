@@ -13,9 +13,9 @@ import Testing
         #expect(searched == ["collections", "p", "pi", "i"])
     }
 
-    /// The pager's cold path: the collection's head (where its current generation ends), then keyed pages.
-    @Test func readingACollectionsHeadUsesAnIndexForEveryTableItTouches() throws {
-        let searched = try searchedTables(of: [SQLiteCache.collectionHeadSQL])
+    /// The pager's cold path: the list's head (where its current generation ends), then keyed pages.
+    @Test func readingAListsHeadUsesAnIndexForEveryTableItTouches() throws {
+        let searched = try searchedTables(of: [SQLiteCache.listHeadSQL])
         #expect(searched == ["c", "p"])
     }
 

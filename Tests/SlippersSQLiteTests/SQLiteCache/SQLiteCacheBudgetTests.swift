@@ -21,25 +21,25 @@ import Testing
         for (offset, key) in Self.keys.enumerated() {
             let ids = Array(offset * 100 + 1...offset * 100 + 100)
             try store.savePage(
-                Fixtures.page(ids, next: nil), at: 0, in: CollectionDescriptor(key: key, itemType: "Post"),
+                Fixtures.page(ids, next: nil), at: 0, in: ListDescriptor(key: key, itemType: "Post"),
                 now: Date(timeIntervalSince1970: 1_000_000 + Double(offset) * Self.day))
         }
     }
 
-    private var keys: [String] { (try? store.collections().map(\.key).sorted()) ?? [] }
-    private func bytes(collections: Int) -> Int64 { Int64(collections * 100 * 26) }
+    private var keys: [String] { (try? store.lists().map(\.key).sorted()) ?? [] }
+    private func bytes(lists: Int) -> Int64 { Int64(lists * 100 * 26) }
 
     @Test func theLeastRecentlyReadGoFirstUntilTheItemsFit() throws {
         // "GET /a" was written first, but read last.
         try store.markOpen("GET /a", now: Date(timeIntervalSince1970: 1_000_000 + 3 * Self.day))
         try store.markClosed("GET /a")
-        let report = try store.setBudget(CacheBudget(maxBytes: bytes(collections: 2)))
-        #expect(report.collections == 1)
+        let report = try store.setBudget(CacheBudget(maxBytes: bytes(lists: 2)))
+        #expect(report.lists == 1)
         #expect(keys == ["GET /a", "GET /c"])
-        #expect(try store.budget() == CacheBudget(maxBytes: bytes(collections: 2)))
+        #expect(try store.budget() == CacheBudget(maxBytes: bytes(lists: 2)))
     }
 
-    @Test func collectionsUnreadForLongerThanTheAgeGo() throws {
+    @Test func listsUnreadForLongerThanTheAgeGo() throws {
         try store.setBudget(
             CacheBudget(maxAge: 1.5 * Self.day), now: Date(timeIntervalSince1970: 1_000_000 + 2.6 * Self.day))
         #expect(keys == ["GET /c"])
@@ -85,14 +85,14 @@ import Testing
     }
 
     @Test func aSyncKeepsTheBudgetWhenItEndsAndNeverEvictsItsOwnList() async throws {
-        try store.setBudget(CacheBudget(maxBytes: bytes(collections: 1)))
+        try store.setBudget(CacheBudget(maxBytes: bytes(lists: 1)))
         #expect(keys == ["GET /c"])
         let source = (1000..<1200).map { Fixtures.item($0) }.pageSource(pageSize: 100)
-        let sync = CollectionSync(
-            storage: store, source: source, collection: CollectionDescriptor(key: "GET /d", itemType: "Post"))
+        let sync = ListSync(
+            storage: store, source: source, list: ListDescriptor(key: "GET /d", itemType: "Post"))
         try await sync.run()
         #expect(keys == ["GET /d"])
-        #expect(try store.collection("GET /d")?.itemCount == 200)
+        #expect(try store.list("GET /d")?.itemCount == 200)
     }
 
     @Test func noBudgetEvictsNothing() throws {

@@ -5,7 +5,7 @@ import SlippersTestSupport
 import Synchronization
 import Testing
 
-/// `changes()` in a real file: the store's own writes at once, another connection's within the
+/// `changes()` in a real file: the cache's own writes at once, another connection's within the
 /// interval, for every follower of the file, one watch shared in the process.
 @Suite(.timeLimit(.minutes(1))) struct SQLiteCacheChangesTests {
     /// Counts what a sequence yields, until cancelled.

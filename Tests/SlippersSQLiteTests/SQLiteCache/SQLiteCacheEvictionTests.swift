@@ -10,8 +10,8 @@ import Testing
     let store: SQLiteCache
     let old = Date(timeIntervalSince1970: 1_000_000)
     let recent = Date(timeIntervalSince1970: 2_000_000)
-    let stale = CollectionDescriptor(key: "old", itemType: "Post")
-    let fresh = CollectionDescriptor(key: "new", itemType: "Post")
+    let stale = ListDescriptor(key: "old", itemType: "Post")
+    let fresh = ListDescriptor(key: "new", itemType: "Post")
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -21,18 +21,18 @@ import Testing
         try store.savePage(Fixtures.page([3, 5], next: nil), at: 0, in: fresh, now: recent)
     }
 
-    @Test func evictingByAgeRemovesOldCollectionsAndTheItemsOnlyTheyReferenced() throws {
+    @Test func evictingByAgeRemovesOldListsAndTheItemsOnlyTheyReferenced() throws {
         let report = try store.evict(olderThan: old.addingTimeInterval(1))
-        #expect(report == EvictionReport(collections: 1, pages: 2, items: 3))
-        #expect(try store.collections().map(\.key) == ["new"])
+        #expect(report == EvictionReport(lists: 1, pages: 2, items: 3))
+        #expect(try store.lists().map(\.key) == ["new"])
         #expect(try store.item(type: "Post", key: .integer(3)) != nil)
         #expect(try store.item(type: "Post", key: .integer(1)) == nil)
     }
 
-    @Test func evictingACollectionKeepsItemsOthersReference() throws {
-        #expect(try store.evict(collection: "new") == EvictionReport(collections: 1, pages: 1, items: 1))
+    @Test func evictingAListKeepsItemsOthersReference() throws {
+        #expect(try store.evict(list: "new") == EvictionReport(lists: 1, pages: 1, items: 1))
         #expect(try store.item(type: "Post", key: .integer(3)) != nil)
-        #expect(throws: CacheError.collectionNotFound(key: "new")) { try store.evict(collection: "new") }
+        #expect(throws: CacheError.listNotFound(key: "new")) { try store.evict(list: "new") }
     }
 
     @Test func unreferencedItemsAreCollected() throws {
@@ -46,20 +46,20 @@ import Testing
     @Test func evictingToASizeRemovesTheLeastRecentlyWrittenFirst() throws {
         let newBytes = Int64(Fixtures.item(3).json.count + Fixtures.item(5).json.count)
         let report = try store.evict(toFit: newBytes)
-        #expect(report.collections == 1)
-        #expect(try store.collections().map(\.key) == ["new"])
+        #expect(report.lists == 1)
+        #expect(try store.lists().map(\.key) == ["new"])
         #expect(try store.stats().itemBytes <= newBytes)
         #expect(try store.evict(toFit: 1_000_000) == EvictionReport())
     }
 
     @Test func vacuumGivesSpaceBack() throws {
-        let big = CollectionDescriptor(key: "big", itemType: "Blob")
+        let big = ListDescriptor(key: "big", itemType: "Blob")
         let padding = String(repeating: "x", count: 4000)
         for index in 0..<50 {
             let items = (0..<10).map { RawItem(key: .integer(index * 10 + $0), json: Data(#""\#(padding)""#.utf8)) }
             try store.savePage(Page(items: items, nextToken: "n"), at: index, in: big)
         }
-        try store.evict(collection: "big")
+        try store.evict(list: "big")
         try store.vacuum()
         let after = try store.stats()
         #expect(after.fileSize < 200_000)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SlippersSQLite
 
-/// Per-page freshness in the store: verification, digests, lifetimes, and the migration that added them.
+/// Per-page freshness in the cache: verification, digests, lifetimes, and the migration that added them.
 @Suite struct SQLiteCacheFreshnessTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
@@ -78,7 +78,7 @@ import Testing
         try store.savePage(Fixtures.page([3, 4], token: PageToken(2), next: PageToken(3)), at: 1, in: Fixtures.posts)
         try store.savePage(Fixtures.page([1, 2], next: PageToken(2), label: "v2"), at: 0, in: Fixtures.posts)
         try store.markPageNotModified(at: 1, in: key, validators: PageValidators(etag: "\"p1\""))
-        let head = try #require(try store.collectionHead(key))
+        let head = try #require(try store.listHead(key))
         #expect(head.currentPageCount == 2)
         #expect(head.resumeToken == PageToken(3))
         #expect(try store.pageInfo(at: 1, in: key)?.validators.etag == "\"p1\"")
@@ -104,8 +104,8 @@ import Testing
         #expect(try store.pages(in: key).map(\.isUnverified) == [true, true])
         try store.markPageNotModified(at: 0, in: key, now: then.addingTimeInterval(20))
         #expect(try store.pages(in: key).map(\.isUnverified) == [false, true])
-        // The first page's revalidation ends the invalidation; the unverified page keeps the collection unverified.
-        let info = try #require(try store.collection(key))
+        // The first page's revalidation ends the invalidation; the unverified page keeps the list unverified.
+        let info = try #require(try store.list(key))
         #expect(info.invalidatedAt == nil)
         #expect(info.unverifiedPageCount == 1)
         #expect(info.isUnverified)

@@ -17,11 +17,11 @@ import Testing
             ("https://b.example/posts", "posts@https://b.example"),
             ("https://a.example/users", "users@https://a.example"), ("GET /tags", "Tag"),
         ] {
-            try store.savePage(Fixtures.page([1], next: nil), at: 0, in: CollectionDescriptor(key: key, itemType: type))
+            try store.savePage(Fixtures.page([1], next: nil), at: 0, in: ListDescriptor(key: key, itemType: type))
         }
     }
 
-    @Test func aCollectionKeyStandsForItsItemType() throws {
+    @Test func aListKeyStandsForItsItemType() throws {
         #expect(try store.itemTypes(named: "https://b.example/posts") == ["posts@https://b.example"])
     }
 

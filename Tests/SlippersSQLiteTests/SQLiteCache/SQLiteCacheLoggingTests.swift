@@ -31,10 +31,10 @@ private struct Reading: Codable, Identifiable, CacheIdentifiable, Sendable {
 
     @Test func anEvictionIsLoggedAtInfoWithWhatItRemoved() throws {
         try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
-        try store.evict(collection: Fixtures.posts.key)
+        try store.evict(list: Fixtures.posts.key)
         let eviction = try #require(entries("evicted").first)
         #expect(eviction.level == .info)
-        #expect(eviction.metadata["collections"] == "1")
+        #expect(eviction.metadata["lists"] == "1")
         #expect(eviction.metadata["pages"] == "1")
         #expect(eviction.metadata["items"] == "2")
     }
@@ -65,18 +65,18 @@ private struct Reading: Codable, Identifiable, CacheIdentifiable, Sendable {
     @Test func aDecodeTheTapeTakesLogsNothing() throws {
         let labelled = Repository<Fixtures.Labelled>(cache: store)
         try store.savePage(
-            Fixtures.page([1, 2], next: nil), at: 0, in: CollectionDescriptor(key: "l", itemType: "Labelled"))
+            Fixtures.page([1, 2], next: nil), at: 0, in: ListDescriptor(key: "l", itemType: "Labelled"))
         #expect(try labelled.page(at: 0, in: "l")?.count == 2)
         #expect(entries("decoding falls back to JSONDecoder").isEmpty)
     }
 
     @Test func aPageFetchedAgainUnderTheRetryBudgetIsLoggedAtInfo() async throws {
-        let source = CollectionSyncWalkTests.WalkSource { number in
+        let source = ListSyncWalkTests.WalkSource { number in
             (ids: [number + 1], next: number < 2 ? number + 1 : nil)
         }
         source.fail(page: 1, with: [.init(isTransient: true)])
         let budget = RetryBudget(duration: .seconds(3600), baseDelay: .milliseconds(1), maxDelay: .milliseconds(2))
-        let sync = CollectionSync(storage: store, source: source, collection: Fixtures.posts)
+        let sync = ListSync(storage: store, source: source, list: Fixtures.posts)
         _ = try await sync.run(limits: .init(), retryBudget: budget)
         let retry = try #require(entries("retrying page").first)
         #expect(retry.level == .info)

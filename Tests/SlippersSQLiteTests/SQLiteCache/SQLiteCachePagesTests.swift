@@ -40,7 +40,7 @@ import Testing
         #expect(info.endReached)
         #expect(info.resumeToken == nil)
         #expect(info.currentPageCount == 2)
-        let stats = try #require(try store.collection(key))
+        let stats = try #require(try store.list(key))
         #expect(stats.pageCount == 2)
         #expect(stats.itemCount == 3)
         #expect(try Fixtures.ids(#require(try store.cachedList(key)).items) == [1, 2, 3])
@@ -48,23 +48,23 @@ import Testing
 
     @Test func aPageAfterAGapIsRefused() throws {
         try store.savePage(Fixtures.page([1], next: "2"), at: 0, in: Fixtures.posts)
-        #expect(throws: CacheError.pageOutOfOrder(collection: key, index: 2)) {
+        #expect(throws: CacheError.pageOutOfOrder(list: key, index: 2)) {
             try store.savePage(Fixtures.page([3], next: "4"), at: 2, in: Fixtures.posts)
         }
-        #expect(try store.collection(key)?.pageCount == 1)
+        #expect(try store.list(key)?.pageCount == 1)
     }
 
     @Test func savingTheFirstPageAgainStartsAGenerationAndLeavesOlderPagesReadableButStale() throws {
         try store.savePage(Fixtures.page([1, 2], next: "2"), at: 0, in: Fixtures.posts)
         try store.savePage(Fixtures.page([3, 4], token: "2", next: "3"), at: 1, in: Fixtures.posts)
         try store.invalidate(key)
-        #expect(try store.collection(key)?.isUnverified == true)
+        #expect(try store.list(key)?.isUnverified == true)
 
         // Two items were inserted at the top on the server.
         let info = try store.savePage(Fixtures.page([6, 5], next: "2", label: "v2"), at: 0, in: Fixtures.posts)
         #expect(info.generation == 2)
         #expect(info.invalidatedAt == nil)
-        #expect(try store.collection(key)?.supersededPageCount == 1)
+        #expect(try store.list(key)?.supersededPageCount == 1)
         #expect(info.resumeToken == "2")
         #expect(info.nextPageIndex == 1)
         let pages = try store.pages(in: key)
@@ -97,8 +97,8 @@ import Testing
         #expect(try store.pages(in: key).count == 1)
     }
 
-    @Test func anItemReachedThroughTwoCollectionsIsOneRowAndAnUpdateIsSeenByBoth() throws {
-        let mine = CollectionDescriptor(key: "GET /posts?author=me", itemType: "Post")
+    @Test func anItemReachedThroughTwoListsIsOneRowAndAnUpdateIsSeenByBoth() throws {
+        let mine = ListDescriptor(key: "GET /posts?author=me", itemType: "Post")
         try store.savePage(Fixtures.page([1, 2], next: nil), at: 0, in: Fixtures.posts)
         try store.savePage(Fixtures.page([2], next: nil), at: 0, in: mine)
         #expect(try store.stats().items == 2)
@@ -111,13 +111,13 @@ import Testing
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
         try store.savePage(
             Fixtures.page([1], next: nil, label: "author"), at: 0,
-            in: CollectionDescriptor(key: "GET /authors", itemType: "Author"))
+            in: ListDescriptor(key: "GET /authors", itemType: "Author"))
         #expect(try store.items(withKey: .integer(1)).map(\.type) == ["Author", "Post"])
         #expect(try store.item(type: "Post", key: .integer(1))?.item == Fixtures.item(1))
     }
 
     @Test func integerAndStringIdsAreDistinctKeys() throws {
-        let stripe = CollectionDescriptor(key: "GET /v1/customers", itemType: "Customer")
+        let stripe = ListDescriptor(key: "GET /v1/customers", itemType: "Customer")
         let items = [
             RawItem(key: .string("cus_9s6XKzkNRiz8i3"), json: Data(#"{"id":"cus_9s6XKzkNRiz8i3"}"#.utf8)),
             RawItem(key: .string("42"), json: Data(#"{"id":"42"}"#.utf8)),
@@ -138,7 +138,7 @@ import Testing
         #expect(page.info.fetchedAt == later)
         #expect(page.info.validators.etag == "\"b\"")
         #expect(try store.item(type: "Post", key: .integer(1))?.updatedAt == then)
-        #expect(try store.collection(key)?.invalidatedAt == nil)
+        #expect(try store.list(key)?.invalidatedAt == nil)
     }
 
     @Test func savingTheSameItemAgainDoesNotRewriteIt() throws {
@@ -160,7 +160,7 @@ import Testing
                 Fixtures.item(1, "second").json, Fixtures.item(2).json,
             ])
         #expect(try store.page(at: 0, in: key)?.info.itemCount == 2)
-        #expect(try store.collection(key)?.itemCount == 2)
+        #expect(try store.list(key)?.itemCount == 2)
     }
 
     @Test func aPageOfMoreItemsThanOneInsertTakesKeepsOrderStoredRowsAndTheLaterJSONOfARepeat() throws {
@@ -179,7 +179,7 @@ import Testing
         var items = (1...260).map { Fixtures.item($0) }
         items[19] = Fixtures.item(20, "changed")
         items.insert(Fixtures.item(7, "again"), at: 230)
-        let other = CollectionDescriptor(key: "other", itemType: "Post")
+        let other = ListDescriptor(key: "other", itemType: "Post")
         let head = try store.savePage(Page(items: items, nextToken: nil), at: 0, in: other)
         #expect(head.repeatedItemCount == 1)
         let page = try #require(try store.page(at: 0, in: "other"))
@@ -196,7 +196,7 @@ import Testing
         try store.savePage(Fixtures.page([1, 2, 3, 4], next: "2"), at: 0, in: Fixtures.posts)
         let head = try store.savePage(Fixtures.page([3, 4, 5, 6], next: nil), at: 1, in: Fixtures.posts)
         #expect(head.repeatedItemCount == 2)
-        #expect(try store.collection(key)?.itemCount == 6)
+        #expect(try store.list(key)?.itemCount == 6)
         #expect(try Fixtures.ids(#require(try store.cachedList(key)).items) == [1, 2, 3, 4, 5, 6])
         #expect(try store.pages(in: key).map(\.itemCount) == [4, 4])
     }
@@ -209,7 +209,7 @@ import Testing
             try store.savePage(Fixtures.page([1, 2], next: nil), at: 2, in: Fixtures.posts)
         }
         let list = try #require(try store.cachedList(key))
-        #expect(list.collection.itemCount == list.items.count)
+        #expect(list.list.itemCount == list.items.count)
         #expect(list.items.count == 4)
         #expect(try store.stats().items == 4)
     }
@@ -233,11 +233,11 @@ import Testing
         #expect(stored.updatedAt == then + 9)
     }
 
-    @Test func aCollectionKeepsItsItemType() throws {
+    @Test func aListKeepsItsItemType() throws {
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
-        #expect(throws: CacheError.itemTypeMismatch(collection: key, stored: "Post", requested: "Author")) {
+        #expect(throws: CacheError.itemTypeMismatch(list: key, stored: "Post", requested: "Author")) {
             try store.savePage(
-                Fixtures.page([1], next: nil), at: 0, in: CollectionDescriptor(key: key, itemType: "Author"))
+                Fixtures.page([1], next: nil), at: 0, in: ListDescriptor(key: key, itemType: "Author"))
         }
     }
 
@@ -245,30 +245,30 @@ import Testing
         "GET /search?q='; DROP TABLE items; --", "Robert'); DELETE FROM pages;--", "путь/ключ?名前=値 🥿", "\"quoted\"",
     ])
     func keysAndIdsWithQuotesSemicolonsAndUnicodeAreStoredVerbatim(text: String) throws {
-        let collection = CollectionDescriptor(key: text, itemType: text, style: text)
+        let list = ListDescriptor(key: text, itemType: text, style: text)
         let item = RawItem(key: .string(text), json: Data(#"{"id":"x"}"#.utf8))
-        try store.savePage(Page(items: [item], nextToken: PageToken(text)), at: 0, in: collection)
-        let info = try #require(try store.collection(text))
+        try store.savePage(Page(items: [item], nextToken: PageToken(text)), at: 0, in: list)
+        let info = try #require(try store.list(text))
         #expect(info.key == text)
         #expect(info.style == text)
         #expect(info.resumeToken == PageToken(text))
         #expect(try store.item(type: text, key: .string(text))?.item == item)
         #expect(try store.diagnose().isHealthy)
-        #expect(try store.collections().map(\.key) == [text])
+        #expect(try store.lists().map(\.key) == [text])
     }
 
     @Test func invalidatingEverythingIsTheStoresRefresh() throws {
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
         let refreshable: any Refreshable = store
         try refreshable.refresh()
-        #expect(try store.collection(key)?.isUnverified == true)
-        #expect(throws: CacheError.collectionNotFound(key: "nope")) { try store.invalidate("nope") }
+        #expect(try store.list(key)?.isUnverified == true)
+        #expect(throws: CacheError.listNotFound(key: "nope")) { try store.invalidate("nope") }
     }
 
     @Test func anotherConnectionSeesTheInvalidation() throws {
         try store.savePage(Fixtures.page([1], next: nil), at: 0, in: Fixtures.posts)
         let other = try SQLiteCache(path: directory.path())
         try store.invalidate(key)
-        #expect(try other.collection(key)?.invalidatedAt != nil)
+        #expect(try other.list(key)?.invalidatedAt != nil)
     }
 }

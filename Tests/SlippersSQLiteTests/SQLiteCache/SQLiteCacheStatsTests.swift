@@ -13,7 +13,7 @@ import Testing
         try store.savePage(Fixtures.page([1, 2], next: "2"), at: 0, in: Fixtures.posts, now: first)
         try store.savePage(Fixtures.page([3], token: "2", next: nil), at: 1, in: Fixtures.posts, now: first + 60)
         let stats = try store.stats()
-        #expect(stats.collections == 1)
+        #expect(stats.lists == 1)
         #expect(stats.pages == 2)
         #expect(stats.items == 3)
         #expect(stats.oldestPage == first)
@@ -21,10 +21,10 @@ import Testing
         #expect(stats.fileSize > 0)
         #expect(stats.itemBytes == Int64([1, 2, 3].map { Fixtures.item($0).json.count }.reduce(0, +)))
 
-        let collection = try #require(try store.collections().first)
-        #expect(collection.pageCount == 2)
-        #expect(collection.itemCount == 3)
-        #expect(collection.lastFetchedAt == first + 60)
+        let list = try #require(try store.lists().first)
+        #expect(list.pageCount == 2)
+        #expect(list.itemCount == 3)
+        #expect(list.lastFetchedAt == first + 60)
     }
 
     @Test func diagnosisFindsPagesWhoseMembershipWasTamperedWith() throws {

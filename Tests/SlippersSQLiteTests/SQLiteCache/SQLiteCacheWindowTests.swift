@@ -5,7 +5,7 @@ import Testing
 
 @testable import SlippersSQLite
 
-/// The pager's reads: a collection's head and runs of keyed pages, never an aggregate over its pages.
+/// The pager's reads: a list's head and runs of keyed pages, never an aggregate over its pages.
 @Suite struct SQLiteCacheWindowTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
@@ -23,19 +23,19 @@ import Testing
         }
     }
 
-    @Test func theHeadAgreesWithTheAggregatedCollectionAcrossGenerations() throws {
-        #expect(try store.collectionHead(Fixtures.posts.key) == nil)
+    @Test func theHeadAgreesWithTheAggregatedListAcrossGenerations() throws {
+        #expect(try store.listHead(Fixtures.posts.key) == nil)
         try savePages(5)
-        var info = try #require(try store.collection(Fixtures.posts.key))
-        var head = try #require(try store.collectionHead(Fixtures.posts.key))
+        var info = try #require(try store.list(Fixtures.posts.key))
+        var head = try #require(try store.listHead(Fixtures.posts.key))
         #expect(head.nextPageIndex == info.nextPageIndex)
         #expect(head.nextPageIndex == 5)
         #expect(head.resumeToken == info.resumeToken)
 
         // A new generation: page 0 is current, pages 1…4 superseded, then page 1 again.
         try savePages(2, label: "v2")
-        info = try #require(try store.collection(Fixtures.posts.key))
-        head = try #require(try store.collectionHead(Fixtures.posts.key))
+        info = try #require(try store.list(Fixtures.posts.key))
+        head = try #require(try store.listHead(Fixtures.posts.key))
         #expect(head.nextPageIndex == info.nextPageIndex)
         #expect(head.nextPageIndex == 2)
         #expect(head.generation == info.generation)
@@ -43,7 +43,7 @@ import Testing
         #expect(head.endReached == info.endReached)
 
         try store.invalidate(Fixtures.posts.key)
-        #expect(try store.collectionHead(Fixtures.posts.key)?.invalidatedAt != nil)
+        #expect(try store.listHead(Fixtures.posts.key)?.invalidatedAt != nil)
     }
 
     @Test func aWindowReadsThePagesAskedForAndStopsAtTheFirstMissingOne() throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct SQLiteCacheSearchTests {
     let directory: TemporaryDirectory
     let store: SQLiteCache
-    static let messages = CollectionDescriptor(key: "GET /messages", itemType: "Message")
+    static let messages = ListDescriptor(key: "GET /messages", itemType: "Message")
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -22,11 +22,11 @@ import Testing
         return RawItem(key: .integer(id), json: data)
     }
 
-    func save(_ items: [RawItem], in collection: CollectionDescriptor = messages, at index: Int = 0) throws {
-        try store.savePage(Page(items: items, nextToken: nil), at: index, in: collection)
+    func save(_ items: [RawItem], in list: ListDescriptor = messages, at index: Int = 0) throws {
+        try store.savePage(Page(items: items, nextToken: nil), at: index, in: list)
     }
 
-    func found(_ text: String, in scope: SearchScope = .collection("GET /messages")) throws -> [Int] {
+    func found(_ text: String, in scope: SearchScope = .list("GET /messages")) throws -> [Int] {
         Fixtures.ids(try store.search(text, in: scope))
     }
 
@@ -77,7 +77,7 @@ import Testing
             "'; DROP TABLE items; --",
             "   ", "", "\u{0}", "🙂", "x*y", "{", "title:foo",
         ] {
-            _ = try store.search(text, in: .collection("GET /messages"))
+            _ = try store.search(text, in: .list("GET /messages"))
         }
         #expect(try found("AND") == [1])
         #expect(try found("near(x)") == [1])
@@ -122,18 +122,18 @@ import Testing
 
     @Test func evictedItemsAreNotFound() throws {
         try save([Self.message(1, "apple")])
-        try store.evict(collection: "GET /messages")
+        try store.evict(list: "GET /messages")
         #expect(try found("apple", in: .itemType("Message")).isEmpty)
-        #expect(try store.search("apple", in: .collection("GET /messages")).isEmpty)
+        #expect(try store.search("apple", in: .list("GET /messages")).isEmpty)
     }
 
     @Test func aListFindsOnlyItsItemsAndATypeAllOfItsLists() throws {
         try save([Self.message(1, "apple")])
-        try save([Self.message(2, "apple pie")], in: CollectionDescriptor(key: "GET /drafts", itemType: "Message"))
+        try save([Self.message(2, "apple pie")], in: ListDescriptor(key: "GET /drafts", itemType: "Message"))
         #expect(try found("apple") == [1])
-        #expect(try found("apple", in: .collection("GET /drafts")) == [2])
+        #expect(try found("apple", in: .list("GET /drafts")) == [2])
         #expect(try Set(found("apple", in: .itemType("Message"))) == [1, 2])
-        #expect(try found("apple", in: .collection("GET /unknown")).isEmpty)
+        #expect(try found("apple", in: .list("GET /unknown")).isEmpty)
     }
 
     @Test func accountsNeverFindEachOthersItems() throws {
@@ -142,27 +142,27 @@ import Testing
         for (account, title) in [(alice, "secret of alice"), (bob, "secret of bob")] {
             try save(
                 [Self.message(1, title)],
-                in: CollectionDescriptor(
-                    key: CollectionKey("GET /messages", account: account).description,
-                    itemType: CollectionKey.itemType("Message", account: account)))
+                in: ListDescriptor(
+                    key: ListKey("GET /messages", account: account).description,
+                    itemType: ListKey.itemType("Message", account: account)))
         }
-        let aliceKey = CollectionKey("GET /messages", account: alice).description
+        let aliceKey = ListKey("GET /messages", account: alice).description
         #expect(
-            try store.search("secret", in: .collection(aliceKey)).map(\.json) == [
+            try store.search("secret", in: .list(aliceKey)).map(\.json) == [
                 Self.message(1, "secret of alice").json
             ])
-        #expect(try found("bob", in: .collection(aliceKey)).isEmpty)
-        #expect(try found("secret", in: .itemType(CollectionKey.itemType("Message", account: bob))) == [1])
-        #expect(try found("alice", in: .itemType(CollectionKey.itemType("Message", account: bob))).isEmpty)
+        #expect(try found("bob", in: .list(aliceKey)).isEmpty)
+        #expect(try found("secret", in: .itemType(ListKey.itemType("Message", account: bob))) == [1])
+        #expect(try found("alice", in: .itemType(ListKey.itemType("Message", account: bob))).isEmpty)
         #expect(try found("secret", in: .itemType("Message")).isEmpty)
     }
 
     @Test func aRemovedAccountLeavesNothingToFind() throws {
         let alice = Account("alice")
-        let type = CollectionKey.itemType("Message", account: alice)
+        let type = ListKey.itemType("Message", account: alice)
         try save(
             [Self.message(1, "plum")],
-            in: CollectionDescriptor(key: CollectionKey("GET /m", account: alice).description, itemType: type))
+            in: ListDescriptor(key: ListKey("GET /m", account: alice).description, itemType: type))
         try store.removeAccount(alice)
         #expect(try found("plum", in: .itemType(type)).isEmpty)
         #expect(try store.searchIndexAgreesWithItems())
@@ -174,12 +174,12 @@ import Testing
 
     @Test func theLimitBoundsTheMatches() throws {
         try save((1...20).map { Self.message($0, "same word") })
-        #expect(try store.search("same", in: .collection("GET /messages"), limit: 5).count == 5)
-        #expect(try store.search("same", in: .collection("GET /messages"), limit: 0).isEmpty)
+        #expect(try store.search("same", in: .list("GET /messages"), limit: 5).count == 5)
+        #expect(try store.search("same", in: .list("GET /messages"), limit: 0).isEmpty)
     }
 
     @Test func theBestMatchesOfOtherListsDoNotHideAListsOwn() throws {
-        let others = CollectionDescriptor(key: "GET /archive", itemType: "Message")
+        let others = ListDescriptor(key: "GET /archive", itemType: "Message")
         try save((100..<400).map { Self.message($0, "river river river", body: "river") }, in: others)
         try save([Self.message(1, "river"), Self.message(2, "a river"), Self.message(3, "lake")])
         #expect(try Set(found("river")) == [1, 2])
@@ -206,15 +206,15 @@ import Testing
         try save([Self.message(1, "quiet")])
         try store.close()
         let readOnly = try SQLiteCache(path: directory.path(), mode: .readOnly)
-        #expect(throws: StoreError.notSearchable(path: directory.path(), type: "Message")) {
-            try readOnly.search("quiet", in: .collection("GET /messages"))
+        #expect(throws: SQLiteCacheError.notSearchable(path: directory.path(), type: "Message")) {
+            try readOnly.search("quiet", in: .list("GET /messages"))
         }
         try readOnly.close()
         let writable = try SQLiteCache(path: directory.path())
-        #expect(Fixtures.ids(try writable.search("quiet", in: .collection("GET /messages"))) == [1])
+        #expect(Fixtures.ids(try writable.search("quiet", in: .list("GET /messages"))) == [1])
         try writable.close()
         let again = try SQLiteCache(path: directory.path(), mode: .readOnly)
-        #expect(Fixtures.ids(try again.search("quiet", in: .collection("GET /messages"))) == [1])
+        #expect(Fixtures.ids(try again.search("quiet", in: .list("GET /messages"))) == [1])
     }
 
     @Test func itemsThatAreNotJSONAreKeptAndFindNothing() throws {
@@ -246,7 +246,7 @@ import Testing
         }
         try queue.close()
         let reopened = try SQLiteCache(path: directory.path())
-        #expect(Fixtures.ids(try reopened.search("bird", in: .collection("GET /messages"))) == [1])
+        #expect(Fixtures.ids(try reopened.search("bird", in: .list("GET /messages"))) == [1])
         #expect(try reopened.searchIndexAgreesWithItems())
     }
 
@@ -255,7 +255,7 @@ import Testing
         try save([Self.message(1, "one"), Self.message(2, "two")])
         try save([Self.message(2, "two again"), Self.message(3, "three")])
         try store.saveItem(Self.message(4, "four"), type: "Message")
-        try store.evict(collection: "GET /messages")
+        try store.evict(list: "GET /messages")
         _ = try store.collectUnreferencedItems()
         #expect(try store.searchIndexAgreesWithItems())
     }
@@ -274,7 +274,7 @@ import Testing
         #expect(try store.searchIndexAgreesWithItems())
         #expect(try store.setSearchableMembers([], of: "Message"))
         #expect(try Set(found("hidden")) == [1, 2])
-        try store.evict(collection: "GET /messages")
+        try store.evict(list: "GET /messages")
         _ = try store.collectUnreferencedItems()
         #expect(try store.searchIndexAgreesWithItems())
     }

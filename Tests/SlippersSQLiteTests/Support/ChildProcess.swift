@@ -9,12 +9,12 @@ enum StoreWriterProcess {
             .appendingPathComponent("StoreWriter")
     }
 
-    /// Starts a writer of `pages` pages of `size` items into `collection` of the database at `path`,
+    /// Starts a writer of `pages` pages of `size` items into `list` of the database at `path`,
     /// and returns once it has opened the database.
-    static func start(path: String, collection: String, pages: Int, size: Int) throws -> Process {
+    static func start(path: String, list: String, pages: Int, size: Int) throws -> Process {
         let process = Process()
         process.executableURL = url
-        process.arguments = [path, collection, String(pages), String(size)]
+        process.arguments = [path, list, String(pages), String(size)]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -3,9 +3,9 @@ import Slippers
 import SlippersSQLite
 import SlippersStorage
 
-/// Builders of pages and items for the store tests.
+/// Builders of pages and items for the cache tests.
 enum Fixtures {
-    static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    static let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
 
     /// A raw item whose JSON records its id and a label.
     static func item(_ id: Int, _ label: String = "v1") -> RawItem {

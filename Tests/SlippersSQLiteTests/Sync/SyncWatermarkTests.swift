@@ -5,7 +5,7 @@ import SlippersStorage
 import SlippersTestSupport
 import Testing
 
-/// Watermark values compared and lowered as dates, numbers or text, and stored per collection.
+/// Watermark values compared and lowered as dates, numbers or text, and stored per list.
 @Suite struct SyncWatermarkTests {
     @Test func datesAreComparedAsDatesWhateverTheirOffsetOrFraction() {
         #expect(
@@ -29,7 +29,7 @@ import Testing
         #expect(SyncWatermark.lowering("2026-01-01T00:05:00Z", by: .zero) == "2026-01-01T00:05:00Z")
     }
 
-    @Test func aFileKeepsOneWatermarkPerCollection() throws {
+    @Test func aFileKeepsOneWatermarkPerList() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteCache(path: directory.path())
         #expect(try store.watermark(of: "a") == nil)
@@ -45,12 +45,12 @@ import Testing
     @Test func anEvictedListForgetsItsWatermark() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteCache(path: directory.path())
-        let list = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+        let list = ListDescriptor(key: "GET /posts", itemType: "Post")
         let item = RawItem(key: .integer(1), json: Data(#"{"id":1,"updated_at":"2026-01-01T00:00:00Z"}"#.utf8))
         try store.savePage(Page(items: [item]), at: 0, in: list)
         try store.saveWatermark(SyncWatermark(field: "updated_at", value: "2026-01-01T00:00:00Z"), of: list.key)
         try store.saveWatermark(SyncWatermark(field: "updated_at", value: "x"), of: "GET /other")
-        _ = try store.evict(collection: list.key)
+        _ = try store.evict(list: list.key)
         #expect(try store.watermark(of: list.key) == nil)
         #expect(try store.watermark(of: "GET /other")?.value == "x")
     }

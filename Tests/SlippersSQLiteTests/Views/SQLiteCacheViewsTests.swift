@@ -27,7 +27,7 @@ import Testing
         throws
     {
         try store.savePage(
-            Page(items: items, nextToken: nil), at: 0, in: CollectionDescriptor(key: key, itemType: type))
+            Page(items: items, nextToken: nil), at: 0, in: ListDescriptor(key: key, itemType: type))
     }
 
     /// The rows of a view as another program reads them: a connection of its own, plain SQL.
@@ -119,8 +119,8 @@ import Testing
         for account in [Account.anonymous, Account("alice")] {
             try save(
                 [Self.item(1, #"{"id": 1, "title": "of \#(account.name)"}"#)],
-                key: CollectionKey("https://api.example.com/posts", account: account).description,
-                type: CollectionKey.itemType("posts@https://api.example.com", account: account))
+                key: ListKey("https://api.example.com/posts", account: account).description,
+                type: ListKey.itemType("posts@https://api.example.com", account: account))
         }
         let found = try rows("SELECT cache_account, title FROM posts ORDER BY cache_account")
         #expect(found.map { $0["cache_account"] as String? } == [nil, "alice"])
@@ -151,7 +151,7 @@ import Testing
     @Test func refreshingRescansItemsWrittenOneByOne() throws {
         try save([Self.item(1, #"{"id": 1}"#)])
         try store.saveItem(Self.item(1, #"{"id": 1, "note": "local"}"#), type: "posts@https://api.example.com")
-        try store.refreshItemViews()
+        try store.rebuildItemViews()
         #expect(try rows("SELECT note FROM posts").first?["note"] as String? == "local")
     }
 

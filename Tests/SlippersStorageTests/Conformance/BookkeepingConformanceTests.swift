@@ -18,7 +18,7 @@ struct BookkeepingConformanceTests {
             _ = try await storage.savePage(ConformanceLists.page([3, 4], token: "b", next: "c"), at: 1, in: Self.posts)
             storage.pageWillBeRetried(at: 2, in: Self.posts.key, error: CancellationError(), wait: .milliseconds(1))
             await storage.syncDidEnd(Self.posts.key)
-            let head = try #require(try await storage.collection(Self.posts.key))
+            let head = try #require(try await storage.list(Self.posts.key))
             let walked = try await storage.walkedTokens(in: Self.posts.key, before: 2, generation: head.generation)
             #expect(walked.contains("b"))
             #expect(

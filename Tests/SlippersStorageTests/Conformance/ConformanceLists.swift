@@ -6,12 +6,12 @@ import SlippersStorage
 /// dates and locations out, so that a file and a PostgreSQL database are compared as equals.
 enum ConformanceLists {
     /// A list of posts.
-    static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    static let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
 
-    /// Each collection's head and pages, and each page's items, in words that leave dates out.
+    /// Each list's head and pages, and each page's items, in words that leave dates out.
     static func outline(_ storage: any CacheStorage) async throws -> [String] {
         var lines: [String] = []
-        for info in try await storage.collections() {
+        for info in try await storage.lists() {
             lines.append(
                 "\(info.key) generation \(info.generation) resume \(info.resumeToken?.rawValue ?? "-") "
                     + "end \(info.endReached) total \(info.total.map(String.init) ?? "-") pages \(info.pageCount) "

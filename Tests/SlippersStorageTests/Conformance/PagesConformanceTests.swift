@@ -10,29 +10,29 @@ import Testing
 /// scenario runs on both backends through `CacheStorage` and must end the same on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
 struct PagesConformanceTests {
-    private static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    private static let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
 
     @Test func aPageAfterAGapIsRefusedAndANewListKeepsNothingOfIt() async throws {
         try await onBothBackends { storage in
-            await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 1)) {
+            await #expect(throws: CacheError.pageOutOfOrder(list: Self.posts.key, index: 1)) {
                 _ = try await storage.savePage(ConformanceLists.page([3], next: "3"), at: 1, in: Self.posts)
             }
-            #expect(try await storage.collection(Self.posts.key) == nil)
+            #expect(try await storage.list(Self.posts.key) == nil)
             _ = try await storage.savePage(ConformanceLists.page([1], next: "2"), at: 0, in: Self.posts)
-            await #expect(throws: CacheError.pageOutOfOrder(collection: Self.posts.key, index: 2)) {
+            await #expect(throws: CacheError.pageOutOfOrder(list: Self.posts.key, index: 2)) {
                 _ = try await storage.savePage(ConformanceLists.page([3], next: "4"), at: 2, in: Self.posts)
             }
-            #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
+            #expect(try await storage.list(Self.posts.key)?.pageCount == 1)
             return try await ConformanceLists.outline(storage)
         }
     }
 
-    @Test func aCollectionKeepsItsItemType() async throws {
+    @Test func aListKeepsItsItemType() async throws {
         try await onBothBackends { storage in
             _ = try await storage.savePage(ConformanceLists.page([1], next: nil), at: 0, in: Self.posts)
-            let authors = CollectionDescriptor(key: Self.posts.key, itemType: "Author")
+            let authors = ListDescriptor(key: Self.posts.key, itemType: "Author")
             await #expect(
-                throws: CacheError.itemTypeMismatch(collection: Self.posts.key, stored: "Post", requested: "Author")
+                throws: CacheError.itemTypeMismatch(list: Self.posts.key, stored: "Post", requested: "Author")
             ) {
                 _ = try await storage.savePage(ConformanceLists.page([1], next: nil), at: 0, in: authors)
             }
@@ -54,7 +54,7 @@ struct PagesConformanceTests {
                 ConformanceLists.page([1, 2, 5, 6], next: nil), at: 1, in: Self.posts)
             #expect(second.repeatedItemCount == 2)
             #expect(second.endReached)
-            #expect(try await storage.collection(Self.posts.key)?.itemCount == 4)
+            #expect(try await storage.list(Self.posts.key)?.itemCount == 4)
             return try await ConformanceLists.outline(storage)
         }
     }
@@ -68,14 +68,14 @@ struct PagesConformanceTests {
             let repeated = Page(
                 items: [ConformanceLists.item(2, "edited"), ConformanceLists.item(1)], token: "2", nextToken: "3")
             #expect(try await storage.savePageUnlessNothingNew(repeated, at: 1, in: Self.posts) == nil)
-            #expect(try await storage.collection(Self.posts.key)?.pageCount == 1)
+            #expect(try await storage.list(Self.posts.key)?.pageCount == 1)
             #expect(try await storage.item(type: "Post", key: .integer(2))?.item == ConformanceLists.item(2))
             let head = try await storage.savePageUnlessNothingNew(
                 ConformanceLists.page([2, 3], next: "3"), at: 1, in: Self.posts)
             #expect(head?.repeatedItemCount == 1)
             #expect(head?.currentPageCount == 2)
             // Another list's pages do not count, nor does a page at the same index or later.
-            let other = CollectionDescriptor(key: "GET /other", itemType: "Post")
+            let other = ListDescriptor(key: "GET /other", itemType: "Post")
             _ = try await storage.savePage(ConformanceLists.page([7], next: "2"), at: 0, in: other)
             #expect(
                 try await storage.savePageUnlessNothingNew(ConformanceLists.page([3], next: "3"), at: 1, in: other)
@@ -121,10 +121,10 @@ struct PagesConformanceTests {
     ])
     func keysAndIdsWithQuotesSemicolonsAndUnicodeAreStoredVerbatim(text: String) async throws {
         try await onBothBackends { storage in
-            let collection = CollectionDescriptor(key: text, itemType: text, style: text)
+            let list = ListDescriptor(key: text, itemType: text, style: text)
             let item = RawItem(key: .string(text), json: Data(#"{"id":"x"}"#.utf8))
-            _ = try await storage.savePage(Page(items: [item], nextToken: PageToken(text)), at: 0, in: collection)
-            let info = try #require(try await storage.collection(text))
+            _ = try await storage.savePage(Page(items: [item], nextToken: PageToken(text)), at: 0, in: list)
+            let info = try #require(try await storage.list(text))
             #expect(info.key == text)
             #expect(info.style == text)
             #expect(info.resumeToken == PageToken(text))
@@ -147,8 +147,8 @@ struct PagesConformanceTests {
             #expect(storage.account(derivedFrom: "digest").isDerived)
 
             let removal = try await storage.removeAccount(Account("alice"))
-            #expect(removal.collections == 1 && removal.items == 2 && removal.watermarks == 1)
-            #expect(try await storage.collection(alice.key) == nil)
+            #expect(removal.lists == 1 && removal.items == 2 && removal.watermarks == 1)
+            #expect(try await storage.list(alice.key) == nil)
             #expect(try await storage.item(type: alice.itemType, key: .integer(1)) == nil)
             #expect(try await storage.watermark(of: alice.key) == nil)
             #expect(

@@ -8,12 +8,12 @@ import Testing
 /// starts: the same lists, pages, items, item types, typed keys, counts and diagnosis on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
 struct ReaderConformanceTests {
-    private static let posts = CollectionDescriptor(
-        key: CollectionKey("https://api.example.com/posts", styleFingerprint: "1a2b3c4d").description,
+    private static let posts = ListDescriptor(
+        key: ListKey("https://api.example.com/posts", styleFingerprint: "1a2b3c4d").description,
         itemType: "posts@https://api.example.com")
-    private static let tokened = CollectionDescriptor(
+    private static let tokened = ListDescriptor(
         key: "https://api.example.com/feed?access_token=***", itemType: "feed@https://api.example.com")
-    private static let mirrored = CollectionDescriptor(
+    private static let mirrored = ListDescriptor(
         key: "https://mirror.example.org/posts", itemType: "posts@https://mirror.example.org")
 
     @Test func listsPagesItemsAndTheirTypesReadTheSameOnBothBackends() async throws {
@@ -34,12 +34,12 @@ struct ReaderConformanceTests {
             #expect(try await storage.itemTypes(named: Self.mirrored.itemType) == [Self.mirrored.itemType])
             #expect(try await storage.itemTypes(named: "comments").isEmpty)
             lines.append("types \(types.sorted())")
-            // A list URL typed with its credential finds the collection whose key masks it.
+            // A list URL typed with its credential finds the list whose key masks it.
             _ = try await storage.savePage(ConformanceLists.page([4], next: nil), at: 0, in: Self.tokened)
-            let typed = try await storage.collectionKey(typed: "https://api.example.com/feed?access_token=abc")
+            let typed = try await storage.listKey(typed: "https://api.example.com/feed?access_token=abc")
             #expect(typed == Self.tokened.key)
-            #expect(try await storage.collectionKey(typed: Self.posts.key) == Self.posts.key)
-            #expect(try await storage.collectionKey(typed: "GET /none?token=x") == "GET /none?token=x")
+            #expect(try await storage.listKey(typed: Self.posts.key) == Self.posts.key)
+            #expect(try await storage.listKey(typed: "GET /none?token=x") == "GET /none?token=x")
             lines.append("typed \(typed)")
             return lines
         }
@@ -52,12 +52,12 @@ struct ReaderConformanceTests {
             // Where the cache is differs by backend (a path, a database): it is said, never compared.
             #expect(!storage.locationDescription.isEmpty)
             let stats = try await storage.stats()
-            #expect(stats.collections == 1 && stats.pages == 2 && stats.items == 3 && stats.unreferencedItems == 0)
+            #expect(stats.lists == 1 && stats.pages == 2 && stats.items == 3 && stats.unreferencedItems == 0)
             let diagnosis = try await storage.diagnose()
             #expect(diagnosis.isHealthy, "\(diagnosis)")
             #expect(diagnosis.schemaVersion != nil)
             return [
-                "stats \(stats.collections) \(stats.pages) \(stats.items) \(stats.unreferencedItems) \(stats.accounts)",
+                "stats \(stats.lists) \(stats.pages) \(stats.items) \(stats.unreferencedItems) \(stats.accounts)",
                 "healthy \(diagnosis.isHealthy) orphans \(diagnosis.orphans) pages \(diagnosis.inconsistentPages) "
                     + "incomplete \(diagnosis.incompleteLists)",
             ]

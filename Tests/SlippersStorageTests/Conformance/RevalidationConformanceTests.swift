@@ -17,8 +17,8 @@ struct RevalidationConformanceTests {
         async throws
     {
         try await onBothBackends(itemCount: 30, validators: validators) { storage, server, sync in
-            let key = sync.collection.key
-            let type = sync.collection.itemType
+            let key = sync.list.key
+            let type = sync.list.itemType
             let before = try #require(try await storage.item(type: type, key: .integer(server.allIDs[15])))
             try await storage.invalidate(key)
             server.resetRequests()
@@ -30,7 +30,7 @@ struct RevalidationConformanceTests {
             #expect(server.requests.allSatisfy { $0.isConditional } == (validators != .none))
             let after = try #require(try await storage.item(type: type, key: .integer(server.allIDs[15])))
             #expect(after.updatedAt == before.updatedAt)
-            let info = try #require(try await storage.collection(key))
+            let info = try #require(try await storage.list(key))
             #expect(info.generation == 1)
             #expect(info.invalidatedAt == nil)
             #expect(try await storage.pages(in: key).allSatisfy { !$0.isUnverified && !$0.isSuperseded })
@@ -43,12 +43,12 @@ struct RevalidationConformanceTests {
         validators: FixtureServer.Validators
     ) async throws {
         try await onBothBackends(itemCount: 30, validators: validators) { storage, server, sync in
-            let type = sync.collection.itemType
+            let type = sync.list.itemType
             let second = server.allIDs[15]
             server.update(id: second, title: "edited on the second page")
             var found = Found(try await sync.revalidate())
             #expect(found == Self.found(unchanged: 2, changed: 1, itemsWritten: 10))
-            #expect(try await storage.collection(sync.collection.key)?.generation == 1)
+            #expect(try await storage.list(sync.list.key)?.generation == 1)
             let edited = try await storage.item(type: type, key: .integer(second))?.item.json ?? Data()
             #expect(String(decoding: edited, as: UTF8.self).contains("edited on the second page"))
 
@@ -56,7 +56,7 @@ struct RevalidationConformanceTests {
             server.update(id: server.allIDs[0], title: "edited on the first page")
             found = Found(try await sync.revalidate())
             #expect(found == Self.found(unchanged: 2, changed: 1, itemsWritten: 10))
-            let info = try #require(try await storage.collection(sync.collection.key))
+            let info = try #require(try await storage.list(sync.list.key))
             #expect(info.generation == 2)
             #expect(info.supersededPageCount == 0)
             #expect(info.endReached)
@@ -69,12 +69,12 @@ struct RevalidationConformanceTests {
             for id in server.allIDs.suffix(11) { server.remove(id: id) }
             let shrunk = Found(try await sync.revalidate())
             #expect(shrunk == Self.found(unchanged: 1, changed: 1, removed: 1, itemsWritten: 9))
-            #expect(try await storage.collection(sync.collection.key)?.pageCount == 2)
+            #expect(try await storage.list(sync.list.key)?.pageCount == 2)
 
             server.insertAtTop(count: 15)
             let grown = Found(try await sync.revalidate())
             #expect(grown == Self.found(changed: 2, new: 2, itemsWritten: 34))
-            let info = try #require(try await storage.collection(sync.collection.key))
+            let info = try #require(try await storage.list(sync.list.key))
             #expect(info.pageCount == 4)
             #expect(info.itemCount == 34)
             #expect(info.endReached)
@@ -85,7 +85,7 @@ struct RevalidationConformanceTests {
     @Test func aPageMergedInPlaceIsComparedByItsItemsAndAConfirmedPageOfAnOlderGenerationJoinsTheCurrentOne()
         async throws
     {
-        let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+        let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
         try await onBothStorages { storage in
             _ = try await storage.savePage(Self.page([1, 2], next: "2"), at: 0, in: posts)
             _ = try await storage.savePage(Self.page([3, 4], token: "2", next: nil), at: 1, in: posts)
@@ -107,14 +107,14 @@ struct RevalidationConformanceTests {
             #expect(changed.head.generation == 2)
             #expect(changed.head.currentPageCount == 1)
             try await storage.markPageNotModified(at: 1, in: posts.key, validators: PageValidators())
-            let info = try #require(try await storage.collection(posts.key))
+            let info = try #require(try await storage.list(posts.key))
             #expect(info.supersededPageCount == 0 && info.endReached && info.resumeToken == nil)
             #expect(try await storage.pageInfo(at: 1, in: posts.key)?.validators.etag == "\"b\"")
             let new = try await storage.savePageIfChanged(
                 Self.page([5], token: "9", next: nil), at: 0,
-                in: CollectionDescriptor(key: "GET /new", itemType: "Post"))
+                in: ListDescriptor(key: "GET /new", itemType: "Post"))
             #expect(new.outcome == .new)
-            await #expect(throws: CacheError.collectionNotFound(key: "GET /none")) {
+            await #expect(throws: CacheError.listNotFound(key: "GET /none")) {
                 try await storage.markPageNotModified(at: 0, in: "GET /none", validators: PageValidators())
             }
             lines += try await Self.outline(storage, host: "")
@@ -159,7 +159,7 @@ struct RevalidationConformanceTests {
             self.itemsWritten = itemsWritten
         }
 
-        init(_ found: CollectionSync<PrimedPageSource>.Revalidation) {
+        init(_ found: ListSync<PrimedPageSource>.Revalidation) {
             (unchanged, changed, new, removed) = (found.unchanged, found.changed, found.new, found.removed)
             (itemsWritten, endReached) = (found.itemsWritten, found.endReached)
         }
@@ -176,7 +176,7 @@ struct RevalidationConformanceTests {
     /// returns and the caches it leaves must match.
     private func onBothBackends(
         itemCount: Int, validators: FixtureServer.Validators,
-        _ scenario: (any CacheStorage, FixtureServer, CollectionSync<PrimedPageSource>) async throws -> Found
+        _ scenario: (any CacheStorage, FixtureServer, ListSync<PrimedPageSource>) async throws -> Found
     ) async throws {
         try await StorageBackends.expectSame { storage in
             Outcome(try await run(scenario, on: storage, itemCount: itemCount, validators: validators))
@@ -194,7 +194,7 @@ struct RevalidationConformanceTests {
     }
 
     private func run(
-        _ scenario: (any CacheStorage, FixtureServer, CollectionSync<PrimedPageSource>) async throws -> Found,
+        _ scenario: (any CacheStorage, FixtureServer, ListSync<PrimedPageSource>) async throws -> Found,
         on storage: any CacheStorage, itemCount: Int, validators: FixtureServer.Validators
     ) async throws -> (found: Found, outline: [String]) {
         let server = FixtureServer(configuration: .init(itemCount: itemCount, pageSize: 10))
@@ -208,7 +208,7 @@ struct RevalidationConformanceTests {
             }
             let client = APIClient(configuration: configuration, options: APIClient.Options(retryPolicy: .none))
             let plan = try await SyncPlan.make(storage: storage, client: client, url: url)
-            let sync = CollectionSync(storage: storage, source: plan.source, collection: plan.collection)
+            let sync = ListSync(storage: storage, source: plan.source, list: plan.list)
             let found = try await scenario(storage, server, sync)
             let outline = try await Self.outline(storage, host: server.baseURL.absoluteString)
             await server.stop()
@@ -219,10 +219,10 @@ struct RevalidationConformanceTests {
         }
     }
 
-    /// The collection's head and pages, and each page's items, in words that leave dates and the server's port out.
+    /// The list's head and pages, and each page's items, in words that leave dates and the server's port out.
     private static func outline(_ storage: any CacheStorage, host: String) async throws -> [String] {
         var lines: [String] = []
-        for info in try await storage.collections() {
+        for info in try await storage.lists() {
             lines.append(
                 "generation \(info.generation) resume \(info.resumeToken?.rawValue ?? "-") end \(info.endReached) "
                     + "total \(info.total.map(String.init) ?? "-") pages \(info.pageCount) "

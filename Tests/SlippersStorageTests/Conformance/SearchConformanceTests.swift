@@ -10,7 +10,7 @@ import Testing
 /// the same items find the same items in the same order on both.
 @Suite(.enabled(if: PostgresServer.isAvailable), .timeLimit(.minutes(2)))
 struct SearchConformanceTests {
-    private static let posts = CollectionDescriptor(key: "GET /posts", itemType: "Post")
+    private static let posts = ListDescriptor(key: "GET /posts", itemType: "Post")
 
     private static func item(_ id: Int, _ title: String) -> RawItem {
         RawItem(key: .integer(id), json: Data(#"{"id":\#(id),"title":"\#(title)","author":{"name":"Zoë"}}"#.utf8))
@@ -29,18 +29,18 @@ struct SearchConformanceTests {
             let alice = Account("alice")
             _ = try await storage.savePage(
                 Page(items: [Self.item(1, "river of alice")], nextToken: nil), at: 0,
-                in: CollectionDescriptor(
-                    key: CollectionKey("GET /posts", account: alice).description,
-                    itemType: CollectionKey.itemType("Post", account: alice)))
+                in: ListDescriptor(
+                    key: ListKey("GET /posts", account: alice).description,
+                    itemType: ListKey.itemType("Post", account: alice)))
             var lines: [String] = []
             for text in ["river", "cafe", "CAFÉ", "mess", "\"new york\"", "zoe", "AND OR (", "*", "", "col:umn"] {
-                let found = try await storage.search(text, in: .collection(Self.posts.key), limit: 10)
+                let found = try await storage.search(text, in: .list(Self.posts.key), limit: 10)
                 lines.append("\(text): \(Self.ids(found))")
             }
             let both = try await storage.search("pizza york", in: .itemType("Post"), limit: 10)
             lines.append("pizza york: \(Self.ids(both).sorted())")
             let ofAlice = try await storage.search(
-                "river", in: .itemType(CollectionKey.itemType("Post", account: alice)), limit: 10)
+                "river", in: .itemType(ListKey.itemType("Post", account: alice)), limit: 10)
             lines.append("alice: \(ofAlice.map { String(decoding: $0.json, as: UTF8.self) })")
             return lines
         }
@@ -50,8 +50,8 @@ struct SearchConformanceTests {
         try await onBothBackends { storage in
             _ = try await storage.savePage(Page(items: [Self.item(1, "orange")], nextToken: nil), at: 0, in: Self.posts)
             _ = try await storage.savePage(Page(items: [Self.item(1, "banana")], nextToken: nil), at: 0, in: Self.posts)
-            let orange = try await storage.search("orange", in: .collection(Self.posts.key), limit: 10)
-            let banana = try await storage.search("banana", in: .collection(Self.posts.key), limit: 10)
+            let orange = try await storage.search("orange", in: .list(Self.posts.key), limit: 10)
+            let banana = try await storage.search("banana", in: .list(Self.posts.key), limit: 10)
             return ["orange: \(Self.ids(orange))", "banana: \(Self.ids(banana))"]
         }
     }

@@ -8,15 +8,15 @@ import Testing
 /// page not to cache), when held pages are a stall, where an announced end puts the last page,
 /// what may be asked next, and what a saved page says of a list that moves. No I/O.
 @Suite struct PageWalkTests {
-    typealias Walk = CollectionSync<AnyPageSource<RawItem>>.PageWalk
+    typealias Walk = ListSync<AnyPageSource<RawItem>>.PageWalk
 
     static func walk(
         limits: SyncRequest.Limits = .init(),
-        repeated: CollectionSync<AnyPageSource<RawItem>>.RepeatedSecondPage = .fails, index: Int = 0
+        repeated: ListSync<AnyPageSource<RawItem>>.RepeatedSecondPage = .fails, index: Int = 0
     ) -> Walk {
         Walk(
             key: "list", limits: limits, repeatedSecondPage: repeated, addressable: nil, readsAhead: false,
-            index: index, token: nil, walked: [], cachedTotal: nil)
+            index: index, token: nil, walked: [], cachedTotal: nil, cachedItemCount: 0)
     }
 
     static func page(_ ids: some Sequence<Int>, next: Int? = nil, total: Int? = nil, pages: Int? = nil) -> Page<RawItem>
@@ -28,7 +28,7 @@ import Testing
 
     /// The outcome of reading pages in order: `nil` for a page the walk goes on with, else its word.
     static func outcomes(
-        _ pages: [Page<RawItem>], repeated: CollectionSync<AnyPageSource<RawItem>>.RepeatedSecondPage = .fails,
+        _ pages: [Page<RawItem>], repeated: ListSync<AnyPageSource<RawItem>>.RepeatedSecondPage = .fails,
         keepsNoStore: Bool = false
     ) -> [String] {
         var walk = walk(repeated: repeated)

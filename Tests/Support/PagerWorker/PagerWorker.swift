@@ -37,7 +37,7 @@ struct PagerWorker {
         let source = LoggingSource(base: items.pageSource(pageSize: size).encodingItems())
         let store = try SQLiteCache(path: arguments[1])
         let pager = Pager<Item>(
-            cache: store, source: source, collection: CollectionDescriptor(key: "items", of: Item.self),
+            cache: store, source: source, list: ListDescriptor(key: "items", of: Item.self),
             configuration: PagerConfiguration(policy: .cacheFirst(maxAge: 3600)))
         await pager.start()
         for _ in 0..<loads { await pager.loadNextPageIfNeeded() }

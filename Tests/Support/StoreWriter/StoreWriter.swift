@@ -3,7 +3,7 @@ import Slippers
 import SlippersSQLite
 import SlippersStorage
 
-/// Writes pages into a cache until it is killed: the child process of the store's crash and concurrency tests.
+/// Writes pages into a cache until it is killed: the child process of the cache's crash and concurrency tests.
 ///
 /// Usage: `StoreWriter DB KEY PAGES PAGE_SIZE`. Page `k` holds the items
 /// `k * PAGE_SIZE + 1 … (k + 1) * PAGE_SIZE`. It resumes after the last
@@ -18,8 +18,8 @@ struct StoreWriter {
             exit(64)
         }
         let store = try SQLiteCache(path: arguments[1])
-        let collection = CollectionDescriptor(key: arguments[2], itemType: "Item")
-        var index = try store.collection(collection.key).map { $0.endReached ? 0 : $0.nextPageIndex } ?? 0
+        let list = ListDescriptor(key: arguments[2], itemType: "Item")
+        var index = try store.list(list.key).map { $0.endReached ? 0 : $0.nextPageIndex } ?? 0
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         while true {
             let ids = (index * size + 1)...((index + 1) * size)
@@ -30,7 +30,7 @@ struct StoreWriter {
             let page = Page(
                 items: items, token: index == 0 ? nil : PageToken(index),
                 nextToken: isLast ? nil : PageToken(index + 1))
-            try store.savePage(page, at: index, in: collection)
+            try store.savePage(page, at: index, in: list)
             index = isLast ? 0 : index + 1
         }
     }

@@ -240,7 +240,7 @@ extension HTTPPageSource {
                 given.isEmpty || $0.connectionPath == given || $0.connectionPath.hasPrefix(given + ".")
             }
             guard let chosen = lists.first else { return nil }
-            // A path the caller gave stays the list's (and its collection's): only its total is found.
+            // A path the caller gave stays the list's: only its total is found.
             if given.isEmpty {
                 connection.connectionPath = chosen.connectionPath
                 connection.items = chosen.items
