@@ -12,17 +12,17 @@ extension SlippersCommand {
             abstract: "Change a cached item now and keep the change in the outbox for the server (sent by push).",
             discussion: """
                 The change is in the cache at once: items, get and export show it, in every \
-                collection that lists the item. It waits in the outbox (slippers outbox) until \
+                list that holds the item. It waits in the outbox (slippers outbox) until \
                 slippers push sends it. --set is a JSON merge patch (RFC 7386: the members given \
                 change, a null removes one), sent as PATCH; --replace sends the whole item with \
                 PUT; --delete takes the item out of every list and sends DELETE. The item's URL is \
-                the collection's URL path followed by the id (and its trailing slash, if it has \
+                the list's URL path followed by the id (and its trailing slash, if it has \
                 one), as Django REST framework and Rails route items; give --item-url where that \
                 does not fit. --if-match, or the value of --version-field in the item, is sent as \
                 If-Match: a 412 or 409 then settles the conflict by push's --conflict rule. \
                 --insert makes a new item, with ID as its provisional id (a UUID or a name such as \
-                new-1 that no server item has; a negative number goes last, after --): it shows at once at the top of the collection (--at last: \
-                after its last cached item), is created by a POST to the collection's URL, and takes \
+                new-1 that no server item has; a negative number goes last, after --): it shows at once at the top of the list (--at last: \
+                after its last cached item), is created by a POST to the list's URL, and takes \
                 the id of the server's answer when push sends it.
                 """)
 

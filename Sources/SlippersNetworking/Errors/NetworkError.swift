@@ -153,7 +153,8 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
         case .transport(.other(let message)):
             return "The request failed\(suffix): \(Self.oneLine(message))"
         case .http(let status, let snippet):
-            let body = snippet.isEmpty ? "" : ": \(Self.oneLine(snippet))"
+            let shown = Self.htmlHeading(snippet) ?? snippet
+            let body = shown.isEmpty ? "" : ": \(Self.oneLine(shown))"
             return "HTTP \(status)\(suffix)\(body)"
         case .decoding(let path, let reason, let snippet):
             let at = path.isEmpty ? "" : " at \(path)"
@@ -322,6 +323,24 @@ extension NetworkError {
         let rounded = (value * 10).rounded() / 10
         let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         return "\(text) \(units[unit])"
+    }
+
+    /// The title (else the first heading) of a body that is an HTML page, such as a proxy's error
+    /// page: its markup says nothing to a reader of one line. `nil` for a body that is not HTML;
+    /// an empty text for a page whose start holds neither.
+    static func htmlHeading(_ snippet: String) -> String? {
+        let start = snippet.drop(while: \.isWhitespace).prefix(15).lowercased()
+        guard start.hasPrefix("<!doctype html") || start.hasPrefix("<html") else { return nil }
+        for tag in ["title", "h1"] {
+            guard let open = snippet.range(of: "<\(tag)", options: .caseInsensitive),
+                let close = snippet[open.upperBound...].firstIndex(of: ">"),
+                let end = snippet[close...].range(of: "</\(tag)>", options: .caseInsensitive)
+            else { continue }
+            let text = snippet[snippet.index(after: close)..<end.lowerBound]
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !text.isEmpty { return text }
+        }
+        return ""
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -73,6 +73,23 @@ import Testing
         #expect(snippet.count <= NetworkError.snippetLength + 1)
     }
 
+    @Test func anHTMLErrorPageIsToldByItsTitleOrHeadingNotItsMarkup() {
+        let page = """
+            <!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">
+            <html><head>
+            <title>502 Proxy
+              Error</title>
+            </head><body><h1>Proxy Error</h1>
+            """
+        #expect(NetworkError(.http(status: 502, bodySnippet: page)).description == "HTTP 502: 502 Proxy Error")
+        let headingOnly = "  <html><body><H1>Service Unavailable</H1><p>Try later.</p></body></html>"
+        #expect(
+            NetworkError(.http(status: 503, bodySnippet: headingOnly)).description == "HTTP 503: Service Unavailable")
+        #expect(NetworkError(.http(status: 500, bodySnippet: "<html><body><p>oops")).description == "HTTP 500")
+        let json = #"{"detail": "<html> is not allowed"}"#
+        #expect(NetworkError(.http(status: 400, bodySnippet: json)).description == "HTTP 400: \(json)")
+    }
+
     @Test func decodingErrorsNameTheCodingPath() throws {
         struct Item: Decodable {
             var id: Int

@@ -8,12 +8,12 @@ import Slippers
 /// text; `null` is an empty cell; strings are unescaped; numbers and booleans keep
 /// their JSON spelling. Members keep the order they have in the item. An item that
 /// is not a JSON object is one cell under the column `value`.
-struct FlatItem {
+package struct FlatItem {
     /// The item's cells, in the item's member order.
     private(set) var cells: [(column: String, text: String)] = []
 
     /// Flattens `json`, or returns `nil` when it is not JSON the tape parser takes.
-    init?(json: Data) {
+    package init?(json: Data) {
         let bytes = [UInt8](json)
         guard let tape = bytes.withUnsafeBytes(JSONTape.parse) else { return nil }
         let reader = Reader(bytes: bytes, entries: tape.entries)
@@ -27,10 +27,10 @@ struct FlatItem {
 
     /// Reads cells off a tape.
     private struct Reader {
-        let bytes: [UInt8]
-        let entries: [JSONTape.Entry]
+        package let bytes: [UInt8]
+        package let entries: [JSONTape.Entry]
 
-        func flatten(objectAt index: Int, prefix: String, into cells: inout [(column: String, text: String)]) {
+        package func flatten(objectAt index: Int, prefix: String, into cells: inout [(column: String, text: String)]) {
             var position = index + 1
             for _ in 0..<entries[index].count {
                 let column = prefix + string(at: position)
@@ -46,7 +46,7 @@ struct FlatItem {
         }
 
         /// The text of one cell: a scalar as text, a container as compact JSON.
-        func cell(at index: Int) -> String {
+        package func cell(at index: Int) -> String {
             let entry = entries[index]
             switch entry.kind {
             case .null: return ""

@@ -1,5 +1,3 @@
-import Slippers
-
 /// A JSON document checked and indexed in one pass: one entry per value, in document order.
 ///
 /// An object's entry is followed by its members, each a key entry (a string)
@@ -21,29 +19,29 @@ import Slippers
 /// scanner names the key path and byte of a fault and tells a body cut short
 /// from a malformed one (a retry depends on it), and slices values by byte
 /// range; this index refuses without a reason, and records no container's bytes.
-struct JSONTape {
+package struct JSONTape {
     /// What an entry holds.
-    enum Kind: UInt8 {
+    package enum Kind: UInt8 {
         case object, array, string, number, `true`, `false`, null
     }
 
     /// One value of the document.
-    struct Entry {
+    package struct Entry {
         /// The value's kind.
-        var kind: Kind
+        package var kind: Kind
         /// For a string: whether it has escape sequences. For a number: whether it has a fraction or an exponent.
-        var flag: Bool
+        package var flag: Bool
         /// For a container: its number of members or elements.
-        var count: Int32
+        package var count: Int32
         /// For a scalar: the offset of its first byte (a string's, after the quote).
-        var start: Int32
+        package var start: Int32
         /// For a scalar: the offset after its last byte (a string's, before the quote).
         /// For a container: the index of the entry after its last one.
-        var end: Int32
+        package var end: Int32
     }
 
     /// The index of the entry after the value whose entry is `entries[index]`: past a container's members or elements.
-    static func index(after index: Int, in entries: [Entry]) -> Int {
+    package static func index(after index: Int, in entries: [Entry]) -> Int {
         let entry = entries[index]
         switch entry.kind {
         case .object, .array: return Int(entry.end)
@@ -53,19 +51,19 @@ struct JSONTape {
 
     /// The text of the string `entry` of `bytes`, escapes resolved; `nil` when one of its `\u`
     /// escapes is not a Unicode scalar, which the tape refuses before (so only a defensive `nil`).
-    static func text(of entry: Entry, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func text(of entry: Entry, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let content = UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
         return entry.flag ? JSONStringContent.text(content) : String(decoding: content, as: UTF8.self)
     }
 
     /// Containers nested deeper than this are refused.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// The entries, the document's first value first.
-    private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
     /// Indexes `bytes`, or returns `nil` when they are not a JSON document this parser takes.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONTape? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONTape? {
         // Offsets are kept in 32 bits; stored items are far smaller.
         guard bytes.count < Int(Int32.max) else { return nil }
         var parser = Parser(bytes: bytes)
@@ -78,17 +76,17 @@ struct JSONTape {
     }
 
     private struct Parser {
-        let bytes: UnsafeRawBufferPointer
-        var offset = 0
-        var entries: [Entry] = []
+        package let bytes: UnsafeRawBufferPointer
+        package var offset = 0
+        package var entries: [Entry] = []
 
-        init(bytes: UnsafeRawBufferPointer) {
+        package init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
         }
 
         private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-        mutating func skipWhitespace() {
+        package mutating func skipWhitespace() {
             while offset < bytes.count {
                 switch bytes[offset] {
                 case 0x20, 0x09, 0x0A, 0x0D: offset += 1
@@ -97,7 +95,7 @@ struct JSONTape {
             }
         }
 
-        mutating func parseValue(depth: Int) -> Bool {
+        package mutating func parseValue(depth: Int) -> Bool {
             guard let byte = current else { return false }
             switch byte {
             case UInt8(ascii: "{"): return depth < JSONTape.maximumDepth && parseObject(depth: depth + 1)
