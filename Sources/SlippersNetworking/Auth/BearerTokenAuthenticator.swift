@@ -7,7 +7,7 @@ import Slippers
 
 /// Sends `Authorization: Bearer <token>` and renews the token with a closure on `401`.
 ///
-/// Concurrent refreshes are coalesced: requests rejected at the same time
+/// Concurrent renewals are coalesced: requests rejected at the same time
 /// wait for one renewal.
 ///
 /// For example:
@@ -22,7 +22,7 @@ public actor BearerTokenAuthenticator: HTTPAuthenticator {
     /// The current token; never printed by errors.
     public private(set) var token: String
     /// The number of times the token was renewed.
-    public private(set) var refreshCount = 0
+    public private(set) var renewalCount = 0
     private let renew: @Sendable () async throws -> String
     private var renewal: Task<String, any Error>?
 
@@ -41,7 +41,7 @@ public actor BearerTokenAuthenticator: HTTPAuthenticator {
     }
 
     /// Gets a new token from the renewal closure, sharing a renewal already under way.
-    public func refresh() async throws {
+    public func renewCredentials() async throws {
         if let renewal {
             _ = try await renewal.value
             return
@@ -50,6 +50,6 @@ public actor BearerTokenAuthenticator: HTTPAuthenticator {
         renewal = task
         defer { renewal = nil }
         token = try await task.value
-        refreshCount += 1
+        renewalCount += 1
     }
 }

@@ -8,7 +8,7 @@ import Slippers
 /// Decorates requests with credentials, and renews them when the server answers `401`.
 ///
 /// ``APIClient`` calls ``authorize(_:)`` before every attempt. On a `401`
-/// it calls ``refresh()`` once and sends the request again, once; a second
+/// it calls ``renewCredentials()`` once and sends the request again, once; a second
 /// `401` is the caller's error.
 public protocol HTTPAuthenticator: Sendable {
     /// Returns the request with its credentials, such as an `Authorization` header.
@@ -17,5 +17,5 @@ public protocol HTTPAuthenticator: Sendable {
     /// Renews the credentials after the server rejected them.
     ///
     /// - throws: Whatever renewing fails with; the request then fails with it.
-    func refresh() async throws
+    func renewCredentials() async throws
 }

@@ -241,7 +241,7 @@ public struct APIClient: Sendable {
                     logger.info(
                         "renewing credentials after 401",
                         metadata: ["url": "\(Self.loggedURL(response.url ?? request.url))"])
-                    try await authenticator.refresh()
+                    try await authenticator.renewCredentials()
                     attempt -= 1
                     continue
                 }

@@ -96,7 +96,7 @@ extension SQLiteCache {
             try db.execute(sql: "DELETE FROM item_members WHERE item_type = ?", arguments: [type])
             try db.execute(sql: "DELETE FROM search_types WHERE item_type = ?", arguments: [type])
         }
-        if !recorded.isEmpty { ItemViews.refreshUnlessItFails(db) }
+        if !recorded.isEmpty { ItemViews.rebuildUnlessItFails(db) }
         return removal
     }
 }

@@ -23,7 +23,7 @@ enum ItemViews {
     static func keepCurrent(afterWritingPage pageID: Int64, now: Date, _ db: Database) {
         do {
             try db.inSavepoint {
-                if try recordMembers(ofPage: pageID, writtenAt: now, db) { try refresh(db) }
+                if try recordMembers(ofPage: pageID, writtenAt: now, db) { try rebuild(db) }
                 return .commit
             }
         } catch {
@@ -41,7 +41,7 @@ enum ItemViews {
                     == true
             else { return }
             try db.inTransaction {
-                refreshUnlessItFails(db)
+                rebuildUnlessItFails(db)
                 return .commit
             }
         } catch {
@@ -50,10 +50,10 @@ enum ItemViews {
     }
 
     /// Makes the views agree with the recorded members, or leaves them as they were when that fails.
-    static func refreshUnlessItFails(_ db: Database) {
+    static func rebuildUnlessItFails(_ db: Database) {
         do {
             try db.inSavepoint {
-                try refresh(db)
+                try rebuild(db)
                 return .commit
             }
         } catch {
@@ -90,11 +90,11 @@ enum ItemViews {
                 WHERE json_valid(i.json) AND json_type(i.json) = 'object' AND e.type = 'object'
                 ON CONFLICT DO UPDATE SET kinds = kinds | excluded.kinds
                 """)
-        try refresh(db)
+        try rebuild(db)
     }
 
     /// Drops the views the cache made that are no longer right, and makes those missing.
-    static func refresh(_ db: Database) throws {
+    static func rebuild(_ db: Database) throws {
         let made = try Dictionary(
             uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, sql FROM item_views").map {
                 ($0["name"] as String, $0["sql"] as String)

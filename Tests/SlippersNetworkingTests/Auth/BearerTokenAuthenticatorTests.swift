@@ -22,7 +22,7 @@ import Testing
             return "new"
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<5 { group.addTask { try await auth.refresh() } }
+            for _ in 0..<5 { group.addTask { try await auth.renewCredentials() } }
             try await group.waitForAll()
         }
         #expect(await auth.token == "new")

@@ -217,7 +217,7 @@ import Testing
             let page = try #require(try await source(server, client).fetch(.first).page)
             #expect(page.items.count == 10)
             #expect(server.requests.map(\.authorization) == ["Bearer expired", "Bearer fresh"])
-            #expect(await auth.refreshCount == 1)
+            #expect(await auth.renewalCount == 1)
         }
     }
 
