@@ -33,7 +33,7 @@ import Synchronization
 /// ```
 public final class PostgresCache: Sendable {
     /// Where the cache is.
-    public let location: PostgresLocation
+    let location: PostgresLocation
     /// The connection every operation takes its turn on; made again after it was lost.
     let client: PostgresConnections
     let logger: Logger
@@ -46,7 +46,7 @@ public final class PostgresCache: Sendable {
     static let marker = "Slippers cache"
 
     /// The migrations this binary applies, in order.
-    public static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
+    package static var knownMigrations: [String] { EmbeddedMigrations.all.map(\.identifier) }
 
     private init(
         location: PostgresLocation, client: PostgresConnections, headerFingerprintKey: HeaderFingerprintKey?,

@@ -17,21 +17,21 @@ public struct PostgresLocation: Hashable, Sendable, CustomStringConvertible {
     /// The server's port; 5432 unless the URL gives one.
     public var port: Int
     /// The user to connect as.
-    public var username: String
+    package var username: String
     /// The password, from the URL or `PGPASSWORD`; `nil` for none.
     public var password: String?
     /// The database.
-    public var database: String
+    package var database: String
     /// The schema that holds the cache's tables.
     public var schema: String
     /// TLS, as libpq's `sslmode`: `prefer` unless the URL says `disable`, `require` or `verify-full`.
-    public var sslMode: String
+    package var sslMode: String
 
     /// The schema used unless the URL names one.
-    public static let defaultSchema = "slippers"
+    static let defaultSchema = "slippers"
 
     /// Whether `text` is a PostgreSQL URL (`postgres://` or `postgresql://`) rather than a file path.
-    public static func isPostgresURL(_ text: String) -> Bool {
+    package static func isPostgresURL(_ text: String) -> Bool {
         let lowered = text.lowercased()
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }

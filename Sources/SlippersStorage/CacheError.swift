@@ -60,13 +60,13 @@ public struct CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The page token the source repeated, for ``Code/tokenDidNotAdvance``.
     public let token: String?
     /// The type of the items the list holds, for ``Code/itemTypeMismatch``.
-    public let storedItemType: String?
+    let storedItemType: String?
     /// The type of the items asked for, for ``Code/itemTypeMismatch``.
-    public let requestedItemType: String?
+    let requestedItemType: String?
     /// What was asked of the backend, for ``Code/unsupported``.
-    public let operation: String?
+    let operation: String?
     /// Where the cache is, for people, for ``Code/unsupported``.
-    public let location: String?
+    let location: String?
 
     private init(
         _ code: Code, list: String? = nil, pageIndex: Int? = nil, pageCount: Int? = nil, token: String? = nil,

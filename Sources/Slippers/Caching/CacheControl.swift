@@ -18,7 +18,7 @@ public struct CacheControl: Hashable, Sendable, Codable {
     /// `no-store`: the response must not be stored.
     public var noStore: Bool
     /// `must-revalidate`: once stale, the response must not be served without revalidation.
-    public var mustRevalidate: Bool
+    package var mustRevalidate: Bool
     /// `stale-while-revalidate` (RFC 5861): how long after it goes stale the response may still be
     /// served while it is revalidated in the background, in seconds.
     public var staleWhileRevalidate: TimeInterval?

@@ -17,9 +17,9 @@ public struct PageCaching: Hashable, Sendable, Codable {
     /// The response's `Cache-Control` directives.
     public var cacheControl: CacheControl
     /// The response's `Expires` date, when it sent a valid one.
-    public var expires: Date?
+    var expires: Date?
     /// The response's `Date`, when it sent a valid one.
-    public var date: Date?
+    package var date: Date?
     /// The request headers the response varies on (`Vary`), lowercased; `*` varies on everything.
     public var vary: [String]
     /// A fingerprint of the request's values of the ``vary`` headers, set by the source that sent it.
@@ -78,7 +78,7 @@ public struct PageCaching: Hashable, Sendable, Codable {
     }
 
     /// Whether the response varies on `*`: it can never be served from a cache.
-    public var variesOnEverything: Bool { vary.contains("*") }
+    package var variesOnEverything: Bool { vary.contains("*") }
 }
 
 /// HTTP dates (RFC 9110 § 5.6.7): the IMF-fixdate form, and the two obsolete forms.

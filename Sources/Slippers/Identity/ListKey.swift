@@ -20,7 +20,7 @@ public struct ListKey: Hashable, Sendable, CustomStringConvertible {
     public var list: String
     /// The fingerprint of the pagination style the list is paged with, when the key carries one:
     /// pagers of one URL paged two ways never share pages.
-    public var styleFingerprint: String?
+    package var styleFingerprint: String?
     /// Whose list this is: the declared or derived ``Account`` the server answered, or the anonymous one.
     public var account: Account
 
@@ -95,7 +95,7 @@ public struct ListKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The text ending a key or an item type of `account`: empty for the anonymous account.
-    public static func suffix(for account: Account) -> String {
+    static func suffix(for account: Account) -> String {
         account.isAnonymous ? "" : accountOpening + account.name + "]"
     }
 

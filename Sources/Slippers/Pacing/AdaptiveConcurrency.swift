@@ -30,19 +30,19 @@ public final class AdaptiveConcurrency: Sendable {
     /// What the controller has counted so far.
     public struct State: Hashable, Sendable {
         /// How many requests may be in flight now.
-        public var limit: Int
+        package var limit: Int
         /// How many requests are in flight.
-        public var inFlight = 0
+        package var inFlight = 0
         /// The most requests that were ever in flight at once.
-        public var maxInFlight = 0
+        package var maxInFlight = 0
         /// The number of requests started.
-        public var started = 0
+        package var started = 0
         /// The number of throttles reported (`429`, `503`).
-        public var throttles = 0
+        package var throttles = 0
         /// The number of times the limit was halved.
-        public var decreases = 0
+        package var decreases = 0
         /// No request starts before this instant, when set: the latest `Retry-After`.
-        public var pausedUntil: ContinuousClock.Instant?
+        var pausedUntil: ContinuousClock.Instant?
         /// Successes counted towards the next increase.
         var credit = 0
         /// Requests numbered below this one were in flight at the last decrease.
@@ -63,7 +63,7 @@ public final class AdaptiveConcurrency: Sendable {
     }
 
     /// What the controller has counted so far.
-    public var snapshot: State { state.withLock { $0 } }
+    package var snapshot: State { state.withLock { $0 } }
 
     /// How many requests may be in flight now.
     public var limit: Int { state.withLock { $0.limit } }

@@ -9,7 +9,7 @@
 /// ```
 public struct AnyPageSource<Item: Sendable>: PageSource {
     /// The source this one forwards to.
-    public let base: any PageSource<Item>
+    let base: any PageSource<Item>
 
     /// Wraps `base`; a source that is already an `AnyPageSource` is not wrapped twice.
     public init(_ base: any PageSource<Item>) {

@@ -40,9 +40,9 @@ public struct ArrayPageSource<Item: Sendable>: PageSource {
     /// All the items, in order.
     public let elements: [Item]
     /// The number of items in a full page.
-    public let pageSize: Int
+    let pageSize: Int
     /// The number of the first page.
-    public let firstPage: Int
+    package let firstPage: Int
 
     /// Creates a source over `elements`.
     ///

@@ -29,9 +29,9 @@ import Synchronization
 /// ```
 public final class InfiniteListTrigger: Sendable {
     /// The number of rows in a full page.
-    public let pageSize: Int
+    let pageSize: Int
     /// How many rows before the end of the loaded rows the next page is asked for.
-    public let distanceFromEnd: Int
+    package let distanceFromEnd: Int
 
     private let pagesRequested: Mutex<Int>
     /// The number of rows shown when the next page was last asked for by ``rowDisplayed(_:of:)``.
@@ -64,7 +64,7 @@ public final class InfiniteListTrigger: Sendable {
     }
 
     /// The number of pages asked for so far, including the initial ones.
-    public var pagesAskedFor: Int { pagesRequested.withLock { $0 } }
+    package var pagesAskedFor: Int { pagesRequested.withLock { $0 } }
 
     /// Reports that the row at `row` is being displayed, asking for the next page when it is due.
     public func rowDisplayed(_ row: Int) {
@@ -87,7 +87,7 @@ public final class InfiniteListTrigger: Sendable {
 
     /// Whether the next page is due when the row at `row` of `rowCount` rows is displayed;
     /// when it is, it counts as asked for, as ``rowDisplayed(_:of:)`` does, without calling the closure.
-    public func isDue(_ row: Int, of rowCount: Int) -> Bool {
+    package func isDue(_ row: Int, of rowCount: Int) -> Bool {
         guard row >= rowCount - 1 - distanceFromEnd else { return false }
         return askedAtRowCount.withLock { asked in
             guard asked != rowCount else { return false }
@@ -97,13 +97,13 @@ public final class InfiniteListTrigger: Sendable {
     }
 
     /// Starts counting again, after a refresh or a retry, from `loadedPages` pages asked for.
-    public func reset(loadedPages: Int = 1) {
+    package func reset(loadedPages: Int = 1) {
         pagesRequested.withLock { $0 = loadedPages }
         askedAtRowCount.withLock { $0 = nil }
     }
 
     /// A function to call with each displayed row index.
-    public static func make(
+    package static func make(
         pageSize: Int,
         distanceFromEnd: Int,
         loadNextPage: @escaping @Sendable () -> Void

@@ -21,7 +21,7 @@ import Synchronization
 /// ```
 public final class PageCounter: Pageable, Refreshable {
     /// The number of the first page: `1` by default, `0` for zero-based APIs.
-    public let firstPage: Int
+    package let firstPage: Int
 
     private let state: Mutex<Int>
     private let onPageUpdate: @Sendable (Int) -> Void

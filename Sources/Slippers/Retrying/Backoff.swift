@@ -13,11 +13,11 @@
 /// ```
 public struct Backoff: Hashable, Sendable {
     /// The first wait, before jitter.
-    public var initial: Duration
+    package var initial: Duration
     /// The longest wait, before jitter.
-    public var maximum: Duration
+    package var maximum: Duration
     /// The largest share (0…1) of a wait taken off it at random: 0 waits the ceiling, 1 anywhere below it.
-    public var jitter: Double
+    package var jitter: Double
 
     /// Creates a backoff; negative durations count as zero, and the maximum is at least the initial wait.
     public init(initial: Duration, maximum: Duration, jitter: Double = 0) {

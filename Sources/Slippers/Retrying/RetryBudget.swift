@@ -15,11 +15,11 @@
 /// ```
 public struct RetryBudget: Sendable, Equatable {
     /// How long after the first failure the operation is still tried again; zero means never.
-    public var duration: Duration
+    var duration: Duration
     /// The wait before the first retry, before jitter.
     public var baseDelay: Duration
     /// The longest wait between two tries, before jitter.
-    public var maxDelay: Duration
+    var maxDelay: Duration
 
     /// Creates a budget.
     ///

@@ -196,7 +196,7 @@ extension EncodedQueryObject {
 
 extension EncodedQueryObject.Value {
     /// The value written as compact JSON.
-    public var jsonText: String {
+    var jsonText: String {
         switch self {
         case .object(let members):
             "{"

@@ -161,7 +161,7 @@ extension EncodedQueryObject {
 
 extension EncodedQueryObject.Value {
     /// The value written in rison.
-    public var risonText: String {
+    var risonText: String {
         switch self {
         case .object(let members):
             "("

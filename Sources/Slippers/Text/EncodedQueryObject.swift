@@ -44,7 +44,7 @@ public struct EncodedQueryObject: Sendable, Hashable {
     /// A member of an object: its name and value.
     public struct Member: Sendable, Hashable {
         /// The member's name.
-        public var name: String
+        package var name: String
         /// The member's value.
         public var value: Value
 
@@ -58,7 +58,7 @@ public struct EncodedQueryObject: Sendable, Hashable {
     /// The notation the object was written in, and is written back in.
     public var notation: Notation
     /// The object's members, in order.
-    public var members: [Member]
+    package var members: [Member]
 
     /// Creates an object of these members.
     public init(notation: Notation, members: [Member] = []) {

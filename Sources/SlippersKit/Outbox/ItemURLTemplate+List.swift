@@ -9,7 +9,7 @@ extension ItemURLTemplate {
     /// (``init(listURL:)``); `nil` for a list asked for by POST, whose items have no URL of their own.
     ///
     /// - throws: A `SQLiteCacheError` reading the recorded template.
-    public static func forList(_ key: String, cache: SQLiteCache, given: ItemURLTemplate? = nil) throws
+    static func forList(_ key: String, cache: SQLiteCache, given: ItemURLTemplate? = nil) throws
         -> ItemURLTemplate?
     {
         if let given { return given }
@@ -24,7 +24,7 @@ extension ItemURLTemplate {
     /// `nil` when none is known.
     ///
     /// - throws: A `SQLiteCacheError` reading the recorded template.
-    public static func writeURL(
+    static func writeURL(
         of key: ItemKey, json: Data?, list: String, cache: SQLiteCache, given: ItemURLTemplate? = nil
     ) throws -> String? {
         if let given { return given.url(for: key) }
@@ -36,7 +36,7 @@ extension ItemURLTemplate {
     /// Where new items of a cached list are created (`POST`): the list's own URL, its query
     /// left out (`https://api.example.com/items/` for a list at `…/items/?page=2`), whatever
     /// template its items are written at; `nil` for a list asked for by POST.
-    public static func insertURL(forList key: String) -> String? {
+    static func insertURL(forList key: String) -> String? {
         guard let url = URL(string: ListKey(parsing: key).list), ItemURLTemplate(listURL: url) != nil,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return nil }
@@ -49,7 +49,7 @@ extension ItemURLTemplate {
     /// against `base`); `nil` when it gives none.
     ///
     /// For example, Django REST framework's `HyperlinkedModelSerializer` items carry `url`.
-    public static func ownURL(in json: Data, relativeTo base: URL? = nil) -> String? {
+    static func ownURL(in json: Data, relativeTo base: URL? = nil) -> String? {
         guard let scanner = try? JSONScanner(json), scanner.root.kind == .object else { return nil }
         let paths = [
             ["url"], ["self"], ["href"], ["_links", "self", "href"], ["links", "self"], ["links", "self", "href"],

@@ -106,7 +106,7 @@ public struct OutboxPush: Sendable {
     /// The cache whose outbox is sent.
     public var cache: SQLiteCache
     /// The client that sends the writes, with its retries and origin policy.
-    public var client: APIClient
+    var client: APIClient
     /// Headers for every write (credentials); never stored.
     public var headers: [String: String]
     /// Whose writes are sent: `nil` unless set, and then the account the credentials of

@@ -15,11 +15,11 @@ public struct HTTPListConfiguration: Sendable {
 
     /// The client that sends the requests; one for the URL's server, with the default retries,
     /// unless set. Its configuration's ``ServerConfiguration/shouldStub`` makes ``stub`` answer.
-    public var client: APIClient?
+    var client: APIClient?
     /// Headers for every request, never stored nor part of the list's key; none unless set.
     public var headers: [String: String]
     /// The canned pages answered while stubbing is on, for previews and tests; none unless set.
-    public var stub: PageStub?
+    var stub: PageStub?
     /// The parameters that open a newest-first list at an item and page it toward newer items
     /// (``PagedList/Anchor``); learnt from the server's `Link` headers unless set, and needed
     /// for a server that sends none (a bare array, as Discord's channel messages).

@@ -26,7 +26,7 @@ extension HTTPPageSource {
     /// A list under the ``styledListKey`` does; so does one under the plain
     /// ``listKey`` (as `slippers sync` files a list) whose recorded style is this one, but for
     /// what syncs learnt of the server (``PaginationStyle/asGiven``).
-    public func holds(_ stored: ListInfo) -> Bool {
+    func holds(_ stored: ListInfo) -> Bool {
         if stored.key == styledListKey { return true }
         return stored.key == listKey && PaginationStyle(storedText: stored.style)?.asGiven == style.asGiven
     }

@@ -7,27 +7,27 @@ public struct IncompleteList: Error, CustomStringConvertible, Sendable {
     /// The list's key.
     public var list: String
     /// The total the server announced.
-    public var announced: Int
+    var announced: Int
     /// The distinct items the cache holds.
-    public var stored: Int
+    package var stored: Int
     /// The pages the list holds.
     public var pages: Int
     /// The number of items on its first page, when known.
-    public var firstPageItems: Int?
+    var firstPageItems: Int?
     /// The style it was paged with.
     public var style: PaginationStyle?
     /// The ids this run met twice: a list that shifted while it was read.
-    public var repeatedItems = 0
+    var repeatedItems = 0
     /// The run's summary line, printed on standard output before this line.
     public var summary: String?
     /// The number of pages the server announced, for a list that announced pages and no item total.
-    public var announcedPages: Int?
+    var announcedPages: Int?
     /// The gaps the list holds between its runs (``ListInfo/gapCount``): items the server has
     /// that no page holds, left by a refresh of a feed in an app.
     public var gaps = 0
     /// The id member detection took by its values alone (``PaginationStyle/Detection/guessedIDField``),
     /// when ids came back on later pages: the member does not key the items.
-    public var guessedIDField: String?
+    var guessedIDField: String?
 
     /// The line that says what is missing and the flags that fix it.
     public var description: String {

@@ -39,11 +39,11 @@ public protocol SharedListStorage: CacheStorage {
 /// What the walk of a shared list did besides its own pages.
 public struct SharedListWalk<Result: Sendable>: Sendable {
     /// What the walk returned.
-    public var result: Result
+    var result: Result
     /// The pages the walk took from other workers instead of fetching them.
-    public var pagesFetchedByOthers: Int
+    var pagesFetchedByOthers: Int
     /// The pages this worker fetched ahead for another one while it waited for the lease.
-    public var pagesFetchedAhead: Int
+    var pagesFetchedAhead: Int
 
     /// Creates the outcome of a walk.
     public init(result: Result, pagesFetchedByOthers: Int, pagesFetchedAhead: Int) {

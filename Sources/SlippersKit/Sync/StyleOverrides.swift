@@ -5,23 +5,23 @@ public struct StyleOverrides: Hashable, Sendable {
     /// style asks another way; `nil` to keep the detected way.
     public var style: PaginationStyle?
     /// The key path of the items array; empty for a bare array.
-    public var itemsPath: String?
+    package var itemsPath: String?
     /// The member of each item that holds its id.
     public var idField: String?
     /// The page size to ask for.
-    public var pageSize: Int?
+    var pageSize: Int?
     /// The query parameter that numbers pages, such as `current_page`: the list pages by page numbers;
     /// with a forced ``style`` of offsets, the parameter that takes the offset, such as `skip`.
-    public var pageParameter: String?
+    var pageParameter: String?
     /// The query parameter that sets the page size, such as `page_size`.
-    public var pageSizeParameter: String?
+    var pageSizeParameter: String?
     /// The key path of the next cursor in the body, such as `cursor` or `meta.next`: the list pages
     /// by a cursor sent back as ``cursorParameter``.
-    public var cursorPath: String?
+    package var cursorPath: String?
     /// The query parameter the cursor is sent back as (default `cursor`).
-    public var cursorParameter: String?
+    var cursorParameter: String?
     /// The key path of the list's total in the body, such as `meta.total`.
-    public var totalPath: String?
+    var totalPath: String?
 
     /// Creates overrides; what is not given is detected.
     public init(
@@ -78,5 +78,5 @@ public struct StyleOverrides: Hashable, Sendable {
     }
 
     /// Whether the overrides change the way pages are asked for, beyond the page size.
-    public var asksForPagesOtherwise: Bool { style != nil || pageParameter != nil || cursorPath != nil }
+    var asksForPagesOtherwise: Bool { style != nil || pageParameter != nil || cursorPath != nil }
 }

@@ -55,7 +55,7 @@ extension SyncPlan {
 extension IncrementalSync.Settings {
     /// The settings a queued request gives: its field, its lookback in seconds (the default unless
     /// given; a negative or not finite one is none) and its initial value.
-    public init(_ incremental: SyncRequest.Incremental) {
+    package init(_ incremental: SyncRequest.Incremental) {
         var lookback = Self.defaultLookback
         if let seconds = incremental.lookback {
             let kept = seconds.isFinite ? min(max(seconds, 0), 1e9) : 0

@@ -24,7 +24,7 @@ public struct SyncPlan: Sendable {
     /// The list the pages are filed under; its style is the source's, as stored text. Headers are never part of it.
     public var list: ListDescriptor
     /// The list as the cache held it before the run, if it did.
-    public var stored: ListInfo?
+    package var stored: ListInfo?
     /// Whose list this is: the account declared, else the one the request's credentials derive,
     /// else the anonymous account. The list's key and item type carry it.
     public var account: Account { list.account }
@@ -35,10 +35,10 @@ public struct SyncPlan: Sendable {
     ///
     /// A guessed page-number list whose second page repeats the first exactly is
     /// one page; see ``repeatedSecondPage``.
-    public var isStyleGuessed = false
+    var isStyleGuessed = false
     /// Whether the plan resumes the style stored with ``stored`` (`false`: the style was detected
     /// from the list's first page, or given, for this run).
-    public var resumesStoredStyle = false
+    var resumesStoredStyle = false
     /// The detection the style came from, when this run detected it: its hints say what in the
     /// first response showed that the list pages.
     public var detection: PaginationStyle.Detection?
@@ -198,7 +198,7 @@ public struct SyncPlanError: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     /// A page size was asked for, and no parameter sets it.
-    public static let noPageSizeParameter = SyncPlanError(.noPageSizeParameter)
+    static let noPageSizeParameter = SyncPlanError(.noPageSizeParameter)
 
     public var description: String {
         switch code.base {

@@ -22,7 +22,7 @@ extension SyncRequest.Network {
     }
 
     /// The budget of a failing page beyond its request's own retries: ``retryFor`` seconds.
-    public var pageRetryBudget: RetryBudget {
+    var pageRetryBudget: RetryBudget {
         let delay = retryDelay ?? Self.defaultRetryDelay
         return RetryBudget(
             duration: .seconds(retryFor ?? Self.defaultRetryFor), baseDelay: .seconds(delay * 2),
@@ -32,7 +32,7 @@ extension SyncRequest.Network {
     /// The origins requests may go to besides the list's own, and those trusted with its credentials.
     ///
     /// - throws: ``SyncFailure/invalidOrigin(_:)`` for a value that is not an http or https origin.
-    public func originPolicy() throws -> OriginPolicy {
+    func originPolicy() throws -> OriginPolicy {
         func parsed(_ texts: [String]) throws -> Set<Origin> {
             try Set(
                 texts.map { text in

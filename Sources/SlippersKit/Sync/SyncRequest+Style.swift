@@ -110,7 +110,7 @@ extension SyncRequest.Style {
     /// or ``pageVariable`` names, else as the query's declared variables say (`$offset`, `$skip`
     /// or `$page` with `$limit`, `$first` or `$pageSize`: see
     /// ``PaginationStyle/GraphQLConnection/paging(declaredIn:)``), else a Relay cursor.
-    public var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
+    var graphQLPaging: PaginationStyle.GraphQLConnection.Paging {
         if let offsetVariable { return .offset(variable: offsetVariable) }
         if let pageVariable { return .page(variable: pageVariable, firstPage: 1) }
         return graphQL.flatMap { PaginationStyle.GraphQLConnection.paging(declaredIn: $0)?.paging } ?? .cursor
@@ -118,13 +118,13 @@ extension SyncRequest.Style {
 
     /// The variable of the page size of a GraphQL list paged by an offset or a page number:
     /// ``sizeVariable``, else the one the query declares, else `limit`.
-    public var graphQLSizeVariable: String {
+    var graphQLSizeVariable: String {
         sizeVariable ?? graphQL.flatMap { PaginationStyle.GraphQLConnection.paging(declaredIn: $0)?.sizeVariable }
             ?? "limit"
     }
 
     /// The page size asked for as `first` (or the size variable) when neither the style nor the variables give one.
-    public static var defaultGraphQLPageSize: Int { 50 }
+    static var defaultGraphQLPageSize: Int { 50 }
 
     private static func jsonObject(_ text: String) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]

@@ -38,7 +38,7 @@ public struct Syncer: Sendable {
     /// The log of requests, retries and the shared rate budget.
     public var logger = Logger(label: "slippers.sync", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Called with what the run does while it runs (retries, waits, progress).
-    public var onEvent: @Sendable (SyncEvent) -> Void = { _ in }
+    package var onEvent: @Sendable (SyncEvent) -> Void = { _ in }
     /// Whether a page-number list with a total is read again from its last page after it was
     /// read one page at a time (never on a ``SharedListStorage``).
     public var readsAgainInReverse = true

@@ -22,7 +22,7 @@ public actor BearerTokenAuthenticator: HTTPAuthenticator {
     /// The current token; never printed by errors.
     public private(set) var token: String
     /// The number of times the token was renewed.
-    public private(set) var renewalCount = 0
+    package private(set) var renewalCount = 0
     private let renew: @Sendable () async throws -> String
     private var renewal: Task<String, any Error>?
 

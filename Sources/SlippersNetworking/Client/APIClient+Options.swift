@@ -19,21 +19,21 @@ extension APIClient {
         /// Linux, with its TLS trust in ``AsyncHTTPClientTransport/Configuration``).
         public var transport: any HTTPTransport
         /// How failed requests are retried: ``RetryPolicy/default`` (5 attempts) unless set.
-        public var retryPolicy: RetryPolicy
+        var retryPolicy: RetryPolicy
         /// What keeps requests within each origin's rate-limit budget: a new ``RateLimiter`` unless set.
         public var rateLimiter: RateLimiter
         /// How the client waits between attempts and for rate limits: `Task.sleep` unless set (tests set another).
-        public var sleep: @Sendable (Duration) async throws -> Void
+        var sleep: @Sendable (Duration) async throws -> Void
 
         // MARK: - Credentials and origins
 
         /// What adds credentials and renews them on `401`; none unless set.
-        public var authenticator: (any HTTPAuthenticator)?
+        package var authenticator: (any HTTPAuthenticator)?
         /// Which other origins requests may be redirected to, and which of them get credentials:
         /// ``OriginPolicy/sameOrigin`` unless set.
         public var originPolicy: OriginPolicy
         /// The most redirects followed in a row for one request: 20 unless set.
-        public var maxRedirects: Int
+        var maxRedirects: Int
 
         // MARK: - Logging
 
@@ -88,7 +88,7 @@ extension APIClient {
     }
 
     /// The options the client sends with: its transport, retries, credentials, origins, redirects, log and tracer.
-    public var options: Options {
+    var options: Options {
         Options(
             transport: transport, retryPolicy: retryPolicy, authenticator: authenticator, originPolicy: originPolicy,
             maxRedirects: maxRedirects, rateLimiter: rateLimiter, sleep: sleep, logger: logger, tracer: tracer)

@@ -36,17 +36,17 @@ import Tracing
 /// `<redacted>`, and so are those of secret-looking query parameters.
 public struct APIClient: Sendable {
     /// Where the API lives, and whether to stub it.
-    public var configuration: ServerConfiguration
+    package var configuration: ServerConfiguration
     /// What sends the requests.
     public var transport: any HTTPTransport
     /// How failed requests are retried.
     public var retryPolicy: RetryPolicy
     /// What adds credentials and renews them on `401`; it is asked only for the home origin and trusted ones.
-    public var authenticator: (any HTTPAuthenticator)?
+    package var authenticator: (any HTTPAuthenticator)?
     /// Which other origins requests may be redirected to, and which of them get credentials.
     public var originPolicy: OriginPolicy
     /// The most redirects followed in a row for one request.
-    public var maxRedirects: Int
+    var maxRedirects: Int
     /// Called before each retry with the attempt that failed, its error and the wait; for counting and logging.
     public var onRetry: (@Sendable (RetryEvent) -> Void)?
     /// What keeps requests within each origin's rate-limit budget; shared by copies of the client.
@@ -89,7 +89,7 @@ public struct APIClient: Sendable {
         public var delay: Duration
         /// The status of the answer that refused a request (`429` or `403`); `nil` when the
         /// budget the answers announced is spent and no request was refused.
-        public var refusedStatus: Int?
+        package var refusedStatus: Int?
         /// Whether this starts a wait no earlier event reported (`false` for another request
         /// refused during a wait already reported): what to tell people once.
         public var startsWait: Bool
@@ -122,7 +122,7 @@ public struct APIClient: Sendable {
     /// file is sent whole each time. The configuration's origin is the home origin.
     ///
     /// - throws: ``NetworkError``, or `CancellationError` when the task is cancelled.
-    public func response(for endpoint: Endpoint) async throws -> NetworkResponse {
+    package func response(for endpoint: Endpoint) async throws -> NetworkResponse {
         try await response(for: endpoint) { $0 }
     }
 

@@ -19,13 +19,13 @@ import Slippers
 /// ```
 public struct ServerConfiguration: Hashable, Sendable {
     /// The URL scheme, `https` or `http`.
-    public var scheme: String
+    var scheme: String
     /// The host name or address.
-    public var host: String
+    var host: String
     /// The port, or `nil` for the scheme's default.
-    public var port: Int?
+    package var port: Int?
     /// The path prefix of every endpoint, such as `api/v2`; empty for none.
-    public var apiRoute: String
+    var apiRoute: String
     /// Whether every endpoint answers with its stubbed response instead of reaching the network.
     public var shouldStub: Bool
 
@@ -66,7 +66,7 @@ public struct ServerConfiguration: Hashable, Sendable {
     }
 
     /// The URL of the API root, such as `https://api.example.com/v2`, or `nil` when the parts do not make a URL.
-    public var baseURL: URL? {
+    package var baseURL: URL? {
         var components = URLComponents()
         components.scheme = scheme
         components.host = host

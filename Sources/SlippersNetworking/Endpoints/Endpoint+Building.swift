@@ -58,7 +58,7 @@ extension Endpoint {
     /// not read into memory.
     ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidURL(_:)``.
-    public func urlRequest(in configuration: ServerConfiguration) throws -> URLRequest {
+    package func urlRequest(in configuration: ServerConfiguration) throws -> URLRequest {
         var request = URLRequest(url: try configuration.url(path: path, queryItems: queryItems))
         request.httpMethod = method.rawValue
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -18,19 +18,19 @@ import Slippers
 /// ```
 public struct Endpoint: Sendable {
     /// The HTTP method.
-    public var method: Method
+    var method: Method
     /// The path under the configuration's API route, such as `posts/42`.
     public var path: String
     /// The query items, in order.
-    public var queryItems: [URLQueryItem]
+    package var queryItems: [URLQueryItem]
     /// The request headers.
     public var headers: [String: String]
     /// The request body.
     public var body: Body
     /// The response to answer with when stubbing is on.
-    public var stub: StubResponse?
+    var stub: StubResponse?
     /// Whether this endpoint answers with its stub even when the configuration does not stub.
-    public var shouldStub: Bool
+    var shouldStub: Bool
 
     /// Creates an endpoint.
     public init(

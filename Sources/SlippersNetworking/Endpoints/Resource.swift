@@ -17,9 +17,9 @@ import Slippers
 /// ```
 public struct Resource<A>: Sendable {
     /// The endpoint to call.
-    public var endpoint: Endpoint
+    var endpoint: Endpoint
     /// Turns a successful response into a value; throwing makes the load fail with a decoding error.
-    public var parse: @Sendable (NetworkResponse) throws -> A
+    var parse: @Sendable (NetworkResponse) throws -> A
 
     /// Creates a resource from an endpoint and a parse function.
     public init(endpoint: Endpoint, parse: @escaping @Sendable (NetworkResponse) throws -> A) {
@@ -28,7 +28,7 @@ public struct Resource<A>: Sendable {
     }
 
     /// The same resource with its endpoint changed.
-    public func mappingEndpoint(_ transform: (Endpoint) -> Endpoint) -> Resource<A> {
+    func mappingEndpoint(_ transform: (Endpoint) -> Endpoint) -> Resource<A> {
         Resource(endpoint: transform(endpoint), parse: parse)
     }
 

@@ -23,7 +23,7 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
     /// The HTTP method of the request, when known.
     public var method: String?
     /// The delay the server asked for with `Retry-After`, for `429` and `503` answers.
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
 
     /// Creates an error.
     public init(_ kind: Kind, url: URL? = nil, method: String? = nil, retryAfter: Duration? = nil) {
@@ -204,10 +204,10 @@ public struct NetworkError: TransientError, Sendable, Equatable, CustomStringCon
 
 extension NetworkError {
     /// The most characters of a body kept in an error.
-    public static let snippetLength = 200
+    package static let snippetLength = 200
 
     /// The start of a body as text, at most ``snippetLength`` characters.
-    public static func snippet(of body: Data) -> String {
+    static func snippet(of body: Data) -> String {
         let prefix = body.prefix(snippetLength * 4)
         let text = String(decoding: prefix, as: UTF8.self)
         return text.count > snippetLength ? String(text.prefix(snippetLength)) + "…" : text

@@ -56,7 +56,7 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// A key written so that it reads back as one key of a path: `@odata.nextLink` → `@odata\.nextLink`.
-    public static func escaping(_ key: String) -> String {
+    package static func escaping(_ key: String) -> String {
         guard key.contains(where: { $0 == "." || $0 == "\\" }) else { return key }
         var text = ""
         for character in key {

@@ -83,11 +83,11 @@ public struct JSONScanner: Sendable {
         /// The key path where reading failed, such as `results[3].id`; empty at the root.
         public var path: String
         /// What was wrong.
-        public var reason: String
+        package var reason: String
         /// The byte offset of the problem, when it is about the syntax.
-        public var offset: Int?
+        var offset: Int?
         /// Whether the document ends before its JSON does: cut short, rather than malformed.
-        public var isTruncated: Bool
+        package var isTruncated: Bool
 
         /// Creates an error.
         public init(path: String, reason: String, offset: Int? = nil, isTruncated: Bool = false) {
@@ -183,7 +183,7 @@ public struct JSONScanner: Sendable {
 
     /// The text of a string or number at a key path, as a cursor sent back in a URL is: a string's
     /// text, a number's digits as written; `nil` when it is missing, `null` or of another kind.
-    public func scalarText(at path: [String]) -> String? {
+    func scalarText(at path: [String]) -> String? {
         guard let value = value(at: path) else { return nil }
         if value.kind == .number { return String(decoding: bytes[value.range], as: UTF8.self) }
         return string(value)

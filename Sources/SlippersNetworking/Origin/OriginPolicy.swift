@@ -23,9 +23,9 @@ import Foundation
 /// ```
 public struct OriginPolicy: Hashable, Sendable {
     /// Origins that may be followed to, without credentials unless also trusted.
-    public var allowed: Set<Origin>
+    var allowed: Set<Origin>
     /// Origins that may be followed to with the caller's headers and credentials; trusted implies allowed.
-    public var trusted: Set<Origin>
+    var trusted: Set<Origin>
 
     /// Creates a policy.
     public init(allowed: Set<Origin> = [], trusted: Set<Origin> = []) {
@@ -37,7 +37,7 @@ public struct OriginPolicy: Hashable, Sendable {
     public static let sameOrigin = OriginPolicy()
 
     /// What the policy says of a request to `url` on a list or API whose home is `home`.
-    public func decision(for url: URL, home: Origin) -> Decision {
+    package func decision(for url: URL, home: Origin) -> Decision {
         guard let origin = Origin(url) else { return .refused(.notHTTP(scheme: url.scheme ?? "")) }
         guard origin.scheme == "http" || origin.scheme == "https" else {
             return .refused(.notHTTP(scheme: origin.scheme))
@@ -49,7 +49,7 @@ public struct OriginPolicy: Hashable, Sendable {
     }
 
     /// Whether and how a request may be sent.
-    public enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         /// Send it with the caller's headers and credentials: the home origin or a trusted one.
         case withCredentials
         /// Send it without the caller's headers and credentials: an allowed origin.

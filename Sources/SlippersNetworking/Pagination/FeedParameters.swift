@@ -16,11 +16,11 @@ import Synchronization
 /// ```
 public struct FeedParameters: Hashable, Sendable {
     /// The parameter that asks for the items older than an id, without it (`max_id`, `before`).
-    public var older: String?
+    var older: String?
     /// The parameter that asks for the items just newer than an id, without it (`min_id`, `after`).
-    public var newer: String?
+    var newer: String?
     /// The parameter that asks for the items around an id, with it (`around`).
-    public var around: String?
+    var around: String?
 
     /// Creates the parameters; a `nil` one is learnt from the server's links when it gives them.
     public init(older: String? = nil, newer: String? = nil, around: String? = nil) {
@@ -30,7 +30,7 @@ public struct FeedParameters: Hashable, Sendable {
     }
 
     /// The parameter of `relation`.
-    public func parameter(for relation: PageAnchor.Relation) -> String? {
+    package func parameter(for relation: PageAnchor.Relation) -> String? {
         switch relation {
         case .olderThan: older
         case .newerThan: newer
@@ -83,7 +83,7 @@ final class LearntFeedParameters: Sendable {
 
 extension HTTPPageSource {
     /// The feed parameters this source asks with: the declared ones, then the learnt ones.
-    public var knownFeedParameters: FeedParameters {
+    var knownFeedParameters: FeedParameters {
         var known = (feedParameters ?? FeedParameters()).filled(from: learntFeed.value)
         if known.older == nil { known.older = style.continuation.olderItemsParameter }
         return known

@@ -15,7 +15,7 @@ extension HTTPPageSource {
     /// The rule is narrower than the one that masks URLs in error messages:
     /// a parameter it takes for a credential drops out of the ``listKey``,
     /// so `sort_key=name` and `sort_key=date` must stay two lists.
-    public static func isCredentialParameter(_ name: String) -> Bool {
+    package static func isCredentialParameter(_ name: String) -> Bool {
         CredentialQuery.isCredential(name)
     }
 

@@ -5,7 +5,7 @@ extension HTTPPageSource {
     /// out when it is the scheme's default.
     ///
     /// Two lists of one origin may share items; lists of different origins never do by default.
-    public var origin: String { Self.originText(of: url) }
+    package var origin: String { Self.originText(of: url) }
 
     /// The item type this list's items are filed under when the caller names none.
     ///

@@ -13,7 +13,7 @@ extension HTTPPageSource {
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)`` when the token does
     ///   not fit the style, ``NetworkError/Kind/invalidRequestBody(reason:)`` when the style's
     ///   body or variables are not a JSON object.
-    public func urlRequest(for token: PageToken?) throws -> URLRequest {
+    package func urlRequest(for token: PageToken?) throws -> URLRequest {
         var request = URLRequest(url: try requestURL(for: token))
         request.setValue(style.accept ?? "application/json", forHTTPHeaderField: "Accept")
         try style.continuation.prepare(&request, for: token, in: self)

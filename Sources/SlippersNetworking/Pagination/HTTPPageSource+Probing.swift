@@ -13,15 +13,15 @@ extension HTTPPageSource {
         /// the first did not list; else the first whose second page was empty (the server took its
         /// parameter, and the list ends there, short of any total it announced); else the first
         /// candidate's, whose second page repeated the first. `nil` when no try told anything.
-        public var source: HTTPPageSource?
+        var source: HTTPPageSource?
         /// The first page, read under ``source``'s style (its next token that style's).
-        public var firstPage: Page<RawItem>?
+        package var firstPage: Page<RawItem>?
         /// The second page, fetched by the probe: a sync serves it instead of fetching it again.
-        public var secondPage: Page<RawItem>?
+        var secondPage: Page<RawItem>?
         /// The ways of asking that were tried, in words, with what each brought back.
-        public var tried: [String]
+        package var tried: [String]
         /// Whether ``secondPage`` brought items the first page did not list: the style is confirmed.
-        public var advanced = false
+        var advanced = false
     }
 
     /// Page 2 asked for in every way detection proposed, and refused (`400`, `422`) or answered
@@ -33,7 +33,7 @@ extension HTTPPageSource {
         /// The style of the first way tried.
         public var style: PaginationStyle
         /// The ways tried, in words, with what each brought back.
-        public var tried: [String]
+        package var tried: [String]
 
         /// One line: what was tried and the options that describe the list.
         public var description: String {

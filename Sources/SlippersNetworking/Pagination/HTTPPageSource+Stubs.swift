@@ -12,14 +12,14 @@ extension HTTPPageSource {
 
     /// Whether requests are answered by the stub instead of the network: stubbing is on for the
     /// client's configuration or for this source.
-    public var isStubbing: Bool { client.configuration.shouldStub || shouldStub }
+    var isStubbing: Bool { client.configuration.shouldStub || shouldStub }
 
     /// The client that sends this source's requests: the source's client, or, when stubbing is on,
     /// the same client over the stub's transport (its retries, authentication and origin policy still apply).
     ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/missingStub(path:)`` when stubbing is on
     ///   and the source has no stub: a stubbed list never reaches the network.
-    public func sendingClient() throws -> APIClient {
+    func sendingClient() throws -> APIClient {
         guard isStubbing else { return client }
         guard let stub else { throw NetworkError(.missingStub(path: url.path)) }
         var stubbed = client

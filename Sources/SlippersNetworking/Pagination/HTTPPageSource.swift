@@ -170,13 +170,13 @@ public struct HTTPPageSource: PageSource {
     }
 
     /// The origin of the list's first URL: the only one that gets the headers and credentials, unless trusted.
-    public var homeOrigin: Origin? { Origin(url) }
+    var homeOrigin: Origin? { Origin(url) }
 
     /// The URL that fetches the page at a token; the first page's for `nil`.
     ///
     /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/invalidToken(_:)``
     ///   when the token does not fit the style.
-    public func requestURL(for token: PageToken?) throws -> URL {
+    package func requestURL(for token: PageToken?) throws -> URL {
         try style.continuation.requestURL(for: token, in: self)
     }
 

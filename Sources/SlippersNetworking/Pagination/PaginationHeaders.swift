@@ -20,22 +20,22 @@ public struct PaginationHeaders: Hashable, Sendable {
     /// The number of items in the whole list, when a header says.
     public var total: Int?
     /// The name of the header that gave ``total``, as in `X-Total-Count` or `X-WP-Total`.
-    public var totalHeader: String?
+    var totalHeader: String?
     /// The number of pages, when a header says (`X-Pagination`'s `total_pages`, `X-Total-Pages`,
     /// `X-WP-TotalPages`, `X-Pagination-Page-Count`).
     public var pageCount: Int?
     /// The page size the server used, when a header says (`Per-Page`, `X-Per-Page`).
-    public var pageSize: Int?
+    var pageSize: Int?
     /// Whether a header says this page is the last: `X-Pagination` without a `next_page`, or an
     /// empty `X-Next-Page` (servers that name the next page's number there leave it empty on the last).
-    public var isLastPage = false
+    package var isLastPage = false
     /// The unit of ranges the server pages in, other than bytes: `items` from `Content-Range: items 0-49/1234`
     /// or `Accept-Ranges: items`; such a list is asked for by `Range: items=0-49` headers.
-    public var rangeUnit: String?
+    var rangeUnit: String?
     /// The number of items the response's `Content-Range` covers: 50 for `items 0-49/1234`.
-    public var rangeLength: Int?
+    var rangeLength: Int?
     /// The names of the headers that said something, for explaining a detection.
-    public var names: [String] = []
+    var names: [String] = []
 
     /// Reads the pagination headers of a response; `header` answers a header's value by name, case-insensitively.
     public init(header: (String) -> String?) {

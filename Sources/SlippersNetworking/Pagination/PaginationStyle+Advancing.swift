@@ -30,10 +30,10 @@ extension PaginationStyle {
         /// Its value on the first page (for a first URL without it, the value the server implies).
         public var first: Int
         /// How much it advances from one page to the next: 1 for page numbers, the page size for offsets.
-        public var step: Int
+        package var step: Int
         /// The second page's URL, as the first page named it (a credential copied into it masked):
         /// every other page's URL is this one with ``parameter`` set.
-        public var template: String
+        package var template: String
 
         /// Creates an addressing; see ``learning(firstURL:nextURL:)`` for the usual way.
         public init(parameter: String, first: Int, step: Int, template: String) {
@@ -93,7 +93,7 @@ extension PaginationStyle {
         }
 
         /// The index of the page whose URL is `url`, when it is one of this list's: for a `rel="last"` link.
-        public func pageIndex(of url: URL) -> Int? {
+        package func pageIndex(of url: URL) -> Int? {
             guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems,
                 let value = items.first(where: { Self.name($0) == parameter })?.value.flatMap({ Int($0) }),
                 value >= first, (value - first) % step == 0

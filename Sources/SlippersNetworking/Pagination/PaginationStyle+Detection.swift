@@ -7,7 +7,7 @@ import Slippers
 
 extension PaginationStyle {
     /// The keys, in order of preference, under which APIs put the items array.
-    public static let itemsKeys = ["results", "items", "data", "rows", "records", "entries", "content", "value"]
+    static let itemsKeys = ["results", "items", "data", "rows", "records", "entries", "content", "value"]
     /// The keys of a next page's URL in a body.
     public static let nextURLKeys = ["next", "next_url", "next_page_url", "nextUrl", "nextPageUrl", "nextLink"]
     /// The keys of a next cursor in a body, with the query parameter each is sent back with.
@@ -17,15 +17,15 @@ extension PaginationStyle {
         ("continuation", "continuation"), ("next", "cursor"),
     ]
     /// The query parameters that set a page size, in order of preference.
-    public static let pageSizeParameters = [
+    static let pageSizeParameters = [
         "per_page", "page_size", "pageSize", "perPage", "results_per_page", "limit", "size", "_limit", "page[size]",
     ]
     /// The query parameters that number pages, in order of preference.
-    public static let pageParameters = [
+    static let pageParameters = [
         "page", "current_page", "page_number", "pageNumber", "pageNo", "_page", "page[number]", "p",
     ]
     /// The keys of a page count in a body: the number of pages, or the number of the last page.
-    public static let pageCountKeys = [
+    static let pageCountKeys = [
         "total_pages", "totalPages", "pages", "page_count", "pageCount", "last_page", "lastPage",
     ]
     /// The keys of the list's total count in a body.

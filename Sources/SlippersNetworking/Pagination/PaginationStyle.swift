@@ -57,7 +57,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     /// and serves its own JSON type, such as JSON:API's `application/vnd.api+json`; `nil` for `application/json`.
     ///
     /// Learnt by detection from a `406`; a style stored before this member existed decodes with `nil`.
-    public var accept: String?
+    var accept: String?
     /// The largest page size the server takes, when a sync learnt that it takes no more than
     /// the page size: it refused (`400`, `422`) or cut short a page asked for one item more, to
     /// check the page boundary against the item before it; `nil` when nothing was learnt.
@@ -80,7 +80,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
         case isLast(keyPath: String)
 
         /// The key path of the member.
-        public var keyPath: String {
+        var keyPath: String {
             switch self {
             case .pageCount(let keyPath), .hasMore(let keyPath), .isLast(let keyPath): keyPath
             }
@@ -219,7 +219,7 @@ public struct PaginationStyle: Codable, Sendable, Hashable {
     }
 
     /// The query parameters this style sets itself, left out of a list's key.
-    public var paginationParameters: Set<String> {
+    package var paginationParameters: Set<String> {
         var names = continuation.parameters
         if let pageSizeParameter { names.insert(pageSizeParameter) }
         return names

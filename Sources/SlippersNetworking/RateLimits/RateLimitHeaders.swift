@@ -24,15 +24,15 @@ import Slippers
 /// ```
 public struct RateLimitHeaders: Sendable, Equatable {
     /// The requests the budget allows in a window.
-    public var limit: Int?
+    package var limit: Int?
     /// The requests left in the current window.
-    public var remaining: Int?
+    package var remaining: Int?
     /// How long after the response the budget is whole again.
-    public var resetIn: Duration?
+    package var resetIn: Duration?
     /// The length of the budget's window (`RateLimit-Policy`'s `w`).
-    public var window: Duration?
+    package var window: Duration?
     /// The wait `Retry-After` asks for; zero for `0` or a date past.
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
 
     /// Creates fields from their values.
     public init(
@@ -86,13 +86,13 @@ public struct RateLimitHeaders: Sendable, Equatable {
 
     /// Whether an answer with `status` refuses the request for the budget: a `429`, or a `403`,
     /// that says the budget is spent or gives a `Retry-After` (GitHub's secondary limits).
-    public func isRefusal(status: Int) -> Bool {
+    package func isRefusal(status: Int) -> Bool {
         (status == 429 || status == 403) && (isSpent || retryAfter != nil)
     }
 
     /// How long the server asks a refused request to wait: `Retry-After`, else the time to the
     /// reset of a spent budget; `nil` when it names no wait.
-    public var refusalWait: Duration? {
+    package var refusalWait: Duration? {
         retryAfter ?? (isSpent ? resetIn : nil)
     }
 

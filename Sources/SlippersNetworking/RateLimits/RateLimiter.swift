@@ -32,7 +32,7 @@ public final class RateLimiter: Sendable {
     /// The longest wait for a budget; a longer one fails the request.
     public let maxWait: Duration
     /// Where the limiters of other processes share each origin's budget with this one, if anywhere.
-    public let store: (any RateBudgetStore)?
+    let store: (any RateBudgetStore)?
 
     /// The budget of one origin as last seen.
     public struct Budget: Sendable, Equatable {
@@ -105,7 +105,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// The budget last seen for an origin, or `nil` when no answer of it carried one.
-    public func budget(for origin: Origin) -> Budget? {
+    package func budget(for origin: Origin) -> Budget? {
         state.withLock { state in
             guard let origin = state.origins[origin], origin.limit != nil || origin.remaining != nil else { return nil }
             let now = ContinuousClock.now

@@ -32,15 +32,15 @@ import Slippers
 /// ```
 public struct RetryPolicy: Sendable, Equatable {
     /// The most attempts of one request, the first included; 1 means no retry.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The wait before the first retry.
     public var baseDelay: Duration
     /// The longest wait between two attempts, before jitter.
-    public var maxDelay: Duration
+    var maxDelay: Duration
     /// The largest share (0…1) of a wait that is randomly taken off it, so that clients do not retry in step.
-    public var jitter: Double
+    package var jitter: Double
     /// The longest `Retry-After` the client waits for; a longer one fails the request at once.
-    public var maxRetryAfter: Duration
+    var maxRetryAfter: Duration
 
     /// Creates a policy.
     ///
@@ -61,7 +61,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The waits between attempts: from ``baseDelay``, doubling up to ``maxDelay``, with ``jitter``.
-    public var backoff: Backoff { Backoff(initial: baseDelay, maximum: maxDelay, jitter: jitter) }
+    package var backoff: Backoff { Backoff(initial: baseDelay, maximum: maxDelay, jitter: jitter) }
 
     /// Five attempts, up to 0.5 s apart at first, doubling up to 10 s, with full jitter.
     public static let `default` = RetryPolicy()
@@ -72,7 +72,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait before attempt `attempt + 1` after `error`, or `nil` when the request should not be tried again.
     ///
     /// - parameter attempt: The number of attempts made so far, from 1.
-    public func delay(afterAttempt attempt: Int, error: NetworkError) -> Duration? {
+    package func delay(afterAttempt attempt: Int, error: NetworkError) -> Duration? {
         guard attempt < maxAttempts, error.isTransient else { return nil }
         var wait = backoff.delay(afterRetries: attempt - 1)
         if let retryAfter = error.retryAfter {

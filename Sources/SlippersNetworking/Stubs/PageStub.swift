@@ -31,7 +31,7 @@ public struct PageStub: Sendable {
     }
 
     /// A stub that answers every page request with the same response: a list of one page.
-    public static func response(_ response: StubResponse) -> PageStub {
+    package static func response(_ response: StubResponse) -> PageStub {
         PageStub { _ in response }
     }
 

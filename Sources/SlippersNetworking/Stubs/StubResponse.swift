@@ -15,13 +15,13 @@ import Slippers
 /// ```
 public struct StubResponse: Sendable, Equatable {
     /// The HTTP status code.
-    public var statusCode: Int
+    var statusCode: Int
     /// The response headers.
     public var headers: [String: String]
     /// The response body.
     public var body: Data
     /// How long to wait before answering; the wait ends early when the task is cancelled.
-    public var delay: Duration
+    package var delay: Duration
 
     /// Creates a stubbed response.
     public init(statusCode: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration = .zero) {
@@ -43,7 +43,7 @@ public struct StubResponse: Sendable, Equatable {
     }
 
     /// The response as a ``NetworkResponse`` for a URL.
-    public func response(for url: URL?) -> NetworkResponse {
+    package func response(for url: URL?) -> NetworkResponse {
         NetworkResponse(statusCode: statusCode, headers: headers, body: body, url: url)
     }
 }

@@ -64,7 +64,7 @@
             ///
             /// Pages of JSON are kilobytes to a few megabytes; a larger body is a
             /// mistake or an attack, and fails with ``NetworkError/Kind/responseTooLarge(limit:)``.
-            public var maxBodySize: Int
+            package var maxBodySize: Int
             /// The path of a PEM file of CA certificates to trust for `https`, instead of the
             /// system's; `nil`, the default, for the system's.
             ///
@@ -96,7 +96,7 @@
         public static let shared = AsyncHTTPClientTransport()
 
         /// The limits of every request.
-        public let configuration: Configuration
+        package let configuration: Configuration
         private let client: AsyncHTTPClient.HTTPClient
         /// Why the configuration's trusted certificates could not be loaded; every request fails with it.
         private let trustFailure: NetworkError.Kind.TLSFailure?

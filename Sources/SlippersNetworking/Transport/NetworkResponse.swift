@@ -31,7 +31,7 @@ public struct NetworkResponse: Sendable, Equatable {
     }
 
     /// The `Retry-After` header as a delay: whole seconds, or an HTTP date in the future (zero when it is past).
-    public var retryAfter: Duration? {
+    package var retryAfter: Duration? {
         RateLimitHeaders(self).retryAfter
     }
 }

@@ -22,7 +22,7 @@ public final class URLSessionTransport: HTTPTransport {
     public static let shared = URLSessionTransport()
 
     /// The seconds a request may wait for data before it fails with a timeout.
-    public let timeout: TimeInterval
+    let timeout: TimeInterval
     private let session: URLSession
 
     /// Creates a transport whose requests time out after `timeout` seconds without data.

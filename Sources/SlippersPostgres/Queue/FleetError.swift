@@ -16,7 +16,7 @@ public struct FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// The failure's one line.
     public let description: String
 

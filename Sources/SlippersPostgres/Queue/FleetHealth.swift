@@ -20,7 +20,7 @@ public final class FleetHealth: Sendable {
     }
 
     /// Whether the worker was asked to stop (a graceful shutdown): it takes no list.
-    public var isStopping: Bool {
+    var isStopping: Bool {
         state.withLock { $0.stopping }
     }
 

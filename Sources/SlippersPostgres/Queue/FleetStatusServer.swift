@@ -11,15 +11,15 @@ import ServiceLifecycle
 /// or is cancelled. It serves on the SwiftNIO stack the PostgreSQL connection already runs on.
 public struct FleetStatusServer: Service {
     /// The address to listen on, such as `127.0.0.1`.
-    public let host: String
+    let host: String
     /// The port to listen on; 0 for any free port (see ``onListening``).
-    public let port: Int
+    package let port: Int
     /// The body of `/metrics`, rendered at each request.
     public let metrics: @Sendable () -> String
     /// The worker's health, for `/health`.
     public let health: FleetHealth
     /// Called with the port once the server listens.
-    public var onListening: @Sendable (Int) -> Void = { _ in }
+    package var onListening: @Sendable (Int) -> Void = { _ in }
 
     /// Creates a server of `metrics` and `health` on `host:port`.
     public init(host: String, port: Int, health: FleetHealth, metrics: @escaping @Sendable () -> String) {

@@ -50,11 +50,11 @@ public struct FleetWorker: Sendable {
     /// A list the worker took, and what its sync needs.
     public struct Job: Sendable {
         /// The list's number in the queue.
-        public let id: Int64
+        package let id: Int64
         /// How to sync it.
         public let request: SyncRequest
         /// Whether an earlier worker had taken it and its lease ran out: the sync resumes its committed pages.
-        public let isTakeover: Bool
+        package let isTakeover: Bool
         /// The cache to sync it into: one per loop of the worker, kept list after list.
         public let cache: PostgresCache
         private let queue: PostgresCache
@@ -69,7 +69,7 @@ public struct FleetWorker: Sendable {
 
         /// Records the list the list is filed under, once the sync has planned it, for
         /// ``PostgresCache/queuedLists()`` to count its pages.
-        public func recordList(_ key: String) async {
+        package func recordList(_ key: String) async {
             try? await queue.recordList(key, of: id)
         }
     }
@@ -101,20 +101,20 @@ public struct FleetWorker: Sendable {
     /// The queue's cache.
     public let cache: PostgresCache
     /// The worker's name in the queue, such as `host:pid`.
-    public let name: String
+    package let name: String
     /// How long a list stays this worker's without a renewal (at least 3 s).
     public var lease: Duration = .seconds(30)
     /// The wait between two looks at an empty queue.
-    public var poll: Duration = .seconds(1)
+    package var poll: Duration = .seconds(1)
     /// How many lists the worker syncs at once.
-    public var concurrency = 1
+    package var concurrency = 1
     /// Whether ``run(_:)`` returns once no list is due or held by a worker: scheduled lists that
     /// come due later do not keep it running.
     public var untilEmpty = false
     /// An error's one line, for the queue's `last_error` and the events.
     public var describe: @Sendable (any Error) -> String = { "\($0)" }
     /// Called with what the worker does, from any of its loops.
-    public var onEvent: @Sendable (Event) -> Void = { _ in }
+    package var onEvent: @Sendable (Event) -> Void = { _ in }
     /// How long, once the worker is asked to stop, a list's sync has to save the pages it has in
     /// flight before it is cancelled; 10 s unless set.
     public var shutdownGrace: Duration = .seconds(10)

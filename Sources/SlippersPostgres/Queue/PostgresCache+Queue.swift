@@ -99,7 +99,7 @@ extension PostgresCache {
 
     /// Renews the worker's lease on a list; `false` when the list is no longer the worker's
     /// (its lease ran out and another worker took it).
-    public func renewLease(of id: Int64, worker: String, lease: Duration, now: Date = Date()) async throws -> Bool {
+    package func renewLease(of id: Int64, worker: String, lease: Duration, now: Date = Date()) async throws -> Bool {
         let until = now.timeIntervalSince1970 + lease.timeInterval
         return try await mappingErrors {
             let rows = try await client.rows(
@@ -115,7 +115,7 @@ extension PostgresCache {
     }
 
     /// Records the list a list is filed under, once its worker has planned it.
-    public func recordList(_ key: String, of id: Int64) async throws {
+    package func recordList(_ key: String, of id: Int64) async throws {
         try await mappingErrors {
             try await client.rows("UPDATE queue SET collection_key = \(key) WHERE id = \(id)")
         }
@@ -180,7 +180,7 @@ extension PostgresCache {
     /// Gives a list back to the queue, pending, when its worker cannot finish it for a reason of
     /// its own (the database was unreachable): another worker, or this one, takes it again and
     /// resumes its committed prefix.
-    public func requeue(_ id: Int64, worker: String, reason: String, now: Date = Date()) async throws {
+    func requeue(_ id: Int64, worker: String, reason: String, now: Date = Date()) async throws {
         try await mappingErrors {
             try await client.rows(
                 """
@@ -193,7 +193,7 @@ extension PostgresCache {
 
     /// Whether any list is due at `now` or held by a worker: a scheduled list that comes due
     /// later does not count, so that a worker asked to stop once the queue is empty stops.
-    public func hasListsDueOrRunning(now: Date = Date()) async throws -> Bool {
+    package func hasListsDueOrRunning(now: Date = Date()) async throws -> Bool {
         let stamp = now.timeIntervalSince1970
         return try await mappingErrors {
             let rows = try await client.rows(

@@ -2,15 +2,15 @@ import Foundation
 import PostgresNIO
 
 /// How many lists a queue holds in each state, and how long its oldest due list has waited.
-public struct QueueDepth: Hashable, Sendable {
+package struct QueueDepth: Hashable, Sendable {
     /// The number of lists in each state; a state no list is in is absent.
-    public var lists: [QueuedList.State: Int]
+    package var lists: [QueuedList.State: Int]
     /// How long the oldest list that is due (pending and due, or running under a lease that ran
     /// out) has waited past its due time, in seconds: 0 when none is.
-    public var lag: TimeInterval
+    package var lag: TimeInterval
 
     /// Creates a depth.
-    public init(lists: [QueuedList.State: Int], lag: TimeInterval) {
+    package init(lists: [QueuedList.State: Int], lag: TimeInterval) {
         self.lists = lists
         self.lag = lag
     }
@@ -20,7 +20,7 @@ extension PostgresCache {
     /// The queue's depth by state and its lag, in one statement: what a worker records as gauges.
     ///
     /// - throws: ``PostgresCacheError`` when the database cannot be reached.
-    public func queueDepth(now: Date = Date()) async throws -> QueueDepth {
+    package func queueDepth(now: Date = Date()) async throws -> QueueDepth {
         let stamp = now.timeIntervalSince1970
         return try await mappingErrors {
             let rows = try await client.rows(

@@ -34,7 +34,7 @@ public struct QueuedList: Hashable, Sendable, Codable {
     /// The number of pages cached for it.
     public var pages: Int
     /// The last run's summary line.
-    public var lastResult: String?
+    package var lastResult: String?
     /// The last run's error.
     public var lastError: String?
     /// When it was enqueued.
@@ -46,7 +46,7 @@ public struct QueuedList: Hashable, Sendable, Codable {
     /// for a list synced once.
     public var every: Double?
     /// How many of its runs failed in a row.
-    public var failures: Int
+    package var failures: Int
 
     private enum CodingKeys: String, CodingKey {
         case id, url, request, state, worker, attempts, pages
@@ -67,5 +67,5 @@ public struct QueueClaim: Hashable, Sendable {
     /// How to sync it: its URL, style, limits and network settings.
     public var request: SyncRequest
     /// Whether an earlier worker had taken it (its lease ran out): the sync resumes its committed prefix.
-    public var isTakeover: Bool
+    package var isTakeover: Bool
 }

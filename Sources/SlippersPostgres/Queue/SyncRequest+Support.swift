@@ -4,11 +4,11 @@ import Slippers
 extension SyncRequest.Schedule {
     /// How far a scheduled list's next run moves, as a share of ``every``, either way at random:
     /// 0.1, so that lists enqueued together do not stay in step and hit their servers together.
-    public static let jitter = 0.1
+    package static let jitter = 0.1
     /// The wait after a scheduled list's first failure in a row: 30 s, doubled after each further one.
-    public static let firstBackoff: TimeInterval = 30
+    static let firstBackoff: TimeInterval = 30
     /// The longest wait after a failure: 1 h (and never more than ``every``).
-    public static let longestBackoff: TimeInterval = 3_600
+    static let longestBackoff: TimeInterval = 3_600
 
     /// When a scheduled list comes due again after a run that succeeded at `finished`:
     /// `finished + every × (1 + jitter × spread)`, with `spread` in −1...1 (at random unless given).

@@ -2,7 +2,7 @@ import Slippers
 
 extension PostgresCache {
     /// How many pages past the committed prefix workers fetch ahead of the lease holder.
-    public static var pagesFetchedAhead: Int { 64 }
+    static var pagesFetchedAhead: Int { 64 }
 
     /// Fetches pages of `list` ahead of the worker holding its lease, for that worker to
     /// commit, until `leaseTaken` says this worker has the lease or nothing is left to fetch.

@@ -78,7 +78,7 @@ extension PostgresCache {
     /// - parameter window: The length of the budget's window in seconds, when the server said.
     /// - parameter now: The worker's clock.
     /// - throws: A ``PostgresCacheError``.
-    public func recordRateBudget(
+    package func recordRateBudget(
         origin: String, limit: Int?, remaining: Int?, reset: Date?, window: Double?, now: Date
     ) async throws {
         let (reset, now) = (reset?.timeIntervalSince1970, now.timeIntervalSince1970)

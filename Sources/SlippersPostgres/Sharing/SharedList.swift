@@ -9,7 +9,7 @@ public struct SharedList: Hashable, Sendable {
     /// The list's key: its lease and its committed pages.
     public var list: String
     /// The digest of how its pages are asked for.
-    public var fingerprint: String
+    var fingerprint: String
 
     /// Creates a shared list.
     public init(list: String, fingerprint: String) {

@@ -15,7 +15,7 @@ import Synchronization
 public final class SharedPageSource<Base: AddressablePageSource>: AddressablePageSource
 where Base.Item == RawItem {
     /// The source this one fetches with.
-    public let base: Base
+    let base: Base
     private let cache: PostgresCache
     private let list: SharedList
     private let state = Mutex(State())
@@ -41,7 +41,7 @@ where Base.Item == RawItem {
     }
 
     /// The number of pages this source took from other workers instead of fetching them.
-    public var pagesFetchedByOthers: Int { state.withLock { $0.fromOthers } }
+    var pagesFetchedByOthers: Int { state.withLock { $0.fromOthers } }
 
     /// The page, as another worker staged it or fetched by this one.
     public func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {

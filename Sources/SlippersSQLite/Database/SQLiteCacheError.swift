@@ -81,17 +81,17 @@ public struct SQLiteCacheError: Error, Equatable, Sendable, CustomStringConverti
     public let path: String?
     /// What the code says more: the damage SQLite reported (``Code/corrupt``), what the path names
     /// (``Code/notAFile``: "a directory", "a device"…), or what is wrong with the JSON (``Code/invalidJSON``).
-    public let detail: String?
+    package let detail: String?
     /// The migrations the file holds that this build does not know, for ``Code/newerSchema``.
-    public let unknownMigrations: [String]
+    let unknownMigrations: [String]
     /// The tables of another application the file holds, for ``Code/foreignDatabase``.
-    public let tables: [String]
+    let tables: [String]
     /// The type the item is filed under, for ``Code/itemNotFound``; the type searched, for ``Code/notSearchable``.
-    public let itemType: String?
+    let itemType: String?
     /// The item's id, for ``Code/itemNotFound``.
     public let itemKey: String?
     /// The outbox write's id, for ``Code/writeNotFound``.
-    public let writeID: Int64?
+    let writeID: Int64?
 
     private init(
         _ code: Code, path: String? = nil, detail: String? = nil, unknownMigrations: [String] = [],
@@ -108,7 +108,7 @@ public struct SQLiteCacheError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     /// The directory that should hold the file at `path` does not exist.
-    public static func directoryNotFound(path: String) -> SQLiteCacheError {
+    package static func directoryNotFound(path: String) -> SQLiteCacheError {
         SQLiteCacheError(.directoryNotFound, path: path)
     }
 
@@ -116,15 +116,15 @@ public struct SQLiteCacheError: Error, Equatable, Sendable, CustomStringConverti
     public static func fileNotFound(path: String) -> SQLiteCacheError { SQLiteCacheError(.fileNotFound, path: path) }
 
     /// The file at `path` is not an SQLite database.
-    public static func notADatabase(path: String) -> SQLiteCacheError { SQLiteCacheError(.notADatabase, path: path) }
+    package static func notADatabase(path: String) -> SQLiteCacheError { SQLiteCacheError(.notADatabase, path: path) }
 
     /// The database at `path` is damaged, as SQLite's `detail` says.
-    public static func corrupt(path: String, detail: String) -> SQLiteCacheError {
+    static func corrupt(path: String, detail: String) -> SQLiteCacheError {
         SQLiteCacheError(.corrupt, path: path, detail: detail)
     }
 
     /// The file at `path` holds `unknownMigrations`, from a newer Slippers.
-    public static func newerSchema(path: String, unknownMigrations: [String]) -> SQLiteCacheError {
+    package static func newerSchema(path: String, unknownMigrations: [String]) -> SQLiteCacheError {
         SQLiteCacheError(.newerSchema, path: path, unknownMigrations: unknownMigrations)
     }
 
@@ -132,56 +132,54 @@ public struct SQLiteCacheError: Error, Equatable, Sendable, CustomStringConverti
     public static func readOnly(path: String) -> SQLiteCacheError { SQLiteCacheError(.readOnly, path: path) }
 
     /// `path` names `kind` ("a directory", "a device"…), not a file.
-    public static func notAFile(path: String, kind: String) -> SQLiteCacheError {
+    package static func notAFile(path: String, kind: String) -> SQLiteCacheError {
         SQLiteCacheError(.notAFile, path: path, detail: kind)
     }
 
     /// The database at `path` holds another application's `tables`.
-    public static func foreignDatabase(path: String, tables: [String]) -> SQLiteCacheError {
+    package static func foreignDatabase(path: String, tables: [String]) -> SQLiteCacheError {
         SQLiteCacheError(.foreignDatabase, path: path, tables: tables)
     }
 
     /// The file at `path` is on a filesystem mounted read-only.
-    public static func readOnlyFileSystem(path: String) -> SQLiteCacheError {
+    package static func readOnlyFileSystem(path: String) -> SQLiteCacheError {
         SQLiteCacheError(.readOnlyFileSystem, path: path)
     }
 
     /// The file at `path`, or its directory, is not writable by this user.
-    public static func permissionDenied(path: String) -> SQLiteCacheError {
+    package static func permissionDenied(path: String) -> SQLiteCacheError {
         SQLiteCacheError(.permissionDenied, path: path)
     }
 
     /// The file at `path` is in a read-only place with changes in its write-ahead log.
-    public static func uncheckpointedChanges(path: String) -> SQLiteCacheError {
+    package static func uncheckpointedChanges(path: String) -> SQLiteCacheError {
         SQLiteCacheError(.uncheckpointedChanges, path: path)
     }
 
     /// The disk holding the file at `path` is full.
-    public static func diskFull(path: String) -> SQLiteCacheError { SQLiteCacheError(.diskFull, path: path) }
+    static func diskFull(path: String) -> SQLiteCacheError { SQLiteCacheError(.diskFull, path: path) }
 
     /// The cache of the file at `path` was closed before it was used.
     public static func closed(path: String) -> SQLiteCacheError { SQLiteCacheError(.closed, path: path) }
 
     /// Another process kept the file at `path` locked for too long.
-    public static func busy(path: String) -> SQLiteCacheError { SQLiteCacheError(.busy, path: path) }
+    package static func busy(path: String) -> SQLiteCacheError { SQLiteCacheError(.busy, path: path) }
 
     /// The items of `type` in the read-only file at `path` are not indexed for search yet.
-    public static func notSearchable(path: String, type: String) -> SQLiteCacheError {
+    package static func notSearchable(path: String, type: String) -> SQLiteCacheError {
         SQLiteCacheError(.notSearchable, path: path, itemType: type)
     }
 
     /// No item `key` of `type` is cached.
-    public static func itemNotFound(type: String, key: String) -> SQLiteCacheError {
+    package static func itemNotFound(type: String, key: String) -> SQLiteCacheError {
         SQLiteCacheError(.itemNotFound, itemType: type, itemKey: key)
     }
 
     /// A local write's JSON is not valid, as `detail` says.
-    public static func invalidJSON(_ detail: String) -> SQLiteCacheError {
-        SQLiteCacheError(.invalidJSON, detail: detail)
-    }
+    static func invalidJSON(_ detail: String) -> SQLiteCacheError { SQLiteCacheError(.invalidJSON, detail: detail) }
 
     /// No write `id` is in the outbox.
-    public static func writeNotFound(id: Int64) -> SQLiteCacheError { SQLiteCacheError(.writeNotFound, writeID: id) }
+    package static func writeNotFound(id: Int64) -> SQLiteCacheError { SQLiteCacheError(.writeNotFound, writeID: id) }
 
     public var description: String {
         let path = self.path ?? ""

@@ -90,11 +90,11 @@ public struct WriteRequest: Hashable, Sendable {
     public var json: Data?
     /// The HTTP method; by default `PATCH` for a merge, `PUT` for a replace, `DELETE` for a delete,
     /// `POST` for an insert.
-    public var method: String
+    var method: String
     /// The item's URL.
     public var url: String
     /// The version the change is based on, sent as `If-Match`; `nil` when unknown.
-    public var baseVersion: String?
+    var baseVersion: String?
 
     /// Creates a change to keep in the outbox.
     public init(

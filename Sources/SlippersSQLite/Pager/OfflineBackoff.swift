@@ -9,9 +9,9 @@ import Slippers
 /// resets the count; ``Pager/retry()`` and ``Pager/refresh()`` ask at once.
 public struct OfflineBackoff: Hashable, Sendable {
     /// The wait after the first failure, in seconds.
-    public var initial: TimeInterval
+    package var initial: TimeInterval
     /// The longest wait, in seconds.
-    public var maximum: TimeInterval
+    package var maximum: TimeInterval
 
     /// Creates a backoff; 2 seconds after a first failure, doubling up to 5 minutes unless given.
     public init(initial: TimeInterval = 2, maximum: TimeInterval = 300) {
@@ -20,12 +20,12 @@ public struct OfflineBackoff: Hashable, Sendable {
     }
 
     /// The waits, without jitter: a pager's pause is the same in every run.
-    public var backoff: Backoff {
+    package var backoff: Backoff {
         Backoff(initial: .seconds(initial), maximum: .seconds(min(maximum, 1e12)))
     }
 
     /// The wait after `failures` failures in a row (at least 1).
-    public func delay(afterFailures failures: Int) -> TimeInterval {
+    package func delay(afterFailures failures: Int) -> TimeInterval {
         backoff.ceiling(afterRetries: max(failures, 1) - 1).timeInterval
     }
 }

@@ -44,9 +44,9 @@ public struct PagerConfiguration: Sendable {
     // MARK: - Failures and time
 
     /// How long to wait before asking the network again after a failure: 2 s, doubling up to 5 minutes.
-    public var backoff: OfflineBackoff
+    package var backoff: OfflineBackoff
     /// The time source; the system's clock unless set (tests set another).
-    public var clock: @Sendable () -> Date
+    var clock: @Sendable () -> Date
 
     /// Creates a configuration; what is not given keeps its default.
     public init(

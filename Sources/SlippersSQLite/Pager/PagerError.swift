@@ -43,17 +43,17 @@ public struct PagerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let code: Code
     /// The index of the page concerned, from 0.
-    public let pageIndex: Int
+    package let pageIndex: Int
     /// For ``Code/itemsDoNotDecode``: the index of the first item that does not decode, on its page.
-    public let itemIndex: Int?
+    package let itemIndex: Int?
     /// For ``Code/itemsDoNotDecode``: the member that does not decode, as a Swift key path (`account.createdAt`).
     public let member: String?
     /// For ``Code/itemsDoNotDecode``: what is wrong with the member and how to fix the model.
-    public let reason: String?
+    package let reason: String?
     /// For ``Code/offline``: when the pager asks the network again by itself.
     public let retryAt: Date?
     /// The name of the pager's item type.
-    public let itemType: String
+    let itemType: String
     /// For ``Code/cannotOpenAtItem``: the item the list was asked to open at.
     public let item: ItemKey?
 

@@ -18,7 +18,7 @@ import SlippersStorage
 /// Nothing is kept: decoding the same range twice decodes it twice.
 public struct LazyPage<Item: Decodable>: Sendable {
     /// The page's row.
-    public let info: PageInfo
+    package let info: PageInfo
     /// The page's items as stored, in order, not decoded.
     public let rawItems: [RawItem]
 
@@ -44,7 +44,7 @@ public struct LazyPage<Item: Decodable>: Sendable {
     /// Every item of the page, decoded.
     ///
     /// - throws: `DecodingError` when a stored item does not match `Item`.
-    public func allItems() throws -> [Item] {
+    package func allItems() throws -> [Item] {
         try rawItems.decoded(as: Item.self)
     }
 }

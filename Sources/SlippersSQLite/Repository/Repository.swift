@@ -78,7 +78,7 @@ public struct Repository<Item: Codable & CacheIdentifiable & Sendable>: Sendable
     /// (see ``LazyPage``); its rows are read in one query, as ``page(at:in:)`` reads them.
     ///
     /// - throws: A `DatabaseError`.
-    public func lazyPage(at index: Int, in key: String) throws -> LazyPage<Item>? {
+    package func lazyPage(at index: Int, in key: String) throws -> LazyPage<Item>? {
         try cache.page(at: index, in: key).map(LazyPage.init)
     }
 

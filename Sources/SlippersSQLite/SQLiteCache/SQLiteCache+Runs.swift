@@ -6,11 +6,11 @@ import SlippersStorage
 /// What placing a run of a feed's items did: see ``SQLiteCache/placeRun(_:continuation:in:now:)``.
 public struct RunPlacement: Hashable, Sendable {
     /// The run's items no page listed: put in the list where their ids place them.
-    public var inserted: Int
+    var inserted: Int
     /// Whether the run met the item listed above its place (or is the list's head).
-    public var metAbove: Bool
+    var metAbove: Bool
     /// Whether the run met the item listed below its place (or the list's end).
-    public var metBelow: Bool
+    var metBelow: Bool
 }
 
 /// Why a run of a feed's items could not be placed in its list.

@@ -48,7 +48,7 @@ public struct Diagnosis: Hashable, Sendable, Codable {
     }
 
     /// The last migration applied to the file, if any.
-    public var schemaVersion: String? { appliedMigrations.last }
+    package var schemaVersion: String? { appliedMigrations.last }
 }
 
 extension Diagnosis {

@@ -3,7 +3,7 @@ public struct HeadMerge: Hashable, Sendable {
     /// The items no cached page listed: they were put at the top of the list.
     public var added: Int
     /// The items listed already whose JSON changed: they were updated where they stand.
-    public var updated: Int
+    package var updated: Int
 
     /// Makes a merge's outcome; for backends.
     package init(added: Int, updated: Int) {

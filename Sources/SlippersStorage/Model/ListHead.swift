@@ -10,7 +10,7 @@ public struct ListHead: Hashable, Sendable {
     /// The canonical key of the list.
     public var key: String
     /// The token of the next page to fetch; `nil` when the end is reached or nothing was fetched.
-    public var resumeToken: PageToken?
+    package var resumeToken: PageToken?
     /// Whether the last page was fetched.
     public var endReached: Bool
     /// The number of items in the whole list, when the server said.
@@ -48,10 +48,10 @@ public struct ListHead: Hashable, Sendable {
     }
 
     /// The index of the next page to fetch: the pages of the current generation come first.
-    public var nextPageIndex: Int { currentPageCount }
+    package var nextPageIndex: Int { currentPageCount }
 
     /// Whether the end was reached holding fewer than the announced ``total`` of `itemCount` distinct items.
-    public func isIncomplete(itemCount: Int) -> Bool {
+    func isIncomplete(itemCount: Int) -> Bool {
         Self.isIncomplete(endReached: endReached, total: total, itemCount: itemCount)
     }
 

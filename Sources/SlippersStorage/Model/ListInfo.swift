@@ -13,7 +13,7 @@ public struct ListInfo: Hashable, Sendable {
     public var account: Account { ListKey(parsing: key).account }
 
     /// The list's state and where its current generation ends.
-    public var head: ListHead
+    package var head: ListHead
     /// The type of the list's items.
     public var itemType: String
     /// The pagination style, as its source described it.
@@ -29,7 +29,7 @@ public struct ListInfo: Hashable, Sendable {
     /// When the most recent page was fetched.
     public var lastFetchedAt: Date?
     /// The number of cached pages a refresh marked unverified that the network has not confirmed since.
-    public var unverifiedPageCount = 0
+    package var unverifiedPageCount = 0
     /// The number of gaps between the runs of a feed's items: places where the server has items
     /// no page holds. A list with a gap is not a copy of the server's whole list.
     public var gapCount = 0
@@ -58,7 +58,7 @@ public struct ListInfo: Hashable, Sendable {
         set { head.key = newValue }
     }
     /// The token of the next page to fetch; `nil` when the end is reached or nothing was fetched.
-    public var resumeToken: PageToken? {
+    package var resumeToken: PageToken? {
         get { head.resumeToken }
         set { head.resumeToken = newValue }
     }
@@ -73,12 +73,12 @@ public struct ListInfo: Hashable, Sendable {
         set { head.total = newValue }
     }
     /// When its first page was last fetched.
-    public var refreshedAt: Date? {
+    package var refreshedAt: Date? {
         get { head.refreshedAt }
         set { head.refreshedAt = newValue }
     }
     /// When it was invalidated, if it still is.
-    public var invalidatedAt: Date? {
+    package var invalidatedAt: Date? {
         get { head.invalidatedAt }
         set { head.invalidatedAt = newValue }
     }
@@ -103,5 +103,5 @@ public struct ListInfo: Hashable, Sendable {
     public var currentPageCount: Int { head.currentPageCount }
 
     /// The index of the next page to fetch: the pages of the current generation come first.
-    public var nextPageIndex: Int { head.nextPageIndex }
+    package var nextPageIndex: Int { head.nextPageIndex }
 }

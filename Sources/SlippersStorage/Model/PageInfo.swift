@@ -22,7 +22,7 @@ public struct PageInfo: Hashable, Sendable {
     /// When the network last confirmed the page: fetched it, or answered that it had not changed.
     public var verifiedAt: Date?
     /// A digest of the page's items (keys and JSON bytes); `nil` for a page saved by an older version.
-    public var digest: String?
+    package var digest: String?
     /// How long after ``verifiedAt`` the page is fresh, in seconds, when its response said
     /// (`Cache-Control: max-age`, `Expires`); 0 for `no-cache` and for `no-store` (a page kept all the same).
     public var lifetime: TimeInterval?
@@ -98,7 +98,7 @@ public struct PageInfo: Hashable, Sendable {
     /// Not when a refresh marked it unverified, when its generation is older,
     /// when its response said `no-cache`, or when it is older than its lifetime
     /// (or `maxAge` when it has no lifetime). A page with neither is fresh until a refresh.
-    public func isFresh(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
+    package func isFresh(at now: Date, maxAge: TimeInterval? = nil) -> Bool {
         guard !isSuperseded, !isUnverified, !requiresRevalidation else { return false }
         guard let expiresAt = expiresAt(maxAge: maxAge) else { return true }
         return now < expiresAt

@@ -30,7 +30,7 @@ extension SyncWatermark {
     ///
     /// For example, `"2026-01-02T00:00:00Z"` is greater than `"2026-01-01T23:59:59.999+00:00"`,
     /// and `"10"` greater than `"9"`.
-    public static func greater(_ first: String, _ second: String) -> String {
+    package static func greater(_ first: String, _ second: String) -> String {
         switch (Reading(first), Reading(second)) {
         case (.date(let a), .date(let b)): a >= b ? first : second
         case (.number(let a), .number(let b)): a >= b ? first : second
@@ -42,7 +42,7 @@ extension SyncWatermark {
     /// milliseconds when the value had a fraction; a number less the duration's seconds; text as it is.
     ///
     /// For example, `"2026-01-01T00:05:00Z"` less 5 minutes is `"2026-01-01T00:00:00Z"`.
-    public static func lowering(_ value: String, by lookback: Duration) -> String {
+    package static func lowering(_ value: String, by lookback: Duration) -> String {
         let seconds = Double(lookback.components.seconds) + Double(lookback.components.attoseconds) / 1e18
         guard seconds > 0 else { return value }
         switch Reading(value) {

@@ -87,13 +87,13 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
 
     /// Where the pages go, as far as an incremental sync needs it: its sync side, the items it
     /// reads back, and the eviction of the changes it walked.
-    public let storage: any SyncStorage & CacheReader & CacheAdministration
+    let storage: any SyncStorage & CacheReader & CacheAdministration
     /// The list the list is filed under.
     public let list: ListDescriptor
     /// Which field is the watermark, the lookback and the initial value.
-    public let settings: Settings
+    let settings: Settings
     /// The source of the list's pages: the whole list for `nil`, otherwise the items changed since the value.
-    public let source: @Sendable (_ since: String?) -> Source
+    let source: @Sendable (_ since: String?) -> Source
 
     /// Whether pages whose response said `Cache-Control: no-store` are saved all the same; see ``ListSync/keepsNoStorePages``.
     public var keepsNoStorePages = false
@@ -120,7 +120,7 @@ public struct IncrementalSync<Source: PageSource>: Sendable where Source.Item ==
     }
 
     /// The key of the list a run's changes are walked into before they are merged: the list's key and `#changes`.
-    public var changesKey: String { list.key + "#changes" }
+    var changesKey: String { list.key + "#changes" }
 
     /// Walks the whole list or its changes, merges what it brought, and moves the watermark when it completes.
     ///

@@ -11,7 +11,7 @@ extension ListSync {
         public var updated = 0
         /// Whether the read stopped at a page whose items are all cached unchanged: the cache's list
         /// continues from there. `false` when the list ended first, or `maxPages` did.
-        public var metCachedItems = false
+        var metCachedItems = false
         /// The number of items in the whole list, as the last page fetched said, if it did.
         public var total: Int?
         /// The number of distinct items the cached list holds after the merge.

@@ -24,7 +24,7 @@ import Tracing
 public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawItem {
     /// Where the pages go: an SQLite file (`SQLiteCache`) or another backend, as far as a walk
     /// needs it: its sync side and the pages it reads back.
-    public let storage: any SyncStorage & CacheReader
+    let storage: any SyncStorage & CacheReader
 
     /// The source of the pages.
     public let source: Source

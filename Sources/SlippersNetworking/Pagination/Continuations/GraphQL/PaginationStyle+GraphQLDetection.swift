@@ -5,13 +5,13 @@ extension PaginationStyle.GraphQLConnection {
     /// A connection found in a GraphQL response: where it is and how it lists its items.
     public struct Found: Sendable, Hashable {
         /// The key path of the connection under `data`, such as `repository.issues`.
-        public var connectionPath: String
+        package var connectionPath: String
         /// Whether it lists `edges` or `nodes`.
         public var items: Items
         /// The number of items in it.
-        public var itemCount: Int
+        package var itemCount: Int
         /// Whether it has `pageInfo.hasNextPage` and `pageInfo.endCursor` to page with.
-        public var hasPageInfo: Bool
+        var hasPageInfo: Bool
     }
 
     /// The Relay connections in a GraphQL response's `data`: objects with `edges` or `nodes`
@@ -19,7 +19,7 @@ extension PaginationStyle.GraphQLConnection {
     ///
     /// For example, `{"data": {"viewer": {"repositories": {"nodes": […], "pageInfo": {…}}}}}`
     /// has one, at `viewer.repositories`.
-    public static func find(in body: Data) -> [Found] {
+    static func find(in body: Data) -> [Found] {
         guard let scanner = try? JSONScanner(body), let data = scanner.value(at: ["data"]) else { return [] }
         var found: [Found] = []
         func visit(_ value: JSONScanner.Value, path: [String]) {
@@ -54,29 +54,29 @@ extension PaginationStyle.GraphQLConnection {
     public struct FoundList: Sendable, Hashable {
         /// The key path under `data` of the array (`items.results`), or of the object whose
         /// `edges` hold the items as each edge's `node` (`posts`, with ``items`` `.edges`).
-        public var connectionPath: String
+        package var connectionPath: String
         /// `.edges` when the items are the `node` of each element of ``connectionPath``'s `edges`,
         /// `.nodes` when ``connectionPath`` is the array of items itself.
         public var items: Items
         /// The number of items in it.
-        public var itemCount: Int
+        package var itemCount: Int
         /// The key path from the body's root of the list's total: a `totalCount`, `total` or
         /// `count` (or another of ``PaginationStyle/totalKeys``) beside the array; `nil` when there is none.
-        public var totalKeyPath: String?
+        package var totalKeyPath: String?
     }
 
     /// The variables of a query that give the offset of a page, in order of preference.
-    public static let offsetVariables = ["offset", "skip", "start", "from"]
+    static let offsetVariables = ["offset", "skip", "start", "from"]
     /// The variables of a query that give the number of a page, in order of preference.
-    public static let pageVariables = ["page", "pageNumber", "page_number", "pageNo", "pageIndex"]
+    static let pageVariables = ["page", "pageNumber", "page_number", "pageNo", "pageIndex"]
     /// The variables of a query that give the page size, in order of preference.
-    public static let sizeVariables = [
+    static let sizeVariables = [
         "limit", "first", "pageSize", "page_size", "perPage", "per_page", "take", "size", "count",
     ]
 
     /// The variables a query declares, in the order it declares them: `query($offset: Int,
     /// $limit: Int)` declares `offset` and `limit`. Strings and comments are skipped.
-    public static func declaredVariables(in query: String) -> [String] {
+    package static func declaredVariables(in query: String) -> [String] {
         var names: [String] = []
         let characters = Array(query)
         var index = 0

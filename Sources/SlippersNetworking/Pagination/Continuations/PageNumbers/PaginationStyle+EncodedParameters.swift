@@ -14,11 +14,11 @@ extension PaginationStyle {
         /// its parameter named `q.page` (the query parameter, a dot, the member).
         public var kind: Kind
         /// The member that sets the page size, named as `q.page_size`; `nil` when the object has none.
-        public var pageSizeParameter: String?
+        var pageSizeParameter: String?
         /// The page size the URL asks for.
-        public var pageSize: Int?
+        var pageSize: Int?
         /// What was read, in words.
-        public var reason: String
+        package var reason: String
     }
 
     /// The members of an encoded object that number pages: the page parameters' names.

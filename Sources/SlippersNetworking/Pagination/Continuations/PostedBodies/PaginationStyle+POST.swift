@@ -28,11 +28,11 @@ extension PaginationStyle {
     /// ```
     public struct GraphQLConnection: Codable, Sendable, Hashable {
         /// The query (or a document of several operations, with ``operationName``).
-        public var query: String
+        var query: String
         /// The variables, as the text of a JSON object (`{}` when there are none); the page
         /// size and the cursor are added to them. Give credentials in headers, never here:
         /// the style, variables included, is stored with the cache.
-        public var variables: String
+        var variables: String
         /// The operation to run when the query holds several; `nil` to send none.
         public var operationName: String?
         /// The key path of the connection under `data`, such as `repository.issues` or `search`.
@@ -181,7 +181,7 @@ extension PaginationStyle {
         }
 
         /// Whether the body pages by a number (a page or an offset) rather than by a cursor.
-        public var isNumbered: Bool { paging != nil && paging != .cursor }
+        var isNumbered: Bool { paging != nil && paging != .cursor }
 
         /// A body paged by a page number or an offset found in `body` (top level, or one object
         /// down): a member named as pages (`page`, `page_number`…) or offsets (`offset`, `skip`,
