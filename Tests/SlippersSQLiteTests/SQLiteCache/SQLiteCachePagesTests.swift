@@ -183,7 +183,7 @@ import Testing
         let head = try store.savePage(Page(items: items, nextToken: nil), at: 0, in: other)
         #expect(head.repeatedItemCount == 1)
         let page = try #require(try store.page(at: 0, in: "other"))
-        #expect(try Fixtures.ids(page.items) == Array(1...260))
+        #expect(Fixtures.ids(page.items) == Array(1...260))
         #expect(try store.item(type: "Post", key: .integer(7))?.item == Fixtures.item(7, "again"))
         #expect(try store.item(type: "Post", key: .integer(20))?.item == Fixtures.item(20, "changed"))
         let after = try rowIDs()
