@@ -146,8 +146,7 @@ extension SlippersCommand {
                 case .waitingForLease(let key):
                     StandardError.write("waiting for another worker syncing \(key.shortenedForErrors)")
                 case .progress(let progress):
-                    let elapsed = started.duration(to: .now)
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let seconds = started.duration(to: .now).timeInterval
                     bar?.draw(
                         ProgressBar.Figures(
                             pages: progress.pagesCached, items: progress.itemsCached, total: progress.total,

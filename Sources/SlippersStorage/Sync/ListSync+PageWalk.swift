@@ -57,8 +57,9 @@ extension ListSync {
             self.limits = limits
             self.repeatedSecondPage = repeatedSecondPage
             inFlight = PagesInFlight(addressable: addressable, index: index, token: token)
-            progress = SyncProgress(startIndex: index, pagesCached: index, total: cachedTotal)
-            progress.itemsCachedBefore = index > 0 ? cachedItemCount : 0
+            progress = SyncProgress(
+                startIndex: index, pagesCached: index, itemsCachedBefore: index > 0 ? cachedItemCount : 0,
+                total: cachedTotal)
             var walked = walked
             if let token { walked.insert(token) }
             self.walked = walked

@@ -59,9 +59,7 @@ public struct SyncProgress: Hashable, Sendable {
 extension SyncProgress {
     /// The figures of a run that fetched `pagesFetched` pages and `itemsFetched` items of a list
     /// that now holds `pagesCached` pages.
-    package init(startIndex: Int = 0, pagesFetched: Int, itemsFetched: Int, pagesCached: Int, total: Int? = nil) {
-        self.init(startIndex: startIndex, pagesCached: pagesCached, total: total)
-        self.pagesFetched = pagesFetched
-        self.itemsFetched = itemsFetched
+    package init(pagesFetched: Int, itemsFetched: Int, pagesCached: Int) {
+        self.init(startIndex: 0, pagesFetched: pagesFetched, itemsFetched: itemsFetched, pagesCached: pagesCached)
     }
 }
