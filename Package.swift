@@ -92,6 +92,8 @@ let package = Package(
             name: "SlippersSQLite",
             dependencies: [
                 "Slippers", "SlippersStorage", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the statements of the write path run once per item (BoundStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swift6,

@@ -62,17 +62,38 @@ package struct JSONTape {
     /// The entries, the document's first value first.
     package private(set) var entries: [Entry] = []
 
+    /// An empty tape, for ``reparse(_:)`` to fill.
+    package init() {}
+
+    private init(entries: [Entry]) {
+        self.entries = entries
+    }
+
     /// Indexes `bytes`, or returns `nil` when they are not a JSON document this parser takes.
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> JSONTape? {
+        var tape = JSONTape()
+        return tape.reparse(bytes) ? tape : nil
+    }
+
+    /// Indexes `bytes` as ``parse(_:)`` does, in this tape's storage (a loop over many documents
+    /// allocates once); `false`, and no entries, when the parser refuses them.
+    package mutating func reparse(_ bytes: UnsafeRawBufferPointer) -> Bool {
         // Offsets are kept in 32 bits; stored items are far smaller.
-        guard bytes.count < Int(Int32.max) else { return nil }
+        guard bytes.count < Int(Int32.max) else {
+            entries.removeAll(keepingCapacity: true)
+            return false
+        }
         var parser = Parser(bytes: bytes)
+        swap(&parser.entries, &entries)
+        parser.entries.removeAll(keepingCapacity: true)
         parser.entries.reserveCapacity(bytes.count / 16)
         parser.skipWhitespace()
-        guard parser.parseValue(depth: 0) else { return nil }
+        var parsed = parser.parseValue(depth: 0)
         parser.skipWhitespace()
-        guard parser.offset == bytes.count else { return nil }
-        return JSONTape(entries: parser.entries)
+        parsed = parsed && parser.offset == bytes.count
+        if !parsed { parser.entries.removeAll(keepingCapacity: true) }
+        swap(&parser.entries, &entries)
+        return parsed
     }
 
     private struct Parser {

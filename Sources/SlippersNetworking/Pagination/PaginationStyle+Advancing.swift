@@ -153,7 +153,9 @@ extension PaginationStyle {
         }
 
         private static func name(_ item: URLQueryItem) -> String {
-            item.name.removingPercentEncoding ?? item.name
+            // Most names have no escape: Foundation's decoding is skipped for them.
+            guard item.name.utf8.contains(UInt8(ascii: "%")) else { return item.name }
+            return item.name.removingPercentEncoding ?? item.name
         }
 
         private static func isSizeName(_ name: String) -> Bool {

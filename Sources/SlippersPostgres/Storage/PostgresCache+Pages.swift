@@ -178,6 +178,6 @@ extension PostgresCache {
     public func pageWillBeRetried(at index: Int, in key: String, error: any Error, wait: Duration) {
         logger.info(
             "retrying page",
-            metadata: ["collection": "\(key)", "page": "\(index)", "delay": "\(wait)", "error": "\(error)"])
+            metadata: ["list": "\(key)", "page": "\(index)", "delay": "\(wait)", "error": "\(error)"])
     }
 }

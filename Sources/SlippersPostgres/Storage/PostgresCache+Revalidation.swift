@@ -227,6 +227,6 @@ extension PostgresCache {
     /// Logs at `debug` what revalidating a page found: `not modified` (a `304`), `unchanged`, `changed` or `new`.
     private func logRevalidation(of index: Int, in key: String, outcome: String) {
         logger.debug(
-            "page revalidated", metadata: ["collection": "\(key)", "page": "\(index)", "outcome": "\(outcome)"])
+            "page revalidated", metadata: ["list": "\(key)", "page": "\(index)", "outcome": "\(outcome)"])
     }
 }

@@ -164,7 +164,7 @@ enum DatabaseFile {
             var configuration = Configuration()
             configuration.busyMode = .timeout(busyTimeout)
             let queue = try DatabaseQueue(path: temporary, configuration: configuration)
-            try Schema.migrator.migrate(queue)
+            try Schema.createAll(in: queue)
             try queue.close()
         } catch let error as DatabaseError {
             throw classify(error, path: path)

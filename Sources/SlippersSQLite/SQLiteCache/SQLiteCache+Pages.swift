@@ -105,7 +105,7 @@ extension SQLiteCache {
     func logRevalidation(of index: Int, in key: String, outcome: String) {
         logger.debug(
             "page revalidated",
-            metadata: ["collection": "\(key.shortenedForErrors)", "page": "\(index)", "outcome": "\(outcome)"])
+            metadata: ["list": "\(key.shortenedForErrors)", "page": "\(index)", "outcome": "\(outcome)"])
     }
 
     /// Records that a cached page is still current (the server answered `304 Not Modified`).
@@ -431,14 +431,16 @@ extension SQLiteCache {
         try db.cachedStatement(sql: "DELETE FROM page_items WHERE page_id = ?").execute(arguments: [pageID])
         var position = 0
         for chunk in itemIDs.chunks(of: membershipRowsPerInsert) {
-            let statement = try db.cachedStatement(sql: membershipInsertSQL(chunk.count))
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            arguments.reserveCapacity(chunk.count * 3)
+            let run = try BoundStatement(db.cachedStatement(sql: membershipInsertSQL(chunk.count)))
+            var parameter: Int32 = 1
             for itemID in chunk {
-                arguments += [pageID, position, itemID]
+                try run.bind(pageID, at: parameter)
+                try run.bind(Int64(position), at: parameter + 1)
+                try run.bind(itemID, at: parameter + 2)
+                parameter += 3
                 position += 1
             }
-            try statement.execute(arguments: StatementArguments(arguments))
+            try run.run()
         }
     }
 
@@ -536,15 +538,16 @@ extension SQLiteCache {
         init(of keys: some Collection<ItemKey>, type: String, in db: Database) throws {
             rows.reserveCapacity(keys.count)
             for chunk in Array(keys).chunks(of: itemsPerLookup) {
-                let statement = try db.cachedStatement(sql: storedItemsSQL(chunk.count))
-                var arguments: [(any DatabaseValueConvertible)?] = [type]
-                arguments.reserveCapacity(chunk.count + 1)
-                for key in chunk { arguments.append(key) }
-                let found = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-                while let row = try found.next() {
-                    rows[row[0] as ItemKey] = (row[1], row[2])
-                    if row[3] as Bool { edited.insert(row[1]) }
-                    if row[4] as Int != Overlay.none.rawValue { overlaid.insert(row[1]) }
+                let run = try BoundStatement(db.cachedStatement(sql: storedItemsSQL(chunk.count)))
+                try run.bind(type, at: 1)
+                for (offset, key) in chunk.enumerated() { try run.bind(key, at: Int32(offset + 2)) }
+                while try run.step() {
+                    // A key of another storage class is none of these keys.
+                    guard let key = run.itemKey(at: 0) else { continue }
+                    let id = run.int64(at: 1)
+                    rows[key] = (id, run.data(at: 2))
+                    if run.int64(at: 3) != 0 { edited.insert(id) }
+                    if run.int64(at: 4) != Int64(Overlay.none.rawValue) { overlaid.insert(id) }
                 }
             }
         }
@@ -589,14 +592,18 @@ extension SQLiteCache {
             }
         }
         for chunk in unstoredOrder.chunks(of: itemsPerInsert) {
-            var arguments: [(any DatabaseValueConvertible)?] = []
-            arguments.reserveCapacity(chunk.count * 4)
-            for key in chunk { arguments += [type, key, unstored[key], now.storedValue] }
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: insertItemsSQL(chunk.count)), arguments: StatementArguments(arguments))
-            while let row = try rows.next() {
-                let key: ItemKey = row[0]
-                let id: Int64 = row[1]
+            let run = try BoundStatement(db.cachedStatement(sql: insertItemsSQL(chunk.count)))
+            var parameter: Int32 = 1
+            for key in chunk {
+                try run.bind(type, at: parameter)
+                try run.bind(key, at: parameter + 1)
+                try run.bind(blob: unstored[key] ?? Data(), at: parameter + 2)
+                try run.bind(now.storedValue, at: parameter + 3)
+                parameter += 4
+            }
+            while try run.step() {
+                guard let key = run.itemKey(at: 0) else { continue }
+                let id = run.int64(at: 1)
                 stored[key] = (id, unstored[key] ?? Data())
                 new.insert(id)
             }

@@ -21,14 +21,27 @@ extension ItemViews {
         ON CONFLICT DO UPDATE SET kinds = kinds | excluded.kinds WHERE kinds <> (kinds | excluded.kinds)
         """
 
-    /// Records the members of the page's items written at `now`, read here rather than by SQLite's
-    /// `json_each` (which parses each item twice more); returns whether that brought a new member or kind.
-    ///
-    /// An item the tape parser refuses has its page read by SQL instead, as every item once was.
-    static func recordMembers(ofPage pageID: Int64, writtenAt now: Date, _ db: Database) throws -> Bool {
+    /// What a page's items written at a time bring to `item_members`.
+    enum PageMembers {
+        /// The members and kinds not recorded yet, by item type (often none).
+        case members([String: [MemberPath: Int]])
+        /// An item the tape parser refuses: the page is read by SQL instead, as every item once was.
+        case readBySQL
+    }
+
+    /// The members of the page's items written at `now` that `item_members` does not hold yet (a
+    /// member, or a kind of one), read here rather than by SQLite's `json_each` (which parses each
+    /// item twice more). Writes nothing.
+    static func newMembers(ofPage pageID: Int64, writtenAt now: Date, _ db: Database) throws -> PageMembers {
         var members: [String: [MemberPath: Int]] = [:]
         var type = ""
         var ofType: [MemberPath: Int] = [:]
+        // Items of a page mostly share their members and kinds: an item whose shape is the one
+        // read last, of the same type, adds nothing, and is only compared.
+        var tape = JSONTape()
+        var shape: [UInt8] = []
+        var lastShape: [UInt8] = []
+        var lastShapeType = ""
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: pageItemsWrittenSQL), arguments: [pageID, now.storedValue])
         while let row = try rows.next() {
@@ -38,57 +51,112 @@ extension ItemViews {
                 type = itemType
                 ofType = members[type] ?? [:]
             }
-            let read = try row.withUnsafeData(atIndex: 1) { json in
-                json.map { Self.members(of: $0, into: &ofType) } ?? true
+            let read = try row.withUnsafeData(atIndex: 1) { json -> Bool in
+                guard let json else { return true }
+                return json.withUnsafeBytes { raw -> Bool in
+                    guard tape.reparse(raw) else { return false }
+                    let bytes = raw.assumingMemoryBound(to: UInt8.self)
+                    Self.shape(of: tape, in: bytes, into: &shape)
+                    if itemType == lastShapeType, shape == lastShape { return true }
+                    Self.members(of: tape, in: bytes, into: &ofType)
+                    swap(&shape, &lastShape)
+                    lastShapeType = itemType
+                    return true
+                }
             }
-            guard read else {
-                try db.cachedStatement(sql: recordPageMembersSQL).execute(arguments: [pageID, now.storedValue])
-                return db.changesCount > 0
-            }
+            guard read else { return .readBySQL }
         }
         if !type.isEmpty { members[type] = ofType }
-        let record = try db.cachedStatement(sql: recordMemberSQL)
-        var changed = false
+        // What is recorded already is left out: one read of each type's rows.
+        let recorded = try db.cachedStatement(sql: "SELECT member, nested, kinds FROM item_members WHERE item_type = ?")
         for (type, ofType) in members {
-            for (path, kinds) in ofType {
-                try record.execute(arguments: [type, path.member, path.nested, kinds])
-                if db.changesCount > 0 { changed = true }
+            var known: [MemberPath: Int] = [:]
+            let rows = try Row.fetchCursor(recorded, arguments: [type])
+            while let row = try rows.next() { known[MemberPath(member: row[0], nested: row[1])] = row[2] }
+            let new = ofType.filter { path, kinds in
+                guard let recorded = known[path] else { return true }
+                return recorded | kinds != recorded
             }
+            members[type] = new.isEmpty ? nil : new
         }
-        return changed
+        return .members(members)
     }
 
-    /// Adds the members of the item `json` to `members`, as ``recordPageMembersSQL`` reads them: none
-    /// when the item is not an object; `false` when the tape parser refuses the JSON.
-    static func members(of json: Data, into members: inout [MemberPath: Int]) -> Bool {
-        json.withUnsafeBytes { raw in
-            guard let tape = JSONTape.parse(raw) else { return false }
-            let entries = tape.entries
-            guard let first = entries.first, first.kind == .object else { return true }
-            let bytes = raw.assumingMemoryBound(to: UInt8.self)
-            func key(at index: Int) -> String {
-                let entry = entries[index]
-                return JSONTape.text(of: entry, in: bytes)
-                    ?? String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)]), as: UTF8.self
-                    )
-            }
-            var position = 1
-            for _ in 0..<first.count {
-                let member = key(at: position)
-                let value = position + 1
-                members[MemberPath(member: member, nested: ""), default: 0] |= kindBit(of: entries[value])
-                if entries[value].kind == .object {
-                    var inner = value + 1
-                    for _ in 0..<entries[value].count {
-                        members[MemberPath(member: member, nested: key(at: inner)), default: 0] |=
-                            kindBit(of: entries[inner + 1])
-                        inner = JSONTape.index(after: inner + 1, in: entries)
-                    }
+    /// Records what ``newMembers(ofPage:writtenAt:_:)`` found; whether that brought a new member or kind.
+    static func record(_ found: PageMembers, ofPage pageID: Int64, writtenAt now: Date, _ db: Database) throws -> Bool {
+        switch found {
+        case .readBySQL:
+            try db.cachedStatement(sql: recordPageMembersSQL).execute(arguments: [pageID, now.storedValue])
+            return db.changesCount > 0
+        case .members(let members):
+            let record = try db.cachedStatement(sql: recordMemberSQL)
+            var changed = false
+            for (type, ofType) in members {
+                for (path, kinds) in ofType {
+                    try record.execute(arguments: [type, path.member, path.nested, kinds])
+                    if db.changesCount > 0 { changed = true }
                 }
-                position = JSONTape.index(after: value, in: entries)
             }
-            return true
+            return changed
+        }
+    }
+
+    /// Adds the members of the item indexed by `tape` (of `bytes`) to `members`, as
+    /// ``recordPageMembersSQL`` reads them: none when the item is not an object.
+    static func members(of tape: JSONTape, in bytes: UnsafeBufferPointer<UInt8>, into members: inout [MemberPath: Int])
+    {
+        let entries = tape.entries
+        guard let first = entries.first, first.kind == .object else { return }
+        func key(at index: Int) -> String {
+            let entry = entries[index]
+            return JSONTape.text(of: entry, in: bytes)
+                ?? String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
+        }
+        var position = 1
+        for _ in 0..<first.count {
+            let member = key(at: position)
+            let value = position + 1
+            members[MemberPath(member: member, nested: ""), default: 0] |= kindBit(of: entries[value])
+            if entries[value].kind == .object {
+                var inner = value + 1
+                for _ in 0..<entries[value].count {
+                    members[MemberPath(member: member, nested: key(at: inner)), default: 0] |=
+                        kindBit(of: entries[inner + 1])
+                    inner = JSONTape.index(after: inner + 1, in: entries)
+                }
+            }
+            position = JSONTape.index(after: value, in: entries)
+        }
+    }
+
+    /// What ``members(of:in:into:)`` would add for the item indexed by `tape`, as bytes: each
+    /// member's key as written, a 0 (which a JSON string cannot hold raw), its kind's bit, and
+    /// after an object's value its own members the same way, closed by a 1. Two items with the
+    /// same shape add the same members and kinds.
+    static func shape(of tape: JSONTape, in bytes: UnsafeBufferPointer<UInt8>, into shape: inout [UInt8]) {
+        shape.removeAll(keepingCapacity: true)
+        let entries = tape.entries
+        guard let first = entries.first, first.kind == .object else { return }
+        func append(key index: Int, kind value: Int) {
+            let key = entries[index]
+            shape.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]))
+            shape.append(0)
+            shape.append(UInt8(truncatingIfNeeded: kindBit(of: entries[value])))
+        }
+        var position = 1
+        for _ in 0..<first.count {
+            let value = position + 1
+            append(key: position, kind: value)
+            if entries[value].kind == .object {
+                var inner = value + 1
+                for _ in 0..<entries[value].count {
+                    append(key: inner, kind: inner + 1)
+                    inner = JSONTape.index(after: inner + 1, in: entries)
+                }
+                shape.append(1)
+            }
+            position = JSONTape.index(after: value, in: entries)
         }
     }
 

@@ -20,10 +20,15 @@ enum ItemViews {
     /// Records the members of the page's items written at `now`, and makes the views again when
     /// that brought a new member or kind. Never fails the page's save: whatever goes wrong is
     /// undone and left for a later save.
+    ///
+    /// The page's members are read first; only a page that brings one not recorded yet writes
+    /// (in a savepoint of its own), so the pages of a list of one shape write nothing here.
     static func keepCurrent(afterWritingPage pageID: Int64, now: Date, _ db: Database) {
         do {
+            let found = try newMembers(ofPage: pageID, writtenAt: now, db)
+            if case .members(let members) = found, members.isEmpty { return }
             try db.inSavepoint {
-                if try recordMembers(ofPage: pageID, writtenAt: now, db) { try rebuild(db) }
+                if try record(found, ofPage: pageID, writtenAt: now, db) { try rebuild(db) }
                 return .commit
             }
         } catch {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import SlippersSQLite
 import SlippersTestSupport
 import Testing
+
+@testable import SlippersSQLite
 
 @Suite struct SchemaTests {
     /// The package's `Migrations/` directory, found from this source file.
@@ -34,6 +35,28 @@ import Testing
                 "item_search_data", "item_search_idx", "item_server_copies", "item_views", "items", "open_lists",
                 "outbox", "page_items", "pages", "search_types", "settings", "watermarks",
             ])
+    }
+
+    @Test func aNewFileHasTheSchemaTheMigratorMakesOneMigrationAtATime() throws {
+        let directory = try TemporaryDirectory()
+        try SQLiteCache(path: directory.path("new.sqlite")).close()
+        let migrated = try DatabaseQueue(path: directory.path("migrated.sqlite"))
+        try Schema.migrator.migrate(migrated)
+        let new = try DatabaseQueue(path: directory.path("new.sqlite"))
+        func schema(_ queue: DatabaseQueue) throws -> [Row] {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+            }
+        }
+        #expect(try schema(new) == schema(migrated))
+        #expect(try !schema(new).isEmpty)
+        let identifiers = "SELECT identifier FROM grdb_migrations ORDER BY rowid"
+        #expect(
+            try new.read { try String.fetchAll($0, sql: identifiers) }
+                == migrated.read { try String.fetchAll($0, sql: identifiers) })
+        #expect(try new.read { try Schema.migrator.hasCompletedMigrations($0) })
+        try new.close()
+        try migrated.close()
     }
 
     /// A database as the first two migrations left it, filled by `fill`.

@@ -43,20 +43,9 @@ import Testing
         return try queue.read { db in try Row.fetchAll(db, sql: sql) }
     }
 
-    @Test func theMembersOfSavedItemsAreTheMembersSQLiteReadsInTheirJSON() throws {
-        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
-        let pages = [
-            [
-                #"{"id": 1, "n": null, "t": true, "f": false, "i": -0, "r": 1E5, "s": "x", "a": [1], "o": {}}"#,
-                #"{"id": 2, "caf\u00e9": 1, "q\"uote": 2, "o": {"x\ny": 1.5, "z": {"deep": 1}, "x\ny": "s"}}"#,
-                #"{"id": 3, "id": "3", "r": 2, "o": null, "a": {"now": "an object"}}"#,
-            ],
-            [#"[1, 2]"#, #""text""#, #"{"id": 5, "deep": \#(deep)}"#],
-        ]
-        for (index, jsons) in pages.enumerated() {
-            let items = jsons.enumerated().map { Self.item(index * 10 + $0.offset, $0.element) }
-            try save(items, key: "https://api.example.com/posts\(index)")
-        }
+    /// The recorded members (`member/nested=kinds`, sorted), checked against what SQLite's
+    /// `json_each` reads in every cached item.
+    func recordedMembersAgreeWithSQLite(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         let recorded = try rows("SELECT item_type, member, nested, kinds FROM item_members ORDER BY 1, 2, 3")
             .map { "\($0[1] as String)/\($0[2] as String)=\($0[3] as Int)" }
         let queue = try DatabaseQueue(path: directory.path())
@@ -75,7 +64,43 @@ import Testing
         }
         var expected: [String: Int] = [:]
         for row in read { expected["\(row[1] as String)/\(row[2] as String)", default: 0] |= row[3] as Int }
-        #expect(recorded == expected.keys.sorted().map { "\($0)=\(expected[$0]!)" })
+        #expect(recorded == expected.keys.sorted().map { "\($0)=\(expected[$0]!)" }, sourceLocation: sourceLocation)
+        return recorded
+    }
+
+    @Test func itemsOfOnePageWithTheSameMembersButOtherKindsOrNestedMembersAddThemAll() throws {
+        // Runs of items of one shape, each run broken by an item that differs from the one before
+        // only in a kind, a nested member, the order of its members or how a key is written.
+        let jsons = [
+            #"{"id": 1, "a": 1, "o": {"x": 1}}"#, #"{"id": 2, "a": 2, "o": {"x": 2}}"#,
+            #"{"id": 3, "a": "s", "o": {"x": 3}}"#, #"{"id": 4, "a": 1.5, "o": {"x": 4}}"#,
+            #"{"id": 5, "a": 1, "o": {"y": 5}}"#, #"{"id": 6, "a": 1, "o": {"x": null}}"#,
+            #"{"id": 7, "o": {"x": 1}, "a": 1}"#, #"{"id": 8, "a": 1, "o": {"x": 1}, "b": []}"#,
+            #"{"id": 9, "caf\u00e9": 1}"#, #"{"id": 10, "café": "s"}"#, #"{"id": 11, "a": 1, "o": [1]}"#,
+            #"{"id": 12, "a": 1, "o": {}}"#, #"[12]"#, #"{"id": 14, "a": 1, "o": {"x": {"z": 1}}}"#,
+        ]
+        try save(jsons.enumerated().map { Self.item($0.offset, $0.element) })
+        let recorded = try recordedMembersAgreeWithSQLite()
+        #expect(recorded.contains("a/=\(8 | 16 | 32)"))
+        #expect(recorded.contains("o/x=\(1 | 8 | 128)"))
+        #expect(recorded.contains("caf\u{e9}/=\(8 | 32)"))
+    }
+
+    @Test func theMembersOfSavedItemsAreTheMembersSQLiteReadsInTheirJSON() throws {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        let pages = [
+            [
+                #"{"id": 1, "n": null, "t": true, "f": false, "i": -0, "r": 1E5, "s": "x", "a": [1], "o": {}}"#,
+                #"{"id": 2, "caf\u00e9": 1, "q\"uote": 2, "o": {"x\ny": 1.5, "z": {"deep": 1}, "x\ny": "s"}}"#,
+                #"{"id": 3, "id": "3", "r": 2, "o": null, "a": {"now": "an object"}}"#,
+            ],
+            [#"[1, 2]"#, #""text""#, #"{"id": 5, "deep": \#(deep)}"#],
+        ]
+        for (index, jsons) in pages.enumerated() {
+            let items = jsons.enumerated().map { Self.item(index * 10 + $0.offset, $0.element) }
+            try save(items, key: "https://api.example.com/posts\(index)")
+        }
+        let recorded = try recordedMembersAgreeWithSQLite()
         #expect(recorded.contains("caf\u{e9}/=8"))
         #expect(recorded.contains("o/x\ny=48"))
         #expect(recorded.contains("deep/=64"))

@@ -49,7 +49,7 @@ struct HeaderCursors: ListContinuation {
     /// Another parameter for the same header's cursor reads page 1's token as this one does.
     func readsNextToken(like other: PaginationStyle.Kind) -> Bool {
         guard case .headerCursor(let otherHeader, _) = other else { return false }
-        return otherHeader.caseInsensitiveCompare(header) == .orderedSame
+        return otherHeader.equalsIgnoringASCIICase(header)
     }
 
     func endSigns(_ style: PaginationStyle) -> [String] { ["no \(header) header"] }
