@@ -68,10 +68,11 @@ extension ItemViews {
         }
         if !type.isEmpty { members[type] = ofType }
         // What is recorded already is left out: one read of each type's rows.
-        let recorded = try db.cachedStatement(sql: "SELECT member, nested, kinds FROM item_members WHERE item_type = ?")
+        let recordedOfType = try db.cachedStatement(
+            sql: "SELECT member, nested, kinds FROM item_members WHERE item_type = ?")
         for (type, ofType) in members {
             var known: [MemberPath: Int] = [:]
-            let rows = try Row.fetchCursor(recorded, arguments: [type])
+            let rows = try Row.fetchCursor(recordedOfType, arguments: [type])
             while let row = try rows.next() { known[MemberPath(member: row[0], nested: row[1])] = row[2] }
             let new = ofType.filter { path, kinds in
                 guard let recorded = known[path] else { return true }
