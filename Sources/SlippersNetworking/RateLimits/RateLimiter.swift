@@ -278,12 +278,17 @@ public final class RateLimiter: Sendable {
         return .go
     }
 
-    /// The wait to announce for a hold ending at `until`, unless a wait still under way, ending
-    /// within a second of it, was announced.
+    /// The wait to announce for a hold ending at `until`, unless a wait ending within a second of
+    /// it, still under way or over for less than a second, was announced.
     private static func announcement(
         until: ContinuousClock.Instant, now: ContinuousClock.Instant, budget: inout OriginState
     ) -> Wait? {
-        if let announced = budget.announcedUntil, announced > now, until <= announced + .seconds(1) { return nil }
+        // The wait announced last, still running or over for less than a second, is this one when
+        // this one ends within a second of it: the same reset, seen again after the clocks drifted
+        // between a refusal's headers and their record (a scheduling delay on a loaded machine).
+        if let announced = budget.announcedUntil, announced + .seconds(1) > now, until <= announced + .seconds(1) {
+            return nil
+        }
         budget.announcedUntil = until
         let delay = now.duration(to: until)
         return Wait(
