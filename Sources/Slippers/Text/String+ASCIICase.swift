@@ -20,3 +20,15 @@ extension StringProtocol {
         }
     }
 }
+
+extension Dictionary where Key == String {
+    /// The value of `key`, or else of a key equal to it ignoring ASCII case: a header of a
+    /// response, by a name written in any case.
+    ///
+    /// ```swift
+    /// ["Content-Type": "application/json"].value(ignoringASCIICase: "content-type")  // "application/json"
+    /// ```
+    package func value(ignoringASCIICase key: String) -> Value? {
+        self[key] ?? first { $0.key.equalsIgnoringASCIICase(key) }?.value
+    }
+}

@@ -114,7 +114,7 @@ struct Detector {
         query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         self.headers = headers
         announced = PaginationHeaders { name in
-            headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
+            headers.value(ignoringASCIICase: name)
         }
     }
 
@@ -122,7 +122,7 @@ struct Detector {
 
     /// The value of a response header, by a name compared case-insensitively.
     func header(_ name: String) -> String? {
-        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
+        headers.value(ignoringASCIICase: name)
     }
 
     /// The members that hold an array of link objects (`{"rel": "next", "href": …}`).

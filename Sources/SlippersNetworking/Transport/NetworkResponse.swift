@@ -26,8 +26,7 @@ public struct NetworkResponse: Sendable, Equatable {
 
     /// The value of a header, looked up without regard to case.
     public func header(_ name: String) -> String? {
-        if let value = headers[name] { return value }
-        return headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
+        headers.value(ignoringASCIICase: name)
     }
 
     /// The `Retry-After` header as a delay: whole seconds, or an HTTP date in the future (zero when it is past).

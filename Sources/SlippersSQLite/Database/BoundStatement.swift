@@ -7,15 +7,17 @@ import Slippers
 ///
 /// For the few statements of the write path that carry a value per item (the items' lookup and
 /// insert, a page's membership): GRDB's `StatementArguments` box each value in an existential and
-/// copy it again to bind it, which cost a sync about a tenth of its CPU. A run binds each value
-/// where it is, and leaves the statement reset with no bindings, as GRDB expects to find it (GRDB
-/// resets and binds a statement before each of its own runs).
+/// convert it again to bind it, which with their retains and releases cost a sync several percent
+/// of its CPU. A run binds each value by its type, and leaves the statement reset with no
+/// bindings, as GRDB expects to find it (GRDB resets and binds a statement before each of its
+/// own runs).
 ///
 /// Only for statements of the transaction at hand, run on the database's own queue: the
 /// statement is GRDB's cached one, and the run is over before the closure that made it returns.
 struct BoundStatement: ~Copyable {
     private let statement: Statement
     private let handle: SQLiteStatement
+
     /// Starts a run of `statement`, reset and with no bindings.
     init(_ statement: Statement) throws {
         self.statement = statement

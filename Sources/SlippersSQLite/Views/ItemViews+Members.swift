@@ -107,27 +107,17 @@ extension ItemViews {
     static func members(of tape: JSONTape, in bytes: UnsafeBufferPointer<UInt8>, into members: inout [MemberPath: Int])
     {
         let entries = tape.entries
-        guard let first = entries.first, first.kind == .object else { return }
         func key(at index: Int) -> String {
             let entry = entries[index]
             return JSONTape.text(of: entry, in: bytes)
                 ?? String(
                     decoding: UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)]), as: UTF8.self)
         }
-        var position = 1
-        for _ in 0..<first.count {
-            let member = key(at: position)
-            let value = position + 1
-            members[MemberPath(member: member, nested: ""), default: 0] |= kindBit(of: entries[value])
-            if entries[value].kind == .object {
-                var inner = value + 1
-                for _ in 0..<entries[value].count {
-                    members[MemberPath(member: member, nested: key(at: inner)), default: 0] |=
-                        kindBit(of: entries[inner + 1])
-                    inner = JSONTape.index(after: inner + 1, in: entries)
-                }
-            }
-            position = JSONTape.index(after: value, in: entries)
+        forEachMember(of: entries) { keyIndex, value, parent in
+            let path =
+                parent.map { MemberPath(member: key(at: $0), nested: key(at: keyIndex)) }
+                ?? MemberPath(member: key(at: keyIndex), nested: "")
+            members[path, default: 0] |= kindBit(of: entries[value])
         }
     }
 
@@ -138,24 +128,36 @@ extension ItemViews {
     static func shape(of tape: JSONTape, in bytes: UnsafeBufferPointer<UInt8>, into shape: inout [UInt8]) {
         shape.removeAll(keepingCapacity: true)
         let entries = tape.entries
-        guard let first = entries.first, first.kind == .object else { return }
-        func append(key index: Int, kind value: Int) {
-            let key = entries[index]
+        forEachMember(of: entries) { keyIndex, value, _ in
+            let key = entries[keyIndex]
             shape.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]))
             shape.append(0)
             shape.append(UInt8(truncatingIfNeeded: kindBit(of: entries[value])))
+        } objectEnded: {
+            shape.append(1)
         }
+    }
+
+    /// Calls `visit` with the entries of each member an item's views are made of, in document
+    /// order: a top-level member's key and value (`parent` nil), then, when the value is an
+    /// object, each of its members with `parent` the top-level key, then `objectEnded`. Nothing
+    /// when the item is not an object.
+    private static func forEachMember(
+        of entries: [JSONTape.Entry], _ visit: (_ key: Int, _ value: Int, _ parent: Int?) -> Void,
+        objectEnded: () -> Void = {}
+    ) {
+        guard let first = entries.first, first.kind == .object else { return }
         var position = 1
         for _ in 0..<first.count {
             let value = position + 1
-            append(key: position, kind: value)
+            visit(position, value, nil)
             if entries[value].kind == .object {
                 var inner = value + 1
                 for _ in 0..<entries[value].count {
-                    append(key: inner, kind: inner + 1)
+                    visit(inner, inner + 1, position)
                     inner = JSONTape.index(after: inner + 1, in: entries)
                 }
-                shape.append(1)
+                objectEnded()
             }
             position = JSONTape.index(after: value, in: entries)
         }

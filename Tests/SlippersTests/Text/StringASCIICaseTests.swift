@@ -22,4 +22,12 @@ import Testing
         #expect("é".equalsIgnoringASCIICase("é"))
         #expect(!"é".equalsIgnoringASCIICase("É"))
     }
+
+    @Test func aHeaderIsFoundByItsNameInAnyCase() {
+        let headers = ["Content-Type": "application/json", "x-total-count": "42"]
+        #expect(headers.value(ignoringASCIICase: "Content-Type") == "application/json")
+        #expect(headers.value(ignoringASCIICase: "content-type") == "application/json")
+        #expect(headers.value(ignoringASCIICase: "X-Total-Count") == "42")
+        #expect(headers.value(ignoringASCIICase: "X-Total") == nil)
+    }
 }
