@@ -88,13 +88,19 @@ public protocol SyncStorage: Sendable {
     func savePage(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor) async throws
         -> ListHead
 
-    /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
-    /// page before `index` of the current generation: then nothing is written and the answer is
-    /// `nil`. A walk holds such a page (a server that repeats itself) at the cost of one round trip.
+    /// Saves fetched pages that follow one another, the first at `index`, each as
+    /// ``savePage(_:at:in:)`` saves it, in one transaction: pages that arrived together cost one
+    /// commit. It stops at the first page that brings nothing new: a page after the list's first,
+    /// with items and a next token, every item of which a page before it lists (a page of the
+    /// current generation before `index`, or one of `pages` before it). That page and the pages
+    /// after it are not written; a walk holds such a page (a server that repeats itself) at the
+    /// cost of one round trip.
     ///
-    /// - throws: As ``savePage(_:at:in:)``.
-    func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
-        async throws -> ListHead?
+    /// - returns: The list's head after each page written, in order: fewer heads than pages when
+    ///   one brought nothing new.
+    /// - throws: As ``savePage(_:at:in:)``; when it throws, none of the pages is written.
+    func savePagesUnlessNothingNew(_ pages: [Page<RawItem>], at index: Int, in list: ListDescriptor)
+        async throws -> [ListHead]
 
     /// The tokens of the pages of a generation before `index`: the walk so far, for finding cycles.
     func walkedTokens(in key: String, before index: Int, generation: Int) async throws -> Set<PageToken>

@@ -12,11 +12,12 @@ extension SlippersCommand {
     /// Pages an HTTP JSON API into the cache.
     struct Sync: AsyncParsableCommand, ListRequestArguments {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Page an HTTP JSON API into the cache, resuming where the last run stopped.",
             discussion: """
                 Detects from the first response how the list pages, where its items are and which \
-                member is their id, unless the options below say; saves each page in one transaction, \
-                so a run killed at any moment resumes after its last saved page; asks page-number and \
+                member is their id, unless the options below say; saves each page whole in one transaction \
+                (pages that arrive together in the same one), so a run killed at any moment resumes after its last saved page; asks page-number and \
                 offset lists for --concurrency pages at once; and reads a list that moved while it \
                 was read again where it may have hidden items. A complete list is fetched again only \
                 with --refresh or --revalidate, or from its first page when its new items come first. \

@@ -25,15 +25,41 @@ extension PostgresCache {
         return head
     }
 
-    /// Saves a fetched page as ``savePage(_:at:in:)`` does, unless every item of it is listed by a
-    /// page before `index` of the current generation: then nothing is written and the answer is
-    /// `nil`. The check and the save are one call of `save_page`, one round trip.
+    /// Saves fetched pages that follow one another, the first at `index`, each as
+    /// ``savePage(_:at:in:)`` does, in one transaction, up to the first that brings nothing new:
+    /// a page after the list's first, with items and a next token, every item of which a page
+    /// before it lists. That page and the pages after it are not written. Each page is one call
+    /// of `save_page`, which checks and saves it; a single page is that call alone, its own
+    /// transaction.
     ///
-    /// - throws: As ``savePage(_:at:in:)``.
-    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
-        async throws -> ListHead?
+    /// - returns: The list's head after each page written, in order.
+    /// - throws: As ``savePage(_:at:in:)``; when it throws, none of the pages is written.
+    public func savePagesUnlessNothingNew(_ pages: [Page<RawItem>], at index: Int, in list: ListDescriptor)
+        async throws -> [ListHead]
     {
-        try await save(page, at: index, in: list, holdingNothingNew: true)
+        guard let first = pages.first else { return [] }
+        guard pages.count > 1 else {
+            return try await save(first, at: index, in: list, holdingNothingNew: first.nextToken != nil).map { [$0] }
+                ?? []
+        }
+        guard index >= 0 else { throw CacheError.pageOutOfOrder(list: list.key, index: index) }
+        let (logger, fingerprintKey, now) = (self.logger, headerFingerprintKey, Date())
+        return try await mappingErrors {
+            try await Self.mappingSaveErrors(of: list, at: index) {
+                try await client.withTransaction { connection in
+                    var heads: [ListHead] = []
+                    for (offset, page) in pages.enumerated() {
+                        guard
+                            let head = try await Self.writePage(
+                                page.keyingHeaderDigest(with: fingerprintKey), at: index + offset, in: list,
+                                holdingNothingNew: page.nextToken != nil, now: now, connection, logger: logger)
+                        else { break }
+                        heads.append(head)
+                    }
+                    return heads
+                }
+            }
+        }
     }
 
     private func save(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Slippers
 import SlippersStorage
 
@@ -14,30 +15,56 @@ extension SQLiteCache: CacheStorage {
         try savePage(page, at: index, in: list, now: Date())
     }
 
-    /// Saves a fetched page as ``savePage(_:at:in:now:)`` does, stamped now, unless every item of
-    /// it is listed by a page before `index` of the current generation: then nothing is written and
-    /// the answer is `nil`. The check and the save are one transaction.
-    public func savePageUnlessNothingNew(_ page: Page<RawItem>, at index: Int, in list: ListDescriptor)
-        throws -> ListHead?
+    /// Saves fetched pages that follow one another, the first at `index`, each as
+    /// ``savePage(_:at:in:now:)`` does, stamped now, in one transaction, up to the first that
+    /// brings nothing new: a page after the list's first, with items and a next token, every
+    /// item of which a page before it lists (of the current generation before `index`, or of
+    /// `pages`). That page and the pages after it are not written. For each page, the check and
+    /// the write read its items' rows once.
+    ///
+    /// - returns: The list's head after each page written, in order.
+    /// - throws: As ``savePage(_:at:in:now:)``; when it throws, none of the pages is written.
+    public func savePagesUnlessNothingNew(_ pages: [Page<RawItem>], at index: Int, in list: ListDescriptor)
+        throws -> [ListHead]
     {
-        guard index > 0, !page.items.isEmpty else { return try savePage(page, at: index, in: list) }
+        guard !pages.isEmpty else { return [] }
+        precondition(index >= 0, "page index must not be negative")
         let now = Date()
-        let keys = Array(Set(page.items.map(\.key)))
-        let head = try write { db -> ListHead? in
-            // A list of another type is left to the write, which refuses it.
-            guard let row = try ListRow.fetchOptional(key: list.key, in: db),
-                row.itemType == list.itemType
-            else { return try writePage(page, at: index, in: list, now: now, db) }
-            // The items' rows are looked up once, for this check and for the write.
-            let looked = try StoredItems(of: keys, type: row.itemType, in: db)
-            let ids = looked.rows.values.map(\.id)
-            if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
-                return nil
+        let heads = try write { db -> [ListHead] in
+            var heads: [ListHead] = []
+            for (offset, page) in pages.enumerated() {
+                guard let head = try writePageUnlessNothingNew(page, at: index + offset, in: list, now: now, db) else {
+                    break
+                }
+                heads.append(head)
             }
-            return try writePage(page, at: index, in: list, now: now, looked: looked, db)
+            return heads
         }
-        if head != nil { keepBudgetIfDue(now: now) }
-        return head
+        if !heads.isEmpty { keepBudgetIfDue(now: now) }
+        return heads
+    }
+
+    /// Writes a page as ``writePage(_:at:in:now:looked:_:)`` does, in the transaction `db` is in,
+    /// unless it brings nothing new (see ``savePagesUnlessNothingNew(_:at:in:)``): then `nil`, and
+    /// nothing is written.
+    private func writePageUnlessNothingNew(
+        _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, now: Date, _ db: Database
+    ) throws -> ListHead? {
+        guard index > 0, !page.items.isEmpty, page.nextToken != nil else {
+            return try writePage(page, at: index, in: list, now: now, db)
+        }
+        // A list of another type is left to the write, which refuses it.
+        guard let row = try ListRow.fetchOptional(key: list.key, in: db), row.itemType == list.itemType else {
+            return try writePage(page, at: index, in: list, now: now, db)
+        }
+        let keys = Array(Set(page.items.map(\.key)))
+        // The items' rows are looked up once, for this check and for the write.
+        let looked = try StoredItems(of: keys, type: row.itemType, in: db)
+        let ids = looked.rows.values.map(\.id)
+        if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
+            return nil
+        }
+        return try writePage(page, at: index, in: list, now: now, looked: looked, db)
     }
 
     /// Records that a cached page is still current as ``markPageNotModified(at:in:validators:now:)`` does, now.

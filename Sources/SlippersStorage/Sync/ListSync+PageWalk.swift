@@ -34,6 +34,14 @@ extension ListSync {
         var held: [Page<RawItem>] = []
         /// The ids of the held pages.
         var heldKeys: Set<ItemKey> = []
+        /// Pages read and not saved yet, while none is held: saved together, in one transaction, when
+        /// ``mustSaveUnsaved(after:)`` says so, before the walk waits long or ends.
+        var unsaved: [Page<RawItem>] = []
+        /// A wait for a page at least this long means a source slower than the saves (``ListSync/longWait``).
+        var longWait = Duration.milliseconds(5)
+        /// Whether the last wait for a page was long (see ``longWait``): pages read are then saved
+        /// before the walk waits again, so that a slow source never keeps them unsaved for long.
+        var waitsLong = true
         /// The ids of the page read last, in order.
         var previousKeys: [ItemKey] = []
         /// The first page, while the second may still repeat it.
@@ -96,7 +104,9 @@ extension ListSync {
                 }
                 progress.lastPageFirst = nil
             }
-            guard inFlight.mayAsk(readIndex: readIndex) else { return nil }
+            // The next page's token, built once (a source may build a URL for it).
+            let nextToken = inFlight.token(at: inFlight.nextIndex)
+            guard inFlight.mayAsk(readIndex: readIndex, nextToken: nextToken) else { return nil }
             let ahead = inFlight.pending(after: readIndex)
             guard ahead < concurrencyLimit, hasRoom() else { return nil }
             let pagesSoFar = progress.pagesFetched + held.count + reading.pages + ahead
@@ -121,9 +131,9 @@ extension ListSync {
             overlap.askedUnread = overlap.askedUnread.filter { $0 >= readIndex }
             let overlaps =
                 overlap.asks && inFlight.nextIndex > 0
-                && asksItemBefore(inFlight.token(at: inFlight.nextIndex) ?? nil)
+                && asksItemBefore(nextToken ?? nil)
             if overlap.asks, !overlap.trusted, !overlap.askedUnread.isEmpty { return nil }
-            let (pageIndex, pageToken) = inFlight.ask()
+            let (pageIndex, pageToken) = inFlight.ask(token: nextToken ?? nil)
             if overlaps { overlap.askedUnread.insert(pageIndex) }
             return (pageIndex, pageToken, overlaps)
         }
@@ -207,7 +217,7 @@ extension ListSync {
                 // A total says where the list ends: the page it puts last is, whatever its next token says.
                 if let pageCount = inFlight.pageCount, pageIndex + 1 >= pageCount { page.nextToken = nil }
             }
-            if page.nextToken == nil, page.total == nil, progress.total == nil,
+            if page.nextToken == nil, page.total == nil, lastTotal == nil,
                 let announced = progress.announcedPageCount, pageIndex + 1 < announced,
                 let size = pageItemCount ?? firstPage?.items.count
             {
@@ -228,6 +238,22 @@ extension ListSync {
         }
 
         // MARK: Saving
+
+        /// The most pages saved in one transaction.
+        static var maxUnsaved: Int { 8 }
+
+        /// Whether the pages read and not saved yet are saved now, `page` the last of them: a last
+        /// page, a full batch, a walk with limits (which count saved pages), or a source slower than
+        /// the saves.
+        func mustSaveUnsaved(after page: Page<RawItem>) -> Bool {
+            page.isLast || unsaved.count >= Self.maxUnsaved || limits.maxPages != nil || limits.maxItems != nil
+                || waitsLong
+        }
+
+        /// The total the list announced last, on a page saved or read and not saved yet.
+        var lastTotal: Int? {
+            unsaved.last(where: { $0.total != nil })?.total ?? progress.total
+        }
 
         /// Counts a page saved at ``index`` with the head the cache answered, and what it says of a
         /// list that moves.
@@ -268,7 +294,7 @@ extension ListSync {
             at index: Int, token: PageToken?, walked: Set<PageToken>, addressable: (any AddressablePageSource)?
         ) {
             restarts += 1
-            (held, heldKeys, previousKeys) = ([], [], [])
+            (held, heldKeys, previousKeys, unsaved) = ([], [], [], [])
             self.index = index
             self.walked = walked
             if let token { self.walked.insert(token) }

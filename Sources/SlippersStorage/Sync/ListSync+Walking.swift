@@ -82,7 +82,8 @@ extension ListSync {
 
     /// What became of a page the walk read.
     enum PageSaving {
-        /// It was saved, with the pages held before it.
+        /// It was saved, with the pages held before it, or it waits with the pages read and not saved
+        /// yet (``PageWalk/unsaved``).
         case saved
         /// It brought no new item: it is held until a page does.
         case held
@@ -92,15 +93,20 @@ extension ListSync {
         case ended
     }
 
-    /// Saves the page read at `pageIndex`, with the pages held before it, or holds it when it
+    /// Saves the page read at `pageIndex` with the pages held before it, or holds it when it
     /// brings no item the cache does not list: a server that repeats itself for ever ends as a
-    /// stalled list, with nothing of it committed.
+    /// stalled list, with nothing of it committed. When no page is held, the page joins the
+    /// pages read and not saved yet (``PageWalk/unsaved``), which ``saveUnsaved(in:onPage:)``
+    /// saves together.
     func save(
         _ page: Page<RawItem>, at pageIndex: Int, in walk: inout PageWalk, onPage: (SyncProgress) -> Void
     ) async throws -> PageSaving {
+        guard !walk.held.isEmpty else {
+            walk.unsaved.append(page)
+            return .saved
+        }
         let pageKeys = Set(page.items.map(\.key))
-        let mayBringNothingNew = pageIndex > 0 && !page.isLast && !pageKeys.isEmpty
-        if mayBringNothingNew, !walk.held.isEmpty,
+        if pageIndex > 0, !page.isLast, !pageKeys.isEmpty,
             try await storage.unlistedCount(
                 of: pageKeys.subtracting(walk.heldKeys), before: walk.index, in: list.key) == 0
         {
@@ -110,37 +116,65 @@ extension ListSync {
         for saved in walk.held + [page] {
             let head: ListHead
             do {
-                if mayBringNothingNew, walk.held.isEmpty {
-                    // The check and the save in one round trip.
-                    guard
-                        let stored = try await storage.savePageUnlessNothingNew(
-                            saved, at: walk.index, in: recordedList)
-                    else {
-                        try walk.hold(page, keys: pageKeys)
-                        return .held
-                    }
-                    head = stored
-                } else {
-                    head = try await storage.savePage(saved, at: walk.index, in: recordedList)
-                }
+                head = try await storage.savePage(saved, at: walk.index, in: recordedList)
             } catch let error as CacheError where error.code == .pageOutOfOrder && walk.restarts < Self.maxRestarts {
-                // Another process started the list again meanwhile: go on from where the cache now stands.
-                guard let current = try await storage.list(list.key), !current.endReached else {
-                    walk.progress.endReached = true
-                    return .ended
-                }
-                let walked = try await storage.walkedTokens(
-                    in: list.key, before: current.nextPageIndex, generation: current.generation)
-                walk.restart(
-                    at: current.nextPageIndex, token: current.resumeToken, walked: walked,
-                    addressable: source as? any AddressablePageSource)
-                return .restarted
+                return try await restart(&walk)
             }
-            walk.recordSaved(saved, head: head)
-            SyncMetrics.recordSaved(items: saved.items.count - head.repeatedItemCount)
-            onPage(walk.progress)
+            record(saved, head: head, in: &walk, onPage: onPage)
         }
         (walk.held, walk.heldKeys) = ([], [])
         return .saved
+    }
+
+    /// Saves the pages read and not saved yet (``PageWalk/unsaved``) in one transaction, up to the
+    /// first that brings nothing new, which is held; the pages after it are saved or held one at a time.
+    func saveUnsaved(in walk: inout PageWalk, onPage: (SyncProgress) -> Void) async throws -> PageSaving {
+        guard !walk.unsaved.isEmpty else { return .saved }
+        let pages = walk.unsaved
+        walk.unsaved = []
+        let heads: [ListHead]
+        do {
+            heads = try await storage.savePagesUnlessNothingNew(pages, at: walk.index, in: recordedList)
+        } catch let error as CacheError where error.code == .pageOutOfOrder && walk.restarts < Self.maxRestarts {
+            return try await restart(&walk)
+        }
+        for (page, head) in zip(pages, heads) { record(page, head: head, in: &walk, onPage: onPage) }
+        guard heads.count < pages.count else { return .saved }
+        let held = pages[heads.count]
+        try walk.hold(held, keys: Set(held.items.map(\.key)))
+        for page in pages[(heads.count + 1)...] {
+            switch try await save(page, at: walk.index + walk.held.count, in: &walk, onPage: onPage) {
+            case .saved, .held: continue
+            case .restarted: return .restarted
+            case .ended: return .ended
+            }
+        }
+        // Pages saved with the held ones leave the pages after them unsaved: saved now.
+        guard walk.held.isEmpty else { return .held }
+        return try await saveUnsaved(in: &walk, onPage: onPage)
+    }
+
+    /// Counts a page saved with the head the cache answered, and tells `onPage`.
+    private func record(
+        _ page: Page<RawItem>, head: ListHead, in walk: inout PageWalk, onPage: (SyncProgress) -> Void
+    ) {
+        walk.recordSaved(page, head: head)
+        SyncMetrics.recordSaved(items: page.items.count - head.repeatedItemCount)
+        onPage(walk.progress)
+    }
+
+    /// Goes on from where the cache stands after another process started the list again meanwhile;
+    /// `.ended` when it ended the list.
+    private func restart(_ walk: inout PageWalk) async throws -> PageSaving {
+        guard let current = try await storage.list(list.key), !current.endReached else {
+            walk.progress.endReached = true
+            return .ended
+        }
+        let walked = try await storage.walkedTokens(
+            in: list.key, before: current.nextPageIndex, generation: current.generation)
+        walk.restart(
+            at: current.nextPageIndex, token: current.resumeToken, walked: walked,
+            addressable: source as? any AddressablePageSource)
+        return .restarted
     }
 }

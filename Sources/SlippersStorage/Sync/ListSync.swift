@@ -4,9 +4,13 @@ import Tracing
 
 /// Pages a source into the cache, page after page, resuming where the last run stopped.
 ///
-/// Each fetched page is saved in one transaction with the list's resume
-/// token, so a run killed at any moment loses at most the page in flight, and
+/// Each fetched page is saved whole in one transaction with the list's resume
+/// token, so a run killed at any moment loses at most the pages in flight, and
 /// the next run continues from the last committed page instead of page 1.
+/// Pages that arrive together (read ahead, or from a source faster than the
+/// saves) are saved in the same transaction, at most eight; pages read are
+/// saved before the walk waits for a page when the last such wait was long
+/// (5 ms or more), so a slow source finds each page saved as it comes.
 ///
 /// Every walk ends. It stops with an error, saving nothing of the pages that
 /// caused it, when a next token is one the walk has met before (a cycle of any
@@ -37,7 +41,7 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
     /// one at a time when `nil`.
     ///
     /// Pages arriving out of order are held in memory until the pages before
-    /// them are saved, and saved in order, one transaction each: the cache
+    /// them are saved, and saved in order (those that arrived together in one transaction): the cache
     /// always holds the list's first pages and the resume token after them, and
     /// a run killed at any moment loses at most the pages it held. When the
     /// list's total says where it ends, no page past the end is asked for;
@@ -46,6 +50,11 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
     /// the server's throttles to the same controller (for an `APIClient`, with
     /// its retry callback) so that the sync slows down for them.
     public var concurrency: AdaptiveConcurrency?
+
+    /// A wait for a page at least this long means a source slower than the saves: the pages read are
+    /// then saved before the walk waits again, each as it comes. After shorter waits, pages read are
+    /// saved together, up to eight in one transaction.
+    package var longWait: Duration = .milliseconds(5)
 
     /// Called when a page failed and is fetched again under the run's `RetryBudget`, with the
     /// page's index, the failure and the wait before the next try; for telling a person.
@@ -278,17 +287,48 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
         }
         let addressable = source as? any AddressablePageSource
         let concurrency = self.concurrency ?? AdaptiveConcurrency(maximum: 1)
-        let start = PageWalk(
+        var start = PageWalk(
             key: list.key, limits: limits, repeatedSecondPage: repeatedSecondPage, addressable: addressable,
             readsAhead: addressable != nil && concurrency.maximum > 1, index: index, token: token, walked: walked,
             cachedTotal: cached?.total, cachedItemCount: cached?.itemCount ?? 0)
+        start.longWait = longWait
         return try await withThrowingTaskGroup(of: PagesInFlight.Fetched.self) { group in
             defer { group.cancelAll() }
             // The walk's state lives in the task group's body, where nothing else reaches it.
             var walk = start
+            do {
+                try await walkPages(&walk, concurrency: concurrency, retryBudget: retryBudget, &group, onPage: onPage)
+            } catch {
+                // Pages read before the error stay saved, as pages saved before it do.
+                if !walk.unsaved.isEmpty { _ = try? await saveUnsaved(in: &walk, onPage: onPage) }
+                throw error
+            }
+            walk.progress.overlapsPages = walk.overlap.asks
+            return walk.progress
+        }
+    }
+
+    /// Walks the pages of ``runPages(limits:refresh:retryBudget:onPage:)``: asks for them, reads
+    /// them in order, and saves them, those that arrive together in one transaction.
+    private func walkPages(
+        _ walk: inout PageWalk, concurrency: AdaptiveConcurrency, retryBudget: RetryBudget,
+        _ group: inout ThrowingTaskGroup<PagesInFlight.Fetched, any Error>, onPage: (SyncProgress) -> Void
+    ) async throws {
+        run: while true {
             walk: while walk.isWithinLimits {
                 try Task.checkCancellation()
                 ask(&walk, concurrency: concurrency, retryBudget: retryBudget, &group)
+                // Pages read are saved before a page asked for with the item before it (checked against the
+                // pages saved), before a wait that may be long, and before nothing is left in flight.
+                if !walk.unsaved.isEmpty,
+                    walk.overlap.askedUnread.contains(walk.readIndex)
+                        || (!walk.inFlight.hasArrived(walk.readIndex) && (walk.waitsLong || group.isEmpty))
+                {
+                    switch try await saveUnsaved(in: &walk, onPage: onPage) {
+                    case .saved, .held, .restarted: continue walk
+                    case .ended: break walk
+                    }
+                }
                 guard let fetched = walk.inFlight.take(walk.readIndex) else {
                     if group.isEmpty {
                         // A stopping sync ends here, its pages in flight saved: the next run resumes after them.
@@ -303,7 +343,9 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
                         try await Task.sleep(for: .milliseconds(5))
                         continue
                     }
+                    let waitStarted = ContinuousClock.now
                     guard let fetched = try await group.next() else { break }
+                    walk.waitsLong = waitStarted.duration(to: .now) >= walk.longWait
                     walk.progress.pageRetries += fetched.retries
                     if fetched.epoch == walk.inFlight.epoch { walk.progress.lastPageFirst?.note(fetched) }
                     walk.inFlight.receive(fetched)
@@ -318,6 +360,8 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
                 let reading = try walk.read(checked, at: pageIndex, keepsNoStorePages: keepsNoStorePages)
                 guard case .goesOn(var page) = reading else {
                     if case .endsAsOnePage(let only, let style) = reading {
+                        // The first page, read and not saved yet, is saved before it is saved again as the only one.
+                        if case .ended = try await saveUnsaved(in: &walk, onPage: onPage) { break walk }
                         var onePage = list
                         if let style { onePage.style = style }
                         let head = try await storage.savePage(only, at: 0, in: onePage)
@@ -329,9 +373,9 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
                     break walk
                 }
                 // Only the first page's answer decides whether the last page is read first.
+                let asksItemBeforeNext = pageIndex == 0 && source.asksItemBefore(at: walk.inFlight.token(at: 1) ?? nil)
                 walk.settle(
-                    &page, at: pageIndex,
-                    asksItemBeforeNext: pageIndex == 0 && source.asksItemBefore(at: walk.inFlight.token(at: 1) ?? nil),
+                    &page, at: pageIndex, asksItemBeforeNext: asksItemBeforeNext,
                     readsAgainInReverse: readsAgainInReverse)
                 if let next = page.nextToken {
                     // Pages asked for elsewhere than predicted no longer follow their last page.
@@ -346,15 +390,22 @@ public struct ListSync<Source: PageSource>: Sendable where Source.Item == RawIte
                     ask(&walk, concurrency: concurrency, retryBudget: retryBudget, &group)
                     walk.reading = (0, 0)
                 }
-                switch try await save(page, at: pageIndex, in: &walk, onPage: onPage) {
-                case .saved: if page.isLast { break walk }
+                var saving = try await save(page, at: pageIndex, in: &walk, onPage: onPage)
+                if case .saved = saving, !walk.unsaved.isEmpty, walk.mustSaveUnsaved(after: page) {
+                    saving = try await saveUnsaved(in: &walk, onPage: onPage)
+                }
+                switch saving {
+                case .saved: if page.isLast, walk.unsaved.isEmpty { break walk }
                 case .held, .restarted: continue walk
                 case .ended: break walk
                 }
             }
-            walk.progress.overlapsPages = walk.overlap.asks
-            return walk.progress
+            // Pages read and not saved yet are saved before the walk ends.
+            guard !walk.unsaved.isEmpty else { return }
+            switch try await saveUnsaved(in: &walk, onPage: onPage) {
+            case .restarted: continue run
+            case .saved, .held, .ended: return
+            }
         }
     }
-
 }

@@ -102,15 +102,19 @@ struct PagesInFlight {
     ///
     /// The page right after the last one read is always allowed: its own predecessor announced it.
     func mayAsk(readIndex: Int) -> Bool {
-        guard token(at: nextIndex) != .none else { return false }
+        mayAsk(readIndex: readIndex, nextToken: token(at: nextIndex))
+    }
+
+    /// ``mayAsk(readIndex:)`` with the token of the page at ``nextIndex`` known: `nextToken`.
+    func mayAsk(readIndex: Int, nextToken: PageToken??) -> Bool {
+        guard nextToken != .none else { return false }
         if let pageCount, nextIndex >= pageCount, nextIndex > readIndex { return false }
         return true
     }
 
-    /// Counts the page at ``nextIndex`` as asked for and returns its index and token.
-    mutating func ask() -> (index: Int, token: PageToken?) {
+    /// Counts the page at ``nextIndex``, whose token is `token`, as asked for and returns its index and token.
+    mutating func ask(token: PageToken?) -> (index: Int, token: PageToken?) {
         let index = nextIndex
-        let token = token(at: index) ?? nil
         nextIndex += 1
         skipAskedEarly()
         return (index, token)
@@ -134,6 +138,9 @@ struct PagesInFlight {
         guard fetched.epoch == epoch else { return }
         arrived[fetched.index] = fetched
     }
+
+    /// Whether the page at `index` has arrived and is not read yet.
+    func hasArrived(_ index: Int) -> Bool { arrived[index] != nil }
 
     /// Takes the page at `index` out of those in flight, when it has arrived.
     mutating func take(_ index: Int) -> Fetched? {

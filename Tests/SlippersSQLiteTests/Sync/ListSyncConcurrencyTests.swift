@@ -3,6 +3,7 @@ import Foundation
 import Slippers
 import SlippersStorage
 import SlippersTestSupport
+import Synchronization
 import Testing
 
 @testable import SlippersSQLite
@@ -139,5 +140,69 @@ import Testing
         #expect(overlapped == true)
         #expect(source.pagesAskedFor == [1, 2, 3])
         #expect(try storedIDs() == Array(1...30))
+    }
+    @Test func pagesThatArriveTogetherAreSavedInOneTransactionInOrder() async throws {
+        let log = CommitLog()
+        let traced = try SQLiteCache(path: directory.path(), mode: .readWrite, tracingStatements: { log.note($0) })
+        let source = AddressedSource(ids: Array(1...400), pageSize: 10)
+        var sync = ListSync(storage: traced, source: source, list: posts)
+        sync.concurrency = AdaptiveConcurrency(maximum: 4)
+        // Every wait counts as short, however loaded the machine: pages read are saved eight at a time.
+        sync.longWait = .seconds(3600)
+        var saved: [Int] = []
+        // The commits made when each page was reported saved: pages saved together report one count.
+        var commitsWhenSaved: [Int] = []
+        let progress = try await sync.run(limits: .init()) {
+            saved.append($0.pagesFetched)
+            commitsWhenSaved.append(log.commits)
+        }
+        #expect(progress.endReached)
+        #expect(progress.itemsFetched == 400)
+        #expect(saved == Array(1...40))
+        #expect(try storedIDs() == Array(1...400))
+        // At most eight pages a transaction; the first may be alone when its wait was long.
+        let transactions = Set(commitsWhenSaved).count
+        #expect(transactions >= 5 && transactions <= 6)
+        #expect(Dictionary(grouping: commitsWhenSaved, by: { $0 }).values.allSatisfy { $0.count <= 8 })
+    }
+
+    @Test func aSlowSourceFindsEachPageSavedBeforeItAnswersTheNext() async throws {
+        let source = SlowSource(base: ScriptedSource(ids: Array(1...30), pageSize: 5), store: store)
+        let progress = try await ListSync(storage: store, source: source, list: posts).run(limits: .init())
+        #expect(progress.itemsFetched == 30)
+        // Page n is answered after 100 ms, by when the pages before it are saved.
+        for (number, saved) in source.savedWhenAnswered { #expect(saved == number - 1, "page \(number)") }
+        #expect(source.savedWhenAnswered.count == 6)
+        #expect(try storedIDs() == Array(1...30))
+    }
+
+    /// Counts the transactions committed on a connection.
+    private final class CommitLog: Sendable {
+        private let count = Mutex(0)
+        func note(_ sql: String) {
+            if sql.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("COMMIT") { count.withLock { $0 += 1 } }
+        }
+        var commits: Int { count.withLock { $0 } }
+    }
+
+    /// A ``ScriptedSource`` that answers each page after 100 ms, noting how many pages the cache held then.
+    private final class SlowSource: PageSource, Sendable {
+        let base: ScriptedSource
+        let store: SQLiteCache
+        private let saved = Mutex<[Int: Int]>([:])
+
+        init(base: ScriptedSource, store: SQLiteCache) {
+            (self.base, self.store) = (base, store)
+        }
+
+        /// Page number (from 1) to the pages the cache held when it was answered.
+        var savedWhenAnswered: [Int: Int] { saved.withLock { $0 } }
+
+        func fetch(_ request: PageRequest) async throws -> PageResult<RawItem> {
+            try await Task.sleep(for: .milliseconds(100))
+            let held = try store.list("posts")?.currentPageCount ?? 0
+            saved.withLock { $0[request.token?.intValue ?? 1] = held }
+            return try await base.fetch(request)
+        }
     }
 }

@@ -63,26 +63,88 @@ struct PagesConformanceTests {
         try await onBothBackends { storage in
             // The first page and a page nobody listed before are saved whatever they hold.
             #expect(
-                try await storage.savePageUnlessNothingNew(
-                    ConformanceLists.page([1, 2], next: "2"), at: 0, in: Self.posts) != nil)
+                try await storage.savePagesUnlessNothingNew(
+                    [ConformanceLists.page([1, 2], next: "2")], at: 0, in: Self.posts
+                ).count == 1)
             let repeated = Page(
                 items: [ConformanceLists.item(2, "edited"), ConformanceLists.item(1)], token: "2", nextToken: "3")
-            #expect(try await storage.savePageUnlessNothingNew(repeated, at: 1, in: Self.posts) == nil)
+            #expect(try await storage.savePagesUnlessNothingNew([repeated], at: 1, in: Self.posts).isEmpty)
             #expect(try await storage.list(Self.posts.key)?.pageCount == 1)
             #expect(try await storage.item(type: "Post", key: .integer(2))?.item == ConformanceLists.item(2))
-            let head = try await storage.savePageUnlessNothingNew(
-                ConformanceLists.page([2, 3], next: "3"), at: 1, in: Self.posts)
+            let head = try await storage.savePagesUnlessNothingNew(
+                [ConformanceLists.page([2, 3], next: "3")], at: 1, in: Self.posts
+            ).first
             #expect(head?.repeatedItemCount == 1)
             #expect(head?.currentPageCount == 2)
             // Another list's pages do not count, nor does a page at the same index or later.
             let other = ListDescriptor(key: "GET /other", itemType: "Post")
             _ = try await storage.savePage(ConformanceLists.page([7], next: "2"), at: 0, in: other)
             #expect(
-                try await storage.savePageUnlessNothingNew(ConformanceLists.page([3], next: "3"), at: 1, in: other)
-                    != nil)
+                try await storage.savePagesUnlessNothingNew(
+                    [ConformanceLists.page([3], next: "3")], at: 1, in: other
+                ).count == 1)
             #expect(
-                try await storage.savePageUnlessNothingNew(ConformanceLists.page([3], next: "4"), at: 1, in: Self.posts)
-                    != nil)
+                try await storage.savePagesUnlessNothingNew(
+                    [ConformanceLists.page([3], next: "4")], at: 1, in: Self.posts
+                ).count == 1)
+            return try await ConformanceLists.outline(storage)
+        }
+    }
+
+    @Test func pagesSavedTogetherStopAtTheFirstThatBringsNothingNewAndALastPageIsAlwaysSaved() async throws {
+        try await onBothBackends { storage in
+            // Three pages at once: the third lists only what the first two of the same call list.
+            let heads = try await storage.savePagesUnlessNothingNew(
+                [
+                    ConformanceLists.page([1, 2], next: "2"), ConformanceLists.page([3, 4], token: "2", next: "3"),
+                    ConformanceLists.page([4, 1], token: "3", next: "4"),
+                    ConformanceLists.page([5], token: "4", next: "5"),
+                ], at: 0, in: Self.posts)
+            #expect(heads.map(\.currentPageCount) == [1, 2])
+            #expect(heads.map(\.repeatedItemCount) == [0, 0])
+            #expect(try await storage.list(Self.posts.key)?.pageCount == 2)
+            #expect(try await storage.item(type: "Post", key: .integer(5)) == nil)
+            // A last page is saved even when every item of it is listed already.
+            let last = try await storage.savePagesUnlessNothingNew(
+                [
+                    ConformanceLists.page([5], token: "3", next: "4"),
+                    ConformanceLists.page([2, 3], token: "4", next: nil),
+                ],
+                at: 2, in: Self.posts)
+            #expect(last.map(\.currentPageCount) == [3, 4])
+            #expect(last.map(\.repeatedItemCount) == [0, 2])
+            #expect(last.last?.endReached == true)
+            return try await ConformanceLists.outline(storage)
+        }
+    }
+
+    @Test func pagesSavedTogetherThatCannotBeSavedLeaveNothingOfThem() async throws {
+        try await onBothBackends { storage in
+            _ = try await storage.savePage(ConformanceLists.page([1], next: "2"), at: 0, in: Self.posts)
+            // The call's second page follows its first, but the first follows no page.
+            await #expect(throws: CacheError.pageOutOfOrder(list: Self.posts.key, index: 2)) {
+                _ = try await storage.savePagesUnlessNothingNew(
+                    [
+                        ConformanceLists.page([3], token: "3", next: "4"),
+                        ConformanceLists.page([4], token: "4", next: "5"),
+                    ],
+                    at: 2, in: Self.posts)
+            }
+            // A list of another type refuses them.
+            let authors = ListDescriptor(key: Self.posts.key, itemType: "Author")
+            await #expect(
+                throws: CacheError.itemTypeMismatch(list: Self.posts.key, stored: "Post", requested: "Author")
+            ) {
+                _ = try await storage.savePagesUnlessNothingNew(
+                    [
+                        ConformanceLists.page([2], token: "2", next: "3"),
+                        ConformanceLists.page([3], token: "3", next: nil),
+                    ],
+                    at: 1, in: authors)
+            }
+            #expect(try await storage.list(Self.posts.key)?.pageCount == 1)
+            #expect(try await storage.item(type: "Post", key: .integer(3)) == nil)
+            #expect(try await storage.item(type: "Author", key: .integer(2)) == nil)
             return try await ConformanceLists.outline(storage)
         }
     }
