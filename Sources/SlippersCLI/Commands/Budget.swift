@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Sets, shows and keeps the cache file's budget.
     struct Budget: ReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "budget",
             abstract: "Set the cache's budget (bytes of items, age of lists), show it, and keep it now.",
             discussion: """
                 With --bytes or --age, sets the budget; --none removes it; with neither, shows it. \

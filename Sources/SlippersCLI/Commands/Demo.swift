@@ -9,6 +9,7 @@ extension SlippersCommand {
     /// Runs the whole story on an embedded local API.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Run the whole story on an embedded local API: no network, no setup.",
             discussion: """
                 Starts a paginated JSON API on 127.0.0.1 (a free port), syncs it into a fresh cache, \

@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Fetches a list's first page and explains the pagination style detected from it.
     struct Detect: AsyncParsableCommand, ListRequestArguments {
         static let configuration = CommandConfiguration(
+            commandName: "detect",
             abstract: "Fetch a list's first page and explain the pagination style sync would detect.",
             discussion: """
                 Prints the style, the items path, the id field, how the end of the list is known, \

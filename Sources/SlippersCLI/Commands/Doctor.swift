@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Checks the cache file's health.
     struct Doctor: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check the cache's health: integrity, schema version, orphan rows, page counts.",
             discussion: """
                 Exits 0 when the cache is healthy and 1 when it is not, after printing what is \

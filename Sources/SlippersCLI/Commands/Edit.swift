@@ -9,6 +9,7 @@ extension SlippersCommand {
     /// Changes a cached item locally and keeps the write in the outbox for `push`.
     struct Edit: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a cached item now and keep the change in the outbox for the server (sent by push).",
             discussion: """
                 The change is in the cache at once: items, get and export show it, in every \

@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Adds lists to the fleet's queue in a PostgreSQL cache.
     struct Enqueue: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "enqueue",
             abstract: "Add lists to the queue of a PostgreSQL cache, for `slippers worker` processes to sync.",
             discussion: """
                 Queues each URL with the options given, those `slippers sync` takes, anywhere on the \

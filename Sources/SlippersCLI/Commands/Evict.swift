@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Removes cached data.
     struct Evict: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "evict",
             abstract: "Remove old lists, one list, or the items no page references.",
             discussion: """
                 Lists go whole, with their pages, so a list that remains never has a gap. \

@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Writes a list's items to standard output.
     struct Export: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a list's items, in list order and each id once, to standard output.",
             discussion: """
                 Each item is written as the bytes the cache holds, never re-encoded; ndjson \

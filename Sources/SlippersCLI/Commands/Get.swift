@@ -9,6 +9,7 @@ extension SlippersCommand {
     /// Prints one cached item.
     struct Get: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print one cached item, found by list (or item type) and id.",
             discussion: """
                 An id of digits only is an integer id; if no item has it, the same text is tried as \

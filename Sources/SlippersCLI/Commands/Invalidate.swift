@@ -5,6 +5,7 @@ extension SlippersCommand {
     /// Invalidates lists.
     struct Invalidate: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "invalidate",
             abstract:
                 "Invalidate a list (or every list): its pages stay readable, unverified until revalidated.")
 

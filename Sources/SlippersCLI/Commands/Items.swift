@@ -9,6 +9,7 @@ extension SlippersCommand {
     /// Lists the items of a list, or of one of its pages.
     struct Items: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "items",
             abstract: "List the items of a list in list order, each id once, or the items of one page.",
             discussion: """
                 With --json, prints an array of {"id": …, "item": …} objects, each item's JSON \

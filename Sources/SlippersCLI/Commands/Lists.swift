@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Lists the cached lists with their figures.
     struct Lists: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lists",
             abstract: "List the cached lists: items, pages, total, end reached, age, whether unverified.",
             discussion: """
                 The account column says whose list it is: the name --account gave, ~ and a fingerprint \

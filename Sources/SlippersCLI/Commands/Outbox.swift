@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Lists, retries and drops the writes waiting to be sent.
     struct Outbox: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "outbox",
             abstract: "List the writes waiting to be sent (edit makes them, push sends them); retry or drop one.",
             subcommands: [List.self, Retry.self, Drop.self],
             defaultSubcommand: List.self)
@@ -15,6 +16,7 @@ extension SlippersCommand {
         /// Lists the outbox.
         struct List: ReportingCommand {
             static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "List pending and failed writes, oldest first.",
                 discussion: """
                     Each write: its number, state (pending; failed with the server's reason; or in_doubt, a POST \
@@ -80,6 +82,7 @@ extension SlippersCommand {
         /// Makes a failed write, or an insert in doubt, pending again.
         struct Retry: ReportingCommand {
             static let configuration = CommandConfiguration(
+                commandName: "retry",
                 abstract: "Make a failed write pending again; an insert in doubt is then sent as a new item.")
 
             @OptionGroup var database: DatabaseOptions
@@ -96,6 +99,7 @@ extension SlippersCommand {
         /// Drops a write and undoes its change.
         struct Drop: ReportingCommand {
             static let configuration = CommandConfiguration(
+                commandName: "drop",
                 abstract: "Drop a write without sending it; its change is undone in the cache.")
 
             @OptionGroup var database: DatabaseOptions

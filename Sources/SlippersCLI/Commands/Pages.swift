@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Lists the cached pages of one list.
     struct Pages: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pages",
             abstract: """
                 List the cached pages of a list: index, generation, items, age, freshness \
                 (verified, lifetime, validator), tokens, whether superseded, and a feed's gaps: places \

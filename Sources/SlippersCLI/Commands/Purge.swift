@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Removes everything an account holds: sign-out for the command line.
     struct Purge: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Remove everything an account holds: its lists, pages, items, pending writes and watermarks.",
             discussion: """
                 One transaction. On a file, the rows are deleted with SQLite's secure_delete on and the \\

@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Sends the outbox.
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "push",
             abstract: "Send the writes in the outbox, oldest first, each once.",
             discussion: """
                 Sends the outbox of the push's account (--account, else the one its --header values \

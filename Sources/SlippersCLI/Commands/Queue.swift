@@ -7,6 +7,7 @@ extension SlippersCommand {
     /// Shows the fleet's queue.
     struct Queue: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "queue",
             abstract:
                 "Show the queue of a PostgreSQL cache: each list's state, when it is due, its schedule, worker, lease, "
                 + "pages, attempts, last error.",

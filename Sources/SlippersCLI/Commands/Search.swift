@@ -9,6 +9,7 @@ extension SlippersCommand {
     /// Searches the items of a cached list, offline.
     struct Search: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search the cached items of a list, offline, most relevant first.",
             discussion: """
                 Every string value of an item is searched, ignoring case and diacritics (cafe \\

@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Prints the overall figures of the cache file.
     struct Stats: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Print the cache's figures: file size, counts, oldest and newest page, schema version, accounts.",
             discussion: """
                 An existing file is opened read-only. A missing file is created and migrated first, \

@@ -5,6 +5,7 @@ extension SlippersCommand {
     /// Gives the space of removed rows back to the file system.
     struct Vacuum: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "vacuum",
             abstract: "Rebuild the cache file to give the space of removed rows back to the file system.")
 
         @OptionGroup var database: DatabaseOptions

@@ -8,6 +8,7 @@ extension SlippersCommand {
     /// Lists the SQL views of the cached item types.
     struct Views: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "views",
             abstract: "List the read-only SQL view of each cached item type, its columns and the SQL it runs.",
             discussion: """
                 Each item type has a view named after it (posts for posts@https://api.example.com), \\

@@ -13,6 +13,7 @@ extension SlippersCommand {
     /// Takes lists from the queue of a PostgreSQL cache and syncs them, under a lease it renews.
     struct Worker: AsyncReportingCommand {
         static let configuration = CommandConfiguration(
+            commandName: "worker",
             abstract: "Sync the lists of a PostgreSQL cache's queue, under a lease renewed while each list runs.",
             discussion: """
                 Each list is taken with FOR UPDATE SKIP LOCKED, so workers on any number of machines \

@@ -22,13 +22,18 @@ enum JSONMediaTypes {
 
     /// Whether a request asks for `application/json` and nothing else.
     static func asksJSONOnly(_ request: URLRequest) -> Bool {
-        request.value(forHTTPHeaderField: "Accept")?.trimmingCharacters(in: .whitespaces).lowercased()
-            == "application/json"
+        guard var accept = request.value(forHTTPHeaderField: "Accept")?[...] else { return false }
+        // Optional whitespace around a field value is spaces and tabs (RFC 9110, 5.6.3).
+        while accept.first == " " || accept.first == "\t" { accept.removeFirst() }
+        while accept.last == " " || accept.last == "\t" { accept.removeLast() }
+        return accept.equalsIgnoringASCIICase("application/json")
     }
 
     /// Whether the origin of `url` answered `406` to `application/json` before.
     static func refusesPlainJSON(_ url: URL?) -> Bool {
-        guard let key = url.flatMap(Origin.init)?.description else { return false }
+        guard !refusingOrigins.withLock({ $0.isEmpty }), let key = url.flatMap(Origin.init)?.description else {
+            return false
+        }
         return refusingOrigins.withLock { $0.contains(key) }
     }
 

@@ -32,10 +32,12 @@ public struct JSONScanner: Sendable {
     /// - throws: ``ScanError`` when the bytes are not JSON or are truncated.
     public init(_ data: Data) throws {
         let bytes = try Self.checkedText(data)
+        // The root's members are noted as the validation meets them.
+        var members: [(key: Range<Int>, value: Value)] = []
         let root = try bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             Self.skipWhitespace(buffer, &index)
-            let root = try Self.validateValue(buffer, &index, depth: 0)
+            let root = try Self.validateValue(buffer, &index, depth: 0, rootMembers: &members)
             Self.skipWhitespace(buffer, &index)
             guard index == buffer.count else {
                 throw ScanError(path: "", reason: "unexpected bytes after the JSON value", offset: index)
@@ -44,13 +46,6 @@ public struct JSONScanner: Sendable {
         }
         self.bytes = bytes
         self.root = root
-        var members: [(key: Range<Int>, value: Value)] = []
-        bytes.withUnsafeBufferPointer { buffer in
-            Self.forEachMember(buffer, of: root) { key, value in
-                members.append((key, value))
-                return true
-            }
-        }
         rootMembers = members
     }
 
@@ -457,7 +452,8 @@ public struct JSONScanner: Sendable {
     /// Judging the bytes here, once, means that what the cache keeps (each
     /// item's bytes as they came) is always valid JSON text when exported.
     private static func checkedText(_ data: Data) throws -> [UInt8] {
-        var bytes = [UInt8](data)
+        // Copied through the buffer: `[UInt8](data)` copies a `Data` a byte at a time.
+        var bytes = data.withUnsafeBytes { [UInt8]($0) }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard String(validating: bytes, as: UTF8.self) == nil else { return bytes }
         let offset = firstInvalidUTF8(bytes)
@@ -521,8 +517,11 @@ public struct JSONScanner: Sendable {
         }
     }
 
-    /// Scans the value starting at `index` (no leading whitespace) and moves past it.
-    private static func validateValue(_ bytes: Bytes, _ index: inout Int, depth: Int) throws -> Value {
+    /// Scans the value starting at `index` (no leading whitespace) and moves past it; the members
+    /// of an object at depth 0 (the root) are added to `rootMembers`, in document order.
+    private static func validateValue(
+        _ bytes: Bytes, _ index: inout Int, depth: Int, rootMembers: inout [(key: Range<Int>, value: Value)]
+    ) throws -> Value {
         guard index < bytes.count else { throw truncated(index) }
         guard depth < maxDepth else {
             throw ScanError(path: "", reason: "the JSON nests deeper than \(maxDepth) levels", offset: index)
@@ -540,14 +539,17 @@ public struct JSONScanner: Sendable {
             while true {
                 guard index < bytes.count else { throw truncated(index) }
                 guard bytes[index] == UInt8(ascii: "\"") else { throw unexpected(bytes, index, expecting: "a key") }
+                let keyStart = index
                 try skipString(bytes, &index)
+                let key = keyStart..<index
                 skipWhitespace(bytes, &index)
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                     throw unexpected(bytes, index, expecting: "\":\"")
                 }
                 index += 1
                 skipWhitespace(bytes, &index)
-                _ = try validateValue(bytes, &index, depth: depth + 1)
+                let value = try validateValue(bytes, &index, depth: depth + 1, rootMembers: &rootMembers)
+                if depth == 0 { rootMembers.append((key, value)) }
                 if try isClosed(bytes, &index, by: UInt8(ascii: "}")) {
                     return Value(kind: .object, range: start..<index)
                 }
@@ -561,7 +563,7 @@ public struct JSONScanner: Sendable {
                 return Value(kind: .array, range: start..<index)
             }
             while true {
-                _ = try validateValue(bytes, &index, depth: depth + 1)
+                _ = try validateValue(bytes, &index, depth: depth + 1, rootMembers: &rootMembers)
                 if try isClosed(bytes, &index, by: UInt8(ascii: "]")) {
                     return Value(kind: .array, range: start..<index)
                 }

@@ -129,10 +129,11 @@ extension PostgresCache {
         if let stored, let pageID, try stored["item_type"].decode(String.self) == list.itemType,
             try stored["next_token"].decode(String?.self) == page.nextToken?.rawValue
         {
-            if let storedDigest = try stored["digest"].decode(String?.self) {
+            if let storedDigest = try stored["digest"].decode(String?.self), PageDigest.isCurrent(storedDigest) {
                 unchanged = storedDigest == digest
             } else {
-                // A page whose items were merged in place has no digest: its items are compared.
+                // A page whose items were merged in place has no digest, and one saved by an earlier
+                // version another: its items are compared.
                 unchanged = try await items(ofPage: pageID, connection, logger) == page.items
             }
         }

@@ -15,7 +15,8 @@ extension SQLiteCache {
         let digest = PageDigest.of(page.items)
         var outcome: PageSave.Outcome = stored == nil ? .new : .changed
         if comparingDigest, let stored, stored.nextToken == page.nextToken?.rawValue,
-            try stored.digest.map({ $0 == digest }) ?? (items(ofPage: stored.id, in: db) == page.items)
+            try stored.digest.flatMap({ PageDigest.isCurrent($0) ? $0 == digest : nil })
+                ?? (items(ofPage: stored.id, in: db) == page.items)
         {
             outcome = .unchanged
         }
@@ -34,9 +35,11 @@ extension SQLiteCache {
             // A page that lists an id twice keeps it once, at its first position (the later JSON wins).
             var deleted: Set<Int64> = []
             var new: Set<Int64> = []
+            var written: [Data]? = []
             var itemIDs = uniqued(
                 try upsertItems(
-                    page.items, type: row.itemType, now: now, in: db, deleted: &deleted, new: &new, looked: looked))
+                    page.items, type: row.itemType, now: now, in: db, deleted: &deleted, new: &new, looked: looked,
+                    written: &written))
             if !deleted.isEmpty { itemIDs.removeAll { deleted.contains($0) } }
             if let stored {
                 // Items made locally stay where they were placed until the server lists them; a
@@ -53,7 +56,7 @@ extension SQLiteCache {
                 page, index: index, itemCount: itemIDs.count, generation: row.generation, listID: row.id,
                 digest: digest, now: now, in: db)
             try replaceMembership(of: pageID, with: itemIDs, in: db)
-            ItemViews.keepCurrent(afterWritingPage: pageID, now: now, db)
+            ItemViews.keepCurrent(afterWritingPage: pageID, now: now, items: written.map { ($0, row.itemType) }, db)
             // An item this write inserted is on no earlier page.
             if index > 0 {
                 repeated += try countListed(itemIDs.filter { !new.contains($0) }, before: index, in: row, db: db)

@@ -523,7 +523,8 @@ extension SQLiteCache {
         _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>
     ) throws -> [Int64] {
         var new: Set<Int64> = []
-        return try upsertItems(items, type: type, now: now, in: db, deleted: &deleted, new: &new)
+        var written: [Data]?
+        return try upsertItems(items, type: type, now: now, in: db, deleted: &deleted, new: &new, written: &written)
     }
 
     /// The stored rows of some items of a type, by key: what a page's write compares its items with.
@@ -555,16 +556,19 @@ extension SQLiteCache {
 
     /// Writes a page's items as ``upsertItems(_:type:now:in:deleted:)`` does; the row ids of the
     /// items this write inserted (no page listed them before it) are added to `new`. `looked`, when
-    /// given, is the lookup of the items' rows made earlier in the same transaction.
+    /// given, is the lookup of the items' rows made earlier in the same transaction. `written`, when
+    /// given, gets the JSON of each row this write inserted or rewrote, in order; it is made `nil`
+    /// when a pending local change was laid over a fetched item (its row then holds other JSON).
     static func upsertItems(
         _ items: [RawItem], type: String, now: Date, in db: Database, deleted: inout Set<Int64>,
-        new: inout Set<Int64>, looked: StoredItems? = nil
+        new: inout Set<Int64>, looked: StoredItems? = nil, written: inout [Data]?
     ) throws -> [Int64] {
         let lookup = try looked ?? StoredItems(of: items.map(\.key), type: type, in: db)
         var stored = lookup.rows
         let (edited, overlaid) = (lookup.edited, lookup.overlaid)
         // A pending local change is never hidden by the server's copy: the copy goes under it.
         if !overlaid.isEmpty {
+            written = nil
             for item in items {
                 guard let row = stored[item.key], overlaid.contains(row.id) else { continue }
                 let overlay = try reapplyWrites(toServerCopy: item.json, of: row.id, now: now, in: db)
@@ -580,10 +584,14 @@ extension SQLiteCache {
             sql: "UPDATE items SET json = ?, updated_at = ?, edited_locally = 0 WHERE id = ?")
         var unstored: [ItemKey: Data] = [:]
         var unstoredOrder: [ItemKey] = []
+        // The rows rewritten, each with the JSON it holds at the end.
+        var rewritten: [Int64: Data] = [:]
+        var rewrittenOrder: [Int64] = []
         for item in items {
             if let row = stored[item.key] {
                 if !overlaid.contains(row.id), row.json != item.json {
                     try update.execute(arguments: [item.json, now.storedValue, row.id])
+                    if rewritten.updateValue(item.json, forKey: row.id) == nil { rewrittenOrder.append(row.id) }
                     // The same id twice on a page: the later JSON wins, as one upsert after another.
                     stored[item.key] = (row.id, item.json)
                 }
@@ -591,6 +599,7 @@ extension SQLiteCache {
                 unstoredOrder.append(item.key)
             }
         }
+        if written != nil { written?.append(contentsOf: rewrittenOrder.compactMap { rewritten[$0] }) }
         for chunk in unstoredOrder.chunks(of: itemsPerInsert) {
             let run = try BoundStatement(db.cachedStatement(sql: insertItemsSQL(chunk.count)))
             var parameter: Int32 = 1
@@ -604,8 +613,10 @@ extension SQLiteCache {
             while try run.step() {
                 guard let key = run.itemKey(at: 0) else { continue }
                 let id = run.int64(at: 1)
-                stored[key] = (id, unstored[key] ?? Data())
+                let json = unstored[key] ?? Data()
+                stored[key] = (id, json)
                 new.insert(id)
+                written?.append(json)
             }
         }
         return try items.map { item in

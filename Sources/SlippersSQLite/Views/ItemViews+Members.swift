@@ -33,54 +33,78 @@ extension ItemViews {
     /// member, or a kind of one), read here rather than by SQLite's `json_each` (which parses each
     /// item twice more). Writes nothing.
     static func newMembers(ofPage pageID: Int64, writtenAt now: Date, _ db: Database) throws -> PageMembers {
-        var members: [String: [MemberPath: Int]] = [:]
-        var type = ""
-        var ofType: [MemberPath: Int] = [:]
-        // Items of a page mostly share their members and kinds: an item whose shape is the one
-        // read last, of the same type, adds nothing, and is only compared.
-        var tape = JSONTape()
-        var shape: [UInt8] = []
-        var lastShape: [UInt8] = []
-        var lastShapeType = ""
+        var collector = MemberCollector()
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: pageItemsWrittenSQL), arguments: [pageID, now.storedValue])
         while let row = try rows.next() {
             let itemType: String = row[0]
+            let read = try row.withUnsafeData(atIndex: 1) { json -> Bool in
+                guard let json else { return true }
+                return json.withUnsafeBytes { collector.add($0, ofType: itemType) }
+            }
+            guard read else { return .readBySQL }
+        }
+        return try collector.unrecorded(db)
+    }
+
+    /// The members of items of `type` just written, as their JSON (`items`), that `item_members`
+    /// does not hold yet: what ``newMembers(ofPage:writtenAt:_:)`` finds for a page whose write
+    /// wrote exactly them, without reading them back. Writes nothing.
+    static func newMembers(of items: [Data], type: String, _ db: Database) throws -> PageMembers {
+        var collector = MemberCollector()
+        for json in items {
+            guard json.withUnsafeBytes({ collector.add($0, ofType: type) }) else { return .readBySQL }
+        }
+        return try collector.unrecorded(db)
+    }
+
+    /// The members and kinds of items added one at a time, by item type.
+    ///
+    /// Items of a page mostly share their members and kinds: an item whose shape is the one read
+    /// last, of the same type, adds nothing, and is only compared.
+    struct MemberCollector {
+        private var members: [String: [MemberPath: Int]] = [:]
+        private var type = ""
+        private var ofType: [MemberPath: Int] = [:]
+        private var tape = JSONTape()
+        private var shape: [UInt8] = []
+        private var lastShape: [UInt8] = []
+        private var lastShapeType = ""
+
+        /// Adds the members of one item's JSON; `false` when the tape parser refuses it.
+        mutating func add(_ raw: UnsafeRawBufferPointer, ofType itemType: String) -> Bool {
             if itemType != type {
                 if !type.isEmpty { members[type] = ofType }
                 type = itemType
                 ofType = members[type] ?? [:]
             }
-            let read = try row.withUnsafeData(atIndex: 1) { json -> Bool in
-                guard let json else { return true }
-                return json.withUnsafeBytes { raw -> Bool in
-                    guard tape.reparse(raw) else { return false }
-                    let bytes = raw.assumingMemoryBound(to: UInt8.self)
-                    Self.shape(of: tape, in: bytes, into: &shape)
-                    if itemType == lastShapeType, shape == lastShape { return true }
-                    Self.members(of: tape, in: bytes, into: &ofType)
-                    swap(&shape, &lastShape)
-                    lastShapeType = itemType
-                    return true
+            guard tape.reparse(raw) else { return false }
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            ItemViews.shape(of: tape, in: bytes, into: &shape)
+            if itemType == lastShapeType, shape == lastShape { return true }
+            ItemViews.members(of: tape, in: bytes, into: &ofType)
+            swap(&shape, &lastShape)
+            lastShapeType = itemType
+            return true
+        }
+
+        /// The members added that `item_members` does not hold yet: one read of each type's rows.
+        consuming func unrecorded(_ db: Database) throws -> PageMembers {
+            if !type.isEmpty { members[type] = ofType }
+            let recordedOfType = try db.cachedStatement(
+                sql: "SELECT member, nested, kinds FROM item_members WHERE item_type = ?")
+            for (type, ofType) in members {
+                var known: [MemberPath: Int] = [:]
+                let rows = try Row.fetchCursor(recordedOfType, arguments: [type])
+                while let row = try rows.next() { known[MemberPath(member: row[0], nested: row[1])] = row[2] }
+                let new = ofType.filter { path, kinds in
+                    guard let recorded = known[path] else { return true }
+                    return recorded | kinds != recorded
                 }
+                members[type] = new.isEmpty ? nil : new
             }
-            guard read else { return .readBySQL }
+            return .members(members)
         }
-        if !type.isEmpty { members[type] = ofType }
-        // What is recorded already is left out: one read of each type's rows.
-        let recordedOfType = try db.cachedStatement(
-            sql: "SELECT member, nested, kinds FROM item_members WHERE item_type = ?")
-        for (type, ofType) in members {
-            var known: [MemberPath: Int] = [:]
-            let rows = try Row.fetchCursor(recordedOfType, arguments: [type])
-            while let row = try rows.next() { known[MemberPath(member: row[0], nested: row[1])] = row[2] }
-            let new = ofType.filter { path, kinds in
-                guard let recorded = known[path] else { return true }
-                return recorded | kinds != recorded
-            }
-            members[type] = new.isEmpty ? nil : new
-        }
-        return .members(members)
     }
 
     /// Records what ``newMembers(ofPage:writtenAt:_:)`` found; whether that brought a new member or kind.

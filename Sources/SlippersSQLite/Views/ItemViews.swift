@@ -23,9 +23,15 @@ enum ItemViews {
     ///
     /// The page's members are read first; only a page that brings one not recorded yet writes
     /// (in a savepoint of its own), so the pages of a list of one shape write nothing here.
-    static func keepCurrent(afterWritingPage pageID: Int64, now: Date, _ db: Database) {
+    /// `items`, when given, is the JSON of every row the write inserted or rewrote, all of one
+    /// type: they are read from it rather than from the file.
+    static func keepCurrent(
+        afterWritingPage pageID: Int64, now: Date, items: (json: [Data], type: String)? = nil, _ db: Database
+    ) {
         do {
-            let found = try newMembers(ofPage: pageID, writtenAt: now, db)
+            let found =
+                try items.map { try newMembers(of: $0.json, type: $0.type, db) }
+                ?? newMembers(ofPage: pageID, writtenAt: now, db)
             if case .members(let members) = found, members.isEmpty { return }
             try db.inSavepoint {
                 if try record(found, ofPage: pageID, writtenAt: now, db) { try rebuild(db) }

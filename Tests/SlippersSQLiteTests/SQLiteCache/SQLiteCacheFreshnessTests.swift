@@ -18,6 +18,28 @@ import Testing
         store = try SQLiteCache(path: directory.path())
     }
 
+    @Test func aPageWhoseDigestAnEarlierVersionMadeIsComparedItemByItem() throws {
+        let page = Fixtures.page([1, 2], next: PageToken(2))
+        try store.savePage(page, at: 0, in: Fixtures.posts, now: then)
+        let digest = try #require(try store.pageInfo(at: 0, in: key)?.digest)
+        // What an earlier version stored: FNV-1a, the count and the hash, no leading "x".
+        func storeAnEarlierDigest() throws {
+            let queue = try DatabaseQueue(path: directory.path())
+            try queue.write { try $0.execute(sql: "UPDATE pages SET digest = '2:3b2d7f1c0a9e8d46'") }
+            try queue.close()
+        }
+        try storeAnEarlierDigest()
+        let unchanged = try store.savePageIfChanged(page, at: 0, in: Fixtures.posts)
+        #expect(unchanged.outcome == .unchanged)
+        #expect(unchanged.head.generation == 1)
+        #expect(try store.pageInfo(at: 0, in: key)?.digest == digest)
+        try storeAnEarlierDigest()
+        let changed = try store.savePageIfChanged(
+            Fixtures.page([1, 2], next: PageToken(2), label: "v2"), at: 0, in: Fixtures.posts)
+        #expect(changed.outcome == .changed)
+        #expect(try store.pageInfo(at: 0, in: key)?.digest != digest)
+    }
+
     @Test func aSavedPageRecordsItsVerificationDigestAndLifetime() throws {
         var page = Fixtures.page([1, 2], next: PageToken(2))
         page.caching = PageCaching(
