@@ -140,6 +140,21 @@ import Testing
         #expect(try rows("SELECT count(*) AS n FROM posts").first?["n"] as Int? == 2)
     }
 
+    @Test func anItemAPageRewritesBringsItsNewMembersAndOnlyTheJSONItKeeps() throws {
+        try save([Self.item(1, #"{"id": 1, "title": "a"}"#), Self.item(2, #"{"id": 2}"#)])
+        // Item 1 rewritten with a member more; item 2 twice on the page, the later JSON kept.
+        try save([
+            Self.item(1, #"{"id": 1, "title": "a", "mood": "sunny"}"#), Self.item(2, #"{"id": 2, "lost": 1}"#),
+            Self.item(2, #"{"id": 2, "kept": "s"}"#), Self.item(3, #"{"id": 3, "gone": 1}"#),
+            Self.item(3, #"{"id": 3, "new": true}"#),
+        ])
+        let recorded = try recordedMembersAgreeWithSQLite()
+        #expect(recorded.contains("mood/=32"))
+        #expect(recorded.contains("kept/=32"))
+        #expect(recorded.contains("new/=2"))
+        #expect(!recorded.contains { $0.hasPrefix("lost/") || $0.hasPrefix("gone/") })
+    }
+
     @Test func everyAccountIsInOneViewWithAnAccountColumn() throws {
         for account in [Account.anonymous, Account("alice")] {
             try save(
