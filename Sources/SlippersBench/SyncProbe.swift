@@ -120,10 +120,16 @@ struct SyncProbe: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         var storeTime = Duration.zero
-        // `onPage` runs right after `savePage` returns. One page at a time, the last fetch returned
-        // right before the save: the time between the two is the cache's share that the next
-        // request, asked for before the save, did not hide.
-        let progress = try await sync.run { _ in storeTime += source.lastFetchEnd.duration(to: clock.now) }
+        // `onPage` runs right after a save commits, once for each page it saved. The last fetch
+        // returned right before the save: the time between the two is the cache's share that the
+        // next request, asked for before the save, did not hide. Pages saved together count once.
+        var counted: ContinuousClock.Instant?
+        let progress = try await sync.run { _ in
+            let fetchEnd = source.lastFetchEnd
+            guard fetchEnd != counted else { return }
+            counted = fetchEnd
+            storeTime += fetchEnd.duration(to: clock.now)
+        }
         return Outcome(
             wallMicroseconds: start.duration(to: clock.now).microseconds,
             storeMicroseconds: storeTime.microseconds, requestGapMicroseconds: source.meanGap.microseconds,

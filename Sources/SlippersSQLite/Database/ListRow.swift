@@ -28,7 +28,16 @@ struct ListRow {
             ).execute(arguments: [descriptor.key, descriptor.itemType, descriptor.style, now.storedValue])
             found = try fetchOptional(key: descriptor.key, in: db)
         }
-        guard var row = found else { throw CacheError.listNotFound(key: descriptor.key) }
+        guard let found else { throw CacheError.listNotFound(key: descriptor.key) }
+        return try checked(found, for: descriptor)
+    }
+
+    /// `found`, the row of the list `descriptor` names, as ``fetchOrCreate(_:now:in:)`` returns it:
+    /// of the descriptor's item type, with its style when it has one.
+    ///
+    /// - throws: `CacheError.itemTypeMismatch(list:stored:requested:)`.
+    static func checked(_ found: ListRow, for descriptor: ListDescriptor) throws -> ListRow {
+        var row = found
         guard row.itemType == descriptor.itemType else {
             throw CacheError.itemTypeMismatch(
                 list: descriptor.key, stored: row.itemType, requested: descriptor.itemType)

@@ -5,12 +5,14 @@ import SlippersStorage
 
 /// The write path of fetched pages: saving, revalidating by digest, and where the resume point goes.
 extension SQLiteCache {
-    /// Writes a fetched page in the transaction `db`; with `comparingDigest`, an unchanged page only records its verification.
+    /// Writes a fetched page in the transaction `db`; with `comparingDigest`, an unchanged page only records its
+    /// verification. `looked` is the lookup of the page's items, and `found` the list's row, when read earlier in
+    /// the same transaction.
     static func writePage(
         _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, comparingDigest: Bool,
-        now: Date, looked: StoredItems? = nil, _ db: Database
+        now: Date, looked: StoredItems? = nil, row found: ListRow? = nil, _ db: Database
     ) throws -> PageSave {
-        var row = try ListRow.fetchOrCreate(list, now: now, in: db)
+        var row = try found.map { try ListRow.checked($0, for: list) } ?? ListRow.fetchOrCreate(list, now: now, in: db)
         let stored = try PageRow.fetch(listID: row.id, index: index, in: db)
         let digest = PageDigest.of(page.items)
         var outcome: PageSave.Outcome = stored == nil ? .new : .changed

@@ -49,14 +49,15 @@ extension SQLiteCache {
 
     /// Writes a fetched page as ``savePage(_:at:in:now:)`` does, in the transaction `db` is in.
     ///
-    /// `looked`, when given, is the lookup of the page's items made earlier in the same transaction.
+    /// `looked`, when given, is the lookup of the page's items made earlier in the same transaction,
+    /// and `row` the list's row read in it.
     func writePage(
         _ page: Page<RawItem>, at index: Int, in list: ListDescriptor, now: Date,
-        looked: StoredItems? = nil, _ db: Database
+        looked: StoredItems? = nil, row: ListRow? = nil, _ db: Database
     ) throws -> ListHead {
         try Self.writePage(
             page.keyingHeaderDigest(with: headerFingerprintKey), at: index, in: list, comparingDigest: false,
-            now: now, looked: looked, db
+            now: now, looked: looked, row: row, db
         ).head
     }
 

@@ -64,7 +64,7 @@ extension SQLiteCache: CacheStorage {
         if ids.count == keys.count, try Self.countListed(ids, before: index, in: row, db: db) == keys.count {
             return nil
         }
-        return try writePage(page, at: index, in: list, now: now, looked: looked, db)
+        return try writePage(page, at: index, in: list, now: now, looked: looked, row: row, db)
     }
 
     /// Records that a cached page is still current as ``markPageNotModified(at:in:validators:now:)`` does, now.
