@@ -9,6 +9,7 @@
     internal import NIOPosix
     internal import NIOSSL
     import Slippers
+    import Synchronization
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -69,8 +70,10 @@
             /// system's; `nil`, the default, for the system's.
             ///
             /// As curl's `--cacert`: for an internal API whose certificate a private CA
-            /// signed. When the file cannot be read, every request fails with
-            /// ``NetworkError/Kind/TLSFailure/unreadableTrustedCertificates(path:reason:)``.
+            /// signed. The file is read when the first `https` request is sent; when it cannot
+            /// be read, every `https` request fails with
+            /// ``NetworkError/Kind/TLSFailure/unreadableTrustedCertificates(path:reason:)``
+            /// (`http` requests do not use it).
             public var certificateAuthorityFile: String?
 
             /// The defaults: connect 10 s, idle 30 s, deadline 120 s, bodies up to 64 MB, the system's CAs.
@@ -97,30 +100,32 @@
 
         /// The limits of every request.
         package let configuration: Configuration
+        /// The client of every request that needs no certificate of the configuration's file:
+        /// `http`, and `https` when the system's CAs are trusted.
         private let client: AsyncHTTPClient.HTTPClient
-        /// Why the configuration's trusted certificates could not be loaded; every request fails with it.
-        private let trustFailure: NetworkError.Kind.TLSFailure?
+        /// The client of `https` requests when a file of CAs is named, made with the file's certificates
+        /// when the first such request is sent, or why they could not be read.
+        private let trusting = Mutex<TrustingClient?>(nil)
+
+        /// The client of `https` requests that trusts a file's CAs, or why the file was refused.
+        private enum TrustingClient {
+            case made(AsyncHTTPClient.HTTPClient)
+            case refused(NetworkError.Kind.TLSFailure)
+        }
 
         /// Creates a transport with its own connection pool on the shared NIO event loops.
+        ///
+        /// A file of CAs named by the configuration is read when the first `https` request is sent:
+        /// a process that only speaks `http` never parses it.
         public init(configuration: Configuration = .default) {
             self.configuration = configuration
-            var tls: TLSConfiguration?
-            var trustFailure: NetworkError.Kind.TLSFailure?
-            if let path = configuration.certificateAuthorityFile {
-                do {
-                    guard let bytes = FileManager.default.contents(atPath: path) else {
-                        throw TrustFileError.unreadable
-                    }
-                    let certificates = try NIOSSLCertificate.fromPEMBytes(Array(bytes))
-                    guard !certificates.isEmpty else { throw TrustFileError.noCertificate }
-                    var trusting = TLSConfiguration.makeClientConfiguration()
-                    trusting.trustRoots = .certificates(certificates)
-                    tls = trusting
-                } catch {
-                    trustFailure = .unreadableTrustedCertificates(path: path, reason: Self.trustFileReason(error))
-                }
-            }
-            self.trustFailure = trustFailure
+            client = Self.makeClient(configuration, tls: nil)
+        }
+
+        /// A client with the configuration's timeouts and limits, trusting `tls`'s roots when given.
+        private static func makeClient(
+            _ configuration: Configuration, tls: TLSConfiguration?
+        ) -> AsyncHTTPClient.HTTPClient {
             var clientConfiguration = AsyncHTTPClient.HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
                 timeout: .init(
@@ -137,14 +142,48 @@
                 clientConfiguration.http1_1ConnectionDebugInitializer = { QuickAckHandler.install(on: $0) }
                 clientConfiguration.http2ConnectionDebugInitializer = { QuickAckHandler.install(on: $0) }
             #endif
-            client = AsyncHTTPClient.HTTPClient(
+            return AsyncHTTPClient.HTTPClient(
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+        }
+
+        /// The client that sends a request to `url`: the one trusting the configuration's file for
+        /// `https` when a file is named (made on first use), else the plain one.
+        ///
+        /// - throws: ``NetworkError`` of kind ``NetworkError/Kind/TLSFailure/unreadableTrustedCertificates(path:reason:)``
+        ///   when the file could not be read.
+        private func client(for url: URL, method: String?) throws -> AsyncHTTPClient.HTTPClient {
+            guard let path = configuration.certificateAuthorityFile, url.scheme?.lowercased() == "https" else {
+                return client
+            }
+            let trusting = trusting.withLock { made -> TrustingClient in
+                if let made { return made }
+                let new: TrustingClient
+                do {
+                    guard let bytes = FileManager.default.contents(atPath: path) else {
+                        throw TrustFileError.unreadable
+                    }
+                    let certificates = try NIOSSLCertificate.fromPEMBytes(Array(bytes))
+                    guard !certificates.isEmpty else { throw TrustFileError.noCertificate }
+                    var tls = TLSConfiguration.makeClientConfiguration()
+                    tls.trustRoots = .certificates(certificates)
+                    new = .made(Self.makeClient(configuration, tls: tls))
+                } catch {
+                    new = .refused(.unreadableTrustedCertificates(path: path, reason: Self.trustFileReason(error)))
+                }
+                made = new
+                return new
+            }
+            switch trusting {
+            case .made(let client): return client
+            case .refused(let failure): throw NetworkError(.transport(.tls(failure)), url: url, method: method)
+            }
         }
 
         deinit {
             // Shutting down with a callback never blocks, so it is safe on any thread,
-            // event loops included; the client keeps itself alive until it is done.
+            // event loops included; a client keeps itself alive until it is done.
             client.shutdown { _ in }
+            if case .made(let trusting) = trusting.withLock({ $0 }) { trusting.shutdown { _ in } }
         }
 
         /// Sends a request and reads its whole body, within the configuration's limits.
@@ -157,15 +196,14 @@
         public func send(_ request: URLRequest) async throws -> NetworkResponse {
             try Task.checkCancellation()
             guard let url = request.url else { throw NetworkError(.invalidURL("(none)"), method: request.httpMethod) }
-            if let trustFailure {
-                throw NetworkError(.transport(.tls(trustFailure)), url: url, method: request.httpMethod)
-            }
+            let client = try self.client(for: url, method: request.httpMethod)
             let outgoing = try Self.outgoing(request, url: url)
             // No task sleeps beside each request for its deadline: a cancelled sleep keeps its timer
             // until it would have fired, some 0.7 KB a request for the deadline's two minutes.
             let deadline = ContinuousClock.now.advanced(by: configuration.deadline)
             do {
-                return try await exchange(outgoing, url: url, method: request.httpMethod, deadline: deadline)
+                return try await exchange(
+                    outgoing, through: client, url: url, method: request.httpMethod, deadline: deadline)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 throw Self.networkError(
@@ -185,7 +223,8 @@
         /// The deadline covers the body too: async-http-client's own stops at the response head, so
         /// each chunk is checked against it, and a body that stops coming meets the idle timeout.
         private func exchange(
-            _ outgoing: HTTPClientRequest, url: URL, method: String?, deadline: ContinuousClock.Instant
+            _ outgoing: HTTPClientRequest, through client: AsyncHTTPClient.HTTPClient, url: URL, method: String?,
+            deadline: ContinuousClock.Instant
         ) async throws -> NetworkResponse {
             let remaining = ContinuousClock.now.duration(to: deadline)
             let (seconds, attoseconds) = remaining.components

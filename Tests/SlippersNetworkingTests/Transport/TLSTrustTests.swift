@@ -1,4 +1,5 @@
 import Foundation
+import LocalAPI
 import SlippersFixtures
 import SlippersNetworking
 import SlippersTestSupport
@@ -91,5 +92,15 @@ import Testing
         try Data("hello".utf8).write(to: URL(fileURLWithPath: notPEM))
         let garbage = try await failure(.valid, trusting: notPEM).error
         #expect(garbage.description.hasPrefix("Cannot read trusted certificates from \(notPEM): "), "\(garbage)")
+    }
+
+    @Test func anHTTPRequestNeverReadsTheAuthorityFile() async throws {
+        let server = FixtureServer()
+        try await server.start()
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(certificateAuthorityFile: directory.path("missing.pem")))
+        let response = try await transport.send(URLRequest(url: server.url(.page)))
+        await server.stop()
+        #expect(response.statusCode == 200)
     }
 }
