@@ -11,7 +11,10 @@ extension Pager {
     /// request when its validators are known, a comparison of its items'
     /// digest otherwise) unless it is within its freshness lifetime. An
     /// unchanged first page starts no new generation: the other cached pages
-    /// are served as they are and paging resumes after them. A failure is
+    /// are served as they are and paging resumes after them. A feed (a list
+    /// whose new items come first) is read from its head as ``refresh()``
+    /// reads it: its new items join the top, above a gap when they do not
+    /// reach the items read before. A failure is
     /// recorded in ``State/refresh``; the cached items stay published. Only the
     /// window's pages are read, never the rest of the cache. Calling it again
     /// reads the window again, keeping its size. Calls made while a first-page
@@ -233,8 +236,12 @@ extension Pager {
             if let first, first.isWithinLifetime(at: now), isServable(first) { return }
             guard mayAsk else { return }
             // A feed's first page is merged at its top: the items read before stay, below the new ones.
+            // A feed read to its end is read from its head, as refresh() reads it: a first page
+            // revalidated alone would put its new items above the old first page's with no gap.
             if first != nil, try isFeedWithAHead() {
                 try await refreshFeedHead()
+            } else if first != nil, try refreshesFromTheHead() {
+                try await refreshHead()
             } else {
                 try await revalidateFirstPage()
             }

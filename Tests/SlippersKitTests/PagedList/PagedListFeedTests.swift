@@ -199,4 +199,36 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
             list.items.map(\.id) == (801...1_500).reversed().map { ID<Status>(String(109_000_000_000_000_000 + $0)) })
         await fixture.server.stop()
     }
+
+    @Test func aTimelineReadToItsEndShowsABurstOfSeveralPagesWithoutAHoleAtTheNextLaunch() async throws {
+        let fixture = try await Fixture()
+        let posts = FeedPosts(60)
+        fixture.server.serveMastodonTimeline(posts: posts)
+        let url = fixture.server.url(path: "/api/v1/timelines/home")
+        let settings = HTTPListConfiguration(client: fixture.client)
+        let list = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        await list.load()
+        await waitUntil { list.items.count == 20 && !list.isRefreshing }
+        await scroll(list)
+        await waitUntil { !list.isLoading }
+        #expect(list.items.count == 60)
+        #expect(list.endReached)
+        let key = try #require(list.pager?.list.key)
+        try fixture.store.setNewestFirst(true, for: key)
+
+        // A burst of 45, more than two pages, then a launch: the new items sit above the old ones.
+        posts.post(45)
+        let all = (1...105).reversed().map { ID<Status>(String(109_000_000_000_000_000 + $0)) }
+        let relaunched = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        await relaunched.load()
+        await waitUntil { !relaunched.isRefreshing }
+        #expect(relaunched.refreshError == nil, "\(String(describing: relaunched.refreshError))")
+        #expect(relaunched.items.first?.id == all.first)
+        #expect(Array(all.prefix(relaunched.items.count)) == relaunched.items.map(\.id))
+        #expect(relaunched.gaps.isEmpty)
+        await scroll(relaunched)
+        await waitUntil { !relaunched.isLoading }
+        #expect(relaunched.items.map(\.id) == all)
+        await fixture.server.stop()
+    }
 }
