@@ -142,17 +142,30 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         await fixture.server.stop()
     }
 
+    /// A list of the fixture's home timeline, not loaded: what each launch of an app makes.
+    private func openTimeline(on fixture: Fixture) -> PagedList<Status> {
+        PagedList<Status>(
+            url: fixture.server.url(path: "/api/v1/timelines/home"), cache: fixture.store,
+            configuration: HTTPListConfiguration(client: fixture.client))
+    }
+
+    /// A list of the timeline of `posts`, served by the fixture, loaded and scrolled to `count` items (its end by default).
+    private func scrolledTimeline(_ posts: FeedPosts, on fixture: Fixture, to count: Int = .max) async -> PagedList<
+        Status
+    > {
+        fixture.server.serveMastodonTimeline(posts: posts)
+        let list = openTimeline(on: fixture)
+        await list.load()
+        await waitUntil { list.items.count == 20 && !list.isRefreshing }
+        await scroll(list, to: count)
+        await waitUntil { !list.isLoading }
+        return list
+    }
+
     @Test func aBurstLeavesAGapThatIsShownKeptAcrossALaunchAndFilledWithNothingLost() async throws {
         let fixture = try await Fixture()
         let posts = FeedPosts(1_000)
-        fixture.server.serveMastodonTimeline(posts: posts)
-        let url = fixture.server.url(path: "/api/v1/timelines/home")
-        let settings = HTTPListConfiguration(client: fixture.client)
-        let list = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
-        await list.load()
-        await waitUntil { list.items.count == 20 && !list.isRefreshing }
-        await scroll(list, to: 200)
-        await waitUntil { !list.isLoading }
+        let list = await scrolledTimeline(posts, on: fixture, to: 200)
         #expect(list.items.count == 200)
         let key = try #require(list.pager?.list.key)
         try fixture.store.setNewestFirst(true, for: key)
@@ -175,7 +188,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
 
         // A relaunch, offline: the same runs and the same gap.
         fixture.server.inject(.status(503), count: 1)
-        let relaunched = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        let relaunched = openTimeline(on: fixture)
         await relaunched.load()
         await waitUntil { !relaunched.isRefreshing }
         relaunched.rowAppeared(at: 0)
@@ -203,14 +216,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
     @Test func aTimelineReadToItsEndShowsABurstOfSeveralPagesWithoutAHoleAtTheNextLaunch() async throws {
         let fixture = try await Fixture()
         let posts = FeedPosts(60)
-        fixture.server.serveMastodonTimeline(posts: posts)
-        let url = fixture.server.url(path: "/api/v1/timelines/home")
-        let settings = HTTPListConfiguration(client: fixture.client)
-        let list = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
-        await list.load()
-        await waitUntil { list.items.count == 20 && !list.isRefreshing }
-        await scroll(list)
-        await waitUntil { !list.isLoading }
+        let list = await scrolledTimeline(posts, on: fixture)
         #expect(list.items.count == 60)
         #expect(list.endReached)
         let key = try #require(list.pager?.list.key)
@@ -219,7 +225,7 @@ private func serveTimeline(on server: FixtureServer, count: Int, privateToEveryo
         // A burst of 45, more than two pages, then a launch: the new items sit above the old ones.
         posts.post(45)
         let all = (1...105).reversed().map { ID<Status>(String(109_000_000_000_000_000 + $0)) }
-        let relaunched = PagedList<Status>(url: url, cache: fixture.store, configuration: settings)
+        let relaunched = openTimeline(on: fixture)
         await relaunched.load()
         await waitUntil { !relaunched.isRefreshing }
         #expect(relaunched.refreshError == nil, "\(String(describing: relaunched.refreshError))")
